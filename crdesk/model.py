@@ -22,7 +22,6 @@ from crdesk.errors import ModelError
 from crdesk.events import Change, ChangeKind, Subject
 from crdesk.options import RulesOptions
 
-
 REP_MIN = 2
 """Rep never drops below 2 between encounters (5)."""
 REP_MAX = 9
@@ -506,7 +505,9 @@ class Battlefield(Subject):
         self._changed(ChangeKind.REMOVED, "figure", figure_id)
         return figure, index
 
-    def move_figure(self, figure_id: str, x: float, y: float, facing: float | None = None) -> Change:
+    def move_figure(
+        self, figure_id: str, x: float, y: float, facing: float | None = None
+    ) -> Change:
         """Place a figure (and optionally turn it); facing is kept in [0, 360)."""
         figure = self.figure(figure_id)
         figure.x, figure.y = float(x), float(y)
@@ -596,4 +597,3 @@ class Scenario:
     @property
     def table(self) -> Table:
         return self.battlefield.table
-

@@ -140,21 +140,21 @@ class Interpretations:
         "7.9.5",
         "Behind a cover feature (inches)",
         "A figure is behind a wall or vehicle when the LOS crosses it and the figure "
-        "is within 1\" of it.",
+        'is within 1" of it.',
         "Any other distance.",
     )
     blast_size_is_diameter: bool = _opt(
         True,
         "7.10.5",
         "Blast circle size is its diameter",
-        "5\" (3\" at 15mm) is the blast circle's diameter.",
-        "5\" (3\" at 15mm) is the blast circle's radius.",
+        '5" (3" at 15mm) is the blast circle\'s diameter.',
+        '5" (3" at 15mm) is the blast circle\'s radius.',
     )
     charge_reach_within_six: bool = _opt(
         True,
         "7.11.2",
         "Charge reach",
-        "The charger must be able to reach a spot within 6\" of the target with its "
+        'The charger must be able to reach a spot within 6" of the target with its '
         "remaining movement.",
         "The charger must be able to reach base contact with its remaining movement.",
     )

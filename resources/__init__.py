@@ -1,0 +1,1 @@
+"""Bundled resources: icons, themes and sample scenarios (import name crdesk_resources)."""

@@ -1,0 +1,7 @@
+"""``python -m crdesk`` runs the ``crdesk`` command."""
+
+import sys
+
+from crdesk.cli import main
+
+sys.exit(main())

@@ -1,0 +1,114 @@
+"""The ``crdesk`` command.
+
+``crdesk`` alone opens the GUI on the demo table, ``crdesk FILE`` opens a file,
+and subcommands (``validate``, ...) work headless.  The GUI is found through the
+``crdesk.frontends`` entry point, so this core module never imports Qt or ``ui``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from importlib.metadata import entry_points
+
+from crdesk import __version__
+from crdesk.errors import ScenarioError, UnreadableFileError
+
+EXIT_OK = 0
+EXIT_PROBLEMS = 1
+EXIT_USAGE = 2
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+def _cmd_validate(args: argparse.Namespace) -> int:
+    from crdesk.scenario import validate_file
+
+    worst = EXIT_OK
+    for name in args.files:
+        try:
+            problems = validate_file(name)
+        except UnreadableFileError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            worst = max(worst, EXIT_USAGE)
+            continue
+        except ScenarioError as exc:
+            print(f"{name}: {exc}")
+            worst = max(worst, EXIT_PROBLEMS)
+            continue
+        if problems:
+            count = len(problems)
+            print(f"{name}: {count} problem{'s' if count != 1 else ''}")
+            for problem in problems:
+                print(f"  {problem}")
+            worst = max(worst, EXIT_PROBLEMS)
+        else:
+            print(f"{name}: OK")
+    return worst
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of the headless subcommands."""
+    parser = argparse.ArgumentParser(
+        prog="crdesk",
+        description="Battlefield editor and rules-aware player for Chain Reaction 2015. "
+        "Run without arguments to open the GUI on the demo table, or give a .crdesk file.",
+    )
+    parser.add_argument("--version", action="version", version=f"crdesk {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    p = sub.add_parser("validate", help="check scenario files and list every problem")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.set_defaults(handler=_cmd_validate)
+    for register in _extensions():
+        register(sub)
+    return parser
+
+
+def _extensions() -> list[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None]]:
+    """Subcommands that live in their own core modules (rules referee, LOS, generator)."""
+    return []
+
+
+def _subcommands(parser: argparse.ArgumentParser) -> set[str]:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return set(action.choices)
+    return set()
+
+
+def launch_gui(files: Sequence[str]) -> int:
+    """Start the Qt front end registered under the ``crdesk.frontends`` entry point."""
+    found = entry_points(group="crdesk.frontends", name="gui")
+    if not found:
+        print(
+            "error: the crdesk GUI is not installed; install crdesk with its Qt front end",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    gui_main = next(iter(found)).load()
+    return int(gui_main(list(files)))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``crdesk`` console script."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    if args and (args[0] in _subcommands(parser) or args[0].startswith("-")):
+        try:
+            ns = parser.parse_args(args)
+        except SystemExit as exc:
+            return int(exc.code or 0)
+        if not getattr(ns, "handler", None):
+            parser.print_help()
+            return EXIT_USAGE
+        handler: Handler = ns.handler
+        return handler(ns)
+    if len(args) > 1:
+        print("error: give at most one scenario file to open", file=sys.stderr)
+        return EXIT_USAGE
+    return launch_gui(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

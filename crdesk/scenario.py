@@ -1,0 +1,539 @@
+"""The ``.crdesk`` scenario file: load, validate, migrate and save.
+
+Files come from other players, so loading is defensive (STYLE 8): the bytes are
+size-checked, decoded as UTF-8, parsed as strict JSON (no NaN), migrated to the
+current format version, validated against :data:`crdesk.schema.SCENARIO_SCHEMA`
+plus a few cross-field checks, and only then turned into model objects.  Every
+problem is reported with the JSON path of the bad field.  Saving is atomic, so a
+crash mid-save never destroys the previous file.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import os
+import re
+import tempfile
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
+from shapely.geometry import LineString, Polygon
+
+from crdesk import __version__
+from crdesk.errors import (
+    NewerFormatError,
+    Problem,
+    ScenarioFormatError,
+    UnreadableFileError,
+)
+from crdesk.model import (
+    BandType,
+    Battlefield,
+    Building,
+    CoverObstacle,
+    CoverType,
+    Encounter,
+    EncounterType,
+    Figure,
+    Force,
+    GenerationRecord,
+    Hill,
+    MeleeWeapon,
+    Opening,
+    OpeningKind,
+    Role,
+    Scenario,
+    Status,
+    Table,
+    TerrainFeature,
+    TerrainKind,
+    WeaponCode,
+)
+from crdesk.options import RulesOptions
+from crdesk.schema import FORMAT_VERSION, SCENARIO_SCHEMA
+
+SUFFIX = ".crdesk"
+MAX_FILE_BYTES = 16 * 1024 * 1024
+"""Real scenarios are a few hundred kB; refuse anything far larger before reading it."""
+
+_VALIDATOR = Draft202012Validator(SCENARIO_SCHEMA)
+
+Migration = Callable[[dict[str, Any]], dict[str, Any]]
+MIGRATIONS: dict[int, Migration] = {}
+"""``MIGRATIONS[n]`` turns a format-``n`` document into format ``n + 1``."""
+
+_KIND_KEYS: dict[TerrainKind, set[str]] = {
+    TerrainKind.WOODS: set(),
+    TerrainKind.IMPASSABLE: set(),
+    TerrainKind.HILL: {"crest"},
+    TerrainKind.WOODED_HILL: {"crest"},
+    TerrainKind.BUILDING: {"floors", "areas", "openings"},
+    TerrainKind.COVER: {"cover_type"},
+}
+_COMMON_KEYS = {"id", "kind", "name", "outline", "holes"}
+
+
+# --------------------------------------------------------------------------
+# Reading
+
+
+def read_document(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """Read a file into a JSON document, refusing what cannot be a scenario.
+
+    Raises :class:`UnreadableFileError` with a message a player can act on.
+    """
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+    except FileNotFoundError:
+        raise UnreadableFileError(f"{p}: no such file") from None
+    except OSError as exc:
+        raise UnreadableFileError(f"{p}: cannot read ({exc.strerror})") from None
+    if p.is_dir():
+        raise UnreadableFileError(f"{p}: is a folder, not a scenario file")
+    if size > MAX_FILE_BYTES:
+        raise UnreadableFileError(
+            f"{p}: the file is {size / 1_048_576:.1f} MB; scenario files over "
+            f"{MAX_FILE_BYTES // 1_048_576} MB are refused"
+        )
+    try:
+        raw = p.read_bytes()
+    except OSError as exc:
+        raise UnreadableFileError(f"{p}: cannot read ({exc.strerror})") from None
+    return parse_document(raw, source=str(p))
+
+
+def parse_document(raw: bytes, source: str = "<data>") -> dict[str, Any]:
+    """Decode and parse bytes as a strict JSON object."""
+    if b"\x00" in raw[:8192]:
+        raise UnreadableFileError(f"{source}: a binary file, not a crdesk scenario")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise UnreadableFileError(
+            f"{source}: not UTF-8 text (bad byte at offset {exc.start}); not a crdesk scenario"
+        ) from None
+    try:
+        data = json.loads(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError as exc:
+        hint = " (the file looks cut short)" if exc.pos >= len(text.rstrip()) else ""
+        raise UnreadableFileError(
+            f"{source}: not valid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}{hint}"
+        ) from None
+    except RecursionError:
+        raise UnreadableFileError(f"{source}: JSON nested too deeply to be a scenario") from None
+    except ValueError as exc:  # NaN/Infinity, or integers with absurdly many digits
+        raise UnreadableFileError(f"{source}: invalid JSON value: {exc}") from None
+    if not isinstance(data, dict):
+        raise ScenarioFormatError(
+            [Problem("", f"expected a JSON object (a crdesk scenario), got {_describe(data)}")],
+            source,
+        )
+    return data
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not allowed in a scenario file")
+
+
+def migrate(data: dict[str, Any], source: str = "<data>") -> dict[str, Any]:
+    """Bring a document up to :data:`FORMAT_VERSION`, or say why it cannot be."""
+    version = data.get("format_version")
+    if isinstance(version, bool) or not isinstance(version, int):
+        return data  # the schema reports the missing or malformed version
+    if version > FORMAT_VERSION:
+        raise NewerFormatError(
+            f"{source}: made by a newer crdesk (scenario format version {version}); this "
+            f"crdesk {__version__} reads format versions up to {FORMAT_VERSION}. "
+            "Update crdesk to open it."
+        )
+    while version < FORMAT_VERSION and version in MIGRATIONS:
+        data = MIGRATIONS[version](data)
+        version = data["format_version"]
+    return data
+
+
+def check_document(data: dict[str, Any]) -> list[Problem]:
+    """Every problem in a (migrated) document: schema first, then cross-field checks."""
+    problems = [_problem(err) for err in _VALIDATOR.iter_errors(data)]
+    problems += _cross_checks(data)
+    return sorted(problems, key=lambda p: _path_sort_key(p.path))
+
+
+def validate_file(path: str | os.PathLike[str]) -> list[Problem]:
+    """Problems in a scenario file (empty when it is fine).
+
+    Raises :class:`UnreadableFileError` or :class:`NewerFormatError` for files
+    that are not scenarios at all.
+    """
+    try:
+        data = migrate(read_document(path), str(path))
+    except ScenarioFormatError as exc:
+        return exc.problems
+    return check_document(data)
+
+
+def load(path: str | os.PathLike[str]) -> Scenario:
+    """Load a scenario file, raising a :class:`~crdesk.errors.ScenarioError` subclass."""
+    return from_document(read_document(path), source=str(path))
+
+
+def from_document(data: dict[str, Any], source: str = "<data>") -> Scenario:
+    """Validate a parsed document and build the model from it."""
+    data = migrate(data, source)
+    problems = check_document(data)
+    if problems:
+        raise ScenarioFormatError(problems, source)
+    return _build(data)
+
+
+# --------------------------------------------------------------------------
+# Error reporting
+
+
+def _format_path(parts: Iterable[str | int]) -> str:
+    out = ""
+    for part in parts:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{part}" if out else str(part)
+    return out
+
+
+def _path_sort_key(path: str) -> list[tuple[int, int | str]]:
+    key: list[tuple[int, int | str]] = []
+    for token in path.replace("[", ".[").split("."):
+        if token.startswith("[") and token.endswith("]") and token[1:-1].isdigit():
+            key.append((0, int(token[1:-1])))
+        elif token:
+            key.append((1, token))
+    return key
+
+
+def _describe(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return f"a list of {len(value)} item{'s' if len(value) != 1 else ''}"
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _problem(err: ValidationError) -> Problem:
+    path = list(err.absolute_path)
+    schema = err.schema if isinstance(err.schema, dict) else {}
+    if err.validator == "required":
+        missing = err.message.split("'")[1] if "'" in err.message else "?"
+        return Problem(_format_path([*path, missing]), "required field is missing")
+    if err.validator == "additionalProperties":
+        known = sorted(schema.get("properties", {}))
+        extra = sorted(set(err.instance) - set(known)) if isinstance(err.instance, dict) else []
+        name = extra[0] if extra else "?"
+        close = difflib.get_close_matches(name, known, n=1)
+        hint = f' (did you mean "{close[0]}"?)' if close else f" (known fields: {', '.join(known)})"
+        return Problem(_format_path([*path, name]), f"unknown field{hint}")
+    if err.validator in ("minItems", "maxItems") and schema.get("x-expected"):
+        return Problem(
+            _format_path(path), f"expected {schema['x-expected']}, got {_describe(err.instance)}"
+        )
+    expected = schema.get("x-expected")
+    if expected:
+        return Problem(_format_path(path), f"expected {expected}, got {_describe(err.instance)}")
+    return Problem(_format_path(path), err.message)
+
+
+def _cross_checks(data: dict[str, Any]) -> list[Problem]:
+    """Checks JSON Schema cannot express: unique ids, fields per kind, one player force.
+
+    They run even when the schema found problems, skipping parts too malformed
+    to check, so a player sees every problem of the file at once.
+    """
+    problems: list[Problem] = []
+    seen: dict[str, str] = {}
+
+    def claim(item: dict[str, Any], path: str) -> None:
+        item_id = item.get("id")
+        if not isinstance(item_id, str):
+            return
+        if item_id in seen:
+            problems.append(
+                Problem(f"{path}.id", f'the id "{item_id}" is already used at {seen[item_id]}')
+            )
+        else:
+            seen[item_id] = f"{path}.id"
+
+    for i, feature in enumerate(_objects(data.get("terrain"))):
+        path = f"terrain[{i}]"
+        claim(feature, path)
+        if feature.get("kind") not in _KIND_NAMES:
+            continue
+        kind = TerrainKind(feature["kind"])
+        allowed = _COMMON_KEYS | _KIND_KEYS[kind]
+        for key in sorted((set(feature) & _ALL_FEATURE_KEYS) - allowed):
+            problems.append(Problem(f"{path}.{key}", f"a {kind.value} feature has no {key}"))
+        needed = {"crest"} if kind in (TerrainKind.HILL, TerrainKind.WOODED_HILL) else set()
+        if kind is TerrainKind.BUILDING:
+            needed = {"floors", "areas"}
+        for key in sorted(needed - set(feature)):
+            problems.append(
+                Problem(f"{path}.{key}", f"required field is missing (a {kind.value} needs it)")
+            )
+    players: list[int] = []
+    for i, force in enumerate(_objects(data.get("forces"))):
+        claim(force, f"forces[{i}]")
+        if force.get("player") is True:
+            players.append(i)
+        for j, figure in enumerate(_objects(force.get("figures"))):
+            claim(figure, f"forces[{i}].figures[{j}]")
+    for i in players[1:]:
+        problems.append(
+            Problem(
+                f"forces[{i}].player",
+                f"only one force can be the player's (forces[{players[0]}] already is)",
+            )
+        )
+    return problems
+
+
+def _objects(value: Any) -> list[dict[str, Any]]:
+    """The list's items, with non-objects replaced by empty ones (keeps indexes right)."""
+    if not isinstance(value, list):
+        return []
+    return [item if isinstance(item, dict) else {} for item in value]
+
+
+_KIND_NAMES = {kind.value for kind in TerrainKind}
+_ALL_FEATURE_KEYS: set[str] = set().union(*_KIND_KEYS.values())
+
+
+# --------------------------------------------------------------------------
+# Building the model
+
+
+def _ring(points: list[list[float]]) -> list[tuple[float, float]]:
+    return [(float(x), float(y)) for x, y in points]
+
+
+def _polygon(outline: list[list[float]], holes: list[list[list[float]]] | None = None) -> Polygon:
+    return Polygon(_ring(outline), [_ring(h) for h in holes or []])
+
+
+def _feature(d: dict[str, Any]) -> TerrainFeature:
+    kind = TerrainKind(d["kind"])
+    common = {
+        "id": d["id"],
+        "kind": kind,
+        "name": d.get("name", ""),
+        "outline": _polygon(d["outline"], d.get("holes")),
+    }
+    if kind in (TerrainKind.HILL, TerrainKind.WOODED_HILL):
+        return Hill(**common, crest=LineString(_ring(d["crest"])))
+    if kind is TerrainKind.BUILDING:
+        return Building(
+            **common,
+            floors=d["floors"],
+            areas=[_polygon(a) for a in d["areas"]],
+            openings=[
+                Opening(OpeningKind(o["kind"]), _ring([o["start"]])[0], _ring([o["end"]])[0])
+                for o in d.get("openings", [])
+            ],
+        )
+    if kind is TerrainKind.COVER:
+        return CoverObstacle(**common, cover_type=CoverType(d.get("cover_type", "wall")))
+    return TerrainFeature(**common)
+
+
+def _figure(d: dict[str, Any]) -> Figure:
+    x, y = d["position"]
+    return Figure(
+        id=d["id"],
+        name=d.get("name", d["id"]),
+        rep=d["rep"],
+        role=Role(d.get("role", "grunt")),
+        weapon=WeaponCode(d.get("weapon", "AR")),
+        melee=MeleeWeapon(d.get("melee", "none")),
+        x=float(x),
+        y=float(y),
+        facing=float(d.get("facing", 0.0)),
+        base=float(d.get("base", 1.0)),
+        status=Status(d.get("status", "carry_on")),
+        star_power=d.get("star_power"),
+        out_of_ammo=d.get("out_of_ammo", False),
+        prone=d.get("prone", False),
+        fast_moving=d.get("fast_moving", False),
+    )
+
+
+def _build(data: dict[str, Any]) -> Scenario:
+    table = Table(float(data["table"]["width"]), float(data["table"]["height"]))
+    forces = [
+        Force(
+            id=f["id"],
+            name=f.get("name", f["id"]),
+            band=BandType(f.get("band", "military")),
+            player=f.get("player", False),
+            colour=f.get("colour", "#1f5fbf"),
+            figures=[_figure(fig) for fig in f["figures"]],
+        )
+        for f in data["forces"]
+    ]
+    battlefield = Battlefield(table, [_feature(t) for t in data["terrain"]], forces)
+    enc = data.get("encounter", {})
+    encounter = Encounter(
+        type=EncounterType(enc.get("type", "free")),
+        enemy_band=BandType(enc["enemy_band"]) if enc.get("enemy_band") else None,
+        pef_count=enc.get("pef_count", 3),
+    )
+    gen = data.get("generation")
+    generation = (
+        GenerationRecord(seed=gen["seed"], inputs=gen.get("inputs", {}), log=gen.get("log", []))
+        if gen
+        else None
+    )
+    return Scenario(
+        battlefield=battlefield,
+        rules=RulesOptions.from_dict(data.get("rules", {})),
+        encounter=encounter,
+        title=data.get("title", "Untitled"),
+        description=data.get("description", ""),
+        generation=generation,
+    )
+
+
+# --------------------------------------------------------------------------
+# Writing
+
+
+def _num(value: float) -> float | int:
+    """Integral floats are written as integers so files stay readable."""
+    f = float(value)
+    return int(f) if f.is_integer() and abs(f) < 2**53 else f
+
+
+def _points(coords: Iterable[tuple[float, ...]], closed: bool) -> list[list[float | int]]:
+    pts = [[_num(c[0]), _num(c[1])] for c in coords]
+    return pts[:-1] if closed and len(pts) > 1 and pts[0] == pts[-1] else pts
+
+
+def _feature_doc(f: TerrainFeature) -> dict[str, Any]:
+    doc: dict[str, Any] = {
+        "id": f.id,
+        "kind": f.kind.value,
+        "name": f.name,
+        "outline": _points(f.outline.exterior.coords, closed=True),
+    }
+    if f.outline.interiors:
+        doc["holes"] = [_points(r.coords, closed=True) for r in f.outline.interiors]
+    if isinstance(f, Hill):
+        doc["crest"] = _points(f.crest.coords, closed=False)
+    elif isinstance(f, Building):
+        doc["floors"] = f.floors
+        doc["areas"] = [_points(a.exterior.coords, closed=True) for a in f.areas]
+        doc["openings"] = [
+            {
+                "kind": o.kind.value,
+                "start": [_num(o.start[0]), _num(o.start[1])],
+                "end": [_num(o.end[0]), _num(o.end[1])],
+            }
+            for o in f.openings
+        ]
+    elif isinstance(f, CoverObstacle):
+        doc["cover_type"] = f.cover_type.value
+    return doc
+
+
+def _figure_doc(f: Figure) -> dict[str, Any]:
+    return {
+        "id": f.id,
+        "name": f.name,
+        "role": f.role.value,
+        "rep": f.rep,
+        "weapon": f.weapon.value,
+        "melee": f.melee.value,
+        "position": [_num(f.x), _num(f.y)],
+        "facing": _num(f.facing),
+        "base": _num(f.base),
+        "status": f.status.value,
+        "star_power": f.star_power,
+        "out_of_ammo": f.out_of_ammo,
+        "prone": f.prone,
+        "fast_moving": f.fast_moving,
+    }
+
+
+def to_document(scenario: Scenario) -> dict[str, Any]:
+    """The JSON document for a scenario, in a fixed key order (stable diffs)."""
+    bf = scenario.battlefield
+    gen = scenario.generation
+    return {
+        "format_version": FORMAT_VERSION,
+        "generator": f"crdesk {__version__}",
+        "title": scenario.title,
+        "description": scenario.description,
+        "table": {"width": _num(bf.table.width), "height": _num(bf.table.height)},
+        "rules": scenario.rules.to_dict(),
+        "encounter": {
+            "type": scenario.encounter.type.value,
+            "enemy_band": scenario.encounter.enemy_band.value
+            if scenario.encounter.enemy_band
+            else None,
+            "pef_count": scenario.encounter.pef_count,
+        },
+        "terrain": [_feature_doc(f) for f in bf.terrain],
+        "forces": [
+            {
+                "id": force.id,
+                "name": force.name,
+                "band": force.band.value,
+                "player": force.player,
+                "colour": force.colour,
+                "figures": [_figure_doc(fig) for fig in force.figures],
+            }
+            for force in bf.forces
+        ],
+        "generation": {"seed": gen.seed, "inputs": gen.inputs, "log": gen.log} if gen else None,
+    }
+
+
+_POINT_RE = re.compile(r"\[\s+(-?[0-9][0-9.eE+-]*),\s+(-?[0-9][0-9.eE+-]*)\s+\]")
+
+
+def dumps(scenario: Scenario) -> str:
+    """The scenario as file text: UTF-8 JSON, 2-space indent, one line per point."""
+    text = json.dumps(to_document(scenario), indent=2, ensure_ascii=False, allow_nan=False)
+    return _POINT_RE.sub(r"[\1, \2]", text) + "\n"
+
+
+def save(scenario: Scenario, path: str | os.PathLike[str]) -> None:
+    """Write atomically: temp file in the same folder, fsync, rename over the old file."""
+    write_atomic(Path(path), dumps(scenario).encode("utf-8"))
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Replace ``path`` with ``data`` so that readers see either the old or the new file."""
+    folder = path.resolve().parent
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as tmp:
+            tmp.write(data)
+            tmp.flush()
+            os.fsync(tmp.fileno())
+        os.replace(tmp_name, path)
+    except BaseException:
+        Path(tmp_name).unlink(missing_ok=True)
+        raise
+    try:
+        dir_fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(dir_fd)
+    except OSError:
+        pass
+    finally:
+        os.close(dir_fd)

@@ -1,0 +1,326 @@
+"""JSON Schema of the ``.crdesk`` scenario file, format version 1.
+
+The schema is the contract shared scenarios are checked against.  Each leaf
+carries an ``x-expected`` phrase (our own annotation keyword, ignored by
+validators) so that every problem can be reported in a player's words:
+``forces[1].figures[3].rep: expected an integer 2..9, got "five"``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from crdesk.model import (
+    REP_MAX,
+    REP_MIN,
+    BandType,
+    CoverType,
+    EncounterType,
+    MeleeWeapon,
+    OpeningKind,
+    Role,
+    Status,
+    TerrainKind,
+    WeaponCode,
+)
+from crdesk.options import Interpretations, Scale, Weather
+
+FORMAT_VERSION = 1
+"""The newest scenario format this crdesk writes and reads."""
+
+COORD_LIMIT = 10_000.0
+MAX_TABLE = 480.0
+MAX_FEATURES = 5_000
+MAX_POINTS = 10_000
+MAX_FIGURES = 1_000
+
+
+def _enum(values: list[str], what: str) -> dict[str, Any]:
+    return {"enum": values, "x-expected": f"{what}: one of {', '.join(values)}"}
+
+
+def _values(enum_type: Any) -> list[str]:
+    return [member.value for member in enum_type]
+
+
+_ID = {
+    "type": "string",
+    "minLength": 1,
+    "maxLength": 64,
+    "pattern": "^[A-Za-z0-9_.:-]+$",
+    "x-expected": "an id of 1-64 letters, digits, '_', '.', ':' or '-'",
+}
+_NAME = {"type": "string", "maxLength": 200, "x-expected": "a text of at most 200 characters"}
+_BOOL = {"type": "boolean", "x-expected": "true or false"}
+_COORD = {
+    "type": "number",
+    "minimum": -COORD_LIMIT,
+    "maximum": COORD_LIMIT,
+    "x-expected": f"a number of inches between -{COORD_LIMIT:g} and {COORD_LIMIT:g}",
+}
+_POINT = {
+    "type": "array",
+    "items": _COORD,
+    "minItems": 2,
+    "maxItems": 2,
+    "x-expected": "a point [x, y] in inches",
+}
+_RING = {
+    "type": "array",
+    "items": _POINT,
+    "minItems": 3,
+    "maxItems": MAX_POINTS,
+    "x-expected": "a list of at least 3 points [x, y]",
+}
+_LINE = {
+    "type": "array",
+    "items": _POINT,
+    "minItems": 2,
+    "maxItems": MAX_POINTS,
+    "x-expected": "a list of at least 2 points [x, y]",
+}
+
+_OPENING = {
+    "type": "object",
+    "x-expected": 'an opening {"kind": "door" or "window", "start": [x, y], "end": [x, y]}',
+    "required": ["kind", "start", "end"],
+    "additionalProperties": False,
+    "properties": {
+        "kind": _enum(_values(OpeningKind), "an opening kind"),
+        "start": _POINT,
+        "end": _POINT,
+    },
+}
+
+_FEATURE = {
+    "type": "object",
+    "x-expected": "a terrain feature object",
+    "required": ["id", "kind", "outline"],
+    "additionalProperties": False,
+    "properties": {
+        "id": _ID,
+        "kind": _enum(_values(TerrainKind), "a terrain kind"),
+        "name": _NAME,
+        "outline": _RING,
+        "holes": {
+            "type": "array",
+            "items": _RING,
+            "maxItems": 100,
+            "x-expected": "a list of rings",
+        },
+        "crest": _LINE,
+        "floors": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 9,
+            "x-expected": "an integer 1..9",
+        },
+        "areas": {
+            "type": "array",
+            "items": _RING,
+            "minItems": 1,
+            "maxItems": 200,
+            "x-expected": "a list of at least one area outline",
+        },
+        "openings": {
+            "type": "array",
+            "items": _OPENING,
+            "maxItems": 500,
+            "x-expected": "a list of doors and windows",
+        },
+        "cover_type": _enum(_values(CoverType), "a cover type"),
+    },
+}
+
+_FIGURE = {
+    "type": "object",
+    "x-expected": "a figure object",
+    "required": ["id", "rep", "position"],
+    "additionalProperties": False,
+    "properties": {
+        "id": _ID,
+        "name": _NAME,
+        "role": _enum(_values(Role), "a role"),
+        "rep": {
+            "type": "integer",
+            "minimum": REP_MIN,
+            "maximum": REP_MAX,
+            "x-expected": f"an integer {REP_MIN}..{REP_MAX}",
+        },
+        "weapon": _enum(_values(WeaponCode), "a weapon"),
+        "melee": _enum(_values(MeleeWeapon), "a melee weapon"),
+        "position": _POINT,
+        "facing": {
+            "type": "number",
+            "minimum": 0,
+            "exclusiveMaximum": 360,
+            "x-expected": "degrees, at least 0 and below 360",
+        },
+        "base": {
+            "type": "number",
+            "exclusiveMinimum": 0,
+            "maximum": 12,
+            "x-expected": "a base diameter in inches, above 0 and at most 12",
+        },
+        "status": _enum(_values(Status), "a status"),
+        "star_power": {
+            "type": ["integer", "null"],
+            "minimum": 0,
+            "maximum": 20,
+            "x-expected": "null or an integer 0..20",
+        },
+        "out_of_ammo": _BOOL,
+        "prone": _BOOL,
+        "fast_moving": _BOOL,
+    },
+}
+
+_FORCE = {
+    "type": "object",
+    "x-expected": "a force object",
+    "required": ["id", "figures"],
+    "additionalProperties": False,
+    "properties": {
+        "id": _ID,
+        "name": _NAME,
+        "band": _enum(_values(BandType), "a band type"),
+        "player": _BOOL,
+        "colour": {
+            "type": "string",
+            "pattern": "^#[0-9a-fA-F]{6}$",
+            "x-expected": "a colour like #1f5fbf",
+        },
+        "figures": {
+            "type": "array",
+            "items": _FIGURE,
+            "maxItems": MAX_FIGURES,
+            "x-expected": "a list of figures",
+        },
+    },
+}
+
+
+def _interpretations_schema() -> dict[str, Any]:
+    props: dict[str, Any] = {}
+    for f in dataclasses.fields(Interpretations):
+        if f.type in ("bool", bool):
+            props[f.name] = _BOOL
+        else:
+            props[f.name] = {
+                "type": "number",
+                "minimum": 0,
+                "maximum": 360,
+                "x-expected": "a number",
+            }
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": props,
+        "x-expected": "an object of named interpretation options",
+    }
+
+
+_RULES = {
+    "type": "object",
+    "x-expected": "a rules settings object",
+    "additionalProperties": False,
+    "properties": {
+        "scale": _enum(_values(Scale), "a figure scale"),
+        "old_school": _BOOL,
+        "firearms_detail": _BOOL,
+        "night": _BOOL,
+        "weather": _enum(_values(Weather), "a weather"),
+        "interpretations": _interpretations_schema(),
+    },
+}
+
+_ENCOUNTER = {
+    "type": "object",
+    "x-expected": "an encounter object",
+    "additionalProperties": False,
+    "properties": {
+        "type": _enum(_values(EncounterType), "an encounter type"),
+        "enemy_band": {
+            "enum": [*_values(BandType), None],
+            "x-expected": f"null or one of {', '.join(_values(BandType))}",
+        },
+        "pef_count": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 12,
+            "x-expected": "an integer 0..12",
+        },
+    },
+}
+
+_GENERATION = {
+    "type": ["object", "null"],
+    "x-expected": "null or a generation record",
+    "required": ["seed"],
+    "additionalProperties": False,
+    "properties": {
+        "seed": {"type": "integer", "x-expected": "an integer seed"},
+        "inputs": {"type": "object", "x-expected": "an object"},
+        "log": {
+            "type": "array",
+            "items": {"type": "object", "x-expected": "a log entry object"},
+            "x-expected": "a list of log entries",
+        },
+    },
+}
+
+SCENARIO_SCHEMA: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "https://crdesk.invalid/schema/scenario-v1.json",
+    "title": "crdesk scenario, format version 1",
+    "type": "object",
+    "x-expected": "a JSON object (a crdesk scenario)",
+    "required": ["format_version", "table", "terrain", "forces"],
+    "additionalProperties": False,
+    "properties": {
+        "format_version": {
+            "type": "integer",
+            "minimum": 1,
+            "x-expected": f"an integer format version (this crdesk writes {FORMAT_VERSION})",
+        },
+        "generator": {"type": "string", "maxLength": 100, "x-expected": "a text"},
+        "title": _NAME,
+        "description": {"type": "string", "maxLength": 20_000, "x-expected": "a text"},
+        "table": {
+            "type": "object",
+            "x-expected": 'a table {"width": W, "height": H} in inches',
+            "required": ["width", "height"],
+            "additionalProperties": False,
+            "properties": {
+                "width": {
+                    "type": "number",
+                    "minimum": 6,
+                    "maximum": MAX_TABLE,
+                    "x-expected": f"a width in inches, 6..{MAX_TABLE:g}",
+                },
+                "height": {
+                    "type": "number",
+                    "minimum": 6,
+                    "maximum": MAX_TABLE,
+                    "x-expected": f"a height in inches, 6..{MAX_TABLE:g}",
+                },
+            },
+        },
+        "terrain": {
+            "type": "array",
+            "items": _FEATURE,
+            "maxItems": MAX_FEATURES,
+            "x-expected": "a list of terrain features",
+        },
+        "forces": {
+            "type": "array",
+            "items": _FORCE,
+            "maxItems": 20,
+            "x-expected": "a list of forces",
+        },
+        "rules": _RULES,
+        "encounter": _ENCOUNTER,
+        "generation": _GENERATION,
+    },
+}
