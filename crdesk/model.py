@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import Any
 
+from shapely.affinity import translate
 from shapely.geometry import LineString, Point, Polygon
 
 from crdesk.errors import ModelError
@@ -475,6 +476,24 @@ class Battlefield(Subject):
                 raise ModelError(f"{feature.kind.label} has no property {key!r}")
             setattr(feature, key, value)
         return self._changed(ChangeKind.CHANGED, "feature", feature_id, terrain=True)
+
+    def move_feature(self, feature_id: str, dx: float, dy: float) -> Change:
+        """Shift a feature and everything drawn on it (crest, areas, openings)."""
+        feature = self.feature(feature_id)
+        values: dict[str, Any] = {"outline": translate(feature.outline, dx, dy)}
+        if isinstance(feature, Hill):
+            values["crest"] = translate(feature.crest, dx, dy)
+        if isinstance(feature, Building):
+            values["areas"] = [translate(a, dx, dy) for a in feature.areas]
+            values["openings"] = [
+                Opening(
+                    o.kind,
+                    (o.start[0] + dx, o.start[1] + dy),
+                    (o.end[0] + dx, o.end[1] + dy),
+                )
+                for o in feature.openings
+            ]
+        return self.update_feature(feature_id, **values)
 
     # -- forces and figures -----------------------------------------------
 

@@ -135,3 +135,27 @@ def test_features_at_returns_topmost_first() -> None:
         TerrainFeature("w2", TerrainKind.WOODS, "Top", Polygon([(0, 0), (3, 0), (3, 3)]))
     )
     assert [f.id for f in bf.features_at(2, 1)] == ["w2", "w1"]
+
+
+def test_move_feature_shifts_everything_drawn_on_it() -> None:
+    from shapely.geometry import LineString
+
+    from crdesk.model import Building, Hill, Opening, OpeningKind
+
+    hill = Hill("h", TerrainKind.HILL, "H", box(0, 0, 4, 2), crest=LineString([(0, 1), (4, 1)]))
+    house = Building(
+        "b",
+        TerrainKind.BUILDING,
+        "B",
+        box(10, 10, 16, 16),
+        areas=[box(10, 10, 16, 16)],
+        openings=[Opening(OpeningKind.DOOR, (12, 16), (14, 16))],
+    )
+    bf = Battlefield(Table(), [hill, house])
+    bf.move_feature("h", 1, 2)
+    bf.move_feature("b", -1, 0.5)
+    assert hill.outline.bounds == (1, 2, 5, 4)
+    assert list(hill.crest.coords) == [(1, 3), (5, 3)]
+    assert house.areas[0].bounds == (9, 10.5, 15, 16.5)
+    assert house.openings[0].start == (11, 16.5) and house.openings[0].end == (13, 16.5)
+    assert bf.terrain_revision == 2

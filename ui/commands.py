@@ -1,0 +1,191 @@
+"""Undo commands of the editor (the Tiled vocabulary: add…, remove…, move…, change…).
+
+Commands change the **model** through its methods and never touch scene items;
+the scene follows the model's change events.  A drag pushes one command on
+release.  :class:`ChangeValueCommand` is the one generic, mergeable "set a
+property" command the property panels use: continuous edits of the same
+property merge into one undo step, and a step whose net change is nothing
+makes itself obsolete and disappears from the stack.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from PySide6.QtGui import QUndoCommand
+
+from crdesk.model import Battlefield, Figure, TerrainFeature
+from ui.document import Document
+
+_CHANGE_VALUE_ID = 1001
+
+
+def item_label(battlefield: Battlefield, item_id: str) -> str:
+    """The word for an item in undo texts: "Woods", "Building", "Figure"."""
+    for feature in battlefield.terrain:
+        if feature.id == item_id:
+            return feature.kind.label
+    return "Figure"
+
+
+def _items_label(battlefield: Battlefield, ids: list[str]) -> str:
+    if len(ids) == 1:
+        return item_label(battlefield, ids[0])
+    return f"{len(ids)} Items"
+
+
+class AddFeatureCommand(QUndoCommand):
+    """Add a terrain feature (drawn, pasted, or generated)."""
+
+    def __init__(self, document: Document, feature: TerrainFeature, index: int | None = None):
+        super().__init__(f"Add {feature.kind.label}")
+        self._doc = document
+        self._feature = feature
+        self._index = index
+
+    def redo(self) -> None:
+        self._doc.battlefield.add_feature(self._feature, self._index)
+
+    def undo(self) -> None:
+        self._doc.battlefield.remove_feature(self._feature.id)
+
+
+class AddFigureCommand(QUndoCommand):
+    """Place a new figure in a force."""
+
+    def __init__(self, document: Document, force_id: str, figure: Figure):
+        super().__init__(f"Add {figure.name or 'Figure'}")
+        self._doc = document
+        self._force_id = force_id
+        self._figure = figure
+
+    def redo(self) -> None:
+        self._doc.battlefield.add_figure(self._force_id, self._figure)
+
+    def undo(self) -> None:
+        self._doc.battlefield.remove_figure(self._figure.id)
+
+
+class RemoveItemsCommand(QUndoCommand):
+    """Delete features and figures; undo puts each back at its old place in the order."""
+
+    def __init__(self, document: Document, ids: list[str]):
+        super().__init__(f"Delete {_items_label(document.battlefield, ids)}")
+        self._doc = document
+        self._ids = list(ids)
+        self._removed: list[tuple[str, Any, int, str]] = []
+
+    def redo(self) -> None:
+        bf = self._doc.battlefield
+        feature_ids = {f.id for f in bf.terrain}
+        self._removed = []
+        for item_id in self._ids:
+            if item_id in feature_ids:
+                feature, index = bf.remove_feature(item_id)
+                self._removed.append(("feature", feature, index, ""))
+            else:
+                figure = bf.figure(item_id)
+                side = figure.side
+                figure, index = bf.remove_figure(item_id)
+                self._removed.append(("figure", figure, index, side))
+
+    def undo(self) -> None:
+        bf = self._doc.battlefield
+        for what, item, index, side in reversed(self._removed):
+            if what == "feature":
+                bf.add_feature(item, index)
+            else:
+                bf.add_figure(side, item, index)
+
+
+class MoveItemsCommand(QUndoCommand):
+    """Move features by an offset and figures to new spots, as one undo step."""
+
+    def __init__(
+        self,
+        document: Document,
+        feature_offsets: dict[str, tuple[float, float]] | None = None,
+        figure_moves: dict[str, tuple[tuple[float, float, float], tuple[float, float, float]]]
+        | None = None,
+        text: str | None = None,
+    ):
+        ids = [*(feature_offsets or {}), *(figure_moves or {})]
+        super().__init__(text or f"Move {_items_label(document.battlefield, ids)}")
+        self._doc = document
+        self._offsets = dict(feature_offsets or {})
+        self._moves = dict(figure_moves or {})
+        self._before: dict[str, dict[str, Any]] = {}
+
+    def redo(self) -> None:
+        bf = self._doc.battlefield
+        for fid, (dx, dy) in self._offsets.items():
+            # Keep the exact old geometry: moving back by -dx is not exact in floats.
+            feature = bf.feature(fid)
+            self._before[fid] = {
+                name: getattr(feature, name)
+                for name in ("outline", "crest", "areas", "openings")
+                if hasattr(feature, name)
+            }
+            bf.move_feature(fid, dx, dy)
+        for fid, (_old, (x, y, facing)) in self._moves.items():
+            bf.move_figure(fid, x, y, facing)
+
+    def undo(self) -> None:
+        bf = self._doc.battlefield
+        for fid, values in self._before.items():
+            bf.update_feature(fid, **values)
+        for fid, ((x, y, facing), _new) in self._moves.items():
+            bf.move_figure(fid, x, y, facing)
+
+
+class ChangeValueCommand(QUndoCommand):
+    """Set one property of a feature or figure; merges with the next edit of the same one."""
+
+    def __init__(self, document: Document, item_id: str, name: str, value: Any, text: str = ""):
+        bf = document.battlefield
+        self._is_feature = any(f.id == item_id for f in bf.terrain)
+        target: Any = bf.feature(item_id) if self._is_feature else bf.figure(item_id)
+        label = name.replace("_", " ").title() if name != "rep" else "Rep"
+        super().__init__(text or f"Change {label}")
+        self._doc = document
+        self._id = item_id
+        self._name = name
+        self._old = copy.deepcopy(getattr(target, name))
+        self._new = value
+
+    def id(self) -> int:
+        return _CHANGE_VALUE_ID
+
+    def _apply(self, value: Any) -> None:
+        bf = self._doc.battlefield
+        if self._is_feature:
+            bf.update_feature(self._id, **{self._name: value})
+        else:
+            bf.update_figure(self._id, **{self._name: value})
+
+    def redo(self) -> None:
+        self._apply(self._new)
+        self.setObsolete(_same_value(self._old, self._new))
+
+    def undo(self) -> None:
+        self._apply(self._old)
+
+    def mergeWith(self, other: QUndoCommand) -> bool:
+        if not isinstance(other, ChangeValueCommand):
+            return False
+        if (other._id, other._name) != (self._id, self._name):
+            return False
+        self._new = other._new
+        self.setObsolete(_same_value(self._old, self._new))
+        return True
+
+
+def _same_value(a: Any, b: Any) -> bool:
+    equals_exact = getattr(a, "equals_exact", None)
+    if equals_exact is not None and type(a) is type(b):
+        return bool(equals_exact(b, 0.0))
+    try:
+        return bool(a == b)
+    except (TypeError, ValueError):
+        return False

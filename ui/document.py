@@ -1,0 +1,104 @@
+"""One open scenario: the model, its undo stack, its file and its selection.
+
+The document is the editor's single owner of a :class:`~crdesk.model.Scenario`
+(the Tiled pattern).  Undo commands call model methods; the model announces
+each :class:`~crdesk.events.Change`; the document re-emits it as a Qt signal so
+scenes, docks and the window refresh just what changed.  The window's modified
+mark is the undo stack's clean state.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QUndoStack
+
+from crdesk import scenario as scenario_io
+from crdesk.events import Change
+from crdesk.model import Battlefield, Scenario
+
+
+class Document(QObject):
+    """An open scenario with undo, a file path and a selection of model ids."""
+
+    model_changed = Signal(object)
+    """Emitted with each :class:`~crdesk.events.Change` of the battlefield."""
+    selection_changed = Signal()
+    modified_changed = Signal(bool)
+    path_changed = Signal(object)
+
+    def __init__(
+        self, scenario: Scenario, path: str | Path | None = None, parent: QObject | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.scenario = scenario
+        self._path = Path(path) if path else None
+        self._selection: list[str] = []
+        self.undo_stack = QUndoStack(self)
+        self.undo_stack.cleanChanged.connect(self._on_clean_changed)
+        self._unsubscribe = scenario.battlefield.subscribe(self._on_change)
+
+    # -- model ----------------------------------------------------------------
+
+    @property
+    def battlefield(self) -> Battlefield:
+        return self.scenario.battlefield
+
+    def _on_clean_changed(self, clean: bool) -> None:
+        self.modified_changed.emit(not clean)
+
+    def _on_change(self, change: Change) -> None:
+        if change.kind.value == "removed" and change.id in self._selection:
+            self._selection.remove(change.id)
+            self.selection_changed.emit()
+        self.model_changed.emit(change)
+
+    def close(self) -> None:
+        """Stop listening to the model (the document is being thrown away)."""
+        self._unsubscribe()
+
+    # -- file -----------------------------------------------------------------
+
+    @property
+    def path(self) -> Path | None:
+        return self._path
+
+    @property
+    def is_modified(self) -> bool:
+        return not self.undo_stack.isClean()
+
+    @property
+    def display_name(self) -> str:
+        return self._path.name if self._path else "Untitled"
+
+    def save(self, path: str | Path | None = None) -> Path:
+        """Save atomically to ``path`` (or the current path) and mark the stack clean."""
+        target = Path(path) if path else self._path
+        if target is None:
+            raise ValueError("the document has no file name yet; use Save As")
+        scenario_io.save(self.scenario, target)
+        if target != self._path:
+            self._path = target
+            self.path_changed.emit(target)
+        self.undo_stack.setClean()
+        return target
+
+    # -- selection ------------------------------------------------------------
+
+    @property
+    def selection(self) -> list[str]:
+        return list(self._selection)
+
+    def set_selection(self, ids: list[str]) -> None:
+        """Select model ids (features and figures), ignoring ids that do not exist."""
+        known = [i for i in dict.fromkeys(ids) if self._exists(i)]
+        if known != self._selection:
+            self._selection = known
+            self.selection_changed.emit()
+
+    def _exists(self, item_id: str) -> bool:
+        bf = self.battlefield
+        return any(f.id == item_id for f in bf.terrain) or any(
+            f.id == item_id for f in bf.figures()
+        )
