@@ -11,6 +11,7 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 from importlib.metadata import entry_points
+from pathlib import Path
 
 from crdesk import __version__
 from crdesk.errors import ScenarioError, UnreadableFileError
@@ -48,6 +49,56 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     return worst
 
 
+def _frontend(name: str) -> Callable[..., object] | None:
+    """A function of the Qt front end, registered under ``crdesk.frontends``."""
+    found = entry_points(group="crdesk.frontends", name=name)
+    return next(iter(found)).load() if found else None
+
+
+def _cmd_render(args: argparse.Namespace) -> int:
+    from crdesk.scenario import load
+
+    suffix = Path(args.output).suffix.lower()
+    if suffix not in (".png", ".svg", ".pdf"):
+        print(
+            f"error: -o/--output must end in .png, .svg or .pdf, got {args.output!r}",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    if not 10 <= args.dpi <= 1200:
+        print(f"error: --dpi must be between 10 and 1200, got {args.dpi:g}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        scenario = load(args.file)
+    except UnreadableFileError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except ScenarioError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_PROBLEMS
+    export = _frontend("render")
+    if export is None:
+        print(
+            "error: rendering needs the crdesk Qt front end, which is not installed",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    try:
+        summary = export(
+            scenario,
+            args.output,
+            dpi=args.dpi,
+            sections=args.sections,
+            grid=args.grid,
+            paper=args.paper,
+        )
+    except OSError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_PROBLEMS
+    print(summary)
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The parser of the headless subcommands."""
     parser = argparse.ArgumentParser(
@@ -60,6 +111,25 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("validate", help="check scenario files and list every problem")
     p.add_argument("files", nargs="+", metavar="FILE")
     p.set_defaults(handler=_cmd_validate)
+    p = sub.add_parser(
+        "render",
+        help="export a scenario's table as PNG, SVG, or a 1:1 tiled PDF for printing",
+    )
+    p.add_argument("file", metavar="FILE")
+    p.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        metavar="OUT",
+        help="map.png, map.svg or map.pdf (the suffix picks the format)",
+    )
+    p.add_argument("--dpi", type=float, default=100.0, help="PNG pixels per inch (default 100)")
+    p.add_argument("--sections", action="store_true", help="draw the nine sections and numbers")
+    p.add_argument("--grid", action="store_true", help="draw a 1-inch grid")
+    p.add_argument(
+        "--paper", choices=["a4", "letter"], default="a4", help="PDF paper size (default a4)"
+    )
+    p.set_defaults(handler=_cmd_render)
     for register in _extensions():
         register(sub)
     return parser
@@ -79,15 +149,15 @@ def _subcommands(parser: argparse.ArgumentParser) -> set[str]:
 
 def launch_gui(files: Sequence[str]) -> int:
     """Start the Qt front end registered under the ``crdesk.frontends`` entry point."""
-    found = entry_points(group="crdesk.frontends", name="gui")
-    if not found:
+    gui_main = _frontend("gui")
+    if gui_main is None:
         print(
             "error: the crdesk GUI is not installed; install crdesk with its Qt front end",
             file=sys.stderr,
         )
         return EXIT_USAGE
-    gui_main = next(iter(found)).load()
-    return int(gui_main(list(files)))
+    result = gui_main(list(files))
+    return result if isinstance(result, int) else EXIT_OK
 
 
 def main(argv: Sequence[str] | None = None) -> int:
