@@ -479,21 +479,7 @@ class Battlefield(Subject):
 
     def move_feature(self, feature_id: str, dx: float, dy: float) -> Change:
         """Shift a feature and everything drawn on it (crest, areas, openings)."""
-        feature = self.feature(feature_id)
-        values: dict[str, Any] = {"outline": translate(feature.outline, dx, dy)}
-        if isinstance(feature, Hill):
-            values["crest"] = translate(feature.crest, dx, dy)
-        if isinstance(feature, Building):
-            values["areas"] = [translate(a, dx, dy) for a in feature.areas]
-            values["openings"] = [
-                Opening(
-                    o.kind,
-                    (o.start[0] + dx, o.start[1] + dy),
-                    (o.end[0] + dx, o.end[1] + dy),
-                )
-                for o in feature.openings
-            ]
-        return self.update_feature(feature_id, **values)
+        return self.update_feature(feature_id, **translated(self.feature(feature_id), dx, dy))
 
     # -- forces and figures -----------------------------------------------
 
@@ -582,6 +568,20 @@ class Battlefield(Subject):
         change = Change(kind=kind, what=what, id=item_id, revision=self.revision)
         self.notify(change)
         return change
+
+
+def translated(feature: TerrainFeature, dx: float, dy: float) -> dict[str, Any]:
+    """New geometry values for a feature shifted by (dx, dy): outline, crest, areas, openings."""
+    values: dict[str, Any] = {"outline": translate(feature.outline, dx, dy)}
+    if isinstance(feature, Hill):
+        values["crest"] = translate(feature.crest, dx, dy)
+    if isinstance(feature, Building):
+        values["areas"] = [translate(a, dx, dy) for a in feature.areas]
+        values["openings"] = [
+            Opening(o.kind, (o.start[0] + dx, o.start[1] + dy), (o.end[0] + dx, o.end[1] + dy))
+            for o in feature.openings
+        ]
+    return values
 
 
 def _check_rep(rep: Any) -> None:

@@ -61,6 +61,8 @@ MAX_FILE_BYTES = 16 * 1024 * 1024
 """Real scenarios are a few hundred kB; refuse anything far larger before reading it."""
 
 _VALIDATOR = Draft202012Validator(SCENARIO_SCHEMA)
+_FEATURE_SCHEMA = SCENARIO_SCHEMA["properties"]["terrain"]["items"]
+_FIGURE_SCHEMA = SCENARIO_SCHEMA["properties"]["forces"]["items"]["properties"]["figures"]["items"]
 
 Migration = Callable[[dict[str, Any]], dict[str, Any]]
 MIGRATIONS: dict[int, Migration] = {}
@@ -464,6 +466,32 @@ def _figure_doc(f: Figure) -> dict[str, Any]:
         "prone": f.prone,
         "fast_moving": f.fast_moving,
     }
+
+
+def feature_to_dict(feature: TerrainFeature) -> dict[str, Any]:
+    """One feature in its file form (also the editor's clipboard format)."""
+    return _feature_doc(feature)
+
+
+def feature_from_dict(data: dict[str, Any]) -> TerrainFeature:
+    """A feature from its file form, validated against the schema first."""
+    problems = [_problem(e) for e in Draft202012Validator(_FEATURE_SCHEMA).iter_errors(data)]
+    if problems:
+        raise ScenarioFormatError(problems, "feature")
+    return _feature(data)
+
+
+def figure_to_dict(figure: Figure) -> dict[str, Any]:
+    """One figure in its file form (also the editor's clipboard format)."""
+    return _figure_doc(figure)
+
+
+def figure_from_dict(data: dict[str, Any]) -> Figure:
+    """A figure from its file form, validated against the schema first."""
+    problems = [_problem(e) for e in Draft202012Validator(_FIGURE_SCHEMA).iter_errors(data)]
+    if problems:
+        raise ScenarioFormatError(problems, "figure")
+    return _figure(data)
 
 
 def to_document(scenario: Scenario) -> dict[str, Any]:

@@ -189,3 +189,25 @@ def _same_value(a: Any, b: Any) -> bool:
         return bool(a == b)
     except (TypeError, ValueError):
         return False
+
+
+class ChangeFeatureCommand(QUndoCommand):
+    """Set several properties of a feature at once (rotate, edit a vertex, redraw a crest).
+
+    The old values are kept as they were, so undo is exact even where redoing
+    the inverse edit would not be (rotations and float rounding).
+    """
+
+    def __init__(self, document: Document, feature_id: str, values: dict[str, Any], text: str):
+        super().__init__(text)
+        self._doc = document
+        self._id = feature_id
+        feature = document.battlefield.feature(feature_id)
+        self._old = {name: copy.deepcopy(getattr(feature, name)) for name in values}
+        self._new = dict(values)
+
+    def redo(self) -> None:
+        self._doc.battlefield.update_feature(self._id, **self._new)
+
+    def undo(self) -> None:
+        self._doc.battlefield.update_feature(self._id, **self._old)

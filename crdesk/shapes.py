@@ -1,0 +1,218 @@
+"""Shape making for the editor: rectangles, ellipses, freehand, crests, building areas, snaps.
+
+These are the Qt-free halves of the drawing tools: the GUI collects mouse points
+in inches and asks here for the polygon, the crest line, the areas of a building
+footprint or the snapped position, so every rule about shapes lives in the core
+and is tested without a window.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from shapely import affinity
+from shapely.geometry import LineString, MultiPolygon, Point, Polygon, box
+from shapely.ops import nearest_points
+
+from crdesk.model import Opening, OpeningKind, Table, TerrainFeature
+
+Pt = tuple[float, float]
+
+DOOR_WIDTH = 1.5
+WINDOW_WIDTH = 1.25
+
+
+def rectangle(a: Pt, b: Pt) -> Polygon:
+    """The axis-aligned rectangle with opposite corners a and b."""
+    return box(min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1]))
+
+
+def ellipse(a: Pt, b: Pt, segments: int = 32) -> Polygon:
+    """The ellipse inscribed in the rectangle a-b, as a polygon of ``segments`` sides."""
+    cx, cy = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
+    rx, ry = abs(b[0] - a[0]) / 2, abs(b[1] - a[1]) / 2
+    return Polygon(
+        [
+            (
+                cx + rx * math.cos(2 * math.pi * i / segments),
+                cy + ry * math.sin(2 * math.pi * i / segments),
+            )
+            for i in range(segments)
+        ]
+    )
+
+
+def freehand(points: Sequence[Pt], tolerance: float = 0.25) -> Polygon | None:
+    """A polygon from a freehand stroke, simplified to ``tolerance`` inches.
+
+    Returns None for strokes too short or too thin to be terrain.  A stroke that
+    crosses itself is repaired to its largest valid part rather than refused, as
+    a player drawing quickly expects the outline they meant.
+    """
+    if len(points) < 3:
+        return None
+    poly = Polygon(points).simplify(tolerance, preserve_topology=False)
+    if not poly.is_valid:
+        poly = poly.buffer(0)
+    if isinstance(poly, MultiPolygon):
+        poly = max(poly.geoms, key=lambda g: g.area)
+    if not isinstance(poly, Polygon) or poly.is_empty or poly.area < 0.25:
+        return None
+    return Polygon(poly.exterior.coords)
+
+
+def polygon_from_clicks(points: Sequence[Pt]) -> Polygon | None:
+    """The polygon of clicked points (None with fewer than three distinct points)."""
+    distinct = list(dict.fromkeys(points))
+    if len(distinct) < 3 or Polygon(distinct).area < 1e-6:
+        return None
+    return Polygon(distinct)
+
+
+def default_crest(outline: Polygon) -> LineString:
+    """A crest along the hill's long axis (9.4), kept a little inside the footprint."""
+    c = list(outline.minimum_rotated_rectangle.exterior.coords)[:4]
+    # The axis joins the midpoints of the rectangle's two short sides.
+    if math.dist(c[0], c[1]) >= math.dist(c[1], c[2]):
+        short = [(c[1], c[2]), (c[3], c[0])]
+    else:
+        short = [(c[0], c[1]), (c[2], c[3])]
+    axis = LineString([((p[0] + q[0]) / 2, (p[1] + q[1]) / 2) for p, q in short])
+    inner = outline.buffer(-min(1.0, math.sqrt(outline.area) / 8))
+    clipped = axis.intersection(inner if not inner.is_empty else outline)
+    if isinstance(clipped, LineString) and clipped.length > 0:
+        return LineString([_round_pt(c) for c in clipped.coords])
+    parts = [g for g in getattr(clipped, "geoms", []) if isinstance(g, LineString)]
+    if parts:
+        return LineString([_round_pt(c) for c in max(parts, key=lambda g: g.length).coords])
+    return LineString([_round_pt(c) for c in axis.coords])
+
+
+def _round_pt(c: Iterable[float]) -> Pt:
+    x, y = list(c)[:2]
+    return (round(x, 3), round(y, 3))
+
+
+def split_into_areas(outline: Polygon, area_size: float = 6.0) -> list[Polygon]:
+    """Cut a footprint into roughly ``area_size`` square areas (8.1).
+
+    The footprint's bounding box is divided into the whole number of columns
+    and rows nearest to ``area_size`` (at least one each), and each cell is
+    clipped to the footprint, so an L-shaped building gets L-shaped areas.
+    """
+    minx, miny, maxx, maxy = outline.bounds
+    cols = max(1, round((maxx - minx) / area_size))
+    rows = max(1, round((maxy - miny) / area_size))
+    w, h = (maxx - minx) / cols, (maxy - miny) / rows
+    areas = []
+    for r in range(rows):
+        for c in range(cols):
+            cell = box(minx + c * w, miny + r * h, minx + (c + 1) * w, miny + (r + 1) * h)
+            part = outline.intersection(cell)
+            polys = [part] if isinstance(part, Polygon) else list(getattr(part, "geoms", []))
+            areas += [p for p in polys if isinstance(p, Polygon) and p.area > 0.01 * w * h]
+    return areas or [outline]
+
+
+def opening_at(
+    outline: Polygon, near: Pt, kind: OpeningKind, width: float | None = None
+) -> Opening:
+    """A door or window of ``width`` inches on the outline edge nearest to a point."""
+    width = width or (DOOR_WIDTH if kind is OpeningKind.DOOR else WINDOW_WIDTH)
+    ring = list(outline.exterior.coords)
+    p = Point(near)
+    best = min(
+        ((ring[i], ring[i + 1]) for i in range(len(ring) - 1)),
+        key=lambda e: LineString(e).distance(p),
+    )
+    edge = LineString(best)
+    half = min(width, edge.length) / 2
+    at = edge.project(p)
+    at = min(max(at, half), edge.length - half)
+    a, b = edge.interpolate(at - half), edge.interpolate(at + half)
+    return Opening(kind, _round_pt(a.coords[0]), _round_pt(b.coords[0]))
+
+
+def rotated(feature: TerrainFeature, degrees: float) -> dict[str, object]:
+    """New geometry values for a feature turned clockwise on the table about its centre."""
+    centre = feature.outline.centroid
+    cx, cy, angle = centre.x, centre.y, degrees
+    values: dict[str, object] = {"outline": affinity.rotate(feature.outline, angle, (cx, cy))}
+    crest = getattr(feature, "crest", None)
+    if crest is not None:
+        values["crest"] = affinity.rotate(crest, angle, (cx, cy))
+    areas = getattr(feature, "areas", None)
+    if areas is not None:
+        values["areas"] = [affinity.rotate(a, angle, (cx, cy)) for a in areas]
+    openings = getattr(feature, "openings", None)
+    if openings is not None:
+        turned = []
+        for o in openings:
+            seg = affinity.rotate(o.segment, angle, (cx, cy))
+            turned.append(Opening(o.kind, seg.coords[0], seg.coords[1]))
+        values["openings"] = turned
+    return values
+
+
+@dataclass(frozen=True, slots=True)
+class SnapSettings:
+    """What the pointer snaps to, and how close (in inches) it must be."""
+
+    enabled: bool = True
+    grid: bool = True
+    grid_step: float = 1.0
+    vertices: bool = True
+    edges: bool = True
+    sections: bool = True
+    tolerance: float = 0.3
+
+
+def snap(
+    point: Pt,
+    settings: SnapSettings,
+    features: Iterable[TerrainFeature] = (),
+    table: Table | None = None,
+    exclude: str | None = None,
+) -> tuple[Pt, str]:
+    """The snapped point and what it snapped to ("vertex", "edge", "section", "grid" or "").
+
+    Vertices beat edges beat section lines beat the grid, so a point near a
+    corner lands on the corner even when a grid line is closer.
+    """
+    if not settings.enabled:
+        return point, ""
+    p = Point(point)
+    tol = settings.tolerance
+    near = [f for f in features if f.id != exclude and f.outline.distance(p) <= tol]
+    if settings.vertices:
+        best: tuple[float, Pt] | None = None
+        for f in near:
+            for c in f.outline.exterior.coords:
+                d = math.dist(point, c[:2])
+                if d <= tol and (best is None or d < best[0]):
+                    best = (d, (c[0], c[1]))
+        if best:
+            return best[1], "vertex"
+    if settings.edges and near:
+        edge_hits = []
+        for f in near:
+            q = nearest_points(f.outline.exterior, p)[0]
+            edge_hits.append((q.distance(p), (q.x, q.y)))
+        d, q_pt = min(edge_hits)
+        if d <= tol:
+            return q_pt, "edge"
+    if settings.sections and table is not None:
+        x, y = point
+        lines_x = [table.width / 3, 2 * table.width / 3, 0.0, table.width]
+        lines_y = [table.height / 3, 2 * table.height / 3, 0.0, table.height]
+        sx = min(lines_x, key=lambda v: abs(v - x))
+        sy = min(lines_y, key=lambda v: abs(v - y))
+        hit_x, hit_y = abs(sx - x) <= tol, abs(sy - y) <= tol
+        if hit_x or hit_y:
+            return (sx if hit_x else x, sy if hit_y else y), "section"
+    if settings.grid and settings.grid_step > 0:
+        step = settings.grid_step
+        return (round(point[0] / step) * step, round(point[1] / step) * step), "grid"
+    return point, ""

@@ -1,0 +1,362 @@
+"""The editor: tools, edit actions, snapping, clipboard and the selection outline.
+
+One :class:`Editor` lives in the main window.  It owns the actions (each with a
+shortcut and tooltip) and re-targets them when another document is opened.
+Everything it changes goes through undo commands on the document's stack.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from PySide6.QtCore import QMimeData, QObject, Qt
+from PySide6.QtGui import QAction, QActionGroup, QColor, QKeySequence, QPainterPath, QPen
+from PySide6.QtWidgets import QApplication, QGraphicsPathItem, QMainWindow, QMenu, QToolBar
+
+from crdesk import scenario as scenario_io
+from crdesk.errors import ScenarioError
+from crdesk.events import Change
+from crdesk.model import TerrainKind, translated
+from crdesk.shapes import SnapSettings
+from ui.commands import AddFeatureCommand, AddFigureCommand, RemoveItemsCommand
+from ui.document import Document
+from ui.scene.scene import BattlefieldScene
+from ui.scene.view import BattlefieldView
+from ui.tools.base import PREVIEW_Z, EditorContext, Tool, ToolManager
+from ui.tools.draw_tool import BuildingTool, CrestTool, DrawTerrainTool
+from ui.tools.edit_tools import MeasureTool, VertexTool
+from ui.tools.select_tool import SelectTool
+
+CLIPBOARD_MIME = "application/x-crdesk-items"
+PASTE_OFFSET = 1.0
+"""Inches a pasted copy is shifted, so it is visibly a new piece."""
+
+
+class SelectionOutline(QGraphicsPathItem):
+    """Dashed outlines around the selected features and figures."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        pen = QPen(QColor(255, 190, 0), 0)
+        pen.setCosmetic(True)
+        pen.setWidthF(2.0)
+        pen.setStyle(Qt.PenStyle.DashLine)
+        self.setPen(pen)
+        self.setZValue(PREVIEW_Z - 1)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+
+    def show_selection(self, document: Document) -> None:
+        path = QPainterPath()
+        selected = set(document.selection)
+        bf = document.battlefield
+        for feature in bf.terrain:
+            if feature.id in selected:
+                ring = list(feature.outline.exterior.coords)
+                path.moveTo(*ring[0])
+                for x, y in ring[1:]:
+                    path.lineTo(x, y)
+        for figure in bf.figures():
+            if figure.id in selected:
+                r = figure.radius + 0.15
+                path.addEllipse(figure.x - r, figure.y - r, 2 * r, 2 * r)
+        self.setPath(path)
+
+
+class Editor(QObject):
+    """Tools and edit actions for the main window's current document."""
+
+    def __init__(self, window: QMainWindow, view: BattlefieldView) -> None:
+        super().__init__(window)
+        self.window = window
+        self.view = view
+        self.snapping = SnapSettings()
+        self.document: Document | None = None
+        self.scene: BattlefieldScene | None = None
+        self.manager: ToolManager | None = None
+        self.outline: SelectionOutline | None = None
+        self._tool_key = "select"
+        self._tool_actions: dict[str, QAction] = {}
+        self._tool_group = QActionGroup(self)
+        self._tool_group.setExclusive(True)
+        self.undo_action = QAction("&Undo", self)
+        self.redo_action = QAction("&Redo", self)
+        self._build_actions()
+
+    # -- actions ------------------------------------------------------------
+
+    def _action(self, text: str, shortcut: Any, tip: str, slot: Any) -> QAction:
+        action = QAction(text, self)
+        if shortcut:
+            action.setShortcut(QKeySequence(shortcut))
+        action.setToolTip(f"{tip} ({QKeySequence(shortcut).toString()})" if shortcut else tip)
+        action.setStatusTip(tip)
+        action.triggered.connect(slot)
+        return action
+
+    def _build_actions(self) -> None:
+        self.undo_action.setShortcut(QKeySequence.StandardKey.Undo)
+        self.redo_action.setShortcut(QKeySequence.StandardKey.Redo)
+        self.undo_action.setEnabled(False)
+        self.redo_action.setEnabled(False)
+        self.undo_action.triggered.connect(lambda: self._stack_call("undo"))
+        self.redo_action.triggered.connect(lambda: self._stack_call("redo"))
+        self.cut_action = self._action(
+            "Cu&t", QKeySequence.StandardKey.Cut, "Cut the selection", self.cut
+        )
+        self.copy_action = self._action(
+            "&Copy", QKeySequence.StandardKey.Copy, "Copy the selection", self.copy
+        )
+        self.paste_action = self._action(
+            "&Paste", QKeySequence.StandardKey.Paste, "Paste terrain or figures", self.paste
+        )
+        self.duplicate_action = self._action(
+            "D&uplicate", "Ctrl+D", "Duplicate the selection", self.duplicate
+        )
+        self.delete_action = self._action(
+            "&Delete", QKeySequence.StandardKey.Delete, "Delete the selection", self.delete
+        )
+        self.select_all_action = self._action(
+            "Select &All", QKeySequence.StandardKey.SelectAll, "Select everything", self.select_all
+        )
+        self.rotate_action = self._action(
+            "&Rotate 15°", "Ctrl+R", "Turn the selection clockwise", lambda: self.rotate(15)
+        )
+        self.snap_action = self._action(
+            "S&nap",
+            "Ctrl+Shift+G",
+            "Snap to the inch grid, outlines and section lines",
+            self._toggle_snap,
+        )
+        self.snap_action.setCheckable(True)
+        self.snap_action.setChecked(self.snapping.enabled)
+        for key, text, shortcut, tip in (
+            ("select", "Select", "S", "Select, move and rotate"),
+            ("vertex", "Vertices", "E", "Edit an outline's corners"),
+            ("woods", "Woods", "W", "Draw woods"),
+            ("hill", "Hill", "H", "Draw a hill (a crest is added along its length)"),
+            ("wooded_hill", "Wooded hill", "J", "Draw a wooded hill"),
+            ("impassable", "Impassable", "I", "Draw impassable ground"),
+            ("cover", "Cover", "C", "Draw a wall, rubble or another cover obstacle"),
+            ("building", "Building", "B", "Draw a building; D/N add doors and windows"),
+            ("crest", "Crest", "K", "Draw a hill's crest line"),
+            ("measure", "Measure", "M", "Measure distances in inches"),
+        ):
+            action = QAction(text, self)
+            action.setCheckable(True)
+            action.setShortcut(QKeySequence(shortcut))
+            action.setToolTip(f"{tip} ({shortcut})")
+            action.setStatusTip(tip)
+            action.setData(key)
+            action.triggered.connect(lambda _checked=False, k=key: self.set_tool(k))
+            self._tool_group.addAction(action)
+            self._tool_actions[key] = action
+        self._tool_actions["select"].setChecked(True)
+
+    def install_menus(self, edit_menu: QMenu | None = None) -> tuple[QMenu, QToolBar]:
+        """Add the Edit and Tools menus and the tools toolbar to the window."""
+        bar = self.window.menuBar()
+        edit = edit_menu or bar.addMenu("&Edit")
+        edit.addActions([self.undo_action, self.redo_action])
+        edit.addSeparator()
+        edit.addActions([self.cut_action, self.copy_action, self.paste_action])
+        edit.addActions([self.duplicate_action, self.delete_action, self.select_all_action])
+        edit.addSeparator()
+        edit.addActions([self.rotate_action, self.snap_action])
+        tools = bar.addMenu("&Tools")
+        tools.addActions(list(self._tool_actions.values()))
+        toolbar = self.window.addToolBar("Tools")
+        toolbar.setObjectName("toolsToolBar")
+        toolbar.addActions(list(self._tool_actions.values()))
+        toolbar.addSeparator()
+        toolbar.addAction(self.snap_action)
+        return tools, toolbar
+
+    # -- document ------------------------------------------------------------
+
+    def set_document(self, document: Document, scene: BattlefieldScene) -> None:
+        """Point the tools and actions at another open document."""
+        if self.manager is not None:
+            self.manager.detach()
+        if self.document is not None:
+            self.document.selection_changed.disconnect(self._show_selection)
+            self.document.model_changed.disconnect(self._on_model_changed)
+            self.document.undo_stack.canUndoChanged.disconnect(self.undo_action.setEnabled)
+            self.document.undo_stack.canRedoChanged.disconnect(self.redo_action.setEnabled)
+            self.document.undo_stack.undoTextChanged.disconnect(self._undo_text)
+            self.document.undo_stack.redoTextChanged.disconnect(self._redo_text)
+        self.document = document
+        self.scene = scene
+        ctx = EditorContext(document, scene, self.view, self.snapping, show_message=self._message)
+        self.manager = ToolManager(ctx, self)
+        self.manager.add("select", SelectTool(ctx))
+        self.manager.add("vertex", VertexTool(ctx))
+        for key, kind in (
+            ("woods", TerrainKind.WOODS),
+            ("hill", TerrainKind.HILL),
+            ("wooded_hill", TerrainKind.WOODED_HILL),
+            ("impassable", TerrainKind.IMPASSABLE),
+            ("cover", TerrainKind.COVER),
+        ):
+            shortcut = self._tool_actions[key].shortcut().toString()
+            self.manager.add(key, DrawTerrainTool(ctx, kind, shortcut))
+        self.manager.add("building", BuildingTool(ctx))
+        self.manager.add("crest", CrestTool(ctx))
+        self.manager.add("measure", MeasureTool(ctx))
+        self.outline = SelectionOutline()
+        scene.addItem(self.outline)
+        stack = document.undo_stack
+        stack.canUndoChanged.connect(self.undo_action.setEnabled)
+        stack.canRedoChanged.connect(self.redo_action.setEnabled)
+        stack.undoTextChanged.connect(self._undo_text)
+        stack.redoTextChanged.connect(self._redo_text)
+        self.undo_action.setEnabled(stack.canUndo())
+        self.redo_action.setEnabled(stack.canRedo())
+        self._undo_text(stack.undoText())
+        self._redo_text(stack.redoText())
+        document.selection_changed.connect(self._show_selection)
+        document.model_changed.connect(self._on_model_changed)
+        self.set_tool(self._tool_key)
+
+    def _undo_text(self, text: str) -> None:
+        self.undo_action.setText(f"&Undo {text}" if text else "&Undo")
+
+    def _redo_text(self, text: str) -> None:
+        self.redo_action.setText(f"&Redo {text}" if text else "&Redo")
+
+    def _stack_call(self, name: str) -> None:
+        if self.manager is not None and self.manager.current is not None:
+            self.manager.current.cancel()
+        if self.document is not None:
+            getattr(self.document.undo_stack, name)()
+
+    def _message(self, text: str) -> None:
+        self.window.statusBar().showMessage(text, 5000)
+
+    def _show_selection(self) -> None:
+        if self.outline is not None and self.document is not None:
+            self.outline.show_selection(self.document)
+
+    def _on_model_changed(self, _change: Change) -> None:
+        self._show_selection()
+
+    # -- tools -------------------------------------------------------------------
+
+    @property
+    def tool(self) -> Tool | None:
+        return self.manager.current if self.manager else None
+
+    def set_tool(self, key: str) -> None:
+        self._tool_key = key
+        self._tool_actions[key].setChecked(True)
+        if self.manager is not None:
+            self.manager.set_current(key)
+
+    def _toggle_snap(self) -> None:
+        self.snapping = SnapSettings(enabled=self.snap_action.isChecked())
+        if self.manager is not None:
+            self.manager.ctx.snapping = self.snapping
+
+    # -- edit actions --------------------------------------------------------------
+
+    def _items_mime(self) -> dict[str, Any]:
+        assert self.document is not None
+        bf = self.document.battlefield
+        selected = set(self.document.selection)
+        return {
+            "features": [scenario_io.feature_to_dict(f) for f in bf.terrain if f.id in selected],
+            "figures": [
+                {"force": f.side, "figure": scenario_io.figure_to_dict(f)}
+                for f in bf.figures()
+                if f.id in selected
+            ],
+        }
+
+    def copy(self) -> None:
+        if self.document is None or not self.document.selection:
+            return
+        mime = QMimeData()
+        mime.setData(CLIPBOARD_MIME, json.dumps(self._items_mime()).encode("utf-8"))
+        QApplication.clipboard().setMimeData(mime)
+
+    def cut(self) -> None:
+        if self.document is None or not self.document.selection:
+            return
+        self.copy()
+        stack = self.document.undo_stack
+        stack.beginMacro("Cut")
+        stack.push(RemoveItemsCommand(self.document, self.document.selection))
+        stack.endMacro()
+
+    def paste(self) -> None:
+        mime = QApplication.clipboard().mimeData()
+        if self.document is None or mime is None or not mime.hasFormat(CLIPBOARD_MIME):
+            return
+        try:
+            data = json.loads(bytes(mime.data(CLIPBOARD_MIME).data()).decode("utf-8"))
+        except (ValueError, UnicodeDecodeError):
+            self._message("The clipboard does not hold crdesk items")
+            return
+        self._paste_items(data, "Paste")
+
+    def duplicate(self) -> None:
+        if self.document is not None and self.document.selection:
+            self._paste_items(self._items_mime(), "Duplicate")
+
+    def _paste_items(self, data: dict[str, Any], text: str) -> None:
+        doc = self.document
+        assert doc is not None
+        bf = doc.battlefield
+        stack = doc.undo_stack
+        new_ids: list[str] = []
+        try:
+            features = [scenario_io.feature_from_dict(d) for d in data.get("features", [])]
+            figures = [
+                (entry.get("force"), scenario_io.figure_from_dict(entry["figure"]))
+                for entry in data.get("figures", [])
+            ]
+        except (ScenarioError, KeyError, TypeError, AttributeError) as exc:
+            self._message(f"Cannot paste: {exc}")
+            return
+        if not features and not figures:
+            return
+        forces = {f.id for f in bf.forces}
+        fallback = bf.player_force() or (bf.forces[0] if bf.forces else None)
+        if figures and fallback is None:
+            self._message("Add a force before pasting figures")
+            figures = []
+        stack.beginMacro(text)
+        for feature in features:
+            feature.id = bf.new_id(feature.kind.value.replace("_", "-"))
+            for name, value in translated(feature, PASTE_OFFSET, PASTE_OFFSET).items():
+                setattr(feature, name, value)
+            stack.push(AddFeatureCommand(doc, feature))
+            new_ids.append(feature.id)
+        for force_id, figure in figures:
+            figure.id = bf.new_id(force_id or "figure")
+            figure.x += PASTE_OFFSET
+            figure.y += PASTE_OFFSET
+            target = force_id if force_id in forces else fallback.id  # type: ignore[union-attr]
+            stack.push(AddFigureCommand(doc, target, figure))
+            new_ids.append(figure.id)
+        stack.endMacro()
+        doc.set_selection(new_ids)
+
+    def delete(self) -> None:
+        if self.document is not None and self.document.selection:
+            self.document.undo_stack.push(
+                RemoveItemsCommand(self.document, self.document.selection)
+            )
+
+    def select_all(self) -> None:
+        if self.document is None:
+            return
+        bf = self.document.battlefield
+        self.document.set_selection([f.id for f in bf.terrain] + [f.id for f in bf.figures()])
+
+    def rotate(self, degrees: float) -> None:
+        if self.manager is None:
+            return
+        tool = self.manager.tools["select"]
+        assert isinstance(tool, SelectTool)
+        tool.rotate_selection(degrees)

@@ -1,0 +1,1 @@
+"""Editor tools: select/move, vertices, drawing, buildings, crests, measure, LOS probe."""

@@ -1,0 +1,235 @@
+"""Select, move and rotate: click, shift-click, rubber band, drag, wheel to turn figures."""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QKeyEvent, QMouseEvent, QPen, QWheelEvent
+from PySide6.QtWidgets import QGraphicsRectItem
+from shapely.geometry import Point, box
+
+from crdesk.shapes import rotated
+from ui.commands import ChangeFeatureCommand, MoveItemsCommand, RemoveItemsCommand
+from ui.tools.base import EditorContext, Tool
+
+ROTATE_STEP = 15.0
+"""Degrees per wheel notch or R key press."""
+NUDGE = 1.0
+"""Inches per arrow key press (Alt for a tenth)."""
+
+
+def pick(ctx: EditorContext, pos: QPointF) -> str | None:
+    """The model id under the pointer: figures first (they stand on the terrain), then terrain."""
+    bf = ctx.document.battlefield
+    p = Point(pos.x(), pos.y())
+    slack = ctx.pixels_to_inches(3.0)
+    for figure in reversed(list(bf.figures())):
+        if math.dist((figure.x, figure.y), (p.x, p.y)) <= figure.radius + slack:
+            return figure.id
+    hits = bf.features_at(p.x, p.y)
+    return hits[0].id if hits else None
+
+
+class SelectTool(Tool):
+    """The default tool: pick, move and turn what is on the table."""
+
+    name = "Select"
+    shortcut = "S"
+    tooltip = (
+        "Click to select, Shift+click to add, drag to move, drag on empty ground to "
+        "select an area; the wheel while dragging turns figures; R turns; Delete removes"
+    )
+    snaps = False
+
+    def __init__(self, context: EditorContext) -> None:
+        super().__init__(context)
+        self._start: QPointF | None = None
+        self._dragging = False
+        self._turn = 0.0
+        self._band: QGraphicsRectItem | None = None
+
+    # -- gestures ----------------------------------------------------------
+
+    def press(self, pos: QPointF, event: QMouseEvent) -> bool:
+        if event.button() != Qt.MouseButton.LeftButton:
+            return False
+        doc = self.ctx.document
+        hit = pick(self.ctx, pos)
+        shift = bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
+        selection = doc.selection
+        if hit is None:
+            if not shift:
+                doc.set_selection([])
+            self._band = QGraphicsRectItem(QRectF(pos, pos))
+            self._band.setPen(QPen(QColor(40, 120, 220), 0))
+            self._band.setBrush(QBrush(QColor(40, 120, 220, 40)))
+            self.add_preview(self._band)
+        elif shift:
+            doc.set_selection(
+                [i for i in selection if i != hit] if hit in selection else [*selection, hit]
+            )
+        elif hit not in selection:
+            doc.set_selection([hit])
+        self._start = pos
+        self._dragging = False
+        self._turn = 0.0
+        return True
+
+    def move(self, pos: QPointF, event: QMouseEvent) -> bool:
+        if self._start is None or not (event.buttons() & Qt.MouseButton.LeftButton):
+            return False
+        if self._band is not None:
+            self._band.setRect(QRectF(self._start, pos).normalized())
+            return True
+        delta = self._delta(pos)
+        if not self._dragging and math.hypot(delta.x(), delta.y()) < self.ctx.pixels_to_inches(3):
+            return True
+        self._dragging = True
+        self._preview(delta)
+        return True
+
+    def release(self, pos: QPointF, event: QMouseEvent) -> bool:
+        if event.button() != Qt.MouseButton.LeftButton or self._start is None:
+            return False
+        if self._band is not None:
+            self._select_band(QRectF(self._start, pos).normalized(), event)
+        elif self._dragging or self._turn:
+            self._commit(self._delta(pos))
+        self._finish()
+        return True
+
+    def wheel(self, event: QWheelEvent) -> bool:
+        if self._start is None or self._band is not None:
+            return False
+        steps = event.angleDelta().y() / 120
+        if not steps or not self._selected_figures():
+            return False
+        self._turn = (self._turn + steps * ROTATE_STEP) % 360
+        self._dragging = True
+        pointer = self.ctx.view.mapToScene(event.position().toPoint())
+        self._preview(self._delta(pointer))
+        return True
+
+    def cancel(self) -> None:
+        if self._start is not None:
+            self._preview(QPointF(0, 0), turn=0.0)
+        self._finish()
+        super().cancel()
+
+    def key(self, event: QKeyEvent) -> bool:
+        doc = self.ctx.document
+        if not doc.selection:
+            return False
+        k = event.key()
+        if k in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace):
+            doc.undo_stack.push(RemoveItemsCommand(doc, doc.selection))
+            return True
+        if k == Qt.Key.Key_R:
+            sign = -1 if event.modifiers() & Qt.KeyboardModifier.ShiftModifier else 1
+            self.rotate_selection(sign * ROTATE_STEP)
+            return True
+        arrows = {
+            Qt.Key.Key_Left: (-1, 0),
+            Qt.Key.Key_Right: (1, 0),
+            Qt.Key.Key_Up: (0, -1),
+            Qt.Key.Key_Down: (0, 1),
+        }
+        if k in arrows:
+            step = NUDGE / 10 if event.modifiers() & Qt.KeyboardModifier.AltModifier else NUDGE
+            dx, dy = arrows[Qt.Key(k)]
+            self._commit(QPointF(dx * step, dy * step), text="Nudge")
+            return True
+        return False
+
+    # -- actions -------------------------------------------------------------
+
+    def rotate_selection(self, degrees: float) -> None:
+        """Turn selected figures (facing) and features (about their centre) as one step."""
+        doc = self.ctx.document
+        bf = doc.battlefield
+        features = self._selected_features()
+        figures = self._selected_figures()
+        if not features and not figures:
+            return
+        doc.undo_stack.beginMacro("Rotate")
+        for fid in features:
+            doc.undo_stack.push(
+                ChangeFeatureCommand(doc, fid, rotated(bf.feature(fid), degrees), "Rotate")
+            )
+        if figures:
+            moves = {}
+            for fid in figures:
+                f = bf.figure(fid)
+                moves[fid] = ((f.x, f.y, f.facing), (f.x, f.y, (f.facing + degrees) % 360))
+            doc.undo_stack.push(MoveItemsCommand(doc, figure_moves=moves, text="Rotate"))
+        doc.undo_stack.endMacro()
+
+    # -- internals -------------------------------------------------------------
+
+    def _selected_features(self) -> list[str]:
+        ids = {f.id for f in self.ctx.document.battlefield.terrain}
+        return [i for i in self.ctx.document.selection if i in ids]
+
+    def _selected_figures(self) -> list[str]:
+        ids = {f.id for f in self.ctx.document.battlefield.figures()}
+        return [i for i in self.ctx.document.selection if i in ids]
+
+    def _delta(self, pos: QPointF) -> QPointF:
+        assert self._start is not None
+        if not self.ctx.snapping.enabled or not self.ctx.snapping.grid:
+            return pos - self._start
+        # Move by whole grid steps so aligned terrain stays aligned.
+        step = self.ctx.snapping.grid_step
+        d = pos - self._start
+        return QPointF(round(d.x() / step) * step, round(d.y() / step) * step)
+
+    def _preview(self, delta: QPointF, turn: float | None = None) -> None:
+        turn = self._turn if turn is None else turn
+        scene = self.ctx.scene
+        bf = self.ctx.document.battlefield
+        for fid in self._selected_features():
+            item = scene.feature_item(fid)
+            if item is not None:
+                item.setPos(delta)
+        for fid in self._selected_figures():
+            item = scene.figure_item(fid)
+            if item is not None:
+                f = bf.figure(fid)
+                item.setPos(f.x + delta.x(), f.y + delta.y())
+                item.setRotation(turn)
+
+    def _commit(self, delta: QPointF, text: str | None = None) -> None:
+        doc = self.ctx.document
+        bf = doc.battlefield
+        dx, dy = delta.x(), delta.y()
+        offsets = {fid: (dx, dy) for fid in self._selected_features()} if (dx or dy) else {}
+        moves = {}
+        for fid in self._selected_figures():
+            f = bf.figure(fid)
+            new = (f.x + dx, f.y + dy, (f.facing + self._turn) % 360)
+            if new != (f.x, f.y, f.facing):
+                moves[fid] = ((f.x, f.y, f.facing), new)
+        self._preview(QPointF(0, 0), turn=0.0)
+        if offsets or moves:
+            doc.undo_stack.push(MoveItemsCommand(doc, offsets, moves, text=text))
+
+    def _select_band(self, rect: QRectF, event: QMouseEvent) -> None:
+        doc = self.ctx.document
+        bf = doc.battlefield
+        area = box(rect.left(), rect.top(), rect.right(), rect.bottom())
+        if area.area < 1e-6:
+            return
+        hits = [f.id for f in bf.terrain if area.contains(f.outline)]
+        hits += [f.id for f in bf.figures() if area.contains(Point(f.x, f.y))]
+        if event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
+            hits = [*doc.selection, *hits]
+        doc.set_selection(hits)
+
+    def _finish(self) -> None:
+        self._start = None
+        self._dragging = False
+        self._turn = 0.0
+        if self._band is not None:
+            self.clear_previews()
+            self._band = None
