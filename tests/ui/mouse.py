@@ -4,9 +4,8 @@ QTest.mouseMove carries no pressed buttons, so drags are built here from the
 same QMouseEvent objects a real mouse produces.
 """
 
-from PySide6.QtCore import QEvent, QPointF, Qt
+from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
 from PySide6.QtGui import QMouseEvent, QWheelEvent
-from PySide6.QtCore import QPoint
 from PySide6.QtWidgets import QApplication
 
 from ui.scene.view import BattlefieldView

@@ -144,7 +144,7 @@ def test_vertex_drag_add_and_remove(editor: Editor, qtbot) -> None:
     rock = bf.feature("impassable-1")
     assert len(editor.tool.previews) == 5
     drag(editor.view, [(31, 3), (30, 2.5), (29, 2)])
-    assert list(rock.outline.exterior.coords)[0] == (29, 2)
+    assert rock.outline.exterior.coords[0] == (29, 2)
     double_click(editor.view, 35, 6)
     assert len(rock.outline.exterior.coords) == 7
     added = list(rock.outline.exterior.coords)[2]
