@@ -481,6 +481,21 @@ class Battlefield(Subject):
         """Shift a feature and everything drawn on it (crest, areas, openings)."""
         return self.update_feature(feature_id, **translated(self.feature(feature_id), dx, dy))
 
+    def replace_terrain(self, table: Table, terrain: list[TerrainFeature]) -> Change:
+        """Swap the table and all its terrain at once (a generated or reset map).
+
+        Announced as one RESET change, so views rebuild once instead of per feature.
+        """
+        old_table, old_terrain = self.table, self._terrain
+        self.table, self._terrain = table, {}
+        try:
+            for feature in terrain:
+                self._insert_feature(feature, None)
+        except ModelError:
+            self.table, self._terrain = old_table, old_terrain
+            raise
+        return self._changed(ChangeKind.RESET, "battlefield", "", terrain=True)
+
     # -- forces and figures -----------------------------------------------
 
     def add_force(self, force: Force) -> Change:

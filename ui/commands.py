@@ -15,7 +15,7 @@ from typing import Any
 
 from PySide6.QtGui import QUndoCommand
 
-from crdesk.model import Battlefield, Figure, TerrainFeature
+from crdesk.model import Battlefield, Figure, GenerationRecord, Table, TerrainFeature
 from ui.document import Document
 
 _CHANGE_VALUE_ID = 1001
@@ -211,3 +211,32 @@ class ChangeFeatureCommand(QUndoCommand):
 
     def undo(self) -> None:
         self._doc.battlefield.update_feature(self._id, **self._old)
+
+
+class ReplaceTerrainCommand(QUndoCommand):
+    """Put a whole new table of terrain down (Generate table…), keeping the forces."""
+
+    def __init__(
+        self,
+        document: Document,
+        table: Table,
+        terrain: list[TerrainFeature],
+        generation: GenerationRecord | None,
+        text: str = "Generate Table",
+    ):
+        super().__init__(text)
+        self._doc = document
+        self._new = (table, list(terrain), generation)
+        bf = document.battlefield
+        self._old = (bf.table, bf.terrain, document.scenario.generation)
+
+    def _apply(self, state: tuple[Table, list[TerrainFeature], GenerationRecord | None]) -> None:
+        table, terrain, generation = state
+        self._doc.scenario.generation = generation
+        self._doc.battlefield.replace_terrain(table, terrain)
+
+    def redo(self) -> None:
+        self._apply(self._new)
+
+    def undo(self) -> None:
+        self._apply(self._old)

@@ -15,7 +15,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
 from crdesk import scenario as scenario_io
-from crdesk.events import Change
+from crdesk.events import Change, ChangeKind
 from crdesk.model import Battlefield, Scenario
 
 
@@ -49,9 +49,11 @@ class Document(QObject):
         self.modified_changed.emit(not clean)
 
     def _on_change(self, change: Change) -> None:
-        if change.kind.value == "removed" and change.id in self._selection:
+        if change.kind is ChangeKind.REMOVED and change.id in self._selection:
             self._selection.remove(change.id)
             self.selection_changed.emit()
+        elif change.kind is ChangeKind.RESET:
+            self.set_selection(self._selection)  # keeps only ids that still exist
         self.model_changed.emit(change)
 
     def close(self) -> None:

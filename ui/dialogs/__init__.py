@@ -1,0 +1,1 @@
+"""Dialogs: new table, generate table."""
