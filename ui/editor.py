@@ -26,6 +26,7 @@ from ui.scene.view import BattlefieldView
 from ui.tools.base import PREVIEW_Z, EditorContext, Tool, ToolManager
 from ui.tools.draw_tool import BuildingTool, CrestTool, DrawTerrainTool
 from ui.tools.edit_tools import MeasureTool, VertexTool
+from ui.tools.los_tool import LosProbeTool
 from ui.tools.select_tool import SelectTool
 
 CLIPBOARD_MIME = "application/x-crdesk-items"
@@ -141,6 +142,7 @@ class Editor(QObject):
             ("building", "Building", "B", "Draw a building; D/N add doors and windows"),
             ("crest", "Crest", "K", "Draw a hill's crest line"),
             ("measure", "Measure", "M", "Measure distances in inches"),
+            ("los", "LOS probe", "L", "Check line of sight, Cover and concealment"),
         ):
             action = QAction(text, self)
             action.setCheckable(True)
@@ -203,6 +205,7 @@ class Editor(QObject):
         self.manager.add("building", BuildingTool(ctx))
         self.manager.add("crest", CrestTool(ctx))
         self.manager.add("measure", MeasureTool(ctx))
+        self.manager.add("los", LosProbeTool(ctx))
         self.outline = SelectionOutline()
         scene.addItem(self.outline)
         stack = document.undo_stack

@@ -3,7 +3,7 @@
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import QMainWindow
 
 from crdesk import scenario as io
@@ -219,3 +219,34 @@ def test_undo_action_names_the_command(editor: Editor) -> None:
     assert editor.undo_action.text() == "&Undo Delete Woods"
     editor.undo_action.trigger()
     assert editor.redo_action.text() == "&Redo Delete Woods"
+
+
+def test_los_probe_shows_the_verdict_and_names_the_blocker(editor: Editor) -> None:
+    from crdesk.geometry import build_index, line_of_sight
+    from tests.ui.mouse import send
+    from ui.tools.los_tool import BLOCKED, verdict_colour
+
+    doc = editor.document
+    bf = doc.battlefield
+    rules = doc.scenario.rules
+    index = build_index(bf, rules, raster=False)
+    pairs = [(a, b) for a in bf.figures() for b in bf.figures() if a.side != b.side]
+    blocked = next(
+        (a, b, r)
+        for a, b in pairs
+        if not (r := line_of_sight(bf, a.id, b.id, rules, index=index)).visible and r.feature_id
+    )
+    a, b, expected = blocked
+    editor.set_tool("los")
+    click(editor.view, a.x, a.y)
+    assert editor.tool.viewer == a.id
+    send(editor.view, QEvent.Type.MouseMove, b.x, b.y, Qt.MouseButton.NoButton, Qt.MouseButton.NoButton)
+    assert editor.tool.result == expected
+    assert verdict_colour(editor.tool.result) == BLOCKED
+    blocker = {f.id: f.name for f in [*bf.terrain, *bf.figures()]}[expected.feature_id]
+    assert editor.tool.text.startswith("Blocked: ") and blocker in editor.tool.text
+    click(editor.view, b.x, b.y)  # pin it
+    send(editor.view, QEvent.Type.MouseMove, 1, 1, Qt.MouseButton.NoButton, Qt.MouseButton.NoButton)
+    assert editor.tool.result == expected
+    assert len(editor.tool.previews) == 2
+    assert doc.undo_stack.count() == 0

@@ -1,0 +1,147 @@
+"""LOS probe: pick a figure, then another figure or a spot, and see the verdict and why."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtGui import QColor, QFont, QMouseEvent, QPen
+from PySide6.QtWidgets import QGraphicsLineItem, QGraphicsSimpleTextItem
+
+from crdesk.geometry import LosResult, TerrainIndex, build_index, line_of_sight
+from crdesk.geometry import line_of_sight_to_point as los_to_point
+from crdesk.model import Battlefield
+from ui.tools.base import EditorContext, Tool
+from ui.tools.select_tool import pick
+
+CLEAR = QColor(30, 160, 60)
+CONCEALED = QColor(230, 170, 0)
+COVER = QColor(30, 110, 220)
+BLOCKED = QColor(210, 40, 40)
+
+
+def verdict_colour(result: LosResult) -> QColor:
+    """Blocked red, Cover blue, concealed amber, clear green (the probe's legend)."""
+    if not result.visible:
+        return BLOCKED
+    if result.cover:
+        return COVER
+    if result.concealed:
+        return CONCEALED
+    return CLEAR
+
+
+def describe(result: LosResult, battlefield: Battlefield) -> str:
+    """The verdict in words, naming the terrain or figure by its name, not its id."""
+    names = {f.id: f.name for f in battlefield.terrain}
+    names.update({f.id: f.name for f in battlefield.figures()})
+    if not result.visible:
+        text = f"Blocked: {result.reason.text}"
+        if result.feature_id:
+            text += f" — {names.get(result.feature_id, result.feature_id)}"
+        return text
+    parts = []
+    if result.cover:
+        parts.append("in Cover")
+    if result.concealed:
+        parts.append("concealed")
+    why = sorted({names.get(r.feature_id, r.feature_id) for r in result.cover_reasons})
+    text = "Clear line of sight" if not parts else "In sight, " + " and ".join(parts)
+    if why:
+        text += f" ({', '.join(why)})"
+    return text + f'; {result.distance:.1f}" base to base'
+
+
+class LosProbeTool(Tool):
+    """Click a viewer figure, then move over the table: the line shows what it sees."""
+
+    name = "LOS probe"
+    shortcut = "L"
+    tooltip = "Click a figure, then point at or click another figure or a spot; Esc resets"
+    snaps = False
+
+    def __init__(self, context: EditorContext) -> None:
+        super().__init__(context)
+        self.viewer: str | None = None
+        self.result: LosResult | None = None
+        self.text = ""
+        self._line: QGraphicsLineItem | None = None
+        self._label: QGraphicsSimpleTextItem | None = None
+        self._index: TerrainIndex | None = None
+        self._index_revision = -1
+        self._pinned = False
+
+    def _terrain_index(self) -> TerrainIndex:
+        bf = self.ctx.document.battlefield
+        if self._index is None or self._index_revision != bf.terrain_revision:
+            self._index = build_index(bf, self.ctx.document.scenario.rules, raster=False)
+            self._index_revision = bf.terrain_revision
+        return self._index
+
+    def press(self, pos: QPointF, event: QMouseEvent) -> bool:
+        if event.button() != Qt.MouseButton.LeftButton:
+            return False
+        hit = pick(self.ctx, pos)
+        figures = {f.id for f in self.ctx.document.battlefield.figures()}
+        if self.viewer is None or self._pinned:
+            if hit in figures:
+                self.cancel()
+                self.viewer = hit
+                self.ctx.show_message("LOS probe: now point at a figure or a spot")
+            return True
+        self.probe(pos)
+        self._pinned = True
+        return True
+
+    def move(self, pos: QPointF, event: QMouseEvent) -> bool:
+        if self.viewer is not None and not self._pinned:
+            self.probe(pos)
+        return False
+
+    def cancel(self) -> None:
+        self.viewer = None
+        self.result = None
+        self.text = ""
+        self._pinned = False
+        self._line = None
+        self._label = None
+        super().cancel()
+
+    def probe(self, pos: QPointF) -> LosResult | None:
+        """Check the line from the viewer to the figure (or spot) at ``pos`` and draw it."""
+        if self.viewer is None:
+            return None
+        bf = self.ctx.document.battlefield
+        rules = self.ctx.document.scenario.rules
+        index = self._terrain_index()
+        target = pick(self.ctx, pos)
+        figures = {f.id: f for f in bf.figures()}
+        if target in figures and target != self.viewer:
+            end = (figures[target].x, figures[target].y)
+            result = line_of_sight(bf, self.viewer, target, rules, index=index)
+        else:
+            end = (pos.x(), pos.y())
+            result = los_to_point(bf, self.viewer, end, rules, index=index)
+        self.result = result
+        self.text = describe(result, bf)
+        self._draw(figures[self.viewer].position, end, verdict_colour(result))
+        self.ctx.show_message(f"LOS: {self.text}")
+        return result
+
+    def _draw(self, start: tuple[float, float], end: tuple[float, float], colour: QColor) -> None:
+        if self._line is None or self._label is None:
+            self._line = QGraphicsLineItem()
+            self._label = QGraphicsSimpleTextItem()
+            font = QFont()
+            font.setPointSizeF(10)
+            font.setBold(True)
+            self._label.setFont(font)
+            self._label.setFlag(QGraphicsSimpleTextItem.GraphicsItemFlag.ItemIgnoresTransformations)
+            self.add_preview(self._line)
+            self.add_preview(self._label)
+        pen = QPen(colour, 0)
+        pen.setCosmetic(True)
+        pen.setWidthF(3.0)
+        self._line.setPen(pen)
+        self._line.setLine(start[0], start[1], end[0], end[1])
+        self._label.setBrush(colour.darker(150))
+        self._label.setText(self.text)
+        self._label.setPos(end[0] + 0.4, end[1] + 0.4)
