@@ -23,6 +23,7 @@ from ui.commands import AddFeatureCommand, AddFigureCommand, RemoveItemsCommand
 from ui.document import Document
 from ui.scene.scene import BattlefieldScene
 from ui.scene.view import BattlefieldView
+from ui.theme import icon
 from ui.tools.base import PREVIEW_Z, EditorContext, Tool, ToolManager
 from ui.tools.draw_tool import BuildingTool, CrestTool, DrawTerrainTool
 from ui.tools.edit_tools import MeasureTool, VertexTool
@@ -130,6 +131,7 @@ class Editor(QObject):
             self._toggle_snap,
         )
         self.snap_action.setCheckable(True)
+        self.snap_action.setIcon(icon("snap"))
         self.snap_action.setChecked(self.snapping.enabled)
         for key, text, shortcut, tip in (
             ("select", "Select", "S", "Select, move and rotate"),
@@ -144,7 +146,7 @@ class Editor(QObject):
             ("measure", "Measure", "M", "Measure distances in inches"),
             ("los", "LOS probe", "L", "Check line of sight, Cover and concealment"),
         ):
-            action = QAction(text, self)
+            action = QAction(icon(key), text, self)
             action.setCheckable(True)
             action.setShortcut(QKeySequence(shortcut))
             action.setToolTip(f"{tip} ({shortcut})")
