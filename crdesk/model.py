@@ -130,10 +130,22 @@ class Status(StrEnum):
 
     @property
     def label(self) -> str:
-        return self.value.replace("_", " ").title().replace("The ", "the ")
+        """The book's words (7.8): "Out of the Fight", "-1 to Rep"."""
+        return _STATUS_LABELS[self]
 
 
 _STATUS_ORDER = list(Status)
+_STATUS_LABELS = {
+    Status.CARRY_ON: "Carry On",
+    Status.RETURN_FIRE: "Return Fire",
+    Status.RUSH_SHOT: "Rush Shot",
+    Status.OUTGUNNED: "Outgunned",
+    Status.DUCK_BACK: "Duck Back",
+    Status.LEAVE_THE_BATTLEFIELD: "Leave the Battlefield",
+    Status.MINUS_ONE_REP: "-1 to Rep",
+    Status.OUT_OF_THE_FIGHT: "Out of the Fight",
+    Status.OBVIOUSLY_DEAD: "Obviously Dead",
+}
 
 
 class BandType(StrEnum):

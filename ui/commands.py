@@ -153,6 +153,7 @@ class ChangeValueCommand(QUndoCommand):
         self._name = name
         self._old = copy.deepcopy(getattr(target, name))
         self._new = value
+        self._session = document.edit_session
 
     def id(self) -> int:
         return _CHANGE_VALUE_ID
@@ -174,7 +175,7 @@ class ChangeValueCommand(QUndoCommand):
     def mergeWith(self, other: QUndoCommand) -> bool:
         if not isinstance(other, ChangeValueCommand):
             return False
-        if (other._id, other._name) != (self._id, self._name):
+        if (other._id, other._name, other._session) != (self._id, self._name, self._session):
             return False
         self._new = other._new
         self.setObsolete(_same_value(self._old, self._new))

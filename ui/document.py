@@ -35,6 +35,8 @@ class Document(QObject):
         self.scenario = scenario
         self._path = Path(path) if path else None
         self._selection: list[str] = []
+        self.edit_session = 0
+        """Bumped when the selection changes, so property edits never merge across it."""
         self.undo_stack = QUndoStack(self)
         self.undo_stack.cleanChanged.connect(self._on_clean_changed)
         self._unsubscribe = scenario.battlefield.subscribe(self._on_change)
@@ -97,6 +99,7 @@ class Document(QObject):
         known = [i for i in dict.fromkeys(ids) if self._exists(i)]
         if known != self._selection:
             self._selection = known
+            self.edit_session += 1
             self.selection_changed.emit()
 
     def _exists(self, item_id: str) -> bool:

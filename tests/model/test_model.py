@@ -159,3 +159,9 @@ def test_move_feature_shifts_everything_drawn_on_it() -> None:
     assert house.areas[0].bounds == (9, 10.5, 15, 16.5)
     assert house.openings[0].start == (11, 16.5) and house.openings[0].end == (13, 16.5)
     assert bf.terrain_revision == 2
+
+
+def test_status_labels_use_the_books_words() -> None:
+    assert Status.OUT_OF_THE_FIGHT.label == "Out of the Fight"
+    assert Status.MINUS_ONE_REP.label == "-1 to Rep"
+    assert Status.LEAVE_THE_BATTLEFIELD.label == "Leave the Battlefield"

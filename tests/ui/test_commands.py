@@ -95,3 +95,13 @@ def test_document_save_marks_clean_and_reports_changes(qtbot, tmp_path: Path) ->
     assert not doc.is_modified and doc.display_name == "saved.crdesk"
     assert "woods-1" not in {f.id for f in io.load(tmp_path / "saved.crdesk").battlefield.terrain}
     doc.close()
+
+
+def test_change_value_does_not_merge_across_a_selection_change(qtbot) -> None:
+    doc = _doc()
+    doc.set_selection(["p2"])
+    doc.undo_stack.push(ChangeValueCommand(doc, "p2", "rep", 5))
+    doc.set_selection(["p3"])
+    doc.set_selection(["p2"])
+    doc.undo_stack.push(ChangeValueCommand(doc, "p2", "rep", 6))
+    assert doc.undo_stack.count() == 2

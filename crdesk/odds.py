@@ -1,0 +1,501 @@
+"""Exact odds by enumerating the dice, for the GUI to show before a player commits.
+
+No sampling: every probability is a :class:`fractions.Fraction` from summing
+over dice faces (or multisets of faces, weighted by their multinomial counts)
+and convolving per-die probabilities.  Where a rule's dice count is fixed
+(Received Fire / Man Down) the odds run the very rules function over every
+possible script of faces, so odds and rules cannot disagree.  Melee re-fights
+on ties are a geometric series, summed in closed form; -1 to Rep rounds recurse
+over the figures' current Reps.
+
+Hand-checked examples:
+
+>>> pass_distribution(2, 3) == {0: Fraction(1, 4), 1: Fraction(1, 2), 2: Fraction(1, 4)}
+True
+>>> in_sight_odds(1, 1).mover_wins  # 1 success vs 0: (1/2)(1/2)
+Fraction(1, 4)
+>>> t = fire_odds(4, "P", [TargetSpec("B", 4)]).targets[0]
+>>> t.hit, t.obviously_dead, t.out_of_the_fight  # 4-6 hits; then 6 / 4-5 on damage
+(Fraction(1, 2), Fraction(1, 12), Fraction(1, 6))
+>>> m = melee_odds(Fighter("A", 1), Fighter("B", 1))
+>>> m.a_wins, m.outcome("A", Status.OBVIOUSLY_DEAD)  # win 1/4 per round, tie 1/2; 5-6+1
+(Fraction(1, 2), Fraction(1, 6))
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from typing import Any, TypeVar
+
+from crdesk.dice import DiceSource, ScriptedDice, count_passes
+from crdesk.errors import IllegalActionError
+from crdesk.model import Status, WeaponCode
+from crdesk.options import RulesOptions
+from crdesk.rules.common import RuleResult, words
+from crdesk.rules.damage import damage_for_face
+from crdesk.rules.in_sight import beats
+from crdesk.rules.melee import Approach, Fighter, target_charge_dice
+from crdesk.rules.reaction import (
+    Losses,
+    ReactingFigure,
+    ReactionResult,
+    ReactionTest,
+    reaction_test,
+)
+from crdesk.rules.shooting import (
+    TargetSpec,
+    default_allocation,
+    pitiful_shot_applies,
+    shot_circumstances,
+    shot_hits,
+)
+from crdesk.tables import ChargeResult, charge_result, melee_damage, weapon_stats
+
+__all__ = [
+    "ChargeOdds",
+    "FireOdds",
+    "InSightOdds",
+    "MeleeOdds",
+    "ReactionOdds",
+    "TargetOdds",
+    "charge_odds",
+    "enumerate_scripts",
+    "fire_odds",
+    "in_sight_odds",
+    "melee_odds",
+    "pass_distribution",
+    "reaction_odds",
+    "success_distribution",
+]
+
+R = TypeVar("R")
+FACES = range(1, 7)
+SIXTH = Fraction(1, 6)
+
+
+def _binomial(n: int, p: Fraction) -> list[Fraction]:
+    """P(k of n independent dice succeed), k = 0..n."""
+    q = 1 - p
+    return [math.comb(n, k) * p**k * q ** (n - k) for k in range(n + 1)]
+
+
+def pass_distribution(
+    n_dice: int, target: int, *, cap: int | None = 2, six_fails: bool = False
+) -> dict[int, Fraction]:
+    """Distribution of passes on a pass test (4.1), capped at 2 by default."""
+    good = sum(1 for f in FACES if count_passes([f], target, cap=None, six_fails=six_fails))
+    out: dict[int, Fraction] = defaultdict(Fraction)
+    for k, p in enumerate(_binomial(max(0, n_dice), Fraction(good, 6))):
+        out[k if cap is None else min(cap, k)] += p
+    return dict(out)
+
+
+def success_distribution(n_dice: int) -> dict[int, Fraction]:
+    """Distribution of successes (1-3) on ``n_dice`` d6 (4.1); no cap."""
+    return dict(enumerate(_binomial(max(0, n_dice), Fraction(1, 2))))
+
+
+def enumerate_scripts(run: Callable[[DiceSource], R], count: int) -> Iterator[tuple[Fraction, R]]:
+    """Run a rule over every possible script of ``count`` faces, each with chance 6^-count."""
+    p = Fraction(1, 6**count)
+    for faces in itertools.product(FACES, repeat=count):
+        yield p, run(ScriptedDice(faces))
+
+
+def _dice_used(run: Callable[[DiceSource], Any]) -> int:
+    """How many faces a rule with a fixed dice count consumes (probe with sixes)."""
+    probe = ScriptedDice([6] * 64)
+    run(probe)
+    return probe.used
+
+
+def _pct(p: Fraction) -> str:
+    return f"{float(p) * 100:.0f}%"
+
+
+# --------------------------------------------------------------------------
+# In Sight 7.6.3
+
+
+@dataclass(frozen=True, slots=True)
+class InSightOdds(RuleResult):
+    """Chance that each side wins a two-group In Sight test (7.6.3)."""
+
+    mover_wins: Fraction
+    other_wins: Fraction
+    section: str = "7.6.3"
+
+    @property
+    def result(self) -> str:
+        return "odds"
+
+    def explain(self) -> str:
+        return (
+            f"In Sight: mover acts {_pct(self.mover_wins)}, the other side "
+            f"{_pct(self.other_wins)} ({self.section})."
+        )
+
+
+def in_sight_odds(
+    mover_rep: int,
+    other_rep: int,
+    *,
+    mover_sees_concealed: bool = False,
+    other_sees_concealed: bool = False,
+) -> InSightOdds:
+    """Exact chance the moving group beats the other (more successes) and vice versa."""
+    m = success_distribution(mover_rep - (1 if mover_sees_concealed else 0))
+    o = success_distribution(other_rep - (1 if other_sees_concealed else 0))
+    win = sum(
+        (
+            pm * po
+            for (sm, pm), (so, po) in itertools.product(m.items(), o.items())
+            if beats(sm, True, so)
+        ),
+        Fraction(0),
+    )
+    return InSightOdds(win, 1 - win)
+
+
+# --------------------------------------------------------------------------
+# Received Fire / Man Down 7.7
+
+
+@dataclass(frozen=True, slots=True)
+class ReactionOdds(RuleResult):
+    """Chance of each status for each figure taking the test (7.7)."""
+
+    figures: Mapping[str, Mapping[Status, Fraction]]
+    section: str = "7.7"
+
+    @property
+    def result(self) -> str:
+        return "odds"
+
+    def chance(self, name: str, status: Status) -> Fraction:
+        return self.figures[name].get(status, Fraction(0))
+
+    def explain(self) -> str:
+        parts = []
+        for name, dist in self.figures.items():
+            items = ", ".join(
+                f"{words(s)} {_pct(p)}" for s, p in sorted(dist.items(), key=lambda i: i[0].rank)
+            )
+            parts.append(f"{name}: {items}")
+        return "; ".join(parts) + f" ({self.section})."
+
+
+def reaction_odds(
+    testers: Sequence[ReactingFigure],
+    tests: Sequence[ReactionTest] = (ReactionTest.RECEIVED_FIRE,),
+    *,
+    leader_rep: int | Sequence[int] | None = None,
+    losses: Losses | None = None,
+    options: RulesOptions | None = None,
+) -> ReactionOdds:
+    """Exact odds of every reaction result, by running :func:`reaction_test` on every roll."""
+
+    def run(dice: DiceSource) -> ReactionResult:
+        return reaction_test(
+            dice, testers, tests, leader_rep=leader_rep, losses=losses, options=options
+        )
+
+    counts: dict[str, dict[Status, Fraction]] = {t.name: defaultdict(Fraction) for t in testers}
+    for p, result in enumerate_scripts(run, _dice_used(run)):
+        for fig in result.figures:
+            counts[fig.name][fig.status] += p
+    return ReactionOdds({n: dict(d) for n, d in counts.items()})
+
+
+# --------------------------------------------------------------------------
+# Ranged fire 7.9.10, 7.9.11, 7.9.14, 7.9.2
+
+
+@dataclass(frozen=True, slots=True)
+class TargetOdds(RuleResult):
+    """Chance of each outcome for one target of a volley (worst damage taken)."""
+
+    name: str
+    hit: Fraction
+    duck_back: Fraction
+    out_of_the_fight: Fraction
+    obviously_dead: Fraction
+    expected_hits: Fraction
+    section: str = "7.9.10"
+
+    @property
+    def miss(self) -> Fraction:
+        """Not hit at all: the target takes Received Fire."""
+        return 1 - self.hit
+
+    @property
+    def result(self) -> str:
+        return "odds"
+
+    def explain(self) -> str:
+        return (
+            f"{self.name}: {_pct(self.hit)} to hit, {_pct(self.out_of_the_fight)} Out of the "
+            f"Fight, {_pct(self.obviously_dead)} Obviously Dead (7.9.10, 7.9.11)."
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class FireOdds(RuleResult):
+    """Exact odds of a volley: per target, any hit, out of ammo."""
+
+    targets: tuple[TargetOdds, ...]
+    any_hit: Fraction
+    out_of_ammo: Fraction
+    section: str = "7.9.10"
+
+    @property
+    def result(self) -> str:
+        return "odds"
+
+    def explain(self) -> str:
+        return " ".join(t.explain() for t in self.targets) + (
+            f" Any hit {_pct(self.any_hit)}; out of ammo {_pct(self.out_of_ammo)} (7.9.2)."
+        )
+
+
+def _multisets(n: int) -> Iterator[tuple[tuple[int, ...], Fraction]]:
+    """Every multiset of n d6 faces with its probability (multinomial / 6^n)."""
+    total = 6**n
+    for combo in itertools.combinations_with_replacement(FACES, n):
+        ways = math.factorial(n)
+        for c in Counter(combo).values():
+            ways //= math.factorial(c)
+        yield combo, Fraction(ways, total)
+
+
+def _hits_distribution(probs: Sequence[Fraction]) -> list[Fraction]:
+    """Distribution of the number of hits from independent per-die hit chances."""
+    dist = [Fraction(1)]
+    for p in probs:
+        nxt = [Fraction(0)] * (len(dist) + 1)
+        for k, q in enumerate(dist):
+            nxt[k] += q * (1 - p)
+            nxt[k + 1] += q * p
+        dist = nxt
+    return dist
+
+
+def fire_odds(
+    shooter_rep: int,
+    weapon: WeaponCode | str,
+    targets: Sequence[TargetSpec],
+    *,
+    allocation: Sequence[int] | None = None,
+    fast_moving: bool = False,
+    rush_shot: bool = False,
+    options: RulesOptions | None = None,
+) -> FireOdds:
+    """Exact odds of :func:`crdesk.rules.shooting.fire` with the same arguments.
+
+    Enumerates multisets of the dice rolled (the shotgun's six included), sorts
+    them high to low as 7.9.9 does, reads each die on 7.9.10 with the same
+    functions the rules use, adds Pitiful Shot rerolls (7.9.14) and damage dice
+    (7.9.11 / 16.1) as exact per-die chances.
+    """
+    options = options or RulesOptions()
+    stats = weapon_stats(weapon, options.old_school)
+    if stats.blast:
+        raise IllegalActionError("blast weapons have no per-target odds here")
+    k = stats.target
+    alloc = tuple(allocation) if allocation is not None else default_allocation(k, len(targets))
+    if len(alloc) != len(targets) or sum(alloc) != k or any(a < 1 for a in alloc):
+        raise IllegalActionError(f"allocation {list(alloc)} does not fit {len(targets)} targets")
+    # damage chances per hit, per target
+    dmg: list[dict[Status, Fraction]] = []
+    for t in targets:
+        d: dict[Status, Fraction] = defaultdict(Fraction)
+        for face in FACES:
+            d[damage_for_face(face, t.rep, weapon=stats.code, options=options).status] += SIXTH
+        dmg.append(d)
+    circs = [
+        shot_circumstances(t, i, fast_moving=fast_moving, rush_shot=rush_shot)
+        for i, t in enumerate(targets)
+    ]
+    pitiful_p = Fraction(min(max(shooter_rep, 0), 6), 6)
+
+    acc: list[defaultdict[object, Fraction]] = [defaultdict(Fraction) for _ in targets]
+    any_hit = Fraction(0)
+    ammo = Fraction(0)
+    for faces, p in _multisets(stats.rolls):
+        if stats.always_out_of_ammo or faces.count(1) >= 2:
+            ammo += p
+        kept = sorted(faces, reverse=True)[:k]
+        pos = 0
+        none_hit = Fraction(1)
+        for ti, n in enumerate(alloc):
+            probs = []
+            for face in kept[pos : pos + n]:
+                hit, _ = shot_hits(face, shooter_rep, circs[ti])
+                if hit:
+                    probs.append(Fraction(1))
+                elif pitiful_shot_applies(face, shooter_rep, hit):
+                    probs.append(pitiful_p)
+                else:
+                    probs.append(Fraction(0))
+            pos += n
+            dist = _hits_distribution(probs)
+            none_hit *= dist[0]
+            od = dmg[ti][Status.OBVIOUSLY_DEAD]
+            db = dmg[ti][Status.DUCK_BACK]
+            a = acc[ti]
+            for hits, q in enumerate(dist):
+                if not hits or not q:
+                    continue
+                w = p * q
+                a["hit"] += w
+                a["hits"] += w * hits
+                a[Status.OBVIOUSLY_DEAD] += w * (1 - (1 - od) ** hits)
+                a[Status.DUCK_BACK] += w * db**hits
+                a[Status.OUT_OF_THE_FIGHT] += w * ((1 - od) ** hits - db**hits)
+        any_hit += p * (1 - none_hit)
+    return FireOdds(
+        tuple(
+            TargetOdds(
+                t.name,
+                a["hit"],
+                a[Status.DUCK_BACK],
+                a[Status.OUT_OF_THE_FIGHT],
+                a[Status.OBVIOUSLY_DEAD],
+                a["hits"],
+            )
+            for t, a in zip(targets, acc, strict=True)
+        ),
+        any_hit,
+        ammo,
+    )
+
+
+# --------------------------------------------------------------------------
+# Charge into Melee 7.11.2 and Melee 7.11.4-7.11.5
+
+
+@dataclass(frozen=True, slots=True)
+class ChargeOdds(RuleResult):
+    """Chance of each Charge into Melee result for one charger (7.11.2)."""
+
+    outcomes: Mapping[ChargeResult, Fraction]
+    section: str = "7.11.2"
+
+    @property
+    def result(self) -> str:
+        return "odds"
+
+    def chance(self, outcome: ChargeResult) -> Fraction:
+        return self.outcomes.get(outcome, Fraction(0))
+
+    def explain(self) -> str:
+        return ", ".join(f"{o.value} {_pct(p)}" for o, p in self.outcomes.items()) + " (7.11.2)."
+
+
+def charge_odds(
+    charger_rep: int,
+    target_rep: int,
+    *,
+    in_cover: bool = False,
+    approach: Approach = Approach.FRONT,
+    options: RulesOptions | None = None,
+) -> ChargeOdds:
+    """Exact odds of the target passing more / the same / fewer d6 than the charger."""
+    c = pass_distribution(2, charger_rep)
+    n = target_charge_dice(in_cover=in_cover, approach=approach, options=options)
+    t = pass_distribution(n, target_rep)
+    out: dict[ChargeResult, Fraction] = defaultdict(Fraction)
+    for (cp, pc), (tp, pt) in itertools.product(c.items(), t.items()):
+        out[charge_result(tp, cp)] += pc * pt
+    return ChargeOdds(dict(out))
+
+
+@dataclass(frozen=True, slots=True)
+class MeleeOdds(RuleResult):
+    """Chance each fighter wins the melee, and of each final damage result (7.11.4-5)."""
+
+    a: str
+    b: str
+    outcomes: Mapping[tuple[str, Status], Fraction]
+    """(winner, loser's final status) → chance."""
+    section: str = "7.11.4"
+
+    @property
+    def a_wins(self) -> Fraction:
+        return sum((p for (w, _), p in self.outcomes.items() if w == self.a), Fraction(0))
+
+    @property
+    def b_wins(self) -> Fraction:
+        return sum((p for (w, _), p in self.outcomes.items() if w == self.b), Fraction(0))
+
+    def outcome(self, winner: str, status: Status) -> Fraction:
+        return self.outcomes.get((winner, status), Fraction(0))
+
+    @property
+    def result(self) -> str:
+        return "odds"
+
+    def explain(self) -> str:
+        return (
+            f"{self.a} wins {_pct(self.a_wins)}, {self.b} wins {_pct(self.b_wins)}; "
+            + ", ".join(
+                f"{w} puts the other {words(s)} {_pct(p)}" for (w, s), p in self.outcomes.items()
+            )
+            + " (7.11.4, 7.11.5)."
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "section": self.section,
+            "result": self.result,
+            "a_wins": float(self.a_wins),
+            "b_wins": float(self.b_wins),
+            "outcomes": [
+                {"winner": w, "result": s.value, "chance": float(p)}
+                for (w, s), p in self.outcomes.items()
+            ],
+            "explain": self.explain(),
+        }
+
+
+def melee_odds(a: Fighter, b: Fighter) -> MeleeOdds:
+    """Exact odds of :func:`crdesk.rules.melee.melee`: ties re-fight (a geometric series,
+    so each round's win chances are divided by 1 - P(tie)); a -1 to Rep result recurses
+    with the loser's Rep one lower until someone is Out of the Fight or Obviously Dead."""
+
+    @cache
+    def solve(ra: int, rb: int) -> tuple[tuple[tuple[str, Status], Fraction], ...]:
+        sa = success_distribution(a.dice(ra))
+        sb = success_distribution(b.dice(rb))
+        tie = sum((sa[k] * sb.get(k, Fraction(0)) for k in sa), Fraction(0))
+        if tie == 1:
+            raise IllegalActionError("neither fighter rolls any dice: the melee never ends")
+        out: dict[tuple[str, Status], Fraction] = defaultdict(Fraction)
+        for (xa, pa), (xb, pb) in itertools.product(sa.items(), sb.items()):
+            if xa == xb:
+                continue
+            p_round = pa * pb / (1 - tie)
+            a_won = xa > xb
+            winner = a.name if a_won else b.name
+            loser_rep = rb if a_won else ra
+            margin = abs(xa - xb)
+            for die in FACES:
+                status = melee_damage(die + margin, loser_rep)
+                w = p_round * SIXTH
+                if status is Status.MINUS_ONE_REP:
+                    sub = solve(ra, rb - 1) if a_won else solve(ra - 1, rb)
+                    for key, q in sub:
+                        out[key] += w * q
+                else:
+                    out[(winner, status)] += w
+        return tuple(out.items())
+
+    if a.name == b.name:
+        raise IllegalActionError("the two fighters need different names")
+    return MeleeOdds(a.name, b.name, dict(solve(a.rep, b.rep)))

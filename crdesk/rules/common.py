@@ -1,0 +1,149 @@
+"""What every rules result shares: a section, a snake_case result code, explain(), to_dict().
+
+Result objects are frozen dataclasses that explain themselves (STYLE 3), so the
+dice log, the tooltip and the ``crdesk resolve --json`` command all print the
+same thing.  :meth:`RuleResult.to_dict` turns any of them into plain JSON data.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import Enum
+from fractions import Fraction
+from typing import Any, ClassVar
+
+from crdesk.dice import DiceSource, Roll, count_passes, count_successes
+from crdesk.errors import IllegalActionError
+from crdesk.model import Status
+
+
+class RuleResult:
+    """Mixin for result dataclasses: ``section``, ``result``, :meth:`explain`, :meth:`to_dict`."""
+
+    __slots__ = ()
+
+    PARTS: ClassVar[tuple[str, ...]] = ()
+    """Fields holding the per-figure / per-target / per-shot results: ``to_dict`` lists
+    their items under ``"results"`` (one JSON object each) instead of by field name."""
+
+    def explain(self) -> str:
+        """One plain sentence citing the section; subclasses override."""
+        reason = getattr(self, "reason", "")
+        return str(reason)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The result as JSON data: ``section`` and ``result`` first, then every field."""
+        out: dict[str, Any] = {}
+        for key in ("section", "result"):
+            if hasattr(self, key):
+                out[key] = jsonable(getattr(self, key))
+        for f in dataclasses.fields(self):  # type: ignore[arg-type]
+            if f.name not in out and f.name not in self.PARTS:
+                out[f.name] = jsonable(getattr(self, f.name))
+        if self.PARTS:
+            out["results"] = [jsonable(item) for name in self.PARTS for item in getattr(self, name)]
+        out["explain"] = self.explain()
+        return out
+
+
+def jsonable(value: Any) -> Any:
+    """Convert enums, tuples, fractions and nested results into JSON-ready data."""
+    if isinstance(value, RuleResult):
+        return value.to_dict()
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, Fraction):
+        return float(value)
+    if isinstance(value, tuple | list | frozenset | set):
+        items = sorted(value, key=str) if isinstance(value, frozenset | set) else value
+        return [jsonable(v) for v in items]
+    if isinstance(value, Mapping):
+        return {str(jsonable(k)): jsonable(v) for k, v in value.items()}
+    return value
+
+
+STATUS_WORDS: Mapping[Status, str] = {
+    Status.CARRY_ON: "Carry On",
+    Status.RETURN_FIRE: "Return Fire",
+    Status.RUSH_SHOT: "Rush Shot",
+    Status.OUTGUNNED: "Outgunned",
+    Status.DUCK_BACK: "Duck Back",
+    Status.LEAVE_THE_BATTLEFIELD: "Leave the Battlefield",
+    Status.MINUS_ONE_REP: "-1 to Rep",
+    Status.OUT_OF_THE_FIGHT: "Out of the Fight",
+    Status.OBVIOUSLY_DEAD: "Obviously Dead",
+}
+"""The book's words for each status (7.8), for sentences a player reads."""
+
+
+def words(status: Status) -> str:
+    """The status in the book's words: ``-1 to Rep``, ``Out of the Fight`` (7.8)."""
+    return STATUS_WORDS[status]
+
+
+def worse(a: Status, b: Status) -> Status:
+    """The worse of two statuses on the 7.8 ranking."""
+    return a if a.rank >= b.rank else b
+
+
+def faces_text(faces: tuple[int, ...]) -> str:
+    return ",".join(map(str, faces)) if faces else "no dice"
+
+
+def pass_roll(
+    dice: DiceSource,
+    count: int,
+    target: int,
+    *,
+    section: str,
+    table: str,
+    who: str = "",
+    cap: int | None = 2,
+    six_fails: bool = False,
+) -> tuple[Roll, int]:
+    """Roll ``count`` d6 as a pass test against ``target`` and return the roll and passes."""
+    roll = dice.roll(count, section=section, table=table, who=who, target=target)
+    return roll, count_passes(roll.faces, target, cap=cap, six_fails=six_fails)
+
+
+def success_roll(
+    dice: DiceSource, count: int, *, section: str, table: str, who: str = ""
+) -> tuple[Roll, int]:
+    """Roll ``count`` d6 counting successes (1-3)."""
+    roll = dice.roll(count, section=section, table=table, who=who)
+    return roll, count_successes(roll.faces)
+
+
+def check_rep(rep: int, what: str = "Rep") -> None:
+    """Reject impossible Reps early, with a message a player understands."""
+    if not isinstance(rep, int) or rep < 0 or rep > 20:
+        raise IllegalActionError(f"{what} must be a whole number 0-20, got {rep!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class TableRoll(RuleResult):
+    """The result of a simple one-table roll (recruiting, recovery, PEF movement, ...).
+
+    ``result`` is the book's words in snake_case; ``value`` holds the number the
+    table gives when it gives one (a Rep, inches moved, figures recruited).
+    """
+
+    section: str
+    table: str
+    who: str
+    faces: tuple[int, ...]
+    target: int | None
+    passed: int | None
+    result: str
+    reason: str
+    value: int | None = None
+    extra: tuple[tuple[str, int | str | bool], ...] = ()
+
+    def explain(self) -> str:
+        return self.reason
+
+    def get(self, key: str) -> int | str | bool | None:
+        """An extra detail by name (for example ``flank`` on NP movement)."""
+        return dict(self.extra).get(key)

@@ -1,0 +1,131 @@
+"""The In Sight test 7.6.3 (and adding to it, 7.6.5).
+
+Each involved group's Leader rolls 1d6 per point of Rep, -1d6 if the enemy is
+concealed, counting successes.  The moving side wins only with **more**
+successes; equal means the non-moving side wins.  With several groups, a group
+acts only if it beats every enemy group it is compared with.  Winners act in
+order of successes, highest first; the others only react.  Free Will does not
+apply (5.2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from crdesk.dice import DiceSource, count_successes, dice_count
+from crdesk.errors import IllegalActionError
+from crdesk.rules.common import RuleResult, check_rep, faces_text
+from crdesk.tables import IN_SIGHT_CONCEALED_DICE
+
+SECTION = "7.6.3"
+
+
+@dataclass(frozen=True, slots=True)
+class InSightGroup:
+    """A group taking the In Sight test, rolled by its (possibly temporary) Leader."""
+
+    name: str
+    leader_rep: int
+    moving: bool
+    """True for the active, moving side (it must score more to win)."""
+    enemy_concealed: bool = False
+    successes: int | None = None
+    """Already rolled earlier in this In Sight (7.6.5): not rolled again."""
+
+
+def beats(successes: int, moving: bool, enemy_successes: int) -> bool:
+    """Moving side needs more successes; the non-moving side wins ties (7.6.3)."""
+    return successes > enemy_successes if moving else successes >= enemy_successes
+
+
+@dataclass(frozen=True, slots=True)
+class GroupSight(RuleResult):
+    name: str
+    moving: bool
+    dice: int
+    faces: tuple[int, ...]
+    successes: int
+    wins: bool
+    reason: str
+    section: str = SECTION
+
+    @property
+    def result(self) -> str:
+        return "acts" if self.wins else "reacts"
+
+
+@dataclass(frozen=True, slots=True)
+class InSightResult(RuleResult):
+    """Who acts, in which order, and who only reacts."""
+
+    PARTS: ClassVar[tuple[str, ...]] = ("groups",)
+
+    groups: tuple[GroupSight, ...]
+    order: tuple[str, ...]
+    """Winning groups in acting order (most successes first)."""
+    section: str = SECTION
+
+    @property
+    def result(self) -> str:
+        movers = [g for g in self.groups if g.moving and g.wins]
+        others = [g for g in self.groups if not g.moving and g.wins]
+        if movers and not others:
+            return "mover_acts"
+        if others and not movers:
+            return "non_mover_acts"
+        return "both_act" if movers else "nobody_acts"
+
+    def explain(self) -> str:
+        return " ".join(g.reason for g in self.groups) + (
+            f" Acting order: {', '.join(self.order)}." if self.order else ""
+        )
+
+    def group(self, name: str) -> GroupSight:
+        return next(g for g in self.groups if g.name == name)
+
+
+def in_sight(dice: DiceSource, groups: Sequence[InSightGroup]) -> InSightResult:
+    """Take the In Sight test for every involved group (7.6.3, 7.6.5)."""
+    if not any(g.moving for g in groups) or all(g.moving for g in groups):
+        raise IllegalActionError("In Sight needs at least one moving and one non-moving group")
+    rolled: list[tuple[InSightGroup, int, tuple[int, ...], int]] = []
+    for g in groups:
+        check_rep(g.leader_rep, "Leader Rep")
+        n = dice_count(g.leader_rep, IN_SIGHT_CONCEALED_DICE if g.enemy_concealed else 0)
+        if g.successes is not None:
+            rolled.append((g, n, (), g.successes))
+            continue
+        roll = dice.roll(n, section=SECTION, table="In Sight", who=g.name)
+        s = count_successes(roll.faces)
+        dice.note(roll, f"{s} successes", successes=s)
+        rolled.append((g, n, roll.faces, s))
+    sights: list[GroupSight] = []
+    for g, n, faces, s in rolled:
+        enemies = [(e, es) for e, _, _, es in rolled if e.moving != g.moving]
+        wins = all(beats(s, g.moving, es) for _, es in enemies)
+        vs = ", ".join(f"{e.name} {es}" for e, es in enemies)
+        how = (
+            f"already scored {s}"
+            if g.successes is not None
+            else f"rolled {faces_text(faces)} ({n}d6"
+            + (", enemy concealed -1d6" if g.enemy_concealed else "")
+            + f"): {s} successes"
+        )
+        need = "more than" if g.moving else "at least as many as"
+        verdict = "acts" if wins else "only reacts"
+        sights.append(
+            GroupSight(
+                g.name,
+                g.moving,
+                n,
+                faces,
+                s,
+                wins,
+                f"{g.name} ({'moving' if g.moving else 'not moving'}) {how}; needs {need} "
+                f"{vs}: {verdict} ({SECTION}).",
+            )
+        )
+    order = tuple(g.name for g in sorted((g for g in sights if g.wins), key=lambda g: -g.successes))
+    return InSightResult(tuple(sights), order)

@@ -1,0 +1,457 @@
+"""Melee: Charge into Melee 7.11.2, Melee Combat 7.11.4, Melee Damage 7.11.5,
+multiple figure melees 7.11.6 and the -1 to Rep restored after the turn's melees (7.8).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from types import MappingProxyType
+from typing import ClassVar
+
+from crdesk.dice import DiceSource, count_passes, count_successes, dice_count
+from crdesk.errors import IllegalActionError
+from crdesk.model import MeleeWeapon, Status
+from crdesk.options import RulesOptions
+from crdesk.rules.common import RuleResult, check_rep, faces_text, words
+from crdesk.tables import (
+    CHARGE_TARGET_DICE,
+    MAX_MELEE_ATTACKERS,
+    MELEE_VS_PRONE_DICE,
+    MELEE_WEAPON_DICE,
+    ChargeResult,
+    charge_result,
+    melee_damage,
+)
+
+
+class Approach(StrEnum):
+    """Where a charge comes from, relative to the target's facing (1, 7.11.2)."""
+
+    FRONT = "front"
+    FLANK = "flank"
+    REAR = "rear"
+
+
+def charge_approach(
+    start_angle: float, end_angle: float, options: RulesOptions | None = None
+) -> Approach:
+    """Front, flank or rear from the charger's bearings off the target's facing (1, 7.11.2).
+
+    Angles are degrees between the target's facing and the direction to the charger
+    at the start and at the end of its move (geometry measures them).  Rear: starts
+    **and** ends behind the target's front 180°.  Flank (interpretation
+    ``flank_is_outside_front_cone``): starts outside the front cone of
+    ±``flank_half_angle`` but not to the rear; switched off, there is no flank.
+    """
+    options = options or RulesOptions()
+    interp = options.interpretations
+    start, end = abs(_wrap(start_angle)), abs(_wrap(end_angle))
+    if start > 90 and end > 90:
+        return Approach.REAR
+    if interp.flank_is_outside_front_cone and start > interp.flank_half_angle:
+        return Approach.FLANK
+    return Approach.FRONT
+
+
+def _wrap(angle: float) -> float:
+    """An angle folded into -180..180 degrees."""
+    return (angle + 180.0) % 360.0 - 180.0
+
+
+@dataclass(frozen=True, slots=True)
+class ChargeDeclaration(RuleResult):
+    """Whether a charge may be declared (7.11.2) and why."""
+
+    allowed: bool
+    reach_needed: float
+    reason: str
+    section: str = "7.11.2"
+
+    @property
+    def result(self) -> str:
+        return "charge_allowed" if self.allowed else "charge_not_allowed"
+
+
+def can_declare_charge(
+    *,
+    distance: float,
+    remaining_move: float,
+    has_los: bool,
+    active: bool = True,
+    options: RulesOptions | None = None,
+) -> ChargeDeclaration:
+    """May this figure declare a Charge into Melee? (7.11.2)
+
+    It must be active and have clear LOS to the target.  Interpretation
+    ``charge_reach_within_six``: its remaining movement must reach a spot within
+    6" of the target (default), or reach base contact (other reading).
+    ``distance`` is base to base.
+    """
+    options = options or RulesOptions()
+    if options.interpretations.charge_reach_within_six:
+        needed, spot = max(0.0, distance - 6.0), 'a spot within 6" of the target'
+    else:
+        needed, spot = distance, "base contact"
+    if not active:
+        return ChargeDeclaration(False, needed, "Only an active figure may charge (7.11.2).")
+    if not has_los:
+        return ChargeDeclaration(
+            False, needed, "The charger needs clear LOS to the target (7.11.2)."
+        )
+    ok = remaining_move >= needed
+    return ChargeDeclaration(
+        ok,
+        needed,
+        f'Reaching {spot} needs {needed:g}", {remaining_move:g}" of movement left: '
+        + ("may charge" if ok else "too far")
+        + " (7.11.2).",
+    )
+
+
+def target_charge_dice(
+    *, in_cover: bool, approach: Approach, options: RulesOptions | None = None
+) -> int:
+    """The target's dice on 7.11.2: 2, +1 in Cover, -1 flank, -2 rear.
+
+    Interpretation ``flank_is_outside_front_cone``: when switched off no charge
+    counts as a flank charge.
+    """
+    options = options or RulesOptions()
+    mods = [CHARGE_TARGET_DICE["cover"] if in_cover else 0]
+    if approach is Approach.REAR:
+        mods.append(CHARGE_TARGET_DICE["rear"])
+    elif approach is Approach.FLANK and options.interpretations.flank_is_outside_front_cone:
+        mods.append(CHARGE_TARGET_DICE["flank"])
+    return dice_count(2, *mods)
+
+
+@dataclass(frozen=True, slots=True)
+class ChargerResult(RuleResult):
+    name: str
+    rep: int
+    faces: tuple[int, ...]
+    passed: int
+    target_passed: int
+    outcome: ChargeResult
+    reason: str
+    section: str = "7.11.2"
+
+    @property
+    def result(self) -> str:
+        return self.outcome.value
+
+
+@dataclass(frozen=True, slots=True)
+class ChargeTestResult(RuleResult):
+    """The target's one roll compared with each charger's (7.11.2)."""
+
+    PARTS: ClassVar[tuple[str, ...]] = ("chargers",)
+
+    target: str
+    target_rep: int
+    target_dice: int
+    target_faces: tuple[int, ...]
+    target_passed: int
+    chargers: tuple[ChargerResult, ...]
+    section: str = "7.11.2"
+
+    @property
+    def result(self) -> str:
+        return self.chargers[0].result if len(self.chargers) == 1 else "several_chargers"
+
+    def explain(self) -> str:
+        return (
+            f"{self.target} rolled {faces_text(self.target_faces)} ({self.target_dice}d6) vs "
+            f"Rep {self.target_rep}: passed {self.target_passed}. "
+            + " ".join(c.reason for c in self.chargers)
+        )
+
+
+def charge(
+    dice: DiceSource,
+    chargers: Sequence[tuple[str, int]],
+    target: tuple[str, int],
+    *,
+    in_cover: bool = False,
+    approach: Approach = Approach.FRONT,
+    options: RulesOptions | None = None,
+) -> ChargeTestResult:
+    """Charge into Melee 7.11.2: each charger rolls 2d6 vs Rep, then the target once.
+
+    Passes are capped at 2 (4.1).  Dice order: chargers in the given order, then the target.
+    """
+    if not chargers:
+        raise IllegalActionError("a charge needs a charger")
+    check_attackers(len(chargers))
+    tname, trep = target
+    check_rep(trep)
+    rolled = []
+    for name, rep in chargers:
+        check_rep(rep)
+        roll = dice.roll(2, section="7.11.2", table="Charge into Melee", who=name, target=rep)
+        passed = count_passes(roll.faces, rep)
+        dice.note(roll, f"passed {passed}", passed=passed)
+        rolled.append((name, rep, roll.faces, passed))
+    n = target_charge_dice(in_cover=in_cover, approach=approach, options=options)
+    troll = dice.roll(n, section="7.11.2", table="Charge into Melee", who=tname, target=trep)
+    tpassed = count_passes(troll.faces, trep)
+    results = []
+    for name, rep, faces, passed in rolled:
+        outcome = charge_result(tpassed, passed)
+        text = {
+            ChargeResult.TARGET_FIRES: "target passed more: the target fires; a charger "
+            "missed takes Received Fire; a charger not stopped moves into melee",
+            ChargeResult.TARGET_RUSH_SHOTS: "same passes: the target Rush Shots; a charger "
+            "not stopped moves into melee, no reaction test",
+            ChargeResult.CHARGER_MOVES_IN: "target passed fewer: it may not fire; the charger "
+            "moves into melee",
+        }[outcome]
+        results.append(
+            ChargerResult(
+                name,
+                rep,
+                faces,
+                passed,
+                tpassed,
+                outcome,
+                f"{name} rolled {faces_text(faces)} vs Rep {rep}: passed {passed}; {text} "
+                f"(7.11.2).",
+            )
+        )
+    dice.note(troll, "; ".join(f"{c.name}: {c.outcome.value}" for c in results), passed=tpassed)
+    return ChargeTestResult(tname, trep, n, troll.faces, tpassed, tuple(results))
+
+
+@dataclass(frozen=True, slots=True)
+class ChargerFate(RuleResult):
+    goes_on: bool
+    received_fire: bool
+    reason: str
+    section: str = "7.11.2"
+
+    @property
+    def result(self) -> str:
+        return "charger_moves_in" if self.goes_on else "charger_stopped"
+
+
+_GOES_ON = (Status.CARRY_ON, Status.RETURN_FIRE, Status.RUSH_SHOT)
+
+
+def charger_after_fire(
+    outcome: ChargeResult,
+    *,
+    hit: bool,
+    reaction: Status | None = None,
+    options: RulesOptions | None = None,
+) -> ChargerFate:
+    """Does a charger fired on by the target go on into melee? (7.11.2)
+
+    Hit: stopped (damage as normal).  Missed when the target passed more: takes
+    Received Fire and — interpretation ``charge_missed_charger_tests`` — goes on
+    only on Return Fire / Rush Shot / Carry On (``reaction``); the other reading
+    always goes on.  Missed after a Rush Shot: goes on, no reaction test.
+    """
+    options = options or RulesOptions()
+    if outcome is ChargeResult.CHARGER_MOVES_IN:
+        return ChargerFate(True, False, "The target may not fire: the charger moves in.")
+    if hit:
+        return ChargerFate(False, False, "Hit by the target's fire: the charger is stopped.")
+    if outcome is ChargeResult.TARGET_RUSH_SHOTS:
+        return ChargerFate(True, False, "Missed by the Rush Shot: the charger moves in.")
+    if not options.interpretations.charge_missed_charger_tests:
+        return ChargerFate(True, True, "Missed: takes Received Fire but goes on into melee.")
+    if reaction is None:
+        raise IllegalActionError("a missed charger's Received Fire result is needed (7.11.2)")
+    goes = reaction in _GOES_ON
+    return ChargerFate(
+        goes,
+        True,
+        f"Missed: Received Fire {words(reaction)}: "
+        + ("goes on into melee." if goes else "the charge stops."),
+    )
+
+
+def check_attackers(count: int) -> None:
+    """Up to three figures may melee one figure (7.11.6)."""
+    if count > MAX_MELEE_ATTACKERS:
+        raise IllegalActionError(
+            f"at most {MAX_MELEE_ATTACKERS} figures may melee one figure, got {count} (7.11.6)"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Fighter:
+    """One side of a one-on-one melee (7.11.4)."""
+
+    name: str
+    rep: int
+    weapon: MeleeWeapon = MeleeWeapon.NONE
+    opponent_prone: bool = False
+    """Attacking a prone opponent: +1d6."""
+
+    def dice(self, rep: int) -> int:
+        bonus = MELEE_WEAPON_DICE[self.weapon] + (MELEE_VS_PRONE_DICE if self.opponent_prone else 0)
+        return dice_count(rep, bonus)
+
+
+@dataclass(frozen=True, slots=True)
+class MeleeRound(RuleResult):
+    """One round: both roll, successes compared; a win rolls Melee Damage."""
+
+    a_rep: int
+    b_rep: int
+    a_faces: tuple[int, ...]
+    b_faces: tuple[int, ...]
+    a_successes: int
+    b_successes: int
+    winner: str | None
+    damage_die: int | None = None
+    score: int | None = None
+    damage: Status | None = None
+    reason: str = ""
+    section: str = "7.11.4"
+
+    @property
+    def result(self) -> str:
+        return "fight_again" if self.winner is None else "win"
+
+
+@dataclass(frozen=True, slots=True)
+class MeleeResult(RuleResult):
+    """A whole melee between two figures, to Out of the Fight or Obviously Dead."""
+
+    PARTS: ClassVar[tuple[str, ...]] = ("rounds",)
+
+    a: str
+    b: str
+    rounds: tuple[MeleeRound, ...]
+    winner: str
+    loser: str
+    loser_status: Status
+    rep_lost: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    section: str = "7.11.5"
+
+    @property
+    def result(self) -> str:
+        return self.loser_status.value
+
+    def explain(self) -> str:
+        return " ".join(r.reason for r in self.rounds)
+
+
+DamageHook = Callable[[str, Status], Status]
+"""Called with (loser's name, damage) before it applies; returns the damage that does.
+
+Lets the caller apply Star Power, Larger Than Life or Cheating Death (5.2) inside a
+melee: a Star whose Obviously Dead is reduced to -1 to Rep fights on."""
+
+
+def melee(
+    dice: DiceSource,
+    a: Fighter,
+    b: Fighter,
+    *,
+    adjust_damage: DamageHook | None = None,
+    max_rounds: int = 1000,
+) -> MeleeResult:
+    """Fight a one-on-one melee to the end (7.11.4, 7.11.5).
+
+    Each round both roll Rep d6 (current Rep) + weapon + prone dice, counting
+    successes; equal: fight again.  The winner rolls 1d6 + the margin: 6+ Obviously
+    Dead, ≥ loser's Rep Out of the Fight, lower: loser -1 to Rep and another round.
+    Dice order per round: ``a``, ``b``, then the damage die.
+    """
+    check_rep(a.rep)
+    check_rep(b.rep)
+    reps = {a.name: a.rep, b.name: b.rep}
+    if a.name == b.name:
+        raise IllegalActionError("the two fighters need different names")
+    rounds: list[MeleeRound] = []
+    for _ in range(max_rounds):
+        ra, rb = reps[a.name], reps[b.name]
+        roll_a = dice.roll(a.dice(ra), section="7.11.4", table="Melee Combat", who=a.name)
+        roll_b = dice.roll(b.dice(rb), section="7.11.4", table="Melee Combat", who=b.name)
+        sa, sb = count_successes(roll_a.faces), count_successes(roll_b.faces)
+        dice.note(roll_a, f"{sa} successes", successes=sa)
+        dice.note(roll_b, f"{sb} successes", successes=sb)
+        head = (
+            f"{a.name} (Rep {ra}) rolled {faces_text(roll_a.faces)}: {sa}; "
+            f"{b.name} (Rep {rb}) rolled {faces_text(roll_b.faces)}: {sb}"
+        )
+        if sa == sb:
+            rounds.append(
+                MeleeRound(
+                    ra,
+                    rb,
+                    roll_a.faces,
+                    roll_b.faces,
+                    sa,
+                    sb,
+                    None,
+                    reason=f"{head}: equal, fight again (7.11.4).",
+                )
+            )
+            continue
+        win, lose = (a, b) if sa > sb else (b, a)
+        margin = abs(sa - sb)
+        droll = dice.roll(1, section="7.11.5", table="Melee Damage", who=win.name)
+        die = droll.faces[0]
+        score = die + margin
+        status = melee_damage(score, reps[lose.name])
+        dice.note(droll, f"{lose.name}: {words(status)}")
+        text = f"{score} vs {lose.name}'s Rep {reps[lose.name]}: {words(status)}"
+        if adjust_damage is not None:
+            adjusted = adjust_damage(lose.name, status)
+            if adjusted is not status:
+                text += f", becomes {words(adjusted)} (5.2)"
+                status = adjusted
+        if status is Status.MINUS_ONE_REP:
+            text += "; fight another round"
+        rounds.append(
+            MeleeRound(
+                ra,
+                rb,
+                roll_a.faces,
+                roll_b.faces,
+                sa,
+                sb,
+                win.name,
+                die,
+                score,
+                status,
+                f"{head}: {win.name} wins by {margin}; damage {die}+{margin}={text} (7.11.5).",
+            )
+        )
+        if status is Status.MINUS_ONE_REP:
+            reps[lose.name] -= 1
+            continue
+        lost = {n: orig - reps[n] for n, orig in ((a.name, a.rep), (b.name, b.rep))}
+        return MeleeResult(
+            a.name, b.name, tuple(rounds), win.name, lose.name, status, MappingProxyType(lost)
+        )
+    raise IllegalActionError(f"melee still undecided after {max_rounds} rounds")
+
+
+@dataclass(frozen=True, slots=True)
+class MeleeRepLosses:
+    """-1 to Rep from melee this turn (7.8): kept until the turn's last melee is over,
+    then restored — even for figures that went Out of the Fight."""
+
+    lost: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+
+    def add(self, result: MeleeResult) -> MeleeRepLosses:
+        merged = dict(self.lost)
+        for name, n in result.rep_lost.items():
+            if n:
+                merged[name] = merged.get(name, 0) + n
+        return MeleeRepLosses(MappingProxyType(merged))
+
+    def current_rep(self, name: str, rep: int) -> int:
+        """The Rep a figure fights with now (its Rep less this turn's melee losses)."""
+        return rep - self.lost.get(name, 0)
+
+    def restore(self, current: Mapping[str, int]) -> dict[str, int]:
+        """Reps after all melees of the turn are over: every loss given back."""
+        return {name: rep + self.lost.get(name, 0) for name, rep in current.items()}
