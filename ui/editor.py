@@ -23,6 +23,7 @@ from ui.commands import AddFeatureCommand, AddFigureCommand, RemoveItemsCommand
 from ui.document import Document
 from ui.scene.scene import BattlefieldScene
 from ui.scene.view import BattlefieldView
+from ui.sight_overlay import SightOverlay
 from ui.theme import icon
 from ui.tools.base import PREVIEW_Z, EditorContext, Tool, ToolManager
 from ui.tools.draw_tool import BuildingTool, CrestTool, DrawTerrainTool
@@ -77,6 +78,7 @@ class Editor(QObject):
         self.scene: BattlefieldScene | None = None
         self.manager: ToolManager | None = None
         self.outline: SelectionOutline | None = None
+        self.sight: SightOverlay | None = None
         self._tool_key = "select"
         self._tool_actions: dict[str, QAction] = {}
         self._tool_group = QActionGroup(self)
@@ -130,6 +132,15 @@ class Editor(QObject):
             "Snap to the inch grid, outlines and section lines",
             self._toggle_snap,
         )
+        self.sight_action = self._action(
+            "Sight &lines",
+            "Ctrl+Shift+L",
+            "Show what the selected figure sees and its links to its group",
+            self._toggle_sight,
+        )
+        self.sight_action.setCheckable(True)
+        self.sight_action.setChecked(True)
+        self.sight_action.setIcon(icon("los"))
         self.snap_action.setCheckable(True)
         self.snap_action.setIcon(icon("snap"))
         self.snap_action.setChecked(self.snapping.enabled)
@@ -166,7 +177,7 @@ class Editor(QObject):
         edit.addActions([self.cut_action, self.copy_action, self.paste_action])
         edit.addActions([self.duplicate_action, self.delete_action, self.select_all_action])
         edit.addSeparator()
-        edit.addActions([self.rotate_action, self.snap_action])
+        edit.addActions([self.rotate_action, self.snap_action, self.sight_action])
         tools = bar.addMenu("&Tools")
         tools.addActions(list(self._tool_actions.values()))
         toolbar = self.window.addToolBar("Tools")
@@ -174,6 +185,7 @@ class Editor(QObject):
         toolbar.addActions(list(self._tool_actions.values()))
         toolbar.addSeparator()
         toolbar.addAction(self.snap_action)
+        toolbar.addAction(self.sight_action)
         return tools, toolbar
 
     # -- document ------------------------------------------------------------
@@ -182,6 +194,8 @@ class Editor(QObject):
         """Point the tools and actions at another open document."""
         if self.manager is not None:
             self.manager.detach()
+        if self.sight is not None:
+            self.sight.close()
         if self.document is not None:
             self.document.selection_changed.disconnect(self._show_selection)
             self.document.model_changed.disconnect(self._on_model_changed)
@@ -210,6 +224,8 @@ class Editor(QObject):
         self.manager.add("los", LosProbeTool(ctx))
         self.outline = SelectionOutline()
         scene.addItem(self.outline)
+        self.sight = SightOverlay(document, scene)
+        self.sight.set_enabled(self.sight_action.isChecked())
         stack = document.undo_stack
         stack.canUndoChanged.connect(self.undo_action.setEnabled)
         stack.canRedoChanged.connect(self.redo_action.setEnabled)
@@ -256,6 +272,10 @@ class Editor(QObject):
         self._tool_actions[key].setChecked(True)
         if self.manager is not None:
             self.manager.set_current(key)
+
+    def _toggle_sight(self) -> None:
+        if self.sight is not None:
+            self.sight.set_enabled(self.sight_action.isChecked())
 
     def _toggle_snap(self) -> None:
         self.snapping = SnapSettings(enabled=self.snap_action.isChecked())

@@ -240,7 +240,14 @@ def test_los_probe_shows_the_verdict_and_names_the_blocker(editor: Editor) -> No
     editor.set_tool("los")
     click(editor.view, a.x, a.y)
     assert editor.tool.viewer == a.id
-    send(editor.view, QEvent.Type.MouseMove, b.x, b.y, Qt.MouseButton.NoButton, Qt.MouseButton.NoButton)
+    send(
+        editor.view,
+        QEvent.Type.MouseMove,
+        b.x,
+        b.y,
+        Qt.MouseButton.NoButton,
+        Qt.MouseButton.NoButton,
+    )
     assert editor.tool.result == expected
     assert verdict_colour(editor.tool.result) == BLOCKED
     blocker = {f.id: f.name for f in [*bf.terrain, *bf.figures()]}[expected.feature_id]
@@ -250,3 +257,32 @@ def test_los_probe_shows_the_verdict_and_names_the_blocker(editor: Editor) -> No
     assert editor.tool.result == expected
     assert len(editor.tool.previews) == 2
     assert doc.undo_stack.count() == 0
+
+
+def test_sight_lines_follow_a_dragged_figure(editor: Editor) -> None:
+    from crdesk.geometry import build_index, line_of_sight
+
+    doc = editor.document
+    bf = doc.battlefield
+    sight = editor.sight
+    assert sight is not None
+    click(editor.view, bf.figure("p3").x, bf.figure("p3").y)
+    enemies = [f for f in bf.figures() if f.side != "player"]
+    assert sum(sight.counts[k] for k in ("clear", "concealed", "cover", "blocked")) == len(enemies)
+    assert sight.counts["link"] >= 1  # p3 stands within 4" of its squad
+
+    def expected_blocked() -> int:
+        index = build_index(bf, doc.scenario.rules, raster=False)
+        return sum(
+            not line_of_sight(bf, "p3", e.id, doc.scenario.rules, index=index).visible
+            for e in enemies
+        )
+
+    assert sight.counts["blocked"] == expected_blocked()
+    p3 = bf.figure("p3")
+    drag(editor.view, [(p3.x, p3.y), (p3.x + 2, p3.y - 4), (28, 22)])
+    assert (p3.x, p3.y) == pytest.approx((28, 22), abs=0.51)  # moved by whole inches
+    assert sight.focus == "p3" and sight.counts["link"] == 0
+    assert sight.counts["blocked"] == expected_blocked()
+    editor.sight_action.trigger()
+    assert sight.focus is None and sum(sight.counts.values()) == 0

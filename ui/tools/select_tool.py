@@ -48,6 +48,8 @@ class SelectTool(Tool):
         self._dragging = False
         self._turn = 0.0
         self._band: QGraphicsRectItem | None = None
+        self._origin: dict[str, tuple[float, float, float]] = {}
+        """Where the dragged figures stood when the drag began."""
 
     # -- gestures ----------------------------------------------------------
 
@@ -74,6 +76,11 @@ class SelectTool(Tool):
         self._start = pos
         self._dragging = False
         self._turn = 0.0
+        bf = doc.battlefield
+        self._origin = {
+            fid: (bf.figure(fid).x, bf.figure(fid).y, bf.figure(fid).facing)
+            for fid in self._selected_figures()
+        }
         return True
 
     def move(self, pos: QPointF, event: QMouseEvent) -> bool:
@@ -185,6 +192,12 @@ class SelectTool(Tool):
         return QPointF(round(d.x() / step) * step, round(d.y() / step) * step)
 
     def _preview(self, delta: QPointF, turn: float | None = None) -> None:
+        """Terrain follows the pointer as an item offset; figures move in the model.
+
+        Figures go through the model while dragging so that the sight lines and
+        cohesion links (which the core computes from the model) follow them live;
+        the undo command on release records the whole move as one step.
+        """
         turn = self._turn if turn is None else turn
         scene = self.ctx.scene
         bf = self.ctx.document.battlefield
@@ -192,24 +205,23 @@ class SelectTool(Tool):
             item = scene.feature_item(fid)
             if item is not None:
                 item.setPos(delta)
-        for fid in self._selected_figures():
-            item = scene.figure_item(fid)
-            if item is not None:
-                f = bf.figure(fid)
-                item.setPos(f.x + delta.x(), f.y + delta.y())
-                item.setRotation(turn)
+        for fid, (x, y, facing) in self._origin.items():
+            bf.move_figure(fid, x + delta.x(), y + delta.y(), (facing + turn) % 360)
 
     def _commit(self, delta: QPointF, text: str | None = None) -> None:
         doc = self.ctx.document
         bf = doc.battlefield
         dx, dy = delta.x(), delta.y()
         offsets = {fid: (dx, dy) for fid in self._selected_features()} if (dx or dy) else {}
+        origin = self._origin or {
+            fid: (bf.figure(fid).x, bf.figure(fid).y, bf.figure(fid).facing)
+            for fid in self._selected_figures()
+        }
         moves = {}
-        for fid in self._selected_figures():
-            f = bf.figure(fid)
-            new = (f.x + dx, f.y + dy, (f.facing + self._turn) % 360)
-            if new != (f.x, f.y, f.facing):
-                moves[fid] = ((f.x, f.y, f.facing), new)
+        for fid, (x, y, facing) in origin.items():
+            new = (x + dx, y + dy, (facing + self._turn) % 360)
+            if new != (x, y, facing):
+                moves[fid] = ((x, y, facing), new)
         self._preview(QPointF(0, 0), turn=0.0)
         if offsets or moves:
             doc.undo_stack.push(MoveItemsCommand(doc, offsets, moves, text=text))
@@ -227,6 +239,7 @@ class SelectTool(Tool):
         doc.set_selection(hits)
 
     def _finish(self) -> None:
+        self._origin = {}
         self._start = None
         self._dragging = False
         self._turn = 0.0

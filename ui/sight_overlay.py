@@ -1,0 +1,138 @@
+"""Sight lines and cohesion links of the focused figure, redrawn as it is dragged.
+
+The overlay asks the core's :class:`~crdesk.visibility.VisibilityService` (one
+incremental row per move) and :class:`~crdesk.cohesion.Cohesion`; it computes no
+rules itself.  Lines are batched into one path item per colour with opaque
+cosmetic pens: a hundred semi-transparent single lines cost several times more
+to paint on every drag frame.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtGui import QColor, QPainterPath, QPen
+from PySide6.QtWidgets import QGraphicsPathItem
+
+from crdesk.cohesion import Cohesion
+from crdesk.events import Change
+from crdesk.visibility import VisibilityService
+from ui.document import Document
+from ui.scene.scene import BattlefieldScene
+
+OVERLAY_Z = 5_000.0
+"""Above terrain and figures' bases, below tool previews and the selection outline."""
+
+COLOURS = {
+    "clear": QColor(40, 170, 70),
+    "concealed": QColor(225, 165, 0),
+    "cover": QColor(40, 110, 225),
+    "blocked": QColor(205, 50, 50),
+    "link": QColor(255, 255, 255),
+}
+
+
+def _item(
+    colour: QColor, width: float, style: Qt.PenStyle = Qt.PenStyle.SolidLine
+) -> QGraphicsPathItem:
+    item = QGraphicsPathItem()
+    pen = QPen(colour)
+    pen.setCosmetic(True)
+    pen.setWidthF(width)
+    pen.setStyle(style)
+    item.setPen(pen)
+    item.setZValue(OVERLAY_Z)
+    item.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+    return item
+
+
+class SightOverlay(QObject):
+    """Draws what the one selected figure sees, and its links to its group."""
+
+    def __init__(self, document: Document, scene: BattlefieldScene) -> None:
+        super().__init__(scene)
+        self.document = document
+        self.scene = scene
+        self.service = VisibilityService(document.battlefield, document.scenario.rules)
+        self._cohesion: Cohesion | None = None
+        self.items = {
+            "blocked": _item(COLOURS["blocked"], 1.0, Qt.PenStyle.DotLine),
+            "clear": _item(COLOURS["clear"], 2.0),
+            "concealed": _item(COLOURS["concealed"], 2.0),
+            "cover": _item(COLOURS["cover"], 2.0),
+            "link": _item(COLOURS["link"], 2.5, Qt.PenStyle.DashLine),
+        }
+        for item in self.items.values():
+            scene.addItem(item)
+        self.enabled = True
+        self.focus: str | None = None
+        self.counts: dict[str, int] = {}
+        document.selection_changed.connect(self.refresh)
+        document.model_changed.connect(self._on_change)
+
+    def close(self) -> None:
+        self.service.close()
+        self.document.selection_changed.disconnect(self.refresh)
+        self.document.model_changed.disconnect(self._on_change)
+        for item in self.items.values():
+            if item.scene() is not None:
+                item.scene().removeItem(item)
+
+    def set_enabled(self, enabled: bool) -> None:
+        self.enabled = enabled
+        self.refresh()
+
+    def _on_change(self, change: Change) -> None:
+        if change.what != "force" and (self.focus is not None or change.what == "battlefield"):
+            self.refresh()
+
+    def _focused_figure(self) -> str | None:
+        figures = {f.id for f in self.document.battlefield.figures()}
+        chosen = [i for i in self.document.selection if i in figures]
+        return chosen[0] if len(chosen) == 1 else None
+
+    def refresh(self) -> None:
+        """Redraw for the current model and selection."""
+        self.focus = self._focused_figure() if self.enabled else None
+        paths = {key: QPainterPath() for key in self.items}
+        self.counts = dict.fromkeys(self.items, 0)
+        if self.focus is not None:
+            self._draw(self.focus, paths)
+        for key, item in self.items.items():
+            item.setPath(paths[key])
+
+    def _draw(self, focus: str, paths: dict[str, QPainterPath]) -> None:
+        bf = self.document.battlefield
+        if self.service.rules != self.document.scenario.rules:
+            self.service.set_rules(self.document.scenario.rules)
+        matrix = self.service.matrix()
+        if self._cohesion is None:
+            self._cohesion = Cohesion(self.service)
+            graph = self._cohesion.graph
+        else:
+            graph = self._cohesion.update([focus])
+        figures = {f.id: f for f in bf.figures()}
+        me = figures[focus]
+        i = matrix.position(focus)
+        for j, other_id in enumerate(matrix.ids):
+            if other_id == focus:
+                continue
+            other = figures[other_id]
+            if other.side == me.side:
+                continue
+            if not matrix.visible[i, j]:
+                key = "blocked"
+            elif matrix.cover[i, j]:
+                key = "cover"
+            elif matrix.concealed[i, j]:
+                key = "concealed"
+            else:
+                key = "clear"
+            paths[key].moveTo(me.x, me.y)
+            paths[key].lineTo(other.x, other.y)
+            self.counts[key] += 1
+        if graph.has_node(focus):
+            for neighbour in graph.neighbors(focus):
+                other = figures[neighbour]
+                paths["link"].moveTo(me.x, me.y)
+                paths["link"].lineTo(other.x, other.y)
+                self.counts["link"] += 1
