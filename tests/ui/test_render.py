@@ -1,0 +1,49 @@
+"""Offscreen rendering goes through the scene: PNG pixels and an SVG that stays vector."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtGui import QColor, QImage
+
+from tests.ui.sample import make_scenario
+from ui.render import RenderOptions, render_scene, save_png, save_svg
+
+SHOTS = Path("/tmp/crdesk-shots")
+
+
+def test_render_scene_size_follows_inches(qapp) -> None:  # type: ignore[no-untyped-def]
+    bf = make_scenario().battlefield
+    image = render_scene(bf, RenderOptions(pixels_per_inch=10, frame=False))
+    assert (image.width(), image.height()) == (360, 360)
+    framed = render_scene(bf, RenderOptions(pixels_per_inch=10))
+    assert framed.width() > 360
+
+
+def test_png_shows_cloth_and_terrain(qapp, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    bf = make_scenario().battlefield
+    out = save_png(bf, tmp_path / "table.png", RenderOptions(pixels_per_inch=12, frame=False))
+    image = QImage(str(out))
+    assert not image.isNull()
+    cloth = image.pixelColor(33 * 12, 22 * 12)  # open ground, section 9 edge
+    roof = image.pixelColor(20 * 12, 14 * 12)  # the farmhouse roof
+    assert cloth.green() > cloth.red()
+    assert abs(roof.red() - roof.green()) < 20 and abs(roof.green() - roof.blue()) < 25
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    image.save(str(SHOTS / "render.png"))
+
+
+def test_svg_is_vector_and_names_its_size(qapp, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    out = save_svg(make_scenario().battlefield, tmp_path / "table.svg")
+    text = out.read_text()
+    assert text.lstrip().startswith("<?xml") and "<svg" in text
+    # Only the cloth's soft mottling is an image; no cached item pixmaps leak in.
+    assert text.count("<image") == 1
+    assert "<path" in text
+
+
+def test_background_fill(qapp) -> None:  # type: ignore[no-untyped-def]
+    bf = make_scenario().battlefield
+    image = render_scene(bf, RenderOptions(pixels_per_inch=4, background=QColor("#ff00ff")))
+    corner = image.pixelColor(0, 0)
+    assert corner.red() > 200 and corner.green() < 40 and corner.blue() > 200

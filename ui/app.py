@@ -1,0 +1,125 @@
+"""The GUI entry point: ``crdesk`` with no command (or ``crdesk FILE``) lands here.
+
+A start must never end in a traceback: a file that fails to load is reported
+in a message box and the window opens on an empty 36" x 36" table instead.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+from functools import partial
+
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from crdesk.errors import ScenarioError
+from crdesk.recovery import RecoveryStore
+from ui.autosave import default_recovery_folder
+from ui.dialogs.new_dialog import empty_scenario
+from ui.main_window import MainWindow
+
+ErrorSink = Callable[[str, str], None]
+
+
+def _message_box(title: str, text: str) -> None:
+    QMessageBox.critical(None, title, text)
+
+
+def _collect(errors: list[tuple[str, str]], title: str, text: str) -> None:
+    errors.append((title, text))
+
+
+Ask = Callable[[str, str], bool]
+
+
+def _ask(title: str, text: str) -> bool:
+    answer = QMessageBox.question(
+        None,
+        title,
+        text,
+        QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+        QMessageBox.StandardButton.Yes,
+    )
+    return answer == QMessageBox.StandardButton.Yes
+
+
+def recover_windows(store: RecoveryStore, ask: Ask = _ask) -> list[MainWindow]:
+    """After a crash: offer the work found in recovery files, and reopen it if wanted.
+
+    Restored tables open unsaved-marked, under their original file name, so one
+    Save puts them back where they were.  Entries are removed either way, so the
+    question is asked once.
+    """
+    entries = store.pending()
+    if not entries:
+        return []
+    names = "\n".join(
+        f"• {e.title or 'Untitled'}" + (f" ({e.original_path.name})" if e.original_path else "")
+        for e in entries
+    )
+    wanted = ask(
+        "Restore unsaved work?",
+        f"crdesk was not closed properly. Unsaved work was kept for:\n{names}\n\nRestore it?",
+    )
+    windows = []
+    for entry in entries:
+        if wanted:
+            try:
+                scenario = entry.load()
+            except ScenarioError:
+                continue
+            window = MainWindow(scenario, path=entry.original_path, recovery=store)
+            assert window.document is not None
+            window.document.undo_stack.resetClean()
+            windows.append(window)
+        store.discard(entry.key)
+    return windows
+
+
+def demo_path() -> str:
+    """The bundled urban demo scenario that opens when no file is given."""
+    from crdesk.resources import demo_scenario
+
+    return str(demo_scenario())
+
+
+def open_window(path: str | None, show_error: ErrorSink = _message_box) -> MainWindow:
+    """A main window on the scenario at ``path`` (the demo when None), or an empty table."""
+    from crdesk.scenario import load
+
+    target = path if path is not None else demo_path()
+    try:
+        scenario = load(target)
+    except (ScenarioError, OSError) as err:
+        show_error("Could not open the scenario", str(err))
+        return MainWindow(empty_scenario(title="Empty table"))
+    return MainWindow(scenario, path=path)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Start the GUI on the given files (arguments after the program name); exit code.
+
+    One window opens per file; with none, the bundled demo table opens (as a new,
+    unsaved scenario, so Save never overwrites the shipped file).
+    """
+    paths = list(sys.argv[1:] if argv is None else argv)
+    app = QApplication.instance()
+    if not isinstance(app, QApplication):
+        app = QApplication([sys.argv[0] if sys.argv else "crdesk"])
+    app.setApplicationName("crdesk")
+    app.setOrganizationName("crdesk")
+    opened: list[tuple[MainWindow, list[tuple[str, str]]]] = [
+        (window, []) for window in recover_windows(RecoveryStore(default_recovery_folder()))
+    ]
+    targets: list[str | None] = list(paths) or ([] if opened else [None])
+    for path in targets:
+        errors: list[tuple[str, str]] = []
+        window = open_window(path, partial(_collect, errors))
+        opened.append((window, errors))
+    for window, errors in opened:
+        window.show()
+        for title, text in errors:
+            # Once the loop runs, so the message sits over the (empty) window it explains.
+            QTimer.singleShot(0, partial(window.show_error, title, text))
+    return int(app.exec())

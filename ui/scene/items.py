@@ -1,0 +1,749 @@
+"""Scene items that project the battlefield model: the table, terrain and figures.
+
+Each item holds the id of the model object it shows and a ``sync_from_model()``
+that re-reads that object; the scene calls it when the model announces a
+change.  Items never change the model themselves (issue 6's tools and undo
+commands do that), so the scene stays a pure projection (STYLE 5).
+
+Terrain drawing is split into one *look* per kind (:data:`TERRAIN_LOOKS`), a
+small class that precomputes its paths once per sync and paints them; a theme
+or a later issue can register another look without touching the item.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from typing import ClassVar
+
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QImage,
+    QPainter,
+    QPainterPath,
+    QPen,
+    QPolygonF,
+    QRadialGradient,
+)
+from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
+
+from crdesk.model import (
+    Battlefield,
+    Building,
+    CoverObstacle,
+    CoverType,
+    Figure,
+    Hill,
+    OpeningKind,
+    Status,
+    Table,
+    TerrainFeature,
+    TerrainKind,
+)
+from ui.scene.layers import TERRAIN_LAYER, ItemType, Layer
+from ui.scene.shapes import (
+    dashed_stroke,
+    disc_paths,
+    hatch_path,
+    inset_paths,
+    line_path,
+    long_axis_angle,
+    polygon_path,
+    scatter,
+    seeded_random,
+    text_path,
+    union_path,
+)
+from ui.scene.style import TableStyle
+
+# --------------------------------------------------------------------------
+# helpers
+
+
+def _pen(color: QColor, width: float, *, round_join: bool = True) -> QPen:
+    pen = QPen(color, width)
+    pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin if round_join else Qt.PenJoinStyle.MiterJoin)
+    pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+    return pen
+
+
+def _blend(a: QColor, b: QColor, t: float) -> QColor:
+    return QColor.fromRgbF(
+        a.redF() + (b.redF() - a.redF()) * t,
+        a.greenF() + (b.greenF() - a.greenF()) * t,
+        a.blueF() + (b.blueF() - a.blueF()) * t,
+        a.alphaF() + (b.alphaF() - a.alphaF()) * t,
+    )
+
+
+def _blob(centre: QPointF, radius: float, rng: random.Random, corners: int = 7) -> QPolygonF:
+    """An irregular convex-ish polygon: a rock, a stone, a lump of rubble."""
+    start = rng.uniform(0, math.tau)
+    points = []
+    for k in range(corners):
+        a = start + k * math.tau / corners + rng.uniform(-0.25, 0.25)
+        r = radius * rng.uniform(0.7, 1.0)
+        points.append(QPointF(centre.x() + r * math.cos(a), centre.y() + r * math.sin(a)))
+    return QPolygonF(points)
+
+
+def _stroke(painter: QPainter, path: QPainterPath, pen: QPen) -> None:
+    painter.setPen(pen)
+    painter.setBrush(Qt.BrushStyle.NoBrush)
+    painter.drawPath(path)
+
+
+def _fill(painter: QPainter, path: QPainterPath, brush: QColor | QBrush) -> None:
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(brush)
+    painter.drawPath(path)
+
+
+# --------------------------------------------------------------------------
+# the table
+
+_CLOTH_CACHE: dict[tuple[float, ...], QImage] = {}
+"""Cloth images by table size and style: export and the window share one."""
+
+
+class TableItem(QGraphicsItem):
+    """The cloth on its wooden table, with the far and player's edges labelled."""
+
+    Type = ItemType.TABLE
+    FRAME = 0.8
+    """Width of the wooden rim around the cloth, in inches (outside the table)."""
+    CLOTH_PPI = 6
+    """Resolution of the cloth's mottling image, in pixels per inch."""
+
+    def __init__(self, table: Table, style: TableStyle) -> None:
+        super().__init__()
+        self._style = style
+        self._table = table
+        self._cloth = QImage()
+        self._labels = QPainterPath()
+        self.setZValue(Layer.TABLE)
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        self.sync_from_model(table)
+
+    def type(self) -> int:
+        return int(self.Type)
+
+    @property
+    def table_rect(self) -> QRectF:
+        return QRectF(0, 0, self._table.width, self._table.height)
+
+    def sync_from_model(self, table: Table) -> None:
+        """Lay the cloth's mottling (seeded by size, so it never flickers) and labels."""
+        self.prepareGeometryChange()
+        self._table = table
+        w, h = table.width, table.height
+        style = self._style
+        key = (
+            table.width,
+            table.height,
+            *(c.rgba() for c in (style.cloth, style.cloth_light, style.cloth_dark)),
+        )
+        cloth = _CLOTH_CACHE.get(key)
+        if cloth is None:
+            cloth = _CLOTH_CACHE[key] = self._paint_cloth(table)
+        self._cloth = cloth
+        label_h = self.FRAME * 0.42
+        family = self._style.font_family
+        self._labels = QPainterPath()
+        self._labels.addPath(
+            text_path("FAR EDGE", label_h, family).translated(w / 2, -self.FRAME / 2)
+        )
+        self._labels.addPath(
+            text_path("PLAYER'S EDGE", label_h, family).translated(w / 2, h + self.FRAME / 2)
+        )
+        self.update()
+
+    def _paint_cloth(self, table: Table) -> QImage:
+        """The cloth's soft mottling, painted once into a small image.
+
+        The blotches are blurry by design, so a few pixels per inch, smoothly
+        scaled, look the same as vector gradients while costing one image blit
+        per repaint at any zoom (issue 6 needs fast zoom steps).
+        """
+        w, h = table.width, table.height
+        ppi = self.CLOTH_PPI
+        image = QImage(
+            max(1, math.ceil(w * ppi)), max(1, math.ceil(h * ppi)), QImage.Format.Format_RGB32
+        )
+        image.fill(self._style.cloth)
+        painter = QPainter(image)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.scale(image.width() / w, image.height() / h)
+        painter.setPen(Qt.PenStyle.NoPen)
+        rng = seeded_random(f"table-{w}x{h}")
+        for _ in range(int(w * h / 5) + 8):
+            r = rng.uniform(1.5, 4.5)
+            centre = QPointF(rng.uniform(0, w), rng.uniform(0, h))
+            light = rng.random() < 0.5
+            colour = QColor(self._style.cloth_light if light else self._style.cloth_dark)
+            colour.setAlphaF(rng.uniform(0.25, 0.6))
+            grad = QRadialGradient(centre, r)
+            grad.setColorAt(0.0, colour)
+            colour = QColor(colour)
+            colour.setAlpha(0)
+            grad.setColorAt(1.0, colour)
+            painter.setBrush(QBrush(grad))
+            painter.drawEllipse(centre, r, r)
+        painter.end()
+        return image
+
+    def boundingRect(self) -> QRectF:
+        f = self.FRAME + 0.2
+        return self.table_rect.adjusted(-f, -f, f, f)
+
+    def paint(
+        self,
+        painter: QPainter,
+        option: QStyleOptionGraphicsItem,
+        widget: QWidget | None = None,
+    ) -> None:
+        style = self._style
+        cloth = self.table_rect
+        frame = cloth.adjusted(-self.FRAME, -self.FRAME, self.FRAME, self.FRAME)
+        painter.setPen(_pen(style.frame_edge, 0.08))
+        painter.setBrush(style.frame)
+        painter.drawRoundedRect(frame, 0.35, 0.35)
+        _fill(painter, self._labels, style.edge_label)
+        painter.drawImage(cloth, self._cloth)
+        painter.setPen(_pen(style.frame_edge, 0.06))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawRect(cloth)
+
+
+# --------------------------------------------------------------------------
+# terrain looks
+
+
+class TerrainLook:
+    """How one kind of terrain is drawn: paths precomputed from the feature, then painted."""
+
+    margin: ClassVar[float] = 0.15
+    """How far (inches) the drawing may spill past the outline: pens, shadows."""
+
+    def __init__(self, feature: TerrainFeature, style: TableStyle) -> None:
+        self.feature = feature
+        self.style = style
+        self.outline = polygon_path(feature.outline)
+
+    def bounding_rect(self) -> QRectF:
+        m = self.margin
+        return self.outline.boundingRect().adjusted(-m, -m, m, m)
+
+    def paint(self, painter: QPainter) -> None:
+        _fill(painter, self.outline, self.style.cloth_dark)
+
+
+@dataclass(slots=True)
+class _Crown:
+    """One tree crown, already cut to the wood's outline."""
+
+    crown: QPainterPath
+    brush: QBrush
+
+
+class WoodsLook(TerrainLook):
+    """Woods: a dark floor under tree crowns, clipped to a darker edge (digest 7.9.5)."""
+
+    spacing: ClassVar[float] = 1.15
+    crown: ClassVar[tuple[float, float]] = (0.55, 0.85)
+
+    def __init__(self, feature: TerrainFeature, style: TableStyle) -> None:
+        super().__init__(feature, style)
+        self.shadow = QPainterPath()
+        self.crowns = self._crowns(seeded_random(feature.id))
+
+    def _crowns(self, rng: random.Random) -> list[_Crown]:
+        spots = [
+            (p, rng.uniform(*self.crown), rng.choice(self.style.canopy))
+            for p in scatter(self.outline, self.spacing, rng)
+        ]
+        spots.sort(key=lambda c: c[0].y())
+        centres = [(p.x(), p.y()) for p, _r, _c in spots]
+        radii = [r for _p, r, _c in spots]
+        outline = self.feature.outline
+        self.shadow = union_path(outline, [(x + 0.12, y + 0.15) for x, y in centres], radii)
+        crowns = []
+        for (centre, r, colour), path in zip(
+            spots, disc_paths(outline, centres, radii), strict=True
+        ):
+            grad = QRadialGradient(centre + QPointF(-0.3 * r, -0.35 * r), r * 1.3)
+            grad.setColorAt(0.0, colour.lighter(135))
+            grad.setColorAt(0.55, colour)
+            grad.setColorAt(1.0, colour.darker(125))
+            crowns.append(_Crown(path, QBrush(grad)))
+        return crowns
+
+    def paint_floor(self, painter: QPainter) -> None:
+        _fill(painter, self.outline, self.style.woods_floor)
+
+    def paint_crowns(self, painter: QPainter) -> None:
+        _fill(painter, self.shadow, self.style.canopy_shadow)
+        for crown in self.crowns:
+            painter.setBrush(crown.brush)
+            painter.drawPath(crown.crown)
+
+    def paint(self, painter: QPainter) -> None:
+        self.paint_floor(painter)
+        self.paint_crowns(painter)
+        _stroke(painter, self.outline, _pen(self.style.woods_edge, 0.12))
+
+
+class HillLook(TerrainLook):
+    """A hill: ochre footprint, lighter contour steps, and the crest as a dashed ridge (9.4)."""
+
+    def __init__(self, feature: TerrainFeature, style: TableStyle) -> None:
+        super().__init__(feature, style)
+        self.rings = inset_paths(feature.outline, 0.75, 3)
+        crest = feature.crest if isinstance(feature, Hill) else None
+        self.crest = line_path(crest) if crest is not None else QPainterPath()
+        self.ridge = dashed_stroke(self.crest, 0.13, [2.2, 1.4], round_caps=True)
+
+    def paint_ground(self, painter: QPainter) -> None:
+        style = self.style
+        _fill(painter, self.outline, style.hill)
+        contour = _pen(style.contour, 0.035)
+        for n, ring in enumerate(self.rings, start=1):
+            _fill(painter, ring, _blend(style.hill, style.hill_step, n / 3))
+            _stroke(painter, ring, contour)
+        _stroke(painter, self.outline, _pen(style.hill_edge, 0.09))
+
+    def paint_crest(self, painter: QPainter) -> None:
+        if self.crest.isEmpty():
+            return
+        _stroke(painter, self.crest, _pen(QColor(255, 245, 215, 110), 0.26))
+        _fill(painter, self.ridge, self.style.crest)
+
+    def paint(self, painter: QPainter) -> None:
+        self.paint_ground(painter)
+        self.paint_crest(painter)
+
+
+class WoodedHillLook(HillLook):
+    """A wooded hill: the hill's ground and crest with woods' crowns between them."""
+
+    def __init__(self, feature: TerrainFeature, style: TableStyle) -> None:
+        super().__init__(feature, style)
+        self.woods = _SparseWoods(feature, style)
+
+    def paint(self, painter: QPainter) -> None:
+        self.paint_ground(painter)
+        self.woods.paint_crowns(painter)
+        self.paint_crest(painter)
+
+
+class _SparseWoods(WoodsLook):
+    spacing: ClassVar[float] = 1.45
+    crown: ClassVar[tuple[float, float]] = (0.45, 0.65)
+
+
+class BuildingLook(TerrainLook):
+    """A building seen from above: roof shaded by floors, areas, walls, doors and windows (8)."""
+
+    margin: ClassVar[float] = 0.45
+
+    def __init__(self, feature: TerrainFeature, style: TableStyle) -> None:
+        super().__init__(feature, style)
+        assert isinstance(feature, Building)
+        self.floors = feature.floors
+        self.roof_lines = hatch_path(feature.outline, 0, 0.3)
+        self.areas = [polygon_path(a) for a in feature.areas]
+        self.doors = [
+            QLineF(*o.start, *o.end) for o in feature.openings if o.kind is OpeningKind.DOOR
+        ]
+        self.windows = [
+            QLineF(*o.start, *o.end) for o in feature.openings if o.kind is OpeningKind.WINDOW
+        ]
+        anchor = (feature.areas[0] if feature.areas else feature.outline).representative_point()
+        self.badge = QRectF(anchor.x - 0.45, anchor.y - 0.28, 0.9, 0.56)
+        self.badge_text = text_path(f"{self.floors}F", 0.3, style.font_family).translated(
+            anchor.x, anchor.y
+        )
+
+    def roof_colour(self) -> QColor:
+        return self.style.roof.darker(100 + 16 * max(self.floors - 1, 0))
+
+    def paint(self, painter: QPainter) -> None:
+        style = self.style
+        lift = 0.18 + 0.08 * self.floors
+        _fill(painter, self.outline.translated(lift, lift * 1.2), style.shadow)
+        _fill(painter, self.outline, self.roof_colour())
+        _stroke(painter, self.roof_lines, QPen(QColor(0, 0, 0, 18), 0.025))
+        area_pen = _pen(style.roof_area_line, 0.05)
+        for area in self.areas:
+            _stroke(painter, area, area_pen)
+        _stroke(painter, self.outline, _pen(style.wall, 0.16, round_join=False))
+        door_pen = QPen(style.door, 0.26)
+        door_pen.setCapStyle(Qt.PenCapStyle.FlatCap)
+        painter.setPen(door_pen)
+        for door in self.doors:
+            painter.drawLine(door)
+        window_pen = QPen(style.window, 0.2)
+        window_pen.setCapStyle(Qt.PenCapStyle.FlatCap)
+        mullion = QPen(style.wall, 0.035)
+        mullion.setCapStyle(Qt.PenCapStyle.FlatCap)
+        for window in self.windows:
+            painter.setPen(window_pen)
+            painter.drawLine(window)
+            painter.setPen(mullion)
+            painter.drawLine(window)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(style.floors_badge)
+        painter.drawRoundedRect(self.badge, 0.12, 0.12)
+        _fill(painter, self.badge_text, style.floors_text)
+
+
+class ImpassableLook(TerrainLook):
+    """Impassable ground: dark rock, hatched, with a few boulders."""
+
+    def __init__(self, feature: TerrainFeature, style: TableStyle) -> None:
+        super().__init__(feature, style)
+        rng = seeded_random(feature.id)
+        self.hatch = hatch_path(feature.outline, 45, 0.32)
+        blobs = [_blob(p, rng.uniform(0.25, 0.55), rng) for p in scatter(self.outline, 1.5, rng)]
+        self.rocks = [b for b in blobs if self.outline.contains(b.boundingRect())]
+
+    def paint(self, painter: QPainter) -> None:
+        style = self.style
+        _fill(painter, self.outline, style.rock)
+        _stroke(painter, self.hatch, QPen(style.rock_hatch, 0.05))
+        painter.setPen(_pen(style.rock_hatch, 0.04))
+        painter.setBrush(style.rock_light)
+        for rock in self.rocks:
+            painter.drawPolygon(rock)
+        _stroke(painter, self.outline, _pen(style.rock_edge, 0.13))
+
+
+class CoverLook(TerrainLook):
+    """A cover obstacle (7.9.5): a stone wall, a rubble heap, a vehicle, or other."""
+
+    margin: ClassVar[float] = 0.35
+
+    def __init__(self, feature: TerrainFeature, style: TableStyle) -> None:
+        super().__init__(feature, style)
+        self.cover_type = (
+            feature.cover_type if isinstance(feature, CoverObstacle) else CoverType.OTHER
+        )
+        rng = seeded_random(feature.id)
+        angle = long_axis_angle(feature.outline)
+        self.joints = QPainterPath()
+        self.stones: list[tuple[QPolygonF, QColor]] = []
+        self.roof = QPainterPath()
+        base = style.cover[self.cover_type]
+        if self.cover_type is CoverType.WALL:
+            self.joints = hatch_path(feature.outline, angle + 90, 0.42)
+        elif self.cover_type is CoverType.RUBBLE:
+            for p in scatter(self.outline, 0.38, rng, jitter=0.45):
+                shade = base.lighter(rng.randint(80, 135))
+                self.stones.append((_blob(p, rng.uniform(0.1, 0.24), rng, corners=5), shade))
+        elif self.cover_type is CoverType.VEHICLE:
+            rings = inset_paths(feature.outline, 0.28, 1)
+            self.roof = rings[0] if rings else QPainterPath()
+        else:
+            self.joints = hatch_path(feature.outline, 45, 0.3)
+
+    def paint(self, painter: QPainter) -> None:
+        style = self.style
+        base = style.cover[self.cover_type]
+        if self.cover_type is not CoverType.RUBBLE:
+            _fill(painter, self.outline.translated(0.1, 0.13), style.shadow)
+        if self.cover_type is CoverType.RUBBLE:
+            faded = QColor(base)
+            faded.setAlphaF(0.55)
+            _fill(painter, self.outline, faded)
+            painter.setPen(_pen(style.cover_edge, 0.025))
+            for stone, shade in self.stones:
+                painter.setBrush(shade)
+                painter.drawPolygon(stone)
+            return
+        _fill(painter, self.outline, base)
+        if not self.joints.isEmpty():
+            _stroke(painter, self.joints, QPen(style.cover_edge, 0.03))
+        if not self.roof.isEmpty():
+            _fill(painter, self.roof, base.lighter(125))
+            _stroke(painter, self.roof, _pen(base.darker(140), 0.03))
+        _stroke(painter, self.outline, _pen(style.cover_edge, 0.06))
+
+
+TERRAIN_LOOKS: dict[TerrainKind, type[TerrainLook]] = {
+    TerrainKind.WOODS: WoodsLook,
+    TerrainKind.HILL: HillLook,
+    TerrainKind.WOODED_HILL: WoodedHillLook,
+    TerrainKind.BUILDING: BuildingLook,
+    TerrainKind.IMPASSABLE: ImpassableLook,
+    TerrainKind.COVER: CoverLook,
+}
+"""The look used for each kind; replace an entry to restyle a kind everywhere."""
+
+
+def terrain_tooltip(feature: TerrainFeature) -> str:
+    """What a player hovering over a feature wants to know, in the game's words."""
+    lines = [f"<b>{feature.name or feature.id}</b>", feature.kind.label]
+    if isinstance(feature, Building):
+        lines.append(f"{feature.floors} floor{'s' if feature.floors != 1 else ''}")
+        lines.append(f"{len(feature.areas)} area{'s' if len(feature.areas) != 1 else ''}")
+    if isinstance(feature, CoverObstacle):
+        lines.append(f"Cover: {feature.cover_type.value}")
+    return "<br>".join(lines)
+
+
+class TerrainItem(QGraphicsItem):
+    """One terrain feature, drawn by the look of its kind and cached in device pixels.
+
+    The item sits at the scene origin and paints the outline in scene (inch)
+    coordinates.  Device-coordinate caching makes a repaint a pixmap blit, which
+    keeps figure drags and LOS lines over busy tables fast (issue 6).
+    """
+
+    Type = ItemType.TERRAIN
+
+    def __init__(self, battlefield: Battlefield, feature_id: str, style: TableStyle) -> None:
+        super().__init__()
+        self.model_id = feature_id
+        self._battlefield = battlefield
+        self._style = style
+        self._look: TerrainLook | None = None
+        self._highlighted = False
+        self.kind = TerrainKind.WOODS
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        self.sync_from_model()
+
+    def type(self) -> int:
+        return int(self.Type)
+
+    @property
+    def look(self) -> TerrainLook:
+        assert self._look is not None
+        return self._look
+
+    def sync_from_model(self) -> None:
+        """Re-read the feature and rebuild its drawing (outline, crest, areas...)."""
+        feature = self._battlefield.feature(self.model_id)
+        self.prepareGeometryChange()
+        self.kind = feature.kind
+        self._look = TERRAIN_LOOKS.get(feature.kind, TerrainLook)(feature, self._style)
+        self.setPos(0, 0)
+        self.setToolTip(terrain_tooltip(feature))
+        self.update()
+
+    def set_highlighted(self, on: bool) -> None:
+        """Outline the feature, e.g. when the editor's document selects it (issue 6)."""
+        if on != self._highlighted:
+            self._highlighted = on
+            self.update()
+
+    def is_highlighted(self) -> bool:
+        return self._highlighted
+
+    def boundingRect(self) -> QRectF:
+        return self.look.bounding_rect()
+
+    def shape(self) -> QPainterPath:
+        return self.look.outline
+
+    def paint(
+        self,
+        painter: QPainter,
+        option: QStyleOptionGraphicsItem,
+        widget: QWidget | None = None,
+    ) -> None:
+        self.look.paint(painter)
+        if self._highlighted:
+            _paint_highlight(painter, self.look.outline, self._style)
+
+
+def _paint_highlight(painter: QPainter, path: QPainterPath, style: TableStyle) -> None:
+    """A two-tone dashed outline, 2 screen pixels wide at any zoom (cosmetic pens)."""
+    dark = QPen(QColor(0, 0, 0, 160), 0)
+    dark.setWidthF(4)
+    dark.setCosmetic(True)
+    light = QPen(style.highlight, 0)
+    light.setWidthF(2)
+    light.setCosmetic(True)
+    light.setDashPattern([4, 3])
+    for pen in (dark, light):
+        _stroke(painter, path, pen)
+
+
+def terrain_z(kind: TerrainKind, index: int) -> float:
+    """The z of a feature: its kind's layer, then its drawing order within the layer."""
+    return float(TERRAIN_LAYER.get(kind, Layer.HILL)) + index * 1e-4
+
+
+# --------------------------------------------------------------------------
+# figures
+
+
+def figure_tooltip(figure: Figure, force_name: str) -> str:
+    """Name, Star/Grunt, Rep, weapons and status of a figure, for its tooltip."""
+    role = "Star" if figure.is_star else "Grunt"
+    weapon = "unarmed" if figure.weapon.value == "none" else figure.weapon.value
+    lines = [
+        f"<b>{figure.name}</b> ({role})",
+        f"Rep {figure.rep} · {weapon}",
+        f"Status: {figure.status.label}",
+    ]
+    if figure.melee.value != "none":
+        lines.insert(2, f"Melee: {figure.melee.value.replace('_', '-')}")
+    if force_name:
+        lines.append(f"Side: {force_name}")
+    return "<br>".join(lines)
+
+
+def _star(centre: QPointF, outer: float) -> QPolygonF:
+    inner = outer * 0.45
+    points = []
+    for k in range(10):
+        r = outer if k % 2 == 0 else inner
+        a = -math.pi / 2 + k * math.pi / 5
+        points.append(QPointF(centre.x() + r * math.cos(a), centre.y() + r * math.sin(a)))
+    return QPolygonF(points)
+
+
+class FigureItem(QGraphicsItem):
+    """A figure on its round base: side colour, facing notch, Rep, Star marker, status.
+
+    The item's position is the figure's centre; its facing is painted, not applied
+    as item rotation, so the Rep number always reads upright.
+    """
+
+    Type = ItemType.FIGURE
+
+    def __init__(self, battlefield: Battlefield, figure_id: str, style: TableStyle) -> None:
+        super().__init__()
+        self.model_id = figure_id
+        self._battlefield = battlefield
+        self._style = style
+        self._appearance: tuple[object, ...] = ()
+        self._radius = 0.5
+        self._facing = 0.0
+        self._colour = QColor("#888888")
+        self._status = Status.CARRY_ON
+        self._star = False
+        self._rep = QPainterPath()
+        self._preview_facing: float | None = None
+        self._highlighted = False
+        self.setZValue(Layer.FIGURES)
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        self.sync_from_model()
+
+    def type(self) -> int:
+        return int(self.Type)
+
+    def sync_from_model(self) -> None:
+        """Move to the figure's position; repaint only if its looks changed."""
+        figure = self._battlefield.figure(self.model_id)
+        force_name, colour = "", "#888888"
+        try:
+            force = self._battlefield.force(figure.side)
+            force_name, colour = force.name, force.colour
+        except ValueError:
+            pass
+        self.setPos(figure.x, figure.y)
+        appearance = (figure.radius, figure.facing, colour, figure.status, figure.role, figure.rep)
+        if appearance != self._appearance:
+            if figure.radius != self._radius:
+                self.prepareGeometryChange()
+            self._appearance = appearance
+            self._radius = figure.radius
+            self._facing = figure.facing
+            self._colour = QColor(colour)
+            self._status = figure.status
+            self._star = figure.is_star
+            self._rep = text_path(str(figure.rep), figure.base * 0.42, self._style.font_family)
+            self.setOpacity(0.55 if not figure.status.can_act else 1.0)
+            self.update()
+        self.setToolTip(figure_tooltip(figure, force_name))
+
+    def facing(self) -> float:
+        """The facing drawn now: the preview's while a tool turns the figure, else the model's."""
+        return self._facing if self._preview_facing is None else self._preview_facing
+
+    def set_preview_facing(self, facing: float | None) -> None:
+        """Draw the facing notch at ``facing`` without touching the model (None: stop).
+
+        Tools turn a figure with this rather than ``setRotation`` so the Rep stays
+        upright; the model is changed only when the tool commits its command.
+        """
+        if facing != self._preview_facing:
+            self._preview_facing = facing
+            self.update()
+
+    def set_highlighted(self, on: bool) -> None:
+        """Ring the base, e.g. when the editor's document selects the figure."""
+        if on != self._highlighted:
+            self._highlighted = on
+            self.update()
+
+    def is_highlighted(self) -> bool:
+        return self._highlighted
+
+    def boundingRect(self) -> QRectF:
+        r = self._radius * 1.3 + 0.1
+        return QRectF(-r, -r, 2 * r, 2 * r)
+
+    def shape(self) -> QPainterPath:
+        path = QPainterPath()
+        path.addEllipse(QPointF(0, 0), self._radius, self._radius)
+        return path
+
+    def paint(
+        self,
+        painter: QPainter,
+        option: QStyleOptionGraphicsItem,
+        widget: QWidget | None = None,
+    ) -> None:
+        self._paint_token(painter)
+        if self._highlighted:
+            ring = QPainterPath()
+            ring.addEllipse(QPointF(0, 0), self._radius * 1.12, self._radius * 1.12)
+            _paint_highlight(painter, ring, self._style)
+
+    def _paint_token(self, painter: QPainter) -> None:
+        style, r, colour = self._style, self._radius, self._colour
+        origin = QPointF(0, 0)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(style.shadow)
+        painter.drawEllipse(QPointF(0.05, 0.07), r * 1.02, r * 1.02)
+        grad = QRadialGradient(QPointF(-0.35 * r, -0.4 * r), r * 1.6)
+        grad.setColorAt(0.0, colour.lighter(130))
+        grad.setColorAt(1.0, colour.darker(115))
+        rim = style.figure_rim_star if self._star else colour.darker(170)
+        painter.setPen(_pen(rim, r * (0.16 if self._star else 0.1)))
+        painter.setBrush(QBrush(grad))
+        painter.drawEllipse(origin, r * 0.95, r * 0.95)
+
+        painter.save()
+        painter.rotate(self.facing())
+        tip, back, half = -r * 1.28, -r * 0.78, r * 0.36
+        notch = QPolygonF([QPointF(0, tip), QPointF(-half, back), QPointF(half, back)])
+        painter.setPen(_pen(colour.darker(200), r * 0.06))
+        painter.setBrush(style.figure_facing)
+        painter.drawPolygon(notch)
+        if self._star:
+            painter.setPen(_pen(QColor(90, 60, 0), r * 0.03))
+            painter.setBrush(style.figure_rim_star)
+            painter.drawPolygon(_star(QPointF(0, r * 0.68), r * 0.24))
+        painter.restore()
+
+        text = QColor("#111111") if colour.lightnessF() > 0.62 else QColor("#ffffff")
+        _fill(painter, self._rep, text)
+
+        if not self._status.can_act:
+            cross = (
+                style.figure_dead_cross
+                if self._status is Status.OBVIOUSLY_DEAD
+                else style.figure_cross
+            )
+            pen = _pen(cross, r * 0.22)
+            painter.setPen(pen)
+            d = r * 0.75
+            painter.drawLine(QLineF(-d, -d, d, d))
+            painter.drawLine(QLineF(-d, d, d, -d))

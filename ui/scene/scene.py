@@ -1,0 +1,200 @@
+"""The battlefield scene: a projection of one :class:`~crdesk.model.Battlefield`.
+
+The scene subscribes to the model's change events and adds, removes or
+re-syncs only the item the event names (STYLE 5).  It never computes rules and
+never changes the model; issue 6's tools and undo commands do that, and the
+scene simply follows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QObject, QRectF, Signal
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
+
+from crdesk.events import Change, ChangeKind
+from crdesk.model import Battlefield
+from ui.scene.items import FigureItem, TableItem, TerrainItem, terrain_z
+from ui.scene.overlays import GridOverlay, SectionOverlay
+from ui.scene.style import DEFAULT_STYLE, TableStyle
+
+SCENE_MARGIN = 1.5
+"""Inches of room around the table, so the frame and edge labels are never cut off."""
+
+
+class BattlefieldScene(QGraphicsScene):
+    """One scene per open battlefield; 1 scene unit is 1 inch of table.
+
+    Drawing in inches keeps the items' code in the game's units, makes printing
+    at true scale trivial (issue 5), and pens are given in inches too, so lines
+    scale with the table like painted terrain would.
+    """
+
+    model_synced = Signal(object)
+    """Emitted with the :class:`~crdesk.events.Change` once the items follow it."""
+
+    def __init__(
+        self,
+        battlefield: Battlefield,
+        style: TableStyle | None = None,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.battlefield = battlefield
+        self.table_style = style or DEFAULT_STYLE
+        """Colours of the table (not ``style()``, which is Qt's widget style)."""
+        self._features: dict[str, TerrainItem] = {}
+        self._figures: dict[str, FigureItem] = {}
+        self.table_item = TableItem(battlefield.table, self.table_style)
+        self.section_overlay = SectionOverlay(battlefield.table, self.table_style)
+        self.grid_overlay = GridOverlay(battlefield.table, self.table_style)
+        self.grid_overlay.setVisible(False)
+        overlays = (self.section_overlay, self.section_overlay.numbers, self.grid_overlay)
+        for item in (self.table_item, *overlays):
+            self.addItem(item)
+        self._populate()
+        self._unsubscribe: Callable[[], None] | None = battlefield.subscribe(self._on_change)
+
+    # -- queries ------------------------------------------------------------
+
+    def table_rect(self) -> QRectF:
+        """The table in scene coordinates (inches, origin at the far-left corner)."""
+        return QRectF(0, 0, self.battlefield.table.width, self.battlefield.table.height)
+
+    def feature_item(self, feature_id: str) -> TerrainItem | None:
+        return self._features.get(feature_id)
+
+    def figure_item(self, figure_id: str) -> FigureItem | None:
+        return self._figures.get(figure_id)
+
+    def terrain_items(self) -> list[TerrainItem]:
+        return list(self._features.values())
+
+    def figure_items(self) -> list[FigureItem]:
+        return list(self._figures.values())
+
+    def model_item(self, model_id: str) -> QGraphicsItem | None:
+        """The item showing a feature or a figure, by model id."""
+        return self._features.get(model_id) or self._figures.get(model_id)
+
+    # -- overlays -------------------------------------------------------------
+
+    def sections_visible(self) -> bool:
+        return self.section_overlay.isVisible()
+
+    def set_sections_visible(self, visible: bool) -> None:
+        self.section_overlay.setVisible(visible)
+
+    def grid_visible(self) -> bool:
+        return self.grid_overlay.isVisible()
+
+    def set_grid_visible(self, visible: bool) -> None:
+        self.grid_overlay.setVisible(visible)
+
+    def set_caching(self, enabled: bool) -> None:
+        """Turn item pixmap caches on or off: off while exporting, so SVG stays vector."""
+        mode = (
+            QGraphicsItem.CacheMode.DeviceCoordinateCache
+            if enabled
+            else QGraphicsItem.CacheMode.NoCache
+        )
+        for item in self.items():
+            item.setCacheMode(mode)
+
+    # -- model following --------------------------------------------------------
+
+    def detach(self) -> None:
+        """Stop following the model (call before dropping the scene)."""
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+
+    def rebuild(self) -> None:
+        """Re-create every model item, e.g. after a reset or a table resize."""
+        for item in [*self._features.values(), *self._figures.values()]:
+            self.removeItem(item)
+        self._features.clear()
+        self._figures.clear()
+        table = self.battlefield.table
+        self.table_item.sync_from_model(table)
+        self.section_overlay.sync_from_model(table)
+        self.grid_overlay.sync_from_model(table)
+        self._populate()
+
+    def _populate(self) -> None:
+        for feature in self.battlefield.terrain:
+            self._add_feature(feature.id)
+        for figure in self.battlefield.figures():
+            self._add_figure(figure.id)
+        self._restack_terrain()
+        self._update_scene_rect()
+
+    def _update_scene_rect(self) -> None:
+        m = SCENE_MARGIN
+        self.setSceneRect(self.table_rect().adjusted(-m, -m, m, m))
+
+    def _on_change(self, change: Change) -> None:
+        if change.kind is ChangeKind.RESET:
+            self.rebuild()
+        elif change.what == "feature":
+            self._feature_changed(change)
+        elif change.what == "figure":
+            self._figure_changed(change)
+        elif change.what == "force":
+            self._force_changed(change)
+        self.model_synced.emit(change)
+
+    def _feature_changed(self, change: Change) -> None:
+        if change.kind is ChangeKind.ADDED:
+            self._add_feature(change.id)
+            self._restack_terrain()
+        elif change.kind is ChangeKind.REMOVED:
+            item = self._features.pop(change.id, None)
+            if item is not None:
+                self.removeItem(item)
+            self._restack_terrain()
+        elif (item := self._features.get(change.id)) is not None:
+            item.sync_from_model()
+            item.setZValue(terrain_z(item.kind, self._terrain_index(change.id)))
+
+    def _figure_changed(self, change: Change) -> None:
+        if change.kind is ChangeKind.ADDED:
+            self._add_figure(change.id)
+        elif change.kind is ChangeKind.REMOVED:
+            item = self._figures.pop(change.id, None)
+            if item is not None:
+                self.removeItem(item)
+        elif (item := self._figures.get(change.id)) is not None:
+            item.sync_from_model()
+
+    def _force_changed(self, change: Change) -> None:
+        """A force came, went or changed colour/name: bring its figures in line."""
+        present = {f.id for f in self.battlefield.figures()}
+        for figure_id in [i for i in self._figures if i not in present]:
+            self.removeItem(self._figures.pop(figure_id))
+        for figure_id in present:
+            if figure_id in self._figures:
+                self._figures[figure_id].sync_from_model()
+            else:
+                self._add_figure(figure_id)
+
+    def _add_feature(self, feature_id: str) -> None:
+        item = TerrainItem(self.battlefield, feature_id, self.table_style)
+        self._features[feature_id] = item
+        self.addItem(item)
+
+    def _add_figure(self, figure_id: str) -> None:
+        item = FigureItem(self.battlefield, figure_id, self.table_style)
+        self._figures[figure_id] = item
+        self.addItem(item)
+
+    def _terrain_index(self, feature_id: str) -> int:
+        return [f.id for f in self.battlefield.terrain].index(feature_id)
+
+    def _restack_terrain(self) -> None:
+        """Keep each feature on its kind's layer, in the model's drawing order."""
+        for index, feature in enumerate(self.battlefield.terrain):
+            item = self._features.get(feature.id)
+            if item is not None:
+                item.setZValue(terrain_z(feature.kind, index))
