@@ -1,0 +1,1223 @@
+"""Line of sight, Cover and concealment (digest 7.9.4, 7.9.5, 8.3, 15.2).
+
+One engine answers every question, vectorised over arrays of *pairs* (viewer,
+target) so the all-pairs matrix, the one-figure update and a single tooltip
+query run the same rules:
+
+* **Sight lines.** A figure is seen when at least one of three sight lines is
+  clear: centre to centre, and the two lines joining the points halfway out to
+  the left and to the right of each base, across the line.  So a figure mostly
+  hidden behind a corner is still in sight (In Sight 7.6: "base to base"), while
+  a same-size base standing squarely in the way blocks all three lines.
+  Cover obstacles and crests are judged on the centre line.
+* **Grazing** (see :mod:`crdesk.geometry.terrain_index`): a line must pass more
+  than 0.01" inside a feature or base to be blocked by it.
+* **Front arc.** The target is in the viewer's 180° front when any part of its
+  base lies more than 0.01" ahead of the line through the viewer's centre
+  across its facing (a target exactly abeam is seen).  A probe point has no
+  facing and sees all around.
+* **Where a figure is.** Inside woods or a building means its *centre* is
+  inside the outline; "within 1\" of the edge / crest" is measured from the
+  centre; "at a door or window" means the base is within 0.5" of the opening;
+  "within 1\" of a cover obstacle" is measured from the base edge.
+* **Woods.** A line from outside to outside that passes through woods is
+  blocked ("see into, not through").  A line from a figure in the 1" edge band
+  must leave the woods without entering the part deeper than 1" and must not
+  re-enter it.  Two figures in the same woods see each other up to 12" (6" at
+  night), base to base.
+* **Buildings.** A line through a building is blocked; a figure inside is seen
+  only if it is at a door or window and the line leaves the building through
+  that opening; two figures inside the same building see each other (interior
+  walls are not modelled).
+* **Order of reasons.** Off the table; a figure deeper than 1" in woods or shut
+  inside a building away from its openings (seen from outside that feature);
+  the 12"/6" limit inside the same woods; the viewer's 180° front arc;
+  night/weather distance; terrain along the line (nearest the viewer first);
+  other figures' bases.
+
+Speed (issue 4): the all-pairs path first walks each line over a raster of
+cells wholly inside one blocking feature (a sample there blocks the line for
+sure, see :class:`~crdesk.geometry.terrain_index.Raster`), then tests the
+lines left against the edges of nearby features in numpy (a proper crossing
+blocks for sure, no contact at all leaves the line open), and only what is
+still undecided -- lines from inside woods or buildings, exact touches -- goes
+to the exact STRtree/GEOS test.  Side lines are judged only for pairs whose
+centre line is blocked, and are proven blocked at once when they cross the
+same blocker.  ``detailed`` (single questions) skips the fast filters.  Both
+paths give the same verdicts (property tests check it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+import numpy as np
+import numpy.typing as npt
+import shapely
+from shapely.geometry import LineString
+
+from crdesk.geometry.terrain_index import (
+    GRAZE,
+    Bools,
+    Floats,
+    Ints,
+    Place,
+    Role,
+    TerrainIndex,
+    build_index,
+    locate_many,
+    walls,
+)
+from crdesk.model import Battlefield, Figure, Status
+from crdesk.model import TerrainKind as K
+from crdesk.options import RulesOptions
+
+
+class Reason(StrEnum):
+    """Why a line of sight is open or blocked; each names the rule it comes from."""
+
+    VISIBLE = "visible"
+    OFF_TABLE = "off_table"
+    OUT_OF_ARC = "out_of_arc"
+    NIGHT = "night"
+    WEATHER = "weather"
+    WOODS_RANGE = "woods_range"
+    WOODS = "woods"
+    WOODS_DEEP = "woods_deep"
+    BUILDING = "building"
+    BUILDING_INTERIOR = "building_interior"
+    BUILDING_WALL = "building_wall"
+    IMPASSABLE = "impassable"
+    HILL = "hill"
+    FIGURE = "figure"
+
+    @property
+    def text(self) -> str:
+        return _REASON_TEXT[self]
+
+
+RASTER_STEP = 0.4
+WALK_FIRST = 16
+"""Samples per line in the first round of the raster walk; later rounds grow."""
+WALK_GROWTH = 2.0
+WALK_SINGLE = 4000
+"""Below this many samples in all, walk every line to its end in one round."""
+"""Spacing in inches of the raster samples along a sight line."""
+SAMPLE_FRACTION = 0.5
+"""Side sample points sit halfway from the centre to the edge of the base, across the line."""
+
+_REASON_TEXT = {
+    Reason.VISIBLE: "in sight",
+    Reason.OFF_TABLE: "not on the table",
+    Reason.OUT_OF_ARC: "outside the viewer's 180° front arc (7.9.4)",
+    Reason.NIGHT: 'beyond 12" at night (7.9.4)',
+    Reason.WEATHER: "beyond the bad-weather limit (7.9.4)",
+    Reason.WOODS_RANGE: 'beyond the 12"/6" limit inside woods (7.9.4)',
+    Reason.WOODS: "woods block the line: see into, not through (15.2)",
+    Reason.WOODS_DEEP: 'deeper than 1" inside woods (7.9.4)',
+    Reason.BUILDING: "a building blocks the line (8.3)",
+    Reason.BUILDING_INTERIOR: "inside a building, not at a door or window (8.3)",
+    Reason.BUILDING_WALL: "the line does not leave through the figure's door or window (8.3)",
+    Reason.IMPASSABLE: "impassable ground blocks the line (9.4)",
+    Reason.HILL: "a hill crest lies between them (15.2)",
+    Reason.FIGURE: "another figure's base blocks the line (7.9.4)",
+}
+
+REASONS: list[Reason] = list(Reason)
+CODE = {r: i for i, r in enumerate(REASONS)}
+_VISIBLE = CODE[Reason.VISIBLE]
+Codes = npt.NDArray[np.int8]
+
+
+class CoverKind(StrEnum):
+    """What gives a figure Cover or concealment (7.9.5, 15.2)."""
+
+    WOODS = "woods"
+    BUILDING = "building"
+    OBSTACLE = "obstacle"
+    CREST = "crest"
+    VEHICLE = "vehicle"
+
+
+@dataclass(frozen=True, slots=True)
+class CoverReason:
+    kind: CoverKind
+    feature_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class LosResult:
+    """The verdict of one line of sight, with the reason a player can check in the book."""
+
+    viewer: str
+    target: str
+    visible: bool
+    reason: Reason
+    feature_id: str | None = None
+    """The terrain feature or figure that blocks the line, when one does."""
+    cover: bool = False
+    concealed: bool = False
+    cover_reasons: tuple[CoverReason, ...] = ()
+    distance: float = 0.0
+    """Base-to-base distance in inches."""
+
+    @property
+    def message(self) -> str:
+        head = "in sight" if self.visible else "out of sight: " + self.reason.text
+        if self.feature_id and not self.visible:
+            head += f" [{self.feature_id}]"
+        extras = [w for w, on in (("Cover", self.cover), ("concealed", self.concealed)) if on]
+        if self.visible and extras:
+            head += " (" + ", ".join(extras) + ")"
+        return head
+
+
+@dataclass(slots=True)
+class Viewpoints:
+    """Figures (and probe points) as flat arrays, plus where each stands in the terrain."""
+
+    ids: list[str]
+    x: Floats
+    y: Floats
+    r: Floats
+    fx: Floats
+    """Facing unit vector; (0, 0) for a point, which sees all around."""
+    fy: Floats
+    blocks: Bools
+    """Whether the base blocks other figures' sight lines (7.9.4 and its option)."""
+    moving: Bools
+    lit: Bools
+    present: Bools
+    places: list[Place]
+    _cont: tuple[Ints, Ints] | None = None
+    _flags: tuple[Bools, Bools, Bools, Bools] | None = None
+    _near: Ints | None = None
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def cover_flags(self) -> tuple[Bools, Bools, Bools, Bools]:
+        """Per viewpoint: in woods/building, in a vehicle, near obstacle/crest, in woods."""
+        if self._flags is None:
+            self._flags = (
+                np.array([bool(p.woods) or p.building >= 0 for p in self.places], dtype=bool),
+                np.array([p.vehicle >= 0 for p in self.places], dtype=bool),
+                np.array(
+                    [bool(p.near_obstacles or p.near_crests) for p in self.places], dtype=bool
+                ),
+                np.array([bool(p.woods) for p in self.places], dtype=bool),
+            )
+        return self._flags
+
+    def sealed(self) -> tuple[Ints, Codes]:
+        """Per viewpoint: the woods it is deep in or the building it is shut in, and why."""
+        feats = np.full(len(self.places), -1, dtype=np.int64)
+        codes = np.full(len(self.places), _VISIBLE, dtype=np.int8)
+        for k, p in enumerate(self.places):
+            if p.deep:
+                feats[k], codes[k] = p.deep[0], CODE[Reason.WOODS_DEEP]
+            elif p.building >= 0 and not p.openings:
+                feats[k], codes[k] = p.building, CODE[Reason.BUILDING_INTERIOR]
+        return feats, codes
+
+    def near_features(self) -> Ints:
+        """Per viewpoint: cover obstacles and crests near it, padded with -1."""
+        if self._near is None:
+            width = max([len(p.near_obstacles) + len(p.near_crests) for p in self.places] + [1])
+            out = np.full((len(self.places), width), -1, dtype=np.int64)
+            for k, p in enumerate(self.places):
+                fs = (*p.near_obstacles, *p.near_crests)
+                out[k, : len(fs)] = fs
+            self._near = out
+        return self._near
+
+    def containers(self) -> tuple[Ints, Ints]:
+        """Per viewpoint: its containers (woods, building) and nearby crests, padded with -9."""
+        if self._cont is None:
+            self._cont = _containers(self)
+        return self._cont
+
+
+def _blocks(fig: Figure, rules: RulesOptions) -> bool:
+    interp = rules.interpretations
+    if not interp.figures_block_los or fig.status is Status.LEAVE_THE_BATTLEFIELD:
+        return False
+    return fig.status.can_act or interp.downed_figures_block_los
+
+
+def viewpoints(
+    battlefield: Battlefield,
+    index: TerrainIndex,
+    rules: RulesOptions,
+    *,
+    figures: Sequence[Figure] | None = None,
+    moving: Iterable[str] = (),
+    lit: Iterable[str] = (),
+    extra_points: Sequence[tuple[str, float, float]] = (),
+) -> Viewpoints:
+    """Collect the figures (roster order) and optional probe points into arrays.
+
+    ``moving`` names figures that move this activation (7.9.5: concealed, not in
+    Cover, in woods and buildings); fast movers count as moving anyway.  ``lit``
+    names targets standing in a well-lit area (7.9.4: seen beyond 12" at night).
+    """
+    figs = list(battlefield.figures()) if figures is None else list(figures)
+    mov, lits = set(moving), set(lit)
+    ids = [f.id for f in figs] + [p[0] for p in extra_points]
+    n = len(ids)
+    x = np.array([f.x for f in figs] + [p[1] for p in extra_points], dtype=np.float64)
+    y = np.array([f.y for f in figs] + [p[2] for p in extra_points], dtype=np.float64)
+    r = np.array([f.radius for f in figs] + [0.0] * len(extra_points), dtype=np.float64)
+    fx = np.zeros(n)
+    fy = np.zeros(n)
+    for k, f in enumerate(figs):
+        fx[k], fy[k] = f.facing_vector()
+    return Viewpoints(
+        ids=ids,
+        x=x,
+        y=y,
+        r=r,
+        fx=fx,
+        fy=fy,
+        blocks=np.array([_blocks(f, rules) for f in figs] + [False] * len(extra_points), bool),
+        moving=np.array(
+            [f.fast_moving or f.id in mov for f in figs] + [False] * len(extra_points), bool
+        ),
+        lit=np.array([f.id in lits for f in figs] + [False] * len(extra_points), bool),
+        present=np.array(
+            [f.status is not Status.LEAVE_THE_BATTLEFIELD for f in figs]
+            + [True] * len(extra_points),
+            bool,
+        ),
+        places=locate_many(index, x, y, r, rules),
+    )
+
+
+@dataclass(slots=True)
+class PairVerdicts:
+    """Verdicts for arrays of unordered pairs (a, b), in both directions."""
+
+    a: Ints
+    b: Ints
+    distance: Floats
+    ab: Codes
+    """Reason code for a seeing b (index into :data:`REASONS`; 0 is visible)."""
+    ba: Codes
+    ab_feature: Ints
+    """Blocking feature (>= 0: terrain index; <= -2: figure -(n + 2); -1: none)."""
+    ba_feature: Ints
+    cover_ab: Bools
+    """b is in Cover from a (only meaningful when a sees b)."""
+    concealed_ab: Bools
+    cover_ba: Bools
+    concealed_ba: Bools
+    gate_ab: Bools
+    """a could see b but for the sight lines (presence, arc, night, woods limit)."""
+    gate_ba: Bools
+    line_state: npt.NDArray[np.int8]
+    """(m, 3): what terrain alone says of each sight line: LINE_OPEN, LINE_BLOCKED or
+    LINE_UNKNOWN (not judged because another line settled the pair)."""
+
+
+# ---------------------------------------------------------------------------
+# The engine
+
+
+def evaluate(
+    index: TerrainIndex,
+    vp: Viewpoints,
+    a: Ints,
+    b: Ints,
+    rules: RulesOptions,
+    *,
+    detailed: bool = False,
+) -> PairVerdicts:
+    """Judge sight both ways for every pair (a[k], b[k]) of viewpoint indexes.
+
+    ``detailed`` skips the fast filters (raster walk, numpy edge tests) so that
+    the terrain feature named is the first along the line from ``a``; the
+    verdicts are the same either way (a property test checks it).
+    """
+    a = np.asarray(a, dtype=np.int64)
+    b = np.asarray(b, dtype=np.int64)
+    m = len(a)
+    dx = vp.x[b] - vp.x[a]
+    dy = vp.y[b] - vp.y[a]
+    centre = np.hypot(dx, dy)
+    dist = np.maximum(centre - vp.r[a] - vp.r[b], 0.0)
+
+    # -- symmetric gates: presence, same-woods limit --------------------------
+    sym = np.full(m, _VISIBLE, dtype=np.int8)
+    sym_feat = np.full(m, -1, dtype=np.int64)
+    sym[~(vp.present[a] & vp.present[b])] = CODE[Reason.OFF_TABLE]
+    # sealed figures: deeper than 1" in woods, or inside a building away from its
+    # openings, neither see nor are seen from outside that feature (7.9.4, 8.3)
+    seal_feat, seal_code = vp.sealed()
+    cont, _ = vp.containers()
+    for end, other in ((a, b), (b, a)):
+        sf = seal_feat[end]
+        hit = (sf >= 0) & (sym == _VISIBLE)
+        hit &= ~(cont[other] == sf[:, None]).any(axis=1)
+        sym[hit] = seal_code[end][hit]
+        sym_feat[hit] = sf[hit]
+    in_woods = vp.cover_flags()[3]
+    far = np.flatnonzero(
+        (dist > rules.woods_visibility) & (sym == _VISIBLE) & in_woods[a] & in_woods[b]
+    )
+    for k in far:
+        shared = set(vp.places[a[k]].woods) & set(vp.places[b[k]].woods)
+        if shared:
+            sym[k] = CODE[Reason.WOODS_RANGE]
+            sym_feat[k] = min(shared)
+
+    # -- per-direction gates: arc, night/weather -------------------------------
+    def gates(v: Ints, t: Ints, sx: Floats, sy: Floats) -> tuple[Codes, Ints]:
+        code = sym.copy()
+        feat = sym_feat.copy()
+        dot = vp.fx[v] * sx + vp.fy[v] * sy
+        has_facing = (vp.fx[v] != 0) | (vp.fy[v] != 0)
+        code[has_facing & (dot <= GRAZE - vp.r[t]) & (code == _VISIBLE)] = CODE[Reason.OUT_OF_ARC]
+        limit = rules.visibility_limit
+        if limit is not None:
+            far = (dist > limit) & ~vp.lit[t] & (code == _VISIBLE)
+            code[far] = CODE[Reason.NIGHT if rules.night else Reason.WEATHER]
+        return code, feat
+
+    ab, ab_feat = gates(a, b, dx, dy)
+    ba, ba_feat = gates(b, a, -dx, -dy)
+
+    # -- sight lines: terrain and bases, where either direction is still open ---
+    gate_ab, gate_ba = ab == _VISIBLE, ba == _VISIBLE
+    todo = np.flatnonzero(gate_ab | gate_ba)
+    line_state = np.zeros((m, 3), dtype=np.int8)
+    if len(todo):
+        px, py, qx, qy = _line_ends(vp, a[todo], b[todo])
+        code, feat, states = _sight_lines(index, vp, a[todo], b[todo], px, py, qx, qy, detailed)
+        line_state[todo] = states
+        for c, f in ((ab, ab_feat), (ba, ba_feat)):
+            sub = c[todo]
+            open_ = sub == _VISIBLE
+            sub[open_] = code[open_]
+            c[todo] = sub
+            fsub = f[todo]
+            fsub[open_] = feat[open_]
+            f[todo] = fsub
+
+    cover_ab, conc_ab = _cover(index, vp, a, b, gate_ab)
+    cover_ba, conc_ba = _cover(index, vp, b, a, gate_ba)
+    return PairVerdicts(
+        a=a,
+        b=b,
+        distance=dist,
+        ab=ab,
+        ba=ba,
+        ab_feature=ab_feat,
+        ba_feature=ba_feat,
+        cover_ab=cover_ab,
+        concealed_ab=conc_ab,
+        cover_ba=cover_ba,
+        concealed_ba=conc_ba,
+        gate_ab=gate_ab,
+        gate_ba=gate_ba,
+        line_state=line_state,
+    )
+
+
+def _line_ends(vp: Viewpoints, a: Ints, b: Ints) -> tuple[Floats, Floats, Floats, Floats]:
+    """End points of the three sight lines of each pair, shaped (m, 3): centre, left, right."""
+    dx = vp.x[b] - vp.x[a]
+    dy = vp.y[b] - vp.y[a]
+    centre = np.hypot(dx, dy)
+    safe = np.where(centre > 0, centre, 1.0)
+    nx, ny = -dy / safe, dx / safe
+    side = np.array([0.0, 1.0, -1.0])
+    oa = (vp.r[a] * SAMPLE_FRACTION)[:, None] * side[None, :]
+    ob = (vp.r[b] * SAMPLE_FRACTION)[:, None] * side[None, :]
+    px = vp.x[a][:, None] + nx[:, None] * oa
+    py = vp.y[a][:, None] + ny[:, None] * oa
+    qx = vp.x[b][:, None] + nx[:, None] * ob
+    qy = vp.y[b][:, None] + ny[:, None] * ob
+    return px, py, qx, qy
+
+
+def recheck_bases(
+    vp: Viewpoints, a: Ints, b: Ints, line_state: npt.NDArray[np.int8]
+) -> tuple[Bools, Bools]:
+    """Which pairs keep an open sight line once other figures' bases are put back (7.9.4).
+
+    For pairs whose ends did not move, terrain verdicts stand; only bases that
+    moved can change them.  Returns (open, unsure): ``unsure`` pairs lost every
+    line known to be open but have lines never judged, and need :func:`evaluate`.
+    """
+    out = np.zeros(len(a), dtype=bool)
+    lines_open = line_state == LINE_OPEN
+    rows = np.flatnonzero(lines_open.any(axis=1))
+    if len(rows):
+        px, py, qx, qy = _line_ends(vp, a[rows], b[rows])
+        r, c = np.nonzero(lines_open[rows])
+        blockers = np.flatnonzero(vp.blocks)
+        if len(blockers):
+            code, _ = _bases(
+                vp, blockers, a[rows][r], b[rows][r], px[r, c], py[r, c], qx[r, c], qy[r, c]
+            )
+            ok = code == _VISIBLE
+        else:
+            ok = np.ones(len(r), dtype=bool)
+        hit = np.zeros(len(rows), dtype=bool)
+        np.logical_or.at(hit, r, ok)
+        out[rows] = hit
+    unsure = ~out & (line_state == LINE_UNKNOWN).any(axis=1) & lines_open.any(axis=1)
+    return out, unsure
+
+
+_BLOCK_CODE = {
+    Role.WOODS: CODE[Reason.WOODS],
+    Role.BUILDING: CODE[Reason.BUILDING],
+    Role.IMPASSABLE: CODE[Reason.IMPASSABLE],
+    Role.CREST: CODE[Reason.HILL],
+}
+
+
+def _containers(vp: Viewpoints) -> tuple[Ints, Ints]:
+    """Per viewpoint: its containers (woods, building) and nearby crests, padded with -9."""
+    width = max([len(p.containers) for p in vp.places] + [1])
+    cwidth = max([len(p.near_crests) for p in vp.places] + [1])
+    cont = np.full((len(vp), width), -9, dtype=np.int64)
+    crest = np.full((len(vp), cwidth), -9, dtype=np.int64)
+    for k, p in enumerate(vp.places):
+        cont[k, : len(p.containers)] = p.containers
+        crest[k, : len(p.near_crests)] = p.near_crests
+    return cont, crest
+
+
+LINE_UNKNOWN = 0
+LINE_OPEN = 1
+LINE_BLOCKED = 2
+
+
+def _sight_lines(
+    index: TerrainIndex,
+    vp: Viewpoints,
+    a: Ints,
+    b: Ints,
+    px: Floats,
+    py: Floats,
+    qx: Floats,
+    qy: Floats,
+    detailed: bool,
+) -> tuple[Codes, Ints, npt.NDArray[np.int8]]:
+    """Judge the three sight lines of each pair (arrays shaped (m, 3)); a pair is open if one is.
+
+    The centre lines are judged first; the side lines only for pairs whose
+    centre line is blocked, and a side line is proven blocked at once when the
+    raster shows it inside a blocking feature level with the centre line's
+    first block.  The reason reported for a blocked pair is the centre line's.
+    Also returns, per line, what terrain alone says: open, blocked, or unknown
+    (not judged because another line already settled the pair).
+    """
+    m = len(a)
+    code = np.full((m, 3), _VISIBLE, dtype=np.int8)
+    feat = np.full((m, 3), -1, dtype=np.int64)
+    state = np.zeros((m, 3), dtype=np.int8)
+    c0, f0, open0, tstar = _judge_lines(
+        index, vp, a, b, px[:, 0], py[:, 0], qx[:, 0], qy[:, 0], detailed
+    )
+    code[:, 0], feat[:, 0] = c0, f0
+    state[:, 0] = np.where(open0, LINE_OPEN, LINE_BLOCKED)
+    need = np.flatnonzero(c0 != _VISIBLE)
+    if len(need):
+        todo = np.ones((len(need), 2), dtype=bool)
+        raster = index.raster
+        proof = need[tstar[need] >= 0]
+        if raster is not None and len(proof):
+            # look along each side line around the centre line's first block
+            shifts = np.array([0.0, 0.2, -0.2, 0.4, -0.4, 0.6, -0.6])
+            length = np.hypot(qx[proof, 0] - px[proof, 0], qy[proof, 0] - py[proof, 0])
+            t = np.clip(
+                tstar[proof][:, None] + shifts[None, :] / np.maximum(length, 1e-9)[:, None],
+                0.0,
+                1.0,
+            )  # (p, s)
+            cont, _ = vp.containers()
+            ca, cb = cont[a[proof]], cont[b[proof]]
+            kinds = _kind_codes(index)
+            for j in range(2):
+                xs = px[proof, j + 1][:, None] + (qx[proof, j + 1] - px[proof, j + 1])[:, None] * t
+                ys = py[proof, j + 1][:, None] + (qy[proof, j + 1] - py[proof, j + 1])[:, None] * t
+                lab = raster.lookup(xs.ravel(), ys.ravel()).reshape(t.shape).astype(np.int64)
+                good = lab >= 0
+                for slot in range(ca.shape[1]):
+                    good &= (lab != ca[:, slot][:, None]) & (lab != cb[:, slot][:, None])
+                ok = good.any(axis=1)
+                pick = lab[np.arange(len(proof)), np.argmax(good, axis=1)]
+                todo[np.searchsorted(need, proof[ok]), j] = False
+                rows = proof[ok]
+                code[rows, j + 1] = kinds[pick[ok]]
+                feat[rows, j + 1] = pick[ok]
+                state[rows, j + 1] = LINE_BLOCKED
+        # a side line crossing the same plain blocker as the centre line is blocked too
+        exact_rows = np.flatnonzero(todo.any(axis=1))
+        exact_rows = exact_rows[(feat[need[exact_rows], 0] >= 0)]
+        if len(exact_rows):
+            pr = need[exact_rows]
+            f = feat[pr, 0]
+            cont, crest = vp.containers()
+            plain = ~(
+                (cont[a[pr]] == f[:, None]).any(axis=1) | (cont[b[pr]] == f[:, None]).any(axis=1)
+            )
+            plain &= ~(
+                (crest[a[pr]] == f[:, None]).any(axis=1) | (crest[b[pr]] == f[:, None]).any(axis=1)
+            )
+            plain &= np.isin(code[pr, 0], _PLAIN_CODES)
+            role = np.where(code[pr, 0] == CODE[Reason.HILL], Role.CREST, -1)
+            kinds = np.array([_FEATURE_ROLE[k] for k in index.kinds], dtype=np.int64)
+            role = np.where(role < 0, kinds[f], role)
+            g = _geom_of(index, f, role)
+            plain &= g >= 0
+            for j in range(2):
+                sel = np.flatnonzero(plain & todo[exact_rows, j])
+                if not len(sel):
+                    continue
+                rr = pr[sel]
+                p_ = np.c_[px[rr, j + 1], py[rr, j + 1]]
+                q_ = np.c_[qx[rr, j + 1], qy[rr, j + 1]]
+                hit, _unsure = _edge_test(index, p_, q_, g[sel])
+                done = rr[hit]
+                code[done, j + 1] = code[done, 0]
+                feat[done, j + 1] = feat[done, 0]
+                state[done, j + 1] = LINE_BLOCKED
+                todo[exact_rows[sel[hit]], j] = False
+        r, c = np.nonzero(todo)
+        rows, cols = need[r], c + 1
+        if len(rows):
+            c1, f1, open1, _ = _judge_lines(
+                index,
+                vp,
+                a[rows],
+                b[rows],
+                px[rows, cols],
+                py[rows, cols],
+                qx[rows, cols],
+                qy[rows, cols],
+                detailed,
+            )
+            code[rows, cols] = c1
+            feat[rows, cols] = f1
+            state[rows, cols] = np.where(open1, LINE_OPEN, LINE_BLOCKED)
+    open_pair = (code == _VISIBLE).any(axis=1)
+    out_code = np.where(open_pair, _VISIBLE, code[:, 0]).astype(np.int8)
+    out_feat = np.where(open_pair, -1, feat[:, 0])
+    return out_code, out_feat, state
+
+
+def _segments(px: Floats, py: Floats, qx: Floats, qy: Floats) -> npt.NDArray[np.object_]:
+    """Two-point LineStrings from arrays of end coordinates."""
+    coords = np.empty((len(px), 2, 2), dtype=np.float64)
+    coords[:, 0, 0], coords[:, 0, 1], coords[:, 1, 0], coords[:, 1, 1] = px, py, qx, qy
+    out: npt.NDArray[np.object_] = shapely.linestrings(coords)
+    return out
+
+
+_ROLE_CODE = np.array(
+    [CODE[Reason.WOODS], CODE[Reason.BUILDING], CODE[Reason.IMPASSABLE], CODE[Reason.HILL], 0],
+    dtype=np.int8,
+)
+"""Block reason by :class:`Role` number (WOODS, BUILDING, IMPASSABLE, CREST, OBSTACLE)."""
+
+_FEATURE_ROLE = {
+    K.WOODS: Role.WOODS,
+    K.WOODED_HILL: Role.WOODS,
+    K.BUILDING: Role.BUILDING,
+    K.IMPASSABLE: Role.IMPASSABLE,
+    K.HILL: Role.CREST,
+    K.COVER: Role.OBSTACLE,
+}
+"""The role under which a feature blocks a line passing through it."""
+
+_PLAIN_CODES = np.array(
+    [CODE[Reason.WOODS], CODE[Reason.BUILDING], CODE[Reason.IMPASSABLE], CODE[Reason.HILL]],
+    dtype=np.int8,
+)
+
+
+def _judge_lines(
+    index: TerrainIndex,
+    vp: Viewpoints,
+    a: Ints,
+    b: Ints,
+    px: Floats,
+    py: Floats,
+    qx: Floats,
+    qy: Floats,
+    detailed: bool,
+) -> tuple[Codes, Ints, Bools, Floats]:
+    """Terrain, then other bases, for lines p[k] -> q[k] between a[k] and b[k] (1-D arrays).
+
+    Returns codes, blocking features, whether terrain alone leaves each line
+    open, and for lines the raster blocked the fraction along the line of the
+    first block found (else -1).
+    """
+    m = len(a)
+    code = np.full(m, _VISIBLE, dtype=np.int8)
+    feat = np.full(m, -1, dtype=np.int64)
+    tstar = np.full(m, -1.0)
+    undecided = np.ones(m, dtype=bool)
+    if index.raster is not None and not detailed and m:
+        undecided = _raster_filter(index, vp, a, b, px, py, qx, qy, code, feat, tstar)
+    rows = np.flatnonzero(undecided)
+    if len(rows):
+        lines = _segments(px[rows], py[rows], qx[rows], qy[rows])
+        if not detailed:
+            left = _edge_filter(index, vp, a[rows], b[rows], lines, code, feat, rows)
+            rows, lines = rows[left], lines[left]
+        c, f = _exact(index, vp, a[rows], b[rows], lines, detailed)
+        code[rows] = c
+        feat[rows] = f
+    terrain_open = code == _VISIBLE
+    rows = np.flatnonzero(terrain_open)
+    blockers = np.flatnonzero(vp.blocks)
+    if len(rows) and len(blockers):
+        c, f = _bases(vp, blockers, a[rows], b[rows], px[rows], py[rows], qx[rows], qy[rows])
+        code[rows] = c
+        feat[rows] = f
+    return code, feat, terrain_open, tstar
+
+
+def _edges(index: TerrainIndex) -> tuple[Floats, Ints, Ints]:
+    """Every edge of every indexed sight geometry: (x1, y1, x2, y2) rows, start and count."""
+    cached = index.cache.get("edges")
+    if cached is None:
+        is_crest = index.geom_role == Role.CREST
+        outlines = np.where(is_crest, index.geoms, shapely.boundary(index.geoms))
+        parts, owner = shapely.get_parts(outlines, return_index=True)
+        coords, part = shapely.get_coordinates(parts, return_index=True)
+        same = part[:-1] == part[1:]
+        seg = np.c_[coords[:-1][same], coords[1:][same]]
+        seg_geom = owner[part[:-1][same]]
+        order = np.argsort(seg_geom, kind="stable")
+        seg, seg_geom = seg[order], seg_geom[order]
+        start = np.searchsorted(seg_geom, np.arange(len(index.geoms)))
+        count = np.searchsorted(seg_geom, np.arange(len(index.geoms)), side="right") - start
+        cached = (seg, start, count)
+        index.cache["edges"] = cached
+    return cached  # type: ignore[return-value]
+
+
+def _edge_test(index: TerrainIndex, p: Floats, q: Floats, g: Ints) -> tuple[Bools, Bools]:
+    """Does segment p[k]-q[k] meet sight geometry g[k]?  Exact where it answers (numpy).
+
+    Returns (meets, unsure): ``meets`` when the segment properly crosses one of
+    the geometry's edges or (for outlines) has an end inside it; ``unsure``
+    when a cross product is exactly zero (a touch or a run along an edge),
+    which only shapely can settle.  Otherwise the two do not meet.
+    """
+    seg, start, count = _edges(index)
+    cnt = count[g]
+    pair = np.repeat(np.arange(len(g)), cnt)
+    e = np.arange(int(cnt.sum())) - np.repeat(np.cumsum(cnt) - cnt, cnt) + start[g][pair]
+    pp, qq = p[pair], q[pair]
+    s0, s1 = seg[e, 0:2], seg[e, 2:4]
+
+    def cross(o: Floats, u: Floats, w: Floats) -> Floats:
+        return (u[:, 0] - o[:, 0]) * (w[:, 1] - o[:, 1]) - (u[:, 1] - o[:, 1]) * (w[:, 0] - o[:, 0])
+
+    d1, d2 = cross(pp, qq, s0), cross(pp, qq, s1)
+    d3, d4 = cross(s0, s1, pp), cross(s0, s1, qq)
+    proper = (d1 * d2 < 0) & (d3 * d4 < 0)
+    degenerate = (d1 == 0) | (d2 == 0) | (d3 == 0) | (d4 == 0)
+    meets = np.zeros(len(g), dtype=bool)
+    np.logical_or.at(meets, pair, proper)
+    # an end point inside an outline (ray casting; crests have no inside), only
+    # for candidates with that end inside the outline's bounding box
+    bounds = _geom_bounds(index)[g]
+    outline = index.geom_role[g] != Role.CREST
+    for pt in (p, q):
+        inbox = (
+            ~meets
+            & outline
+            & (pt[:, 0] >= bounds[:, 0])
+            & (pt[:, 0] <= bounds[:, 2])
+            & (pt[:, 1] >= bounds[:, 1])
+            & (pt[:, 1] <= bounds[:, 3])
+        )
+        sel = inbox[pair]
+        if not sel.any():
+            continue
+        a0, a1, pe = s0[sel], s1[sel], pt[pair[sel]]
+        up = (a0[:, 1] > pe[:, 1]) != (a1[:, 1] > pe[:, 1])
+        with np.errstate(divide="ignore", invalid="ignore"):
+            xc = a0[:, 0] + (pe[:, 1] - a0[:, 1]) * (a1[:, 0] - a0[:, 0]) / (a1[:, 1] - a0[:, 1])
+        hits = up & (pe[:, 0] < xc)
+        meets |= (np.bincount(pair[sel], weights=hits, minlength=len(g)) % 2) == 1
+    unsure = np.zeros(len(g), dtype=bool)
+    unsure[pair[degenerate]] = True
+    return meets, unsure & ~meets
+
+
+def _geom_bounds(index: TerrainIndex) -> Floats:
+    """Bounding boxes (minx, miny, maxx, maxy) of the indexed sight geometries (cached)."""
+    table = index.cache.get("geom_bounds")
+    if table is None:
+        table = shapely.bounds(index.geoms)
+        index.cache["geom_bounds"] = table
+    out: Floats = table  # type: ignore[assignment]
+    return out
+
+
+def _geom_of(index: TerrainIndex, feats: Ints, role: Ints) -> Ints:
+    """The index of the sight geometry of each (feature, role), or -1."""
+    table = index.cache.get("geom_of")
+    if table is None:
+        arr = np.full((len(index.features), 5), -1, dtype=np.int64)
+        arr[index.geom_feature, index.geom_role] = np.arange(len(index.geoms))
+        index.cache["geom_of"] = arr
+        table = arr
+    out: Ints = table[feats, role]  # type: ignore[index]
+    return out
+
+
+def _edge_filter(
+    index: TerrainIndex,
+    vp: Viewpoints,
+    a: Ints,
+    b: Ints,
+    lines: npt.NDArray[np.object_],
+    code: Codes,
+    feat: Ints,
+    rows: Ints,
+) -> Bools:
+    """Decide lines against the edges of the features near them, in numpy.
+
+    Candidates come from the STRtree's bounding boxes (all features whose box
+    meets the line's).  A line that properly crosses an edge of an eroded
+    woods, building or impassable outline, or of a shortened crest, or has an
+    end inside such an outline, meets that feature, so the exact test would
+    block it too -- unless the feature is exempt for it (a container of either
+    end, a crest near either end).  A line with no exempt candidates, no
+    crossing, no end inside and no exact contact (a zero cross product) meets
+    no feature at all, so terrain leaves it open.  Everything else -- exempt
+    features, contacts -- is left undecided for :func:`_exact`.
+    """
+    li, gi = index.tree.query(lines)
+    role = index.geom_role[gi]
+    f = index.geom_feature[gi]
+    cont, crest = vp.containers()
+    keep = role != Role.OBSTACLE
+    area = (role == Role.WOODS) | (role == Role.BUILDING)
+    exempt_area = (cont[a[li]] == f[:, None]).any(axis=1) | (cont[b[li]] == f[:, None]).any(axis=1)
+    exempt_crest = (crest[a[li]] == f[:, None]).any(axis=1) | (crest[b[li]] == f[:, None]).any(
+        axis=1
+    )
+    exempt = (area & exempt_area) | ((role == Role.CREST) & exempt_crest)
+    undecided = np.ones(len(lines), dtype=bool)
+    # lines meeting a feature exempt for them need the exact rules
+    special = np.zeros(len(lines), dtype=bool)
+    special[li[exempt & keep]] = True
+    keep &= ~exempt
+    li, gi = li[keep], gi[keep]
+    ends = shapely.get_coordinates(lines)
+    if len(li):
+        # drop candidates whose bounding box lies wholly on one side of the line
+        p, q = ends[0::2][li], ends[1::2][li]
+        bx = _geom_bounds(index)[gi]
+        dx, dy = (q - p)[:, 0], (q - p)[:, 1]
+        side = [
+            dx * (bx[:, cy] - p[:, 1]) - dy * (bx[:, cx] - p[:, 0])
+            for cx, cy in ((0, 1), (2, 1), (2, 3), (0, 3))
+        ]
+        lo = np.minimum(np.minimum(side[0], side[1]), np.minimum(side[2], side[3]))
+        hi = np.maximum(np.maximum(side[0], side[1]), np.maximum(side[2], side[3]))
+        near = (lo <= 0) & (hi >= 0)
+        li, gi = li[near], gi[near]
+    if not len(li):
+        undecided[~special] = False  # nothing near: open
+        return undecided
+    meets, unsure_pair = _edge_test(index, ends[0::2][li], ends[1::2][li], gi)
+    blocked_pair = meets
+    unsure = np.zeros(len(lines), dtype=bool)
+    unsure[li[unsure_pair]] = True
+    if blocked_pair.any():
+        hp = np.flatnonzero(blocked_pair)
+        lines_hit = li[hp]
+        first = np.unique(lines_hit, return_index=True)[1]
+        lk = lines_hit[first]
+        g = gi[hp[first]]
+        code[rows[lk]] = _ROLE_CODE[index.geom_role[g]]
+        feat[rows[lk]] = index.geom_feature[g]
+        undecided[lk] = False
+    # no crossing, no contact, no end inside: terrain leaves the line open
+    blocked_line = ~undecided
+    undecided[~blocked_line & ~special & ~unsure] = False
+    return undecided
+
+
+def _raster_filter(
+    index: TerrainIndex,
+    vp: Viewpoints,
+    a: Ints,
+    b: Ints,
+    px: Floats,
+    py: Floats,
+    qx: Floats,
+    qy: Floats,
+    code: Codes,
+    feat: Ints,
+    tstar: Floats,
+) -> Bools:
+    """Decide sight lines from raster samples, walking all lines forward in growing steps.
+
+    A sample in a cell wholly inside a blocking feature that contains neither
+    end blocks that line for sure.  A line leaves the walk as soon as it is
+    blocked; the lines left open go to the exact test.  Returns the mask of
+    undecided lines and fills ``code``, ``feat`` and ``tstar`` for the others.
+    """
+    raster = index.raster
+    assert raster is not None
+    m = len(a)
+    ex_, ey_ = qx - px, qy - py
+    n = np.maximum(np.ceil(np.hypot(ex_, ey_) / RASTER_STEP).astype(np.int64), 1) + 1
+    inv = 1.0 / (n - 1)
+    cont, _ = vp.containers()
+    ca, cb = cont[a], cont[b]
+    special_line: Bools = np.asarray((ca >= 0).any(axis=1) | (cb >= 0).any(axis=1))
+    blocked = np.zeros(m, dtype=bool)
+    first = np.full(m, -1, dtype=np.int64)
+    pos = np.zeros(m, dtype=np.int64)
+    # walk in cell units: column = cx + k * dcx, row = cy + k * dcy
+    rows_, cols_ = raster.label.shape
+    flat = raster.label.ravel()
+    scale = 1.0 / raster.cell
+    cx = (px - raster.x0) * scale
+    cy = (py - raster.y0) * scale
+    dcx = ex_ * inv * scale
+    dcy = ey_ * inv * scale
+    ends_x = np.concatenate([cx, cx + ex_ * scale])
+    ends_y = np.concatenate([cy, cy + ey_ * scale])
+    inside_raster = bool(
+        len(ends_x) == 0
+        or (
+            ends_x.min() >= 0
+            and ends_y.min() >= 0
+            and ends_x.max() < cols_ - 1
+            and ends_y.max() < rows_ - 1
+        )
+    )
+    active = np.arange(m)
+    step = WALK_FIRST if int(n.sum()) > WALK_SINGLE else int(n.max(initial=1))
+    while len(active):
+        take = np.minimum(n[active] - pos[active], step)
+        offs = np.cumsum(take) - take
+        total = int(take.sum())
+        k = np.arange(total, dtype=np.float64) - np.repeat(offs - pos[active], take)
+        col = np.repeat(cx[active], take) + np.repeat(dcx[active], take) * k
+        row = np.repeat(cy[active], take) + np.repeat(dcy[active], take) * k
+        ci = col.astype(np.int64)
+        ri = row.astype(np.int64)
+        if not inside_raster:
+            np.clip(ci, 0, cols_ - 1, out=ci)
+            np.clip(ri, 0, rows_ - 1, out=ri)
+        lab = flat[ri * cols_ + ci]
+        blocking: Bools = np.asarray(lab >= 0)
+        spec = special_line[active]
+        if spec.any():
+            cand = np.flatnonzero(blocking & np.repeat(spec, take))
+            if len(cand):
+                lo = np.repeat(active, take)[cand]
+                lc = lab[cand][:, None]
+                exempt = ((ca[lo] == lc) | (cb[lo] == lc)).any(axis=1)
+                blocking[cand[exempt]] = False
+        where_b = np.where(blocking, np.arange(total), total)
+        firstpos = np.minimum.reduceat(where_b, offs)
+        hit = firstpos < total
+        hit_lines = active[hit]
+        first[hit_lines] = lab[firstpos[hit]]
+        tstar[hit_lines] = k[firstpos[hit]] * inv[hit_lines]
+        blocked[hit_lines] = True
+        pos[active] += take
+        active = active[~hit & (pos[active] < n[active])]
+        step = int(step * WALK_GROWTH)
+    if blocked.any():
+        code[blocked] = _kind_codes(index)[first[blocked]]
+        feat[blocked] = first[blocked]
+    return ~blocked
+
+
+def _kind_codes(index: TerrainIndex) -> Codes:
+    """The block reason of each feature when a line passes through it (cached on the index)."""
+    cached = index.cache.get("kind_codes")
+    if cached is not None:
+        return cached  # type: ignore[return-value]
+    out = np.array(
+        [
+            CODE[Reason.WOODS]
+            if k in (K.WOODS, K.WOODED_HILL)
+            else CODE[Reason.BUILDING]
+            if k is K.BUILDING
+            else CODE[Reason.IMPASSABLE]
+            for k in index.kinds
+        ],
+        dtype=np.int8,
+    )
+    index.cache["kind_codes"] = out
+    return out
+
+
+def _exact(
+    index: TerrainIndex,
+    vp: Viewpoints,
+    a: Ints,
+    b: Ints,
+    lines: npt.NDArray[np.object_],
+    detailed: bool,
+) -> tuple[Codes, Ints]:
+    """Apply the terrain rules to each line and every feature it meets (the reference path).
+
+    Exact GEOS predicates through the STRtree; the rules for a line starting
+    inside woods or a building are applied per hit by :func:`_inside_rule`.
+    With ``detailed`` the blocking feature reported is the one nearest the
+    line's start.
+    """
+    m = len(a)
+    code = np.full(m, _VISIBLE, dtype=np.int8)
+    feat = np.full(m, -1, dtype=np.int64)
+    li, gi = index.tree.query(lines, predicate="intersects")
+    role = index.geom_role[gi]
+    keep = role != Role.OBSTACLE
+    li, gi, role = li[keep], gi[keep], role[keep]
+    if not len(li):
+        return code, feat
+    f = index.geom_feature[gi]
+    cont, crest = vp.containers()
+    in_a = (cont[a[li]] == f[:, None]).any(axis=1)
+    in_b = (cont[b[li]] == f[:, None]).any(axis=1)
+    near = (crest[a[li]] == f[:, None]).any(axis=1) | (crest[b[li]] == f[:, None]).any(axis=1)
+    area = (role == Role.WOODS) | (role == Role.BUILDING)
+    hit_code = np.full(len(li), _VISIBLE, dtype=np.int8)
+    plain = (role == Role.IMPASSABLE) | ((role == Role.CREST) & ~near) | (area & ~in_a & ~in_b)
+    for r, c in _BLOCK_CODE.items():
+        hit_code[plain & (role == r)] = c
+    line_blocked = np.zeros(m, dtype=bool)
+    line_blocked[li[plain]] = True
+    special = np.flatnonzero(area & (in_a ^ in_b))
+    for h in special:
+        k = int(li[h])
+        if line_blocked[k] and not detailed:
+            continue
+        end = vp.places[a[k]] if in_a[h] else vp.places[b[k]]
+        hit_code[h] = _inside_rule(index, end, int(f[h]), int(role[h]), lines[k], int(gi[h]))
+    blocking = np.flatnonzero(hit_code != _VISIBLE)
+    if not len(blocking):
+        return code, feat
+    if detailed:
+        starts = shapely.points(shapely.get_coordinates(lines[li[blocking]])[0::2])
+        d = shapely.distance(index.geoms[gi[blocking]], starts)
+        blocking = blocking[np.lexsort((d, li[blocking]))]
+    else:
+        blocking = blocking[np.argsort(li[blocking], kind="stable")]
+    first = np.unique(li[blocking], return_index=True)[1]
+    chosen = blocking[first]
+    code[li[chosen]] = hit_code[chosen]
+    feat[li[chosen]] = f[chosen]
+    return code, feat
+
+
+def _inside_rule(
+    index: TerrainIndex, end: Place, f: int, role: int, line: shapely.LineString, g: int
+) -> int:
+    """A line starting inside woods or a building: may it leave (7.9.4, 8.3, 15.2)?"""
+    if role == Role.WOODS:
+        if f in end.deep:
+            return CODE[Reason.WOODS_DEEP]
+        # from the edge band: leave without going deeper than 1", never come back
+        if line.intersects(index.woods_core(f)):
+            return CODE[Reason.WOODS]
+        if f not in index.convex:
+            inside = line.intersection(index.geoms[g])
+            if len(getattr(inside, "geoms", [inside])) > 1:
+                return CODE[Reason.WOODS]
+        return _VISIBLE
+    if not end.openings:
+        return CODE[Reason.BUILDING_INTERIOR]
+    if line.intersects(walls(index, f, end.openings)):
+        return CODE[Reason.BUILDING_WALL]
+    return _VISIBLE
+
+
+def _bases(
+    vp: Viewpoints,
+    blockers: Ints,
+    a: Ints,
+    b: Ints,
+    px: Floats,
+    py: Floats,
+    qx: Floats,
+    qy: Floats,
+) -> tuple[Codes, Ints]:
+    """Other figures' bases on the line (7.9.4), vectorised line x blocker, in chunks."""
+    m = len(a)
+    code = np.full(m, _VISIBLE, dtype=np.int8)
+    feat = np.full(m, -1, dtype=np.int64)
+    cx, cy, cr = vp.x[blockers], vp.y[blockers], vp.r[blockers] - GRAZE
+    chunk = max(1, 200_000 // max(len(blockers), 1))
+    for s in range(0, m, chunk):
+        e = min(m, s + chunk)
+        ex = (qx[s:e] - px[s:e])[:, None]
+        ey = (qy[s:e] - py[s:e])[:, None]
+        wx = cx[None, :] - px[s:e, None]
+        wy = cy[None, :] - py[s:e, None]
+        ll = ex * ex + ey * ey
+        t = np.clip((wx * ex + wy * ey) / np.where(ll > 0, ll, 1.0), 0.0, 1.0)
+        ddx = wx - t * ex
+        ddy = wy - t * ey
+        hit = (ddx * ddx + ddy * ddy) < (cr * cr)[None, :]
+        hit &= cr[None, :] > 0
+        hit &= blockers[None, :] != a[s:e, None]
+        hit &= blockers[None, :] != b[s:e, None]
+        rows = np.flatnonzero(hit.any(axis=1))
+        if len(rows):
+            # nearest blocker to the viewer along the line
+            tt = np.where(hit[rows], t[rows], np.inf)
+            first = np.argmin(tt, axis=1)
+            code[s + rows] = CODE[Reason.FIGURE]
+            feat[s + rows] = -(blockers[first] + 2)
+    return code, feat
+
+
+def _cover(
+    index: TerrainIndex, vp: Viewpoints, v: Ints, t: Ints, seen: Bools
+) -> tuple[Bools, Bools]:
+    """Cover and concealment of each target t[k] seen from v[k] (7.9.5, 15.2)."""
+    area, veh, _near, _woods = vp.cover_flags()
+    tin = area[t] & seen
+    conc = tin | (veh[t] & seen)
+    cover = tin & ~vp.moving[t]
+    nearf = vp.near_features()
+    cand = seen & ~cover & (nearf[t, 0] >= 0)
+    rows = np.flatnonzero(cand)
+    if len(rows):
+        feats = nearf[t[rows]]
+        r, c = np.nonzero(feats >= 0)
+        lk = rows[r]
+        ff = feats[r, c]
+        kinds = np.array([_FEATURE_ROLE[k] for k in index.kinds], dtype=np.int64)
+        g = _geom_of(index, ff, np.where(kinds[ff] == Role.OBSTACLE, Role.OBSTACLE, Role.CREST))
+        p_ = np.c_[vp.x[v[lk]], vp.y[v[lk]]]
+        q_ = np.c_[vp.x[t[lk]], vp.y[t[lk]]]
+        hit, unsure = _edge_test(index, p_, q_, g)
+        if unsure.any():
+            u = np.flatnonzero(unsure)
+            hit[u] = shapely.intersects(
+                _segments(p_[u, 0], p_[u, 1], q_[u, 0], q_[u, 1]), index.geoms[g[u]]
+            )
+        cover[lk[hit]] = True
+    return cover, conc
+
+
+def cover_reasons(
+    index: TerrainIndex, vp: Viewpoints, v: int, t: int
+) -> tuple[bool, bool, tuple[CoverReason, ...]]:
+    """Cover, concealment and what gives them, for one target seen from one viewer."""
+    place = vp.places[t]
+    out: list[CoverReason] = []
+    cover = conc = False
+    for f in place.woods:
+        out.append(CoverReason(CoverKind.WOODS, index.features[f]))
+    if place.building >= 0:
+        out.append(CoverReason(CoverKind.BUILDING, index.features[place.building]))
+    if out:
+        conc = True
+        cover = not bool(vp.moving[t])
+        if not cover:
+            out = []
+    if place.vehicle >= 0:
+        conc = True
+        out.append(CoverReason(CoverKind.VEHICLE, index.features[place.vehicle]))
+    line = shapely.LineString([(vp.x[v], vp.y[v]), (vp.x[t], vp.y[t])])
+    for f in place.near_obstacles:
+        if line.intersects(_feature_sight_geoms(index, [f])[0]):
+            cover = True
+            out.append(CoverReason(CoverKind.OBSTACLE, index.features[f]))
+    for f in place.near_crests:
+        if line.intersects(_feature_sight_geoms(index, [f])[0]):
+            cover = True
+            out.append(CoverReason(CoverKind.CREST, index.features[f]))
+    return cover, conc, tuple(out)
+
+
+def _feature_sight_geoms(index: TerrainIndex, feats: Sequence[int] | Ints) -> np.ndarray:
+    """The indexed sight geometry of each feature: eroded obstacle or shortened crest."""
+    table = index.cache.get("sight_geoms")
+    if table is None:
+        arr = np.array([LineString()] * len(index.features), dtype=object)
+        for g in np.flatnonzero(np.isin(index.geom_role, (Role.OBSTACLE, Role.CREST))):
+            arr[int(index.geom_feature[g])] = index.geoms[g]
+        shapely.prepare(arr)
+        index.cache["sight_geoms"] = arr
+        table = arr
+    return table[np.asarray(feats, dtype=np.int64)]  # type: ignore[index,no-any-return]
+
+
+# ---------------------------------------------------------------------------
+# Convenience API for single questions
+
+
+def _feature_name(index: TerrainIndex, vp: Viewpoints, code: int) -> str | None:
+    if code >= 0:
+        return index.features[code]
+    if code <= -2:
+        return vp.ids[-code - 2]
+    return None
+
+
+def line_of_sight(
+    battlefield: Battlefield,
+    viewer: str,
+    target: str,
+    rules: RulesOptions,
+    *,
+    index: TerrainIndex | None = None,
+    moving: Iterable[str] = (),
+    lit: Iterable[str] = (),
+) -> LosResult:
+    """Can ``viewer`` see ``target`` (7.9.4)?  With Cover and concealment (7.9.5) and why."""
+    index = index or build_index(battlefield, rules, raster=False)
+    vp = viewpoints(battlefield, index, rules, moving=moving, lit=lit)
+    return explain(index, vp, vp.ids.index(viewer), vp.ids.index(target), rules)
+
+
+def line_of_sight_to_point(
+    battlefield: Battlefield,
+    viewer: str,
+    point: tuple[float, float],
+    rules: RulesOptions,
+    *,
+    index: TerrainIndex | None = None,
+) -> LosResult:
+    """Can ``viewer`` see a spot on the table (a grenade or rocket aim point, 7.10.3)?"""
+    index = index or build_index(battlefield, rules, raster=False)
+    vp = viewpoints(battlefield, index, rules, extra_points=[("@point", point[0], point[1])])
+    return explain(index, vp, vp.ids.index(viewer), len(vp) - 1, rules)
+
+
+def explain(index: TerrainIndex, vp: Viewpoints, v: int, t: int, rules: RulesOptions) -> LosResult:
+    """One viewer/target verdict with the first blocking reason along the line."""
+    res = evaluate(index, vp, np.array([v]), np.array([t]), rules, detailed=True)
+    code = int(res.ab[0])
+    visible = code == _VISIBLE
+    cover = conc = False
+    reasons: tuple[CoverReason, ...] = ()
+    if visible:
+        cover, conc, reasons = cover_reasons(index, vp, v, t)
+    return LosResult(
+        viewer=vp.ids[v],
+        target=vp.ids[t],
+        visible=visible,
+        reason=REASONS[code],
+        feature_id=_feature_name(index, vp, int(res.ab_feature[0])),
+        cover=cover,
+        concealed=conc,
+        cover_reasons=reasons,
+        distance=float(res.distance[0]),
+    )

@@ -1,0 +1,181 @@
+"""Distances and shapes: base-to-base distance, range, charge direction, arc of fire, blasts.
+
+All distances are inches, measured base edge to base edge (digest 1).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Literal
+
+import numpy as np
+import shapely
+from shapely.geometry import LineString, Point
+
+from crdesk.geometry.terrain_index import GRAZE, Role, TerrainIndex, build_index
+from crdesk.model import Battlefield, Figure
+from crdesk.options import RulesOptions
+
+Point2 = tuple[float, float]
+
+
+def base_distance(a: Figure, b: Figure) -> float:
+    """Distance between two bases, edge to edge; 0 when they touch or overlap (digest 1)."""
+    return max(math.hypot(a.x - b.x, a.y - b.y) - a.radius - b.radius, 0.0)
+
+
+def distance_to_point(fig: Figure, point: Point2) -> float:
+    """Distance from the edge of a base to a spot on the table."""
+    return max(math.hypot(fig.x - point[0], fig.y - point[1]) - fig.radius, 0.0)
+
+
+def in_range(shooter: Figure, target: Figure, weapon_range: float) -> bool:
+    """Is the target within the weapon's range (table 7.9), base to base?"""
+    return base_distance(shooter, target) <= weapon_range
+
+
+def _front(fig: Figure, point: Point2) -> float:
+    fx, fy = fig.facing_vector()
+    return fx * (point[0] - fig.x) + fy * (point[1] - fig.y)
+
+
+def in_front(fig: Figure, point: Point2) -> bool:
+    """Is the point in the figure's front 180° (digest 1)?  Points on the side line are not."""
+    return _front(fig, point) > 0.0
+
+
+class ChargeDirection(StrEnum):
+    """Where a charge comes from, for the Charge into Melee test 7.11.2."""
+
+    FRONT = "front"
+    FLANK = "flank"
+    REAR = "rear"
+
+
+def charge_direction(
+    target: Figure, start: Point2, end: Point2, rules: RulesOptions
+) -> ChargeDirection:
+    """Front, flank or rear (digest 1 and its Interpretation).
+
+    Rear only if the charger starts *and* ends behind the target's front;
+    flank if it starts outside the front cone (±``flank_half_angle`` of the
+    facing) but not to the rear, when the ``flank_is_outside_front_cone``
+    option is on.
+    """
+    if _front(target, start) < 0 and _front(target, end) < 0:
+        return ChargeDirection.REAR
+    interp = rules.interpretations
+    if interp.flank_is_outside_front_cone:
+        fx, fy = target.facing_vector()
+        dx, dy = start[0] - target.x, start[1] - target.y
+        norm = math.hypot(dx, dy)
+        if norm > 0:
+            cos = (fx * dx + fy * dy) / norm
+            angle = math.degrees(math.acos(max(-1.0, min(1.0, cos))))
+            if angle > interp.flank_half_angle + 1e-9:
+                return ChargeDirection.FLANK
+    return ChargeDirection.FRONT
+
+
+def arc_of_fire(
+    shooter: Figure,
+    first: Figure,
+    candidates: Sequence[Figure],
+    width: float,
+    side: Literal["left", "right"],
+    eligible: Callable[[Figure], bool] | None = None,
+) -> list[Figure]:
+    """Figures that may be targeted inside an arc ``width`` inches wide (7.9.7), in order.
+
+    The first target fixes one end of the arc; the arc is a band ``width``
+    inches wide (1" per point of Target), parallel to the line from the
+    shooter to the first target and extending to its ``left`` or ``right`` as
+    the shooter sees it.  A figure is inside when any part of its base is, and
+    it is in front of the shooter.  The first target comes first, then the
+    others by how far across the arc they stand, nearest first.
+    ``eligible`` (e.g. "in sight and an enemy") filters the candidates.
+    """
+    ux, uy = first.x - shooter.x, first.y - shooter.y
+    norm = math.hypot(ux, uy) or 1.0
+    ux, uy = ux / norm, uy / norm
+    nx, ny = (-uy, ux) if side == "right" else (uy, -ux)
+    picked: list[tuple[float, float, Figure]] = []
+    for fig in candidates:
+        if fig.id in (shooter.id, first.id):
+            continue
+        if eligible is not None and not eligible(fig):
+            continue
+        ahead = (fig.x - shooter.x) * ux + (fig.y - shooter.y) * uy
+        across = (fig.x - first.x) * nx + (fig.y - first.y) * ny
+        if ahead <= 0 or across + fig.radius <= 0 or across - fig.radius >= width:
+            continue
+        picked.append((across, ahead, fig))
+    picked.sort(key=lambda t: (t[0], t[1]))
+    return [first] + [f for _, _, f in picked]
+
+
+def blast_members(centre: Point2, figures: Sequence[Figure], rules: RulesOptions) -> list[Figure]:
+    """Figures whose base is wholly or partly inside the blast circle (7.10.5).
+
+    The radius follows the scale and the blast-size interpretation
+    (:attr:`RulesOptions.blast_radius`); a base merely touching the circle is
+    not inside (grazing rule).
+    """
+    r = rules.blast_radius
+    if not figures:
+        return []
+    xs = np.array([f.x for f in figures])
+    ys = np.array([f.y for f in figures])
+    rad = np.array([f.radius for f in figures])
+    inside = np.hypot(xs - centre[0], ys - centre[1]) < r + rad - GRAZE
+    return [f for f, ok in zip(figures, inside, strict=True) if ok]
+
+
+@dataclass(frozen=True, slots=True)
+class BlastCover:
+    """Whether Cover lies between a blast centre and a figure (7.10.6), and what."""
+
+    covered: bool
+    by: str | None = None
+
+
+def cover_from_blast(
+    battlefield: Battlefield,
+    centre: Point2,
+    figure: Figure,
+    rules: RulesOptions,
+    *,
+    index: TerrainIndex | None = None,
+) -> BlastCover:
+    """Is there Cover between the blast centre and this figure (7.10.6)?
+
+    The segment from the centre to the figure's centre is checked against
+    everything that gives Cover: walls, rubble and vehicles; building walls
+    and woods (unless centre and figure share that building or woods); hill
+    crests; impassable ground; and any other standing figure whose base it
+    crosses ("a figure standing between counts as Cover").  Grazing contacts
+    do not count.
+    """
+    index = index or build_index(battlefield, rules, raster=False)
+    seg = LineString([centre, (figure.x, figure.y)])
+    c_pt, f_pt = Point(centre), Point(figure.x, figure.y)
+    hits = index.tree.query(seg, predicate="intersects")
+    for g in sorted(hits.tolist(), key=lambda g: float(shapely.distance(index.geoms[g], c_pt))):
+        n = int(index.geom_feature[g])
+        role = int(index.geom_role[g])
+        if role in (Role.WOODS, Role.BUILDING):
+            outline = index.outlines[n]
+            if outline.contains(c_pt) and outline.contains(f_pt):
+                continue
+        return BlastCover(True, index.features[n])
+    for other in battlefield.figures():
+        if other.id == figure.id or other.prone or not other.status.can_act:
+            continue
+        crossed = shapely.distance(seg, Point(other.x, other.y)) < other.radius - GRAZE
+        # a figure standing on the blast centre is not "between"
+        if crossed and math.hypot(other.x - centre[0], other.y - centre[1]) >= other.radius:
+            return BlastCover(True, other.id)
+    return BlastCover(False)

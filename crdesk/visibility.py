@@ -1,0 +1,397 @@
+"""The visibility service: who sees whom on the current battlefield, cached (STYLE 4).
+
+The GUI (LOS overlays, tooltips, cohesion links) and the controller (In Sight
+triggers 7.6, target eligibility 7.9.8) ask this service instead of computing
+geometry themselves.  It keeps
+
+* the terrain index, rebuilt only when ``Battlefield.terrain_revision`` changes;
+* an all-pairs :class:`SightMatrix` (LOS both ways, Cover, concealment and
+  base-to-base distance), valid for one ``Battlefield.revision``.  When only a
+  few figures changed since the last matrix, just their rows and columns -- and
+  the pairs whose sight lines pass near their old or new bases -- are judged
+  again, so dragging a figure costs one row, not the whole table.
+
+Judging a pair again gives exactly the verdict a full recomputation would, so
+moving a figure and moving it back restores the matrix bit for bit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from crdesk.events import Change, ChangeKind
+from crdesk.geometry.los import (
+    LosResult,
+    Viewpoints,
+    evaluate,
+    explain,
+    recheck_bases,
+    viewpoints,
+)
+from crdesk.geometry.terrain_index import TerrainIndex, build_index
+from crdesk.model import Battlefield
+from crdesk.options import RulesOptions
+
+INCREMENTAL_LIMIT = 8
+"""Above this many changed figures a full recomputation is cheaper."""
+
+
+@dataclass(slots=True)
+class SightMatrix:
+    """All-pairs sight for one battlefield revision; ``[i, j]`` is "i looking at j"."""
+
+    revision: int
+    ids: list[str]
+    visible: npt.NDArray[np.bool_]
+    cover: npt.NDArray[np.bool_]
+    """j is in Cover from i (only where i sees j)."""
+    concealed: npt.NDArray[np.bool_]
+    distance: npt.NDArray[np.float64]
+    """Base-to-base distance in inches."""
+
+    def position(self, figure_id: str) -> int:
+        return self.ids.index(figure_id)
+
+    def sees(self, viewer: str, target: str) -> bool:
+        return bool(self.visible[self.position(viewer), self.position(target)])
+
+    def copy(self) -> SightMatrix:
+        return SightMatrix(
+            self.revision,
+            list(self.ids),
+            self.visible.copy(),
+            self.cover.copy(),
+            self.concealed.copy(),
+            self.distance.copy(),
+        )
+
+    def same_as(self, other: SightMatrix) -> bool:
+        """Exact equality of every verdict (used by tests of the cache)."""
+        return (
+            self.ids == other.ids
+            and np.array_equal(self.visible, other.visible)
+            and np.array_equal(self.cover, other.cover)
+            and np.array_equal(self.concealed, other.concealed)
+            and np.array_equal(self.distance, other.distance)
+        )
+
+
+@dataclass(slots=True)
+class SightRow:
+    """One figure against all others, e.g. while it is being dragged (7.9.4, 7.9.5, 6.2)."""
+
+    figure: str
+    ids: list[str]
+    sees: npt.NDArray[np.bool_]
+    """The figure sees ids[j]."""
+    seen_by: npt.NDArray[np.bool_]
+    """ids[j] sees the figure."""
+    cover_from: npt.NDArray[np.bool_]
+    """ids[j], seen by the figure, is in Cover from it."""
+    cover_to: npt.NDArray[np.bool_]
+    """The figure, seen by ids[j], is in Cover from it."""
+    distance: npt.NDArray[np.float64]
+    links: list[str]
+    """Friends it keeps cohesion with: can act, within 4" and in LOS either way (6.2)."""
+
+
+class VisibilityService:
+    """Cached line of sight and Cover for one battlefield under one set of rules options."""
+
+    def __init__(
+        self,
+        battlefield: Battlefield,
+        rules: RulesOptions,
+        *,
+        moving: Iterable[str] = (),
+        lit: Iterable[str] = (),
+    ) -> None:
+        self.battlefield = battlefield
+        self.rules = rules
+        self._moving = frozenset(moving)
+        self._lit = frozenset(lit)
+        self._index: TerrainIndex | None = None
+        self._vp: Viewpoints | None = None
+        self._matrix: SightMatrix | None = None
+        self._dirty: set[str] = set()
+        self._full = True
+        self._gate = np.zeros((0, 0), dtype=bool)
+        self._raw_cover = np.zeros((0, 0), dtype=bool)
+        self._raw_conc = np.zeros((0, 0), dtype=bool)
+        self._lines = np.zeros((0, 0, 3), dtype=np.int8)
+        self.full_recomputes = 0
+        """How many times the whole matrix was computed (for tests and benchmarks)."""
+        self._unsubscribe = battlefield.subscribe(self._on_change)
+
+    def close(self) -> None:
+        """Stop listening to the battlefield."""
+        self._unsubscribe()
+
+    # -- settings ----------------------------------------------------------
+
+    def set_rules(self, rules: RulesOptions) -> None:
+        if rules != self.rules:
+            self.rules = rules
+            self._index = None
+            self._full = True
+
+    def set_moving(self, moving: Iterable[str]) -> None:
+        """Name the figures moving this activation (7.9.5): concealed but not in Cover."""
+        new = frozenset(moving)
+        self._dirty |= new ^ self._moving
+        self._moving = new
+
+    def set_lit(self, lit: Iterable[str]) -> None:
+        """Name the figures standing in well-lit areas (7.9.4, night)."""
+        new = frozenset(lit)
+        self._dirty |= new ^ self._lit
+        self._lit = new
+
+    # -- queries -----------------------------------------------------------
+
+    @property
+    def index(self) -> TerrainIndex:
+        """The terrain index, rebuilt only when the terrain changed."""
+        if self._index is None or self._index.terrain_revision != self.battlefield.terrain_revision:
+            self._index = build_index(self.battlefield, self.rules)
+            self._full = True
+        return self._index
+
+    def matrix(self) -> SightMatrix:
+        """The all-pairs matrix for the battlefield's current revision."""
+        index = self.index
+        m = self._matrix
+        fresh = m is not None and m.revision == self.battlefield.revision
+        if fresh and not self._full and not self._dirty:
+            assert m is not None
+            return m
+        ids = [f.id for f in self.battlefield.figures()]
+        if (
+            m is None
+            or self._full
+            or self._vp is None
+            or ids != m.ids
+            or len(self._dirty) > INCREMENTAL_LIMIT
+        ):
+            self._matrix = self._compute_full(index)
+        else:
+            self._matrix = self._update(index, m, self._vp, sorted(self._dirty))
+        self._dirty.clear()
+        self._full = False
+        return self._matrix
+
+    def row(self, figure_id: str) -> SightRow:
+        """LOS, Cover and cohesion links of one figure against all others, now.
+
+        Cheaper than :meth:`matrix` after a move: only the figure's own pairs are
+        judged, the cache is left alone (call :meth:`matrix` when the move ends).
+        """
+        index = self.index
+        if (
+            self._vp is None
+            or self._full
+            or [f.id for f in self.battlefield.figures()] != (self._vp.ids)
+        ):
+            self.matrix()
+        assert self._vp is not None
+        pos = {fid: k for k, fid in enumerate(self._vp.ids)}
+        changed = sorted(pos[c] for c in self._dirty | {figure_id} if c in pos)
+        vp = self._viewpoints_for(index, self._vp, changed)
+        k = pos[figure_id]
+        others = np.array([j for j in range(len(vp)) if j != k], dtype=np.int64)
+        res = evaluate(index, vp, np.full(len(others), k, dtype=np.int64), others, self.rules)
+        n = len(vp)
+        sees = np.zeros(n, dtype=bool)
+        seen_by = np.zeros(n, dtype=bool)
+        cover_from = np.zeros(n, dtype=bool)
+        cover_to = np.zeros(n, dtype=bool)
+        dist = np.zeros(n, dtype=np.float64)
+        sees[others] = res.ab == 0
+        seen_by[others] = res.ba == 0
+        cover_from[others] = res.cover_ab & sees[others]
+        cover_to[others] = res.cover_ba & seen_by[others]
+        dist[others] = res.distance
+        figs = {f.id: f for f in self.battlefield.figures()}
+        me = figs[figure_id]
+        links: list[str] = []
+        if me.status.can_act:
+            near = np.flatnonzero((dist <= 4.0) & (sees | seen_by))
+            links = [
+                vp.ids[j]
+                for j in near
+                if j != k and figs[vp.ids[j]].side == me.side and figs[vp.ids[j]].status.can_act
+            ]
+        return SightRow(figure_id, list(vp.ids), sees, seen_by, cover_from, cover_to, dist, links)
+
+    def explain(self, viewer: str, target: str) -> LosResult:
+        """The detailed verdict for one pair, naming the blocking feature or figure."""
+        index = self.index
+        vp = self._viewpoints(index)
+        return explain(index, vp, vp.ids.index(viewer), vp.ids.index(target), self.rules)
+
+    def viewpoints(self) -> Viewpoints:
+        """Current figures as arrays (shared with the cohesion and movement code)."""
+        self.matrix()
+        assert self._vp is not None
+        return self._vp
+
+    # -- internals ---------------------------------------------------------
+
+    def _on_change(self, change: Change) -> None:
+        if change.what == "figure" and change.kind is ChangeKind.CHANGED:
+            self._dirty.add(change.id)
+        else:
+            self._full = True
+
+    def _viewpoints(self, index: TerrainIndex) -> Viewpoints:
+        return viewpoints(self.battlefield, index, self.rules, moving=self._moving, lit=self._lit)
+
+    def _compute_full(self, index: TerrainIndex) -> SightMatrix:
+        self.full_recomputes += 1
+        vp = self._viewpoints(index)
+        self._vp = vp
+        n = len(vp)
+        a, b = np.triu_indices(n, 1)
+        m = SightMatrix(
+            revision=self.battlefield.revision,
+            ids=list(vp.ids),
+            visible=np.zeros((n, n), dtype=bool),
+            cover=np.zeros((n, n), dtype=bool),
+            concealed=np.zeros((n, n), dtype=bool),
+            distance=np.zeros((n, n), dtype=np.float64),
+        )
+        self._gate = np.zeros((n, n), dtype=bool)
+        self._raw_cover = np.zeros((n, n), dtype=bool)
+        self._raw_conc = np.zeros((n, n), dtype=bool)
+        self._lines = np.zeros((n, n, 3), dtype=np.int8)
+        self._store(m, index, vp, a, b)
+        return m
+
+    def _store(
+        self,
+        m: SightMatrix,
+        index: TerrainIndex,
+        vp: Viewpoints,
+        a: npt.NDArray[np.int64],
+        b: npt.NDArray[np.int64],
+    ) -> None:
+        if not len(a):
+            return
+        res = evaluate(index, vp, a, b, self.rules)
+        self._gate[a, b] = res.gate_ab
+        self._gate[b, a] = res.gate_ba
+        self._raw_cover[a, b] = res.cover_ab
+        self._raw_cover[b, a] = res.cover_ba
+        self._raw_conc[a, b] = res.concealed_ab
+        self._raw_conc[b, a] = res.concealed_ba
+        self._lines[a, b] = res.line_state
+        self._publish(m, a, b, res.ab == 0, res.ba == 0)
+        m.distance[a, b] = res.distance
+        m.distance[b, a] = res.distance
+
+    def _publish(
+        self,
+        m: SightMatrix,
+        a: npt.NDArray[np.int64],
+        b: npt.NDArray[np.int64],
+        ab: npt.NDArray[np.bool_],
+        ba: npt.NDArray[np.bool_],
+    ) -> None:
+        m.visible[a, b] = ab
+        m.visible[b, a] = ba
+        m.cover[a, b] = self._raw_cover[a, b] & ab
+        m.cover[b, a] = self._raw_cover[b, a] & ba
+        m.concealed[a, b] = self._raw_conc[a, b] & ab
+        m.concealed[b, a] = self._raw_conc[b, a] & ba
+
+    def _update(
+        self, index: TerrainIndex, m: SightMatrix, vp: Viewpoints, changed: list[str]
+    ) -> SightMatrix:
+        """Judge again the rows of changed figures; recheck only bases for pairs near them.
+
+        A pair whose two ends stayed put keeps its terrain verdicts; a moved or
+        downed base can only block or unblock its lines, so those pairs just
+        have the bases checked again (:func:`recheck_bases`).
+        """
+        pos = {fid: k for k, fid in enumerate(vp.ids)}
+        ks = sorted(pos[c] for c in changed if c in pos)
+        old = [(vp.x[k], vp.y[k], vp.r[k], bool(vp.blocks[k])) for k in ks]
+        fresh = self._viewpoints_for(index, vp, ks)
+        n = len(fresh)
+        out = m.copy()
+        out.revision = self.battlefield.revision
+        # rows of the changed figures: everything again
+        moved = np.zeros(n, dtype=bool)
+        moved[ks] = True
+        ia, ib = np.triu_indices(n, 1)
+        row = moved[ia] | moved[ib]
+        self._store(out, index, fresh, ia[row], ib[row])
+        # other pairs whose sight lines pass near a changed base, before or after
+        spots = [(x, y, r) for (x, y, r, blk) in old if blk]
+        spots += [(fresh.x[k], fresh.y[k], fresh.r[k]) for k in ks if fresh.blocks[k]]
+        if spots:
+            a, b = ia[~row], ib[~row]
+            near = _segments_near(fresh, a, b, np.array(spots, dtype=np.float64))
+            a, b = a[near], b[near]
+            if len(a):
+                open_any, unsure = recheck_bases(fresh, a, b, self._lines[a, b])
+                self._publish(out, a, b, open_any & self._gate[a, b], open_any & self._gate[b, a])
+                if unsure.any():
+                    self._store(out, index, fresh, a[unsure], b[unsure])
+        self._vp = fresh
+        return out
+
+    def _viewpoints_for(self, index: TerrainIndex, vp: Viewpoints, ks: list[int]) -> Viewpoints:
+        """Copy ``vp`` with the changed figures read again from the battlefield."""
+        figs = {f.id: f for f in self.battlefield.figures()}
+        new = Viewpoints(
+            ids=vp.ids,
+            x=vp.x.copy(),
+            y=vp.y.copy(),
+            r=vp.r.copy(),
+            fx=vp.fx.copy(),
+            fy=vp.fy.copy(),
+            blocks=vp.blocks.copy(),
+            moving=vp.moving.copy(),
+            lit=vp.lit.copy(),
+            present=vp.present.copy(),
+            places=list(vp.places),
+        )
+        one = viewpoints(
+            self.battlefield,
+            index,
+            self.rules,
+            figures=[figs[vp.ids[k]] for k in ks],
+            moving=self._moving,
+            lit=self._lit,
+        )
+        for n, k in enumerate(ks):
+            for name in ("x", "y", "r", "fx", "fy", "blocks", "moving", "lit", "present"):
+                getattr(new, name)[k] = getattr(one, name)[n]
+            new.places[k] = one.places[n]
+        return new
+
+
+def _segments_near(
+    vp: Viewpoints,
+    a: npt.NDArray[np.int64],
+    b: npt.NDArray[np.int64],
+    spots: npt.NDArray[np.float64],
+) -> npt.NDArray[np.bool_]:
+    """Pairs whose sight corridor passes within r of any spot (x, y, r) (conservative)."""
+    px, py, qx, qy = vp.x[a], vp.y[a], vp.x[b], vp.y[b]
+    ex, ey = (qx - px)[:, None], (qy - py)[:, None]
+    ll = ex * ex + ey * ey
+    x, y, r = spots[:, 0][None, :], spots[:, 1][None, :], spots[:, 2][None, :]
+    wx, wy = x - px[:, None], y - py[:, None]
+    t = np.clip((wx * ex + wy * ey) / np.where(ll > 0, ll, 1.0), 0.0, 1.0)
+    dx, dy = wx - t * ex, wy - t * ey
+    reach = r + np.maximum(vp.r[a], vp.r[b])[:, None]
+    return np.asarray((dx * dx + dy * dy < reach * reach).any(axis=1))
+
+
+__all__ = ["SightMatrix", "SightRow", "VisibilityService"]

@@ -1,0 +1,170 @@
+"""Movement: path cost, how far, paths around obstacles, reachable area, Duck Back (7.4, 8.2)."""
+
+from __future__ import annotations
+
+import pytest
+from shapely.geometry import Point, Polygon
+
+from crdesk.geometry.movement import (
+    farthest_along,
+    nearest_cover,
+    path_cost,
+    reachable_area,
+    shortest_path,
+)
+from crdesk.model import (
+    Battlefield,
+    Building,
+    CoverObstacle,
+    Figure,
+    Force,
+    Opening,
+    OpeningKind,
+    Table,
+    TerrainFeature,
+    TerrainKind,
+)
+from crdesk.options import Interpretations, RulesOptions
+
+RULES = RulesOptions()
+
+
+def square(x0: float, y0: float, x1: float, y1: float) -> Polygon:
+    return Polygon([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
+
+
+def field() -> Battlefield:
+    woods = TerrainFeature("wood", TerrainKind.WOODS, "wood", square(10, 0, 14, 36))
+    rock = TerrainFeature("rock", TerrainKind.IMPASSABLE, "rock", square(20, 10, 24, 26))
+    house = Building(
+        "house",
+        TerrainKind.BUILDING,
+        "house",
+        square(28, 10, 34, 16),
+        openings=[
+            Opening(OpeningKind.DOOR, (30, 16), (31, 16)),
+            Opening(OpeningKind.WINDOW, (28, 12), (28, 13)),
+        ],
+    )
+    return Battlefield(Table(36, 36), [woods, rock, house], [])
+
+
+def test_open_ground_costs_its_length() -> None:
+    assert path_cost(field(), [(2, 2), (2, 10)], RULES).cost == pytest.approx(8)
+
+
+def test_woods_halve_movement() -> None:
+    res = path_cost(field(), [(8, 5), (16, 5)], RULES)
+    assert res.length == pytest.approx(8)
+    assert res.cost == pytest.approx(12)  # 4" of woods cost 8"
+
+
+def test_pefs_ignore_woods() -> None:
+    assert path_cost(field(), [(8, 5), (16, 5)], RULES, ignore_terrain=True).cost == pytest.approx(
+        8
+    )
+
+
+def test_impassable_is_forbidden_even_for_pefs() -> None:
+    for ignore in (False, True):
+        res = path_cost(field(), [(18, 18), (26, 18)], RULES, ignore_terrain=ignore)
+        assert res.forbidden == "impassable" and res.feature_id == "rock"
+
+
+def test_door_and_window_costs_and_walls() -> None:
+    bf = field()
+    assert path_cost(bf, [(30.5, 20), (30.5, 14)], RULES).cost == pytest.approx(6 + 2)
+    assert path_cost(bf, [(26, 12.5), (30, 12.5)], RULES).cost == pytest.approx(4 + 4)
+    wall = path_cost(bf, [(33, 20), (33, 14)], RULES)
+    assert wall.forbidden == "wall" and wall.feature_id == "house"
+
+
+def test_farthest_along_open_and_woods() -> None:
+    bf = field()
+    assert farthest_along(bf, [(2, 2), (2, 30)], 8, RULES).point == pytest.approx((2, 10))
+    # 2" of open ground then woods at half speed: 6" left buys 3"
+    assert farthest_along(bf, [(8, 5), (20, 5)], 8, RULES).point == pytest.approx((13, 5))
+
+
+def test_farthest_along_stops_before_a_door_it_cannot_pay() -> None:
+    reach = farthest_along(field(), [(30.5, 17), (30.5, 12)], 2.5, RULES)
+    assert reach.stopped_by == "allowance"
+    assert reach.point[1] == pytest.approx(16.0, abs=0.02)
+
+
+def test_farthest_along_stops_at_impassable() -> None:
+    reach = farthest_along(field(), [(18, 18), (26, 18)], 8, RULES, radius=0.5)
+    assert reach.stopped_by == "impassable"
+    assert reach.point[0] == pytest.approx(19.5, abs=0.05)
+
+
+def test_shortest_path_goes_around_the_rock() -> None:
+    bf = field()
+    path = shortest_path(bf, (18, 18), (26, 18), RULES, radius=0.5)
+    assert path is not None and len(path) > 2
+    assert path_cost(bf, path, RULES, radius=0.5).allowed
+    assert shortest_path(bf, (18, 18), (22, 18), RULES) is None
+
+
+def test_reachable_area_avoids_impassable() -> None:
+    bf = field()
+    f = Figure("a", "a", 4, x=18, y=18)
+    area = reachable_area(bf, f, 8, RULES)
+    assert area.contains(Point(18, 12))
+    assert not area.intersects(square(20, 10, 24, 26))
+    assert area.area < 3.1416 * 64
+
+
+def duck_field() -> Battlefield:
+    wall = CoverObstacle("wall", TerrainKind.COVER, "wall", square(14, 10, 18, 10.4))
+    house = Building(
+        "house",
+        TerrainKind.BUILDING,
+        "house",
+        square(2, 2, 6, 6),
+        openings=[Opening(OpeningKind.DOOR, (3, 6), (4, 6))],
+    )
+    fig = Figure("a", "a", 4, x=16, y=13)
+    return Battlefield(Table(36, 36), [wall, house], [Force("red", "red", figures=[fig])])
+
+
+def test_duck_back_to_the_nearest_cover() -> None:
+    bf = duck_field()
+    res = nearest_cover(bf, bf.figure("a"), (16, 30), RULES)  # threat to the south
+    assert not res.prone_in_place
+    assert res.reason == "cover"
+    # behind the wall as seen from the south, base clear of the wall, within 1" of it
+    assert 8.5 <= res.point[1] <= 9.5
+    assert res.distance == pytest.approx(13 - res.point[1], abs=0.3)
+
+
+def test_duck_back_prone_in_place_without_cover() -> None:
+    bf = duck_field()
+    res = nearest_cover(bf, bf.figure("a"), (16, 0), RULES)  # threat north: wall is between
+    assert res.distance == pytest.approx(0.0) or not res.prone_in_place
+    bf2 = Battlefield(
+        Table(36, 36), [], [Force("red", "red", figures=[Figure("b", "b", 4, x=18, y=18)])]
+    )
+    res2 = nearest_cover(bf2, bf2.figure("b"), (18, 0), RULES)
+    assert res2.prone_in_place and res2.point == (18, 18)
+
+
+def test_duck_back_building_interiors_option() -> None:
+    bf = Battlefield(
+        Table(36, 36),
+        [
+            Building(
+                "house",
+                TerrainKind.BUILDING,
+                "house",
+                square(10, 10, 16, 16),
+                openings=[Opening(OpeningKind.DOOR, (12, 16), (14, 16))],
+            )
+        ],
+        [Force("red", "red", figures=[Figure("a", "a", 4, x=13, y=18.5)])],
+    )
+    res = nearest_cover(bf, bf.figure("a"), (13, 34), RULES)
+    assert not res.prone_in_place and res.point[1] < 16
+    off = RulesOptions(interpretations=Interpretations(duck_back_interiors_count=False))
+    res_off = nearest_cover(bf, bf.figure("a"), (13, 34), off)
+    assert res_off.prone_in_place or res_off.point[1] > 16
