@@ -1,0 +1,1359 @@
+"""``crdesk resolve``: a referee for players at a real table (issue 3, item 5).
+
+The players roll real dice and type the faces; crdesk reads them on the book's
+tables through the very rules functions the game uses (:mod:`crdesk.rules`), so
+the referee and the program never disagree::
+
+    crdesk resolve reaction --test received-fire --rep 4 --dice 2,5
+    crdesk resolve fire --rep 4 --weapon AR --target rep=4 --target rep=4,cover \\
+        --allocate 2,1 --dice 6,3,1 --damage-dice 5
+    crdesk resolve melee --rep 4 --dice 1,2,4,5 --vs-rep 4 --vs-dice 3,4,5,6 --damage-die 3
+
+Each dice flag holds the faces of one roll (``3,5`` or ``3 5``; repeat the flag
+for later rolls of the same figure, e.g. another melee round).  Rolls that follow
+from the first (Pitiful Shot, damage, a Challenge reroll, ...) have their own
+flags, or simply continue the main ``--dice`` list in the order the engine reads
+them.  Leave every dice flag out and crdesk rolls for you and prints the faces as
+flags, so the result can be reproduced.  ``--json`` prints one JSON object
+(``section``, ``result``, ``dice``, ``results``: one object per figure, target,
+shot or round, each from the rules engine's ``to_dict()``); ``--odds`` prints the
+exact odds (:mod:`crdesk.odds`) first.  A bad flag or an impossible die gives one
+line on stderr naming the flag, and exit status 2.
+
+``crdesk.cli`` wires it in with :func:`register`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, NoReturn
+
+from crdesk.dice import Dice, DiceSource, Roll
+from crdesk.errors import IllegalActionError
+from crdesk.model import BandType, MeleeWeapon, Status
+from crdesk.odds import charge_odds, fire_odds, in_sight_odds, melee_odds, reaction_odds
+from crdesk.options import RulesOptions
+from crdesk.rules import activation, campaign, grenades, in_sight, melee, pef, stars, terrain
+from crdesk.rules.common import RuleResult, faces_text, words
+from crdesk.rules.damage import roll_damage
+from crdesk.rules.reaction import Losses, ReactingFigure, ReactionResult, ReactionTest
+from crdesk.rules.reaction import reaction_test as run_reaction_test
+from crdesk.rules.shooting import FireResult, TargetSpec, fire
+from crdesk.tables import GRENADE, TableType, weapon_stats
+
+EXIT_OK = 0
+EXIT_USAGE = 2
+
+REP_RANGE = (1, 9)
+"""Reps a player may type (the scenario format's 2..9, and 1 for a Rep lowered in melee)."""
+
+FIRE_WEAPONS = ("AR", "BAR", "MP", "P", "SAR", "SG", "SAW", "SMG", "RL", "BAP")
+DAMAGE_WEAPONS = (*FIRE_WEAPONS, GRENADE)
+
+DESCRIPTION = (
+    "Apply the book's tables to dice rolled at a real table.  Type each roll's faces "
+    "(--dice 3,5 or --dice 3 5; repeat a flag for later rolls, e.g. another melee round); "
+    "leave every dice flag out and crdesk rolls for you and prints the faces.  --json "
+    "prints one JSON object (section, dice, results); --odds prints the exact odds first."
+)
+
+Route = Callable[[str, str], str]
+"""(table, who) of a roll → the dice flag its faces come from."""
+
+
+class ResolveError(Exception):
+    """A bad flag value or a wrong number of dice: one line naming the flag, exit 2."""
+
+    def __init__(self, flag: str, message: str) -> None:
+        super().__init__(f"{flag}: {message}" if flag else message)
+        self.flag = flag
+
+
+# --------------------------------------------------------------------------
+# Argument parsing with one-line errors
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argparse parser whose errors are one line on stderr (exit 2), no usage dump."""
+
+    def error(self, message: str) -> NoReturn:
+        message = " ".join(message.split()).removeprefix("argument ")
+        if message.startswith("WHAT: "):  # the subcommand of ``resolve``
+            message = "resolve: " + message.removeprefix("WHAT: ")
+        print(f"error: {message}", file=sys.stderr)
+        sys.exit(EXIT_USAGE)
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        ns, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return ns, extras
+
+
+def _die_faces(text: str) -> list[int]:
+    """``--dice 3,5`` (or one face of ``--dice 3 5``): d6 faces, each 1-6."""
+    faces: list[int] = []
+    for part in text.replace(",", " ").split():
+        try:
+            face = int(part)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{part!r} is not a die face (1-6)") from None
+        if not 1 <= face <= 6:
+            raise argparse.ArgumentTypeError(f"{face} is not a die face (1-6)")
+        faces.append(face)
+    if not faces:
+        raise argparse.ArgumentTypeError(f"no die faces in {text!r}")
+    return faces
+
+
+def _int_in(low: int, high: int, what: str) -> Callable[[str], int]:
+    def convert(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"{what} must be a whole number, got {text!r}"
+            ) from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{what} must be {low}-{high}, got {value}")
+        return value
+
+    convert.__name__ = what
+    return convert
+
+
+_rep = _int_in(*REP_RANGE, "Rep")
+_count = _int_in(0, 99, "a count")
+_size = _int_in(1, 99, "a number of figures")
+
+
+def _int_list(text: str) -> list[int]:
+    try:
+        return [int(p) for p in text.replace(",", " ").split()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected whole numbers like 2,1, got {text!r}") from None
+
+
+def _choice(*names: str) -> Callable[[str], str]:
+    """Case-insensitive choice that also takes - for _ (received-fire, one_hand)."""
+
+    def convert(text: str) -> str:
+        key = text.strip().lower().replace("_", "-")
+        for name in names:
+            if key == name.lower():
+                return name
+        raise argparse.ArgumentTypeError(
+            f"invalid choice: {text!r} (choose from {', '.join(names)})"
+        )
+
+    return convert
+
+
+def _weapon(names: Sequence[str]) -> Callable[[str], str]:
+    def convert(text: str) -> str:
+        key = text.strip().upper()
+        if key not in names:
+            raise argparse.ArgumentTypeError(
+                f"invalid choice: {text!r} (choose from {', '.join(names)})"
+            )
+        return key
+
+    return convert
+
+
+@dataclass(frozen=True, slots=True)
+class _FigureSpec:
+    """A ``--target``/``--figure`` value: ``rep=4[,cover][,prone][,fast][,name=Bob]``."""
+
+    rep: int
+    name: str | None = None
+    cover: bool = False
+    prone: bool = False
+    fast: bool = False
+    carrying: int | None = None
+
+
+_SPEC_HELP = "rep=N[,cover][,prone][,fast][,carrying=N][,name=X]"
+
+
+def _figure_spec(text: str) -> _FigureSpec:
+    rep: int | None = None
+    name: str | None = None
+    carrying: int | None = None
+    flags = {"cover": False, "prone": False, "fast": False}
+    for raw in text.split(","):
+        part = raw.strip()
+        if not part:
+            continue
+        key, eq, value = part.partition("=")
+        key = key.strip().lower()
+        if eq and key in ("rep", "carrying"):
+            try:
+                number = _rep(value.strip())
+            except argparse.ArgumentTypeError as exc:
+                raise argparse.ArgumentTypeError(f"{key}= in {text!r}: {exc}") from None
+            if key == "rep":
+                rep = number
+            else:
+                carrying = number
+        elif eq and key == "name":
+            name = value.strip() or None
+        elif not eq and key in flags:
+            flags[key] = True
+        else:
+            raise argparse.ArgumentTypeError(f"unknown {part!r} in {text!r} (use {_SPEC_HELP})")
+    if rep is None:
+        raise argparse.ArgumentTypeError(f"{text!r} has no rep=N (use {_SPEC_HELP})")
+    return _FigureSpec(rep, name, flags["cover"], flags["prone"], flags["fast"], carrying)
+
+
+def _statuses(text: str) -> list[Status]:
+    out: list[Status] = []
+    for part in text.replace(" ", "").split(","):
+        if not part:
+            continue
+        try:
+            out.append(Status(part.lower().replace("-", "_")))
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"{part!r} is not a damage result (obviously_dead, out_of_the_fight, "
+                "duck_back, minus_one_rep)"
+            ) from None
+    if not out:
+        raise argparse.ArgumentTypeError("name at least one damage result")
+    return out
+
+
+# --------------------------------------------------------------------------
+# Dice: typed faces flag by flag, or rolled by crdesk
+
+
+class FlagDice(DiceSource):
+    """A dice source fed by the command's dice flags, or rolling when none was given.
+
+    Each roll is routed by its table and roller to one flag (``--dice``,
+    ``--vs-dice``, ``--damage-die``, ...); a flag that was not given reads on from
+    its fallback (usually ``--dice``), so faces typed in the engine's order into
+    one list work too.  Too few faces, or faces left over, raise
+    :class:`ResolveError` naming the flag.
+    """
+
+    def __init__(
+        self,
+        typed: Mapping[str, Sequence[int]] | None,
+        route: Route,
+        fallback: Mapping[str, str] | None = None,
+        rng: random.Random | None = None,
+        hint: str = "",
+    ) -> None:
+        super().__init__()
+        self.hint = hint
+        self.typed = {k: tuple(v) for k, v in typed.items()} if typed is not None else None
+        self.route = route
+        self.fallback = dict(fallback or {})
+        self.used: dict[str, int] = {k: 0 for k in self.typed or {}}
+        self.by_flag: dict[str, list[int]] = {}
+        self._roller = Dice(rng or random.Random())
+        self._flag = ""
+
+    @property
+    def rolled_by_crdesk(self) -> bool:
+        return self.typed is None
+
+    def roll(
+        self,
+        count: int,
+        *,
+        section: str,
+        table: str,
+        who: str = "",
+        target: int | None = None,
+    ) -> Roll:
+        self._flag = self.route(table, who)
+        return super().roll(count, section=section, table=table, who=who, target=target)
+
+    def _source(self, flag: str) -> str:
+        assert self.typed is not None
+        seen = flag
+        while seen not in self.typed and seen in self.fallback:
+            seen = self.fallback[seen]
+        return seen if seen in self.typed else flag
+
+    def _faces(self, count: int, context: str) -> tuple[int, ...]:
+        asked = self._flag
+        if self.typed is None:
+            faces = self._roller.roll(count, section="", table=context).faces
+            self.by_flag.setdefault(asked, []).extend(faces)
+            return faces
+        flag = self._source(asked)
+        also = f" (or give {asked})" if flag != asked else ""
+        if flag not in self.typed:
+            them = "it" if count == 1 else "them"
+            raise ResolveError(flag, f"{context} needs {count} d6: give {them} with {flag}")
+        given, pos = self.typed[flag], self.used[flag]
+        left = len(given) - pos
+        if count > left:
+            if pos == 0:
+                were = "was" if len(given) == 1 else "were"
+                raise ResolveError(
+                    flag, f"{context} needs {count} d6 but {len(given)} {were} given{also}"
+                )
+            are = "is" if left == 1 else "are"
+            raise ResolveError(
+                flag,
+                f"{context} needs {count} more d6 after the first {pos}, but {left} "
+                f"{are} left{also}{self.hint}",
+            )
+        faces = given[pos : pos + count]
+        self.used[flag] = pos + count
+        self.by_flag.setdefault(flag, []).extend(faces)
+        return faces
+
+    def check_used_up(self) -> None:
+        """Faces typed but never needed are an error (a miscount at the table)."""
+        for flag, given in (self.typed or {}).items():
+            used = self.used[flag]
+            if used < len(given):
+                needed = (
+                    "none was" if used == 0 else f"only {used} {'was' if used == 1 else 'were'}"
+                )
+                raise ResolveError(
+                    flag,
+                    f"{len(given)} dice given but {needed} needed ({len(given) - used} left over)",
+                )
+
+    @property
+    def faces(self) -> list[int]:
+        """Every face in roll order."""
+        return [f for entry in self.log for f in entry.faces]
+
+
+# --------------------------------------------------------------------------
+# Results that are several engine results (several hits, recruits, sections)
+
+
+@dataclass(frozen=True)
+class Batch(RuleResult):
+    """Several engine results of one command, listed under ``results``."""
+
+    PARTS: ClassVar[tuple[str, ...]] = ("items",)
+
+    section: str
+    result: str
+    items: tuple[Any, ...]
+
+    def explain(self) -> str:
+        return " ".join(str(i.explain()) for i in self.items)
+
+
+def _worst(statuses: Sequence[Status]) -> str:
+    return max(statuses, key=lambda s: s.rank).value
+
+
+# --------------------------------------------------------------------------
+# Running a command
+
+
+@dataclass
+class Job:
+    """What one subcommand resolves: its dice flags, how rolls find them, the rule."""
+
+    dice: Mapping[str, list[int] | None]
+    """Every dice flag of the command → the faces typed (None: not given)."""
+    route: Route
+    run: Callable[[DiceSource], Any]
+    fallback: Mapping[str, str] = field(default_factory=dict)
+    odds: Callable[[], Any] | None = None
+    head: Callable[[Any], list[str]] = field(default_factory=lambda: lambda _r: [])
+    tail: Callable[[Any], list[str]] = field(default_factory=lambda: lambda _r: [])
+    results: Callable[[Any], list[dict[str, Any]]] | None = None
+    """JSON ``results`` when the engine result has no per-figure parts of its own."""
+    lines: Callable[[Any], list[str]] | None = None
+    blame: str = ""
+    """The flag an engine refusal (:class:`IllegalActionError`) is about, if any."""
+    hint: str = ""
+    """Added when typed dice run out part way (e.g. another melee round)."""
+
+
+def _main_flag(_table: str, _who: str) -> str:
+    return "--dice"
+
+
+def _flatten(values: Sequence[Sequence[int]] | None) -> list[int] | None:
+    if values is None:
+        return None
+    return [f for group in values for f in group]
+
+
+def _parts(result: Any) -> list[Any]:
+    names: tuple[str, ...] = getattr(result, "PARTS", ())
+    return [item for name in names for item in getattr(result, name)]
+
+
+def execute(args: argparse.Namespace, build: Callable[[], Job]) -> int:
+    """Build the job, roll or read the dice, print the result; exit status."""
+    try:
+        job = build()
+    except ResolveError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        typed = {k: v for k, v in job.dice.items() if v is not None}
+        seed = getattr(args, "seed", None)
+        rng = random.Random(seed) if seed is not None else random.Random()
+        dice = FlagDice(typed or None, job.route, job.fallback, rng, job.hint)
+        if dice.typed is not None and seed is not None:
+            raise ResolveError("--seed", "only when crdesk rolls: leave out the dice flags")
+        odds = job.odds() if job.odds is not None and getattr(args, "odds", False) else None
+        result = job.run(dice)
+        dice.check_used_up()
+    except ResolveError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except IllegalActionError as exc:
+        blame = f"{job.blame}: " if job.blame else ""
+        print(f"error: {blame}{' '.join(str(exc).split())}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.json:
+        print(json.dumps(_json(job, dice, result, odds), indent=2))
+    else:
+        for line in _plain(job, dice, result, odds):
+            _say(line)
+    return EXIT_OK
+
+
+def _say(line: str) -> None:
+    """Print a line; a console that cannot show ≥ or → gets ? instead of a traceback."""
+    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
+    try:
+        line.encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        line = line.translate(_ASCII).encode("ascii", "replace").decode("ascii")
+    print(line)
+
+
+_ASCII = str.maketrans({"≥": ">=", "≤": "<=", "→": "->", "’": "'"})
+
+
+def _json(job: Job, dice: FlagDice, result: Any, odds: Any) -> dict[str, Any]:
+    d: dict[str, Any] = result.to_dict()
+    out: dict[str, Any] = {"section": d.pop("section"), "result": d.pop("result")}
+    out["dice"] = dice.faces
+    out["rolled_by"] = None if not dice.faces else "crdesk" if dice.rolled_by_crdesk else "player"
+    out["dice_by_flag"] = {k: list(v) for k, v in dice.by_flag.items()}
+    if odds is not None:
+        out["odds"] = odds.to_dict()
+    explain = d.pop("explain", result.explain())
+    results = d.pop("results", None)
+    out.update(d)
+    if job.results is not None:
+        results = job.results(result)
+    elif results is None:
+        results = [result.to_dict()]
+    out["results"] = results
+    out["rolls"] = [entry.to_dict() for entry in dice.log]
+    out["explain"] = explain
+    return out
+
+
+def _plain(job: Job, dice: FlagDice, result: Any, odds: Any) -> list[str]:
+    lines: list[str] = []
+    if odds is not None:
+        lines.append(f"Odds: {odds.explain()}")
+    if dice.rolled_by_crdesk and dice.by_flag:
+        flags = " ".join(f"{k} {','.join(map(str, v))}" for k, v in dice.by_flag.items())
+        lines.append(f"crdesk rolled: {flags}")
+    lines += job.head(result)
+    if job.lines is not None:
+        lines += job.lines(result)
+    else:
+        parts = _parts(result)
+        lines += [str(p.explain()) for p in parts] if parts else [str(result.explain())]
+    lines += job.tail(result)
+    return lines
+
+
+# --------------------------------------------------------------------------
+# The subcommands
+
+
+def _typed(args: argparse.Namespace, name: str) -> list[int] | None:
+    return _flatten(getattr(args, name, None))
+
+
+def _options(args: argparse.Namespace) -> RulesOptions:
+    return RulesOptions(old_school=bool(getattr(args, "old_school", False)))
+
+
+def _job_reaction(args: argparse.Namespace) -> Job:
+    tests = tuple(dict.fromkeys(ReactionTest(t.replace("-", "_")) for t in args.test))
+    if args.leader_die is not None and args.leader_rep is None:
+        raise ResolveError("--leader-die", "needs --leader-rep (the Star Leader's Rep, 6.3.2)")
+    names = (
+        [f"figure {i}" for i in range(1, len(args.rep) + 1)] if len(args.rep) > 1 else ["figure"]
+    )
+    if args.star:
+        names[0] = "Star"
+    if args.free_will is not None and not args.star:
+        raise ResolveError("--free-will", "only a Star has Free Will: add --star (5.2)")
+    testers = [
+        ReactingFigure(
+            name,
+            rep,
+            in_cover=args.in_cover,
+            outgunned=args.outgunned,
+            is_star=args.star and i == 0,
+            free_will=args.free_will if i == 0 else None,
+        )
+        for i, (name, rep) in enumerate(zip(names, args.rep, strict=True))
+    ]
+    losses = Losses(side_friends=args.friends_down or 0, side_enemies=args.enemies_down or 0)
+    options = RulesOptions()
+
+    def run(dice: DiceSource) -> ReactionResult:
+        return run_reaction_test(
+            dice, testers, tests, leader_rep=args.leader_rep, losses=losses, options=options
+        )
+
+    def head(r: ReactionResult) -> list[str]:
+        if r.leader_die is None:
+            return []
+        verdict = "passed: +1 passed d6 for every figure" if r.leader_passed else "failed"
+        return [f"Leader Die {r.leader_die} vs Rep {args.leader_rep}: {verdict} (6.3.2)."]
+
+    return Job(
+        dice={"--dice": _typed(args, "dice"), "--leader-die": _typed(args, "leader_die")},
+        route=lambda table, _who: "--leader-die" if table == "Leader Die" else "--dice",
+        run=run,
+        odds=lambda: reaction_odds(
+            testers, tests, leader_rep=args.leader_rep, losses=losses, options=options
+        ),
+        head=head,
+    )
+
+
+def _target_specs(specs: Sequence[_FigureSpec]) -> list[TargetSpec]:
+    many = len(specs) > 1
+    return [
+        TargetSpec(
+            s.name or (f"target {i}" if many else "target"),
+            s.rep,
+            in_cover=s.cover,
+            prone=s.prone,
+            fast_moving=s.fast,
+            carried_rep=s.carrying,
+        )
+        for i, s in enumerate(specs, 1)
+    ]
+
+
+def _job_fire(args: argparse.Namespace) -> Job:
+    options = _options(args)
+    stats = weapon_stats(args.weapon, options.old_school)
+    targets = _target_specs(args.target)
+    dice = {
+        "--dice": _typed(args, "dice"),
+        "--pitiful-dice": _typed(args, "pitiful_dice"),
+        "--damage-dice": _typed(args, "damage_dice"),
+    }
+
+    def route(table: str, _who: str) -> str:
+        if table == "Pitiful Shot":
+            return "--pitiful-dice"
+        return "--damage-dice" if "Damage" in table else "--dice"
+
+    fallback = {"--pitiful-dice": "--dice", "--damage-dice": "--dice"}
+    if stats.blast:
+        if len(targets) > 1:
+            raise ResolveError(
+                "--target", f"a {stats.name} fires at one spot: give at most one --target"
+            )
+        if args.allocate is not None:
+            raise ResolveError("--allocate", f"a {stats.name} has no Target dice to allocate")
+        spot = targets[0] if targets else None
+        return Job(
+            dice=dice,
+            route=route,
+            fallback=fallback,
+            run=lambda d: grenades.rocket_shot(
+                d,
+                args.rep,
+                target=spot,
+                fast_moving=args.fast_moving,
+                rush_shot=args.rush_shot,
+                who="shooter",
+            ),
+            tail=lambda r: [
+                "Roll the blast with `crdesk resolve blast --weapon RL` (7.10.5)."
+                if r.on_target
+                else "Every figure in the blast circle takes Received Fire (7.10.5)."
+            ],
+        )
+    if not targets:
+        raise ResolveError("--target", f"name at least one target (Target {stats.target})")
+    if len(targets) > stats.target:
+        raise ResolveError(
+            "--target",
+            f"{stats.name} has Target {stats.target}: at most {stats.target} targets, "
+            f"got {len(targets)} (7.9.7)",
+        )
+    allocation = None
+    if args.allocate is not None:
+        allocation = tuple(args.allocate)
+        if (
+            len(allocation) != len(targets)
+            or any(a < 1 for a in allocation)
+            or sum(allocation) != stats.target
+        ):
+            raise ResolveError(
+                "--allocate",
+                f"{','.join(map(str, allocation))} must give each of the {len(targets)} "
+                f"target(s) at least one die and {stats.target} dice in all (7.9.9)",
+            )
+
+    def head(r: FireResult) -> list[str]:
+        kept = f", kept {faces_text(r.kept)}" if r.kept != r.faces else ""
+        circ = f" ({', '.join(r.circumstances)})" if r.circumstances else ""
+        return [
+            f"Rep {r.shooter_rep} {r.weapon} rolled {faces_text(r.faces)}{kept}{circ} (7.9.10)."
+        ]
+
+    def tail(r: FireResult) -> list[str]:
+        if not r.out_of_ammo:
+            return []
+        why = "always after firing" if r.ones < 2 else f"{r.ones} ones rolled"
+        return [f"Out of ammo: {why} (7.9.2)."]
+
+    return Job(
+        dice=dice,
+        route=route,
+        fallback=fallback,
+        run=lambda d: fire(
+            d,
+            args.rep,
+            stats.code,
+            targets,
+            allocation=allocation,
+            fast_moving=args.fast_moving,
+            rush_shot=args.rush_shot,
+            options=options,
+        ),
+        odds=lambda: fire_odds(
+            args.rep,
+            stats.code,
+            targets,
+            allocation=allocation,
+            fast_moving=args.fast_moving,
+            rush_shot=args.rush_shot,
+            options=options,
+        ),
+        head=head,
+        tail=tail,
+    )
+
+
+def _job_damage(args: argparse.Namespace) -> Job:
+    options = _options(args)
+    if options.old_school and args.weapon is None:
+        raise ResolveError("--weapon", "Old School damage (16.1) needs the weapon for its Impact")
+    typed = _typed(args, "dice")
+    hits = len(typed) if typed is not None else args.hits
+
+    def run(dice: DiceSource) -> Batch:
+        items = tuple(
+            roll_damage(dice, args.target_rep, weapon=args.weapon, options=options, who="target")
+            for _ in range(hits)
+        )
+        return Batch(items[0].section, _worst([i.status for i in items]), items)
+
+    return Job(dice={"--dice": typed}, route=_main_flag, run=run)
+
+
+def _job_star_power(args: argparse.Namespace) -> Job:
+    count = args.star_power if args.star_power is not None else args.rep
+
+    def run(dice: DiceSource) -> Any:
+        if args.attacker_rep is not None or args.cheat_death:
+            return stars.star_takes_damage(
+                dice,
+                args.damage,
+                star_rep=args.rep,
+                star_power_dice=count,
+                attacker_rep=args.attacker_rep,
+                melee=args.melee,
+                cheat_death=args.cheat_death,
+            )
+        return stars.star_power(dice, count, args.damage, melee=args.melee)
+
+    def results(r: Any) -> list[dict[str, Any]]:
+        if isinstance(r, stars.StarFate):
+            return [r.to_dict()]
+        return [
+            {"section": r.section, "result": after.value, "before": before.value}
+            for before, after in zip(r.before, r.after, strict=True)
+        ]
+
+    def lines(r: Any) -> list[str]:
+        if isinstance(r, stars.StarFate):
+            assert r.star_power is not None
+            return [r.star_power.explain(), r.reason]
+        return [r.explain()]
+
+    return Job(
+        dice={"--dice": _typed(args, "dice")},
+        route=_main_flag,
+        run=run,
+        results=results,
+        lines=lines,
+        blame="--damage",
+    )
+
+
+def _job_fast_move(args: argparse.Namespace) -> Job:
+    many = len(args.rep) > 1
+    movers = [
+        activation.FastMover(f"figure {i}" if many else "figure", rep, args.carrying_wounded)
+        for i, rep in enumerate(args.rep, 1)
+    ]
+    return Job(
+        dice={"--dice": _typed(args, "dice")},
+        route=_main_flag,
+        run=lambda d: activation.fast_move(d, movers),
+    )
+
+
+def _job_in_sight(args: argparse.Namespace) -> Job:
+    groups = [
+        in_sight.InSightGroup("mover", args.mover_rep, True, args.mover_sees_concealed),
+        in_sight.InSightGroup("other", args.other_rep, False, args.other_sees_concealed),
+    ]
+
+    def tail(r: in_sight.InSightResult) -> list[str]:
+        winner = "the mover acts" if r.result == "mover_acts" else "the other side acts"
+        return [f"Result: {winner}; the other side only reacts (7.6.3)."]
+
+    return Job(
+        dice={
+            "--mover-dice": _typed(args, "mover_dice"),
+            "--other-dice": _typed(args, "other_dice"),
+        },
+        route=lambda _t, who: "--mover-dice" if who == "mover" else "--other-dice",
+        run=lambda d: in_sight.in_sight(d, groups),
+        odds=lambda: in_sight_odds(
+            args.mover_rep,
+            args.other_rep,
+            mover_sees_concealed=args.mover_sees_concealed,
+            other_sees_concealed=args.other_sees_concealed,
+        ),
+        tail=tail,
+    )
+
+
+def _job_charge(args: argparse.Namespace) -> Job:
+    reps: list[int] = args.charger_rep
+    many = len(reps) > 1
+    chargers = [(f"charger {i}" if many else "charger", rep) for i, rep in enumerate(reps, 1)]
+    approach = (
+        melee.Approach.REAR
+        if args.rear
+        else melee.Approach.FLANK
+        if args.flank
+        else melee.Approach.FRONT
+    )
+    options = RulesOptions()
+
+    def head(r: melee.ChargeTestResult) -> list[str]:
+        return [
+            f"The target rolled {faces_text(r.target_faces)} ({r.target_dice}d6) vs Rep "
+            f"{r.target_rep}: passed {r.target_passed} (7.11.2)."
+        ]
+
+    return Job(
+        dice={
+            "--charger-dice": _typed(args, "charger_dice"),
+            "--target-dice": _typed(args, "target_dice"),
+        },
+        route=lambda _t, who: "--target-dice" if who == "target" else "--charger-dice",
+        run=lambda d: melee.charge(
+            d,
+            chargers,
+            ("target", args.target_rep),
+            in_cover=args.target_in_cover,
+            approach=approach,
+            options=options,
+        ),
+        odds=lambda: Batch(
+            "7.11.2",
+            "odds",
+            tuple(
+                charge_odds(
+                    rep,
+                    args.target_rep,
+                    in_cover=args.target_in_cover,
+                    approach=approach,
+                    options=options,
+                )
+                for _name, rep in chargers
+            ),
+        ),
+        head=head,
+        blame="--charger-rep",
+    )
+
+
+_MELEE_WEAPONS = {
+    "none": MeleeWeapon.NONE,
+    "one-hand": MeleeWeapon.ONE_HAND,
+    "two-hand": MeleeWeapon.TWO_HAND,
+}
+
+
+def _job_melee(args: argparse.Namespace) -> Job:
+    a = melee.Fighter("fighter", args.rep, _MELEE_WEAPONS[args.weapon], args.vs_prone)
+    b = melee.Fighter("opponent", args.vs_rep, _MELEE_WEAPONS[args.vs_weapon], args.prone)
+
+    def route(table: str, who: str) -> str:
+        if table == "Melee Damage":
+            return "--damage-die"
+        return "--dice" if who == a.name else "--vs-dice"
+
+    def tail(r: melee.MeleeResult) -> list[str]:
+        lost = [f"{n} {k}" for n, k in r.rep_lost.items() if k]
+        note = (
+            f" Rep lost ({', '.join(lost)}) comes back after the turn's melees (7.8)."
+            if lost
+            else ""
+        )
+        return [f"The {r.winner} wins: the {r.loser} is {words(r.loser_status)} (7.11.5).{note}"]
+
+    return Job(
+        dice={
+            "--dice": _typed(args, "dice"),
+            "--vs-dice": _typed(args, "vs_dice"),
+            "--damage-die": _typed(args, "damage_die"),
+        },
+        route=route,
+        run=lambda d: melee.melee(d, a, b),
+        odds=lambda: melee_odds(a, b),
+        tail=tail,
+        hint="; a tie or a -1 to Rep means another round: repeat --dice, --vs-dice "
+        "and --damage-die for it",
+    )
+
+
+def _job_challenge(args: argparse.Namespace) -> Job:
+    if args.very_easy and args.very_difficult:
+        raise ResolveError("--very-difficult", "not allowed with --very-easy")
+    return Job(
+        dice={"--dice": _typed(args, "dice"), "--reroll-dice": _typed(args, "reroll_dice")},
+        route=lambda table, _w: "--reroll-dice" if "reroll" in table else "--dice",
+        fallback={"--reroll-dice": "--dice"},
+        run=lambda d: campaign.challenge(
+            d,
+            args.rep,
+            very_easy=args.very_easy,
+            very_difficult=args.very_difficult,
+            helpful_tool=args.helpful_tool,
+            reroll=not args.give_up,
+        ),
+    )
+
+
+def _job_recovery(args: argparse.Namespace) -> Job:
+    typed = _typed(args, "dice")
+
+    def run(dice: DiceSource) -> Batch:
+        items = tuple(
+            campaign.recovery(
+                dice, rep, left_battlefield=args.left_battlefield, who=_nth("figure", i, args.rep)
+            )
+            for i, rep in enumerate(args.rep, 1)
+        )
+        return Batch("7.13", items[0].result if len(items) == 1 else "recovery", items)
+
+    return Job(dice={"--dice": typed}, route=_main_flag, run=run)
+
+
+def _nth(what: str, i: int, items: Sequence[object]) -> str:
+    return f"{what} {i}" if len(items) > 1 else what
+
+
+def _job_recruit(args: argparse.Namespace) -> Job:
+    typed = _typed(args, "dice")
+    count = len(typed) if typed is not None else args.count
+    band = BandType(args.band)
+
+    def run(dice: DiceSource) -> Batch:
+        items = tuple(
+            campaign.recruit(dice, band, star_rep=args.star_rep, who=f"recruit {i}")
+            for i in range(1, count + 1)
+        )
+        return Batch("6.1.1", "recruit", items)
+
+    return Job(dice={"--dice": typed}, route=_main_flag, run=run)
+
+
+def _job_new_recruits(args: argparse.Namespace) -> Job:
+    return Job(
+        dice={"--dice": _typed(args, "dice")},
+        route=_main_flag,
+        run=lambda d: campaign.new_recruits(d, args.star_rep, args.band_size),
+    )
+
+
+def _job_pef_move(args: argparse.Namespace) -> Job:
+    return Job(
+        dice={"--dice": _typed(args, "dice")},
+        route=_main_flag,
+        run=lambda d: pef.pef_move(d, rep=args.rep),
+    )
+
+
+def _job_pef_resolve(args: argparse.Namespace) -> Job:
+    return Job(
+        dice={"--dice": _typed(args, "dice"), "--size-die": _typed(args, "size_die")},
+        route=lambda table, _w: "--size-die" if table == "Contact Size" else "--dice",
+        fallback={"--size-die": "--dice"},
+        run=lambda d: pef.pef_resolve(
+            d,
+            player_group_size=args.player_group_size,
+            lowest_two=args.lowest_two,
+            last_pef=args.last_pef,
+            enemy_contacted=args.enemy_contacted,
+            rep=args.rep,
+        ),
+    )
+
+
+def _job_np_move(args: argparse.Namespace) -> Job:
+    return Job(
+        dice={"--dice": _typed(args, "dice"), "--flank-die": _typed(args, "flank_die")},
+        route=lambda table, _w: "--flank-die" if table == "Encircle Flank" else "--dice",
+        fallback={"--flank-die": "--dice"},
+        run=lambda d: pef.np_move(d, args.leader_rep, outnumbers=args.outnumbers),
+    )
+
+
+def _job_grenade_ready(args: argparse.Namespace) -> Job:
+    band = BandType(args.band) if args.band is not None else None
+    return Job(
+        dice={"--dice": _typed(args, "dice")},
+        route=_main_flag,
+        run=lambda d: grenades.ready_grenade(d, args.rep, band=band),
+        blame="--band",
+    )
+
+
+def _job_grenade_throw(args: argparse.Namespace) -> Job:
+    if args.distance is not None and not 0 <= args.distance <= grenades.GRENADE_RANGE:
+        raise ResolveError(
+            "--distance", f'a grenade is thrown up to 6", the spot is {args.distance:g}"'
+        )
+    return Job(
+        dice={"--dice": _typed(args, "dice")},
+        route=_main_flag,
+        run=lambda d: grenades.throw_grenade(
+            d,
+            args.rep,
+            distance=args.distance if args.distance is not None else 0.0,
+            spot_in_los=not args.spot_out_of_sight,
+        ),
+    )
+
+
+def _job_blast(args: argparse.Namespace) -> Job:
+    options = _options(args)
+    many = len(args.figure) > 1
+    figures = [
+        grenades.BlastFigure(
+            s.name or (f"figure {i}" if many else "figure"),
+            s.rep,
+            cover_between=s.cover,
+            prone=s.prone,
+        )
+        for i, s in enumerate(args.figure, 1)
+    ]
+    weapon = GRENADE if args.weapon == "G" else "RL"
+    return Job(
+        dice={"--dice": _typed(args, "dice")},
+        route=_main_flag,
+        run=lambda d: grenades.blast(d, figures, weapon=weapon, options=options),
+    )
+
+
+def _job_terrain(args: argparse.Namespace) -> Job:
+    sections: list[int] = args.section or list(range(1, 10))
+
+    def run(dice: DiceSource) -> Batch:
+        items: list[Any] = []
+        if args.type is None:
+            overall = terrain.overall_terrain(dice)
+            items.append(overall)
+            kind = TableType(overall.result)
+        else:
+            kind = TableType(args.type)
+        for s in sections:
+            items.append(terrain.section_terrain(dice, kind, s))
+        return Batch("9.3.1", kind.value, tuple(items))
+
+    return Job(dice={"--dice": _typed(args, "dice")}, route=_main_flag, run=run)
+
+
+def _job_buildings(args: argparse.Namespace) -> Job:
+    kind = TableType(args.type)
+
+    def run(dice: DiceSource) -> Batch:
+        count = terrain.buildings_in_section(dice, kind)
+        assert count.value is not None
+        items = [count] + [terrain.building_type(dice, kind) for _ in range(count.value)]
+        return Batch("9.4.4", f"{count.value}_buildings", tuple(items))
+
+    return Job(dice={"--dice": _typed(args, "dice")}, route=_main_flag, run=run)
+
+
+def _job_activation(args: argparse.Namespace) -> Job:
+    return Job(
+        dice={"--dice": _typed(args, "dice")},
+        route=_main_flag,
+        run=lambda d: activation.roll_activation(d, ("player", "enemy")),
+    )
+
+
+def _job_retrieve(args: argparse.Namespace) -> Job:
+    return Job(
+        dice={"--dice": _typed(args, "dice")},
+        route=_main_flag,
+        run=lambda d: campaign.retrieve_wounded(d, args.rep),
+    )
+
+
+def _job_rep_change(args: argparse.Namespace) -> Job:
+    status = {
+        "carry-on": Status.CARRY_ON,
+        "out-of-the-fight": Status.OUT_OF_THE_FIGHT,
+        "left-the-battlefield": Status.LEAVE_THE_BATTLEFIELD,
+    }[args.ended]
+    record = campaign.EncounterRecord(
+        scored_hit_or_meleed=args.scored_hit,
+        end_status=status,
+        left_oof_member_behind=args.left_wounded_behind,
+    )
+    return Job(
+        dice={"--dice": _typed(args, "dice")},
+        route=_main_flag,
+        run=lambda d: campaign.rep_change(d, args.rep, record),
+    )
+
+
+# --------------------------------------------------------------------------
+# The parser
+
+
+def _handler(build: Callable[[argparse.Namespace], Job]) -> Callable[[argparse.Namespace], int]:
+    def handle(args: argparse.Namespace) -> int:
+        return execute(args, lambda: build(args))
+
+    handle.__name__ = f"resolve_{build.__name__.removeprefix('_job_')}"
+    return handle
+
+
+def _no_test(_args: argparse.Namespace) -> int:
+    print(
+        "error: resolve: name what to resolve, e.g. `crdesk resolve reaction --help` "
+        "(see `crdesk resolve --help`)",
+        file=sys.stderr,
+    )
+    return EXIT_USAGE
+
+
+def _dice_arg(p: argparse.ArgumentParser, flag: str, help_text: str, **kw: Any) -> None:
+    p.add_argument(
+        flag,
+        type=_die_faces,
+        nargs="+",
+        action="extend",
+        metavar="D",
+        help=help_text,
+        **kw,
+    )
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``resolve`` and its subcommands to the ``crdesk`` parser's subparsers."""
+    saved = subparsers._parser_class
+    subparsers._parser_class = _Parser
+    try:
+        resolve = subparsers.add_parser(
+            "resolve",
+            help="referee for real dice: apply the book's tables to the faces you type",
+            description=DESCRIPTION,
+        )
+    finally:
+        subparsers._parser_class = saved
+    resolve.set_defaults(handler=_no_test)
+    sub = resolve.add_subparsers(
+        dest="resolve", metavar="WHAT", parser_class=_Parser, title="what to resolve"
+    )
+
+    common = _Parser(add_help=False)
+    common.add_argument("--json", action="store_true", help="print one JSON object")
+    common.add_argument(
+        "--seed", type=int, help="seed crdesk's own dice (only when no dice are given)"
+    )
+    with_odds = _Parser(add_help=False)
+    with_odds.add_argument("--odds", action="store_true", help="print the exact odds first")
+
+    def add(
+        name: str, build: Callable[[argparse.Namespace], Job], text: str, odds: bool = False
+    ) -> _Parser:
+        p = sub.add_parser(
+            name,
+            help=text,
+            description=text,
+            parents=[common, with_odds] if odds else [common],
+        )
+        p.set_defaults(handler=_handler(build))
+        return p
+
+    p = add("reaction", _job_reaction, "Received Fire / Man Down reaction tests (7.7)", True)
+    p.add_argument(
+        "--test",
+        action="append",
+        required=True,
+        type=_choice("received-fire", "man-down"),
+        help="received-fire or man-down; give both for one event causing both (7.7.2)",
+    )
+    p.add_argument(
+        "--rep", type=_rep, action="append", required=True, help="Rep of a figure taking the test"
+    )
+    p.add_argument("--in-cover", action="store_true", help="the figures are in Cover: +1d6")
+    p.add_argument("--leader-rep", type=_rep, help="Rep of the group's Star Leader (6.3.2)")
+    _dice_arg(p, "--leader-die", "the Leader Die (Received Fire only)")
+    p.add_argument("--outgunned", action="store_true", help="outgunned by the shooter (7.9.1)")
+    p.add_argument(
+        "--star", action="store_true", help="the first --rep is a Star: never Outgunned (5.2)"
+    )
+    p.add_argument(
+        "--free-will",
+        type=_int_in(0, 2, "Free Will"),
+        metavar="N",
+        help="the Star chooses to pass N (0-2) instead of rolling (5.2)",
+    )
+    p.add_argument("--friends-down", type=_count, metavar="N", help="own side OOF/dead (Man Down)")
+    p.add_argument("--enemies-down", type=_count, metavar="M", help="enemy side OOF/dead")
+    _dice_arg(p, "--dice", "2d6, then the Cover die")
+
+    p = add("fire", _job_fire, "ranged fire: Ranged Combat and damage (7.9.10, 7.9.11)", True)
+    p.add_argument("--rep", type=_rep, required=True, help="the shooter's Rep")
+    p.add_argument(
+        "--weapon", type=_weapon(FIRE_WEAPONS), required=True, help="/".join(FIRE_WEAPONS)
+    )
+    p.add_argument("--fast-moving", action="store_true", help="the shooter is Fast Moving")
+    p.add_argument("--rush-shot", action="store_true", help="the shooter fires a Rush Shot")
+    p.add_argument(
+        "--target",
+        type=_figure_spec,
+        action="append",
+        default=[],
+        metavar="SPEC",
+        help=f"a target, in order: {_SPEC_HELP}",
+    )
+    p.add_argument(
+        "--allocate", type=_int_list, metavar="N,N", help="Target dice per target (7.9.9)"
+    )
+    p.add_argument("--old-school", action="store_true", help="Old School weapons/damage (16)")
+    _dice_arg(p, "--dice", "the fire dice (the shotgun rolls 6)")
+    _dice_arg(p, "--pitiful-dice", "Pitiful Shot dice (7.9.14; default: read on from --dice)")
+    _dice_arg(p, "--damage-dice", "one damage die per hit (default: read on from --dice)")
+
+    p = add("damage", _job_damage, "Ranged Combat Damage (7.9.11; Old School 16.1)")
+    p.add_argument("--target-rep", type=_rep, required=True, help="the Rep of the figure hit")
+    p.add_argument("--old-school", action="store_true", help="Old School damage vs Impact (16.1)")
+    p.add_argument("--weapon", type=_weapon(DAMAGE_WEAPONS), help="the weapon (for its Impact)")
+    p.add_argument("--hits", type=_size, default=1, help="hits when crdesk rolls (default 1)")
+    _dice_arg(p, "--dice", "one die per hit")
+
+    p = add("star-power", _job_star_power, "Star Power against damage (5.2)")
+    p.add_argument("--rep", type=_rep, required=True, help="the Star's Rep")
+    p.add_argument(
+        "--star-power", type=_count, metavar="N", help="Star Power dice left (default: Rep)"
+    )
+    p.add_argument(
+        "--damage",
+        type=_statuses,
+        required=True,
+        metavar="LIST",
+        help="damage taken, e.g. obviously_dead,out_of_the_fight",
+    )
+    p.add_argument("--melee", action="store_true", help="melee damage (floor -1 to Rep)")
+    p.add_argument("--attacker-rep", type=_rep, help="apply Larger Than Life vs this Rep")
+    p.add_argument("--cheat-death", action="store_true", help="declare Cheating Death")
+    _dice_arg(p, "--dice", "all Star Power dice")
+
+    p = add("fast-move", _job_fast_move, "Fast Move (7.4.2)")
+    p.add_argument("--rep", type=_rep, action="append", required=True, help="a fast mover's Rep")
+    p.add_argument(
+        "--carrying-wounded", action="store_true", help="carrying wounded: at most 1 pass (7.12)"
+    )
+    _dice_arg(p, "--dice", "2d6 for the group")
+
+    p = add("in-sight", _job_in_sight, "the In Sight test (7.6.3)", True)
+    p.add_argument("--mover-rep", type=_rep, required=True, help="Rep of the moving Leader")
+    _dice_arg(p, "--mover-dice", "the mover's dice (Rep d6, -1 if concealed)")
+    p.add_argument("--other-rep", type=_rep, required=True, help="Rep of the other Leader")
+    _dice_arg(p, "--other-dice", "the other side's dice")
+    p.add_argument(
+        "--mover-sees-concealed", action="store_true", help="the other side is concealed: -1d6"
+    )
+    p.add_argument(
+        "--other-sees-concealed", action="store_true", help="the mover is concealed: -1d6"
+    )
+
+    p = add("charge", _job_charge, "Charge into Melee (7.11.2)", True)
+    p.add_argument(
+        "--charger-rep", type=_rep, action="append", required=True, help="a charger's Rep (1-3)"
+    )
+    _dice_arg(p, "--charger-dice", "2d6 per charger, in order")
+    p.add_argument("--target-rep", type=_rep, required=True, help="the target's Rep")
+    _dice_arg(p, "--target-dice", "the target's dice (2, +1 Cover, -1 flank, -2 rear)")
+    p.add_argument("--target-in-cover", action="store_true", help="target in Cover: +1d6")
+    side = p.add_mutually_exclusive_group()
+    side.add_argument("--flank", action="store_true", help="charged on the flank: -1d6")
+    side.add_argument("--rear", action="store_true", help="charged from the rear: -2d6")
+
+    p = add("melee", _job_melee, "Melee Combat and Melee Damage (7.11.4, 7.11.5)", True)
+    weapons = _choice("none", "one-hand", "two-hand")
+    p.add_argument("--rep", type=_rep, required=True, help="the fighter's Rep")
+    p.add_argument("--weapon", type=weapons, default="none", help="none, one-hand or two-hand")
+    p.add_argument("--vs-prone", action="store_true", help="the opponent is prone: +1d6")
+    _dice_arg(p, "--dice", "the fighter's dice, each round")
+    p.add_argument("--vs-rep", type=_rep, required=True, help="the opponent's Rep")
+    p.add_argument("--vs-weapon", type=weapons, default="none", help="the opponent's weapon")
+    p.add_argument("--prone", action="store_true", help="the fighter is prone: opponent +1d6")
+    _dice_arg(p, "--vs-dice", "the opponent's dice, each round")
+    _dice_arg(p, "--damage-die", "the winner's Melee Damage die, each decided round")
+
+    p = add("challenge", _job_challenge, "a Challenge (7.14)")
+    p.add_argument("--rep", type=_rep, required=True, help="the challenger's Rep")
+    p.add_argument("--very-easy", action="store_true", help="+1 to Rep")
+    p.add_argument("--very-difficult", action="store_true", help="-1 to Rep")
+    p.add_argument("--helpful-tool", action="store_true", help="+1 to Rep")
+    p.add_argument("--give-up", action="store_true", help="on pass 1, give up instead of rerolling")
+    _dice_arg(p, "--dice", "2d6")
+    _dice_arg(p, "--reroll-dice", "2d6 of the reroll on pass 1 (default: read on from --dice)")
+
+    p = add("recovery", _job_recovery, "After the Battle Recovery (7.13)")
+    p.add_argument(
+        "--rep", type=_rep, action="append", required=True, help="Rep of a figure (repeat)"
+    )
+    p.add_argument("--left-battlefield", action="store_true", help="it left the battlefield")
+    _dice_arg(p, "--dice", "2d6 per figure")
+
+    p = add("recruit", _job_recruit, "Recruiting (6.1.1)")
+    p.add_argument("--band", type=_choice(*(b.value for b in BandType)), required=True)
+    p.add_argument("--star-rep", type=_rep, help="the Star's Rep: recruits are capped at it")
+    p.add_argument("--count", type=_size, default=1, help="recruits when crdesk rolls")
+    _dice_arg(p, "--dice", "1d6 per recruit")
+
+    p = add("new-recruits", _job_new_recruits, "New Recruits (13.1)")
+    p.add_argument("--star-rep", type=_rep, required=True, help="the Star's Rep")
+    p.add_argument(
+        "--band-size", type=_count, required=True, help="figures in the Band now, Star included"
+    )
+    _dice_arg(p, "--dice", "2d6")
+
+    p = add("pef-move", _job_pef_move, "PEF Movement (11.2)")
+    p.add_argument("--rep", type=_rep, default=4, help="the PEF's Rep (default 4)")
+    _dice_arg(p, "--dice", "2d6")
+
+    p = add("pef-resolve", _job_pef_resolve, "PEF Resolution (11.3)")
+    p.add_argument(
+        "--player-group-size", type=_size, required=True, help="figures in the resolving group"
+    )
+    p.add_argument(
+        "--lowest-two", action="store_true", help="after Something's out there: 3d6 lowest two"
+    )
+    p.add_argument("--last-pef", action="store_true", help="this is the last PEF")
+    p.add_argument("--enemy-contacted", action="store_true", help="an enemy was contacted already")
+    p.add_argument("--rep", type=_rep, default=4, help="the PEF's Rep (default 4)")
+    _dice_arg(p, "--dice", "2d6 (3d6 with --lowest-two)")
+    _dice_arg(p, "--size-die", "the Contact size die (default: read on from --dice)")
+
+    p = add("np-move", _job_np_move, "NP Force Movement (11.4)")
+    p.add_argument("--leader-rep", type=_rep, required=True, help="the NP Leader's Rep")
+    p.add_argument(
+        "--outnumbers", action="store_true", help="the NP group outnumbers the player 2:1"
+    )
+    _dice_arg(p, "--dice", "2d6")
+    _dice_arg(p, "--flank-die", "the encircling flank die (default: read on from --dice)")
+
+    p = add("grenade-ready", _job_grenade_ready, "Ready a Grenade (7.10.1)")
+    p.add_argument("--rep", type=_rep, required=True, help="the figure's Rep")
+    p.add_argument(
+        "--band", type=_choice(*(b.value for b in BandType)), help="check the band has grenades"
+    )
+    _dice_arg(p, "--dice", "1d6")
+
+    p = add("grenade-throw", _job_grenade_throw, "Throw a Grenade (7.10.3)")
+    p.add_argument("--rep", type=_rep, required=True, help="the thrower's Rep")
+    p.add_argument("--distance", type=float, help='inches to the spot (at most 6")')
+    p.add_argument(
+        "--spot-out-of-sight", action="store_true", help="the thrower has no LOS to the spot"
+    )
+    _dice_arg(p, "--dice", "2d6")
+
+    p = add("blast", _job_blast, "a blast circle: who is hurt (7.10.5, 7.10.6)")
+    p.add_argument(
+        "--figure",
+        type=_figure_spec,
+        action="append",
+        required=True,
+        metavar="SPEC",
+        help="a figure in the circle: rep=N[,cover][,prone][,name=X] (cover = Cover between)",
+    )
+    p.add_argument("--weapon", type=_weapon(("G", "RL")), default="G", help="G or RL")
+    p.add_argument("--old-school", action="store_true", help="Old School damage (16.1)")
+    _dice_arg(p, "--dice", "one damage die per exposed figure")
+
+    types = _choice(*(t.value for t in TableType))
+    p = add("terrain", _job_terrain, "Terrain Generator (9.2, 9.3.1)")
+    p.add_argument("--type", type=types, help="overall type (default: roll it on 9.2 first)")
+    p.add_argument(
+        "--section",
+        type=_int_in(1, 9, "section"),
+        action="append",
+        help="a section 1-9 (default all nine, in order)",
+    )
+    _dice_arg(p, "--dice", "1d6 per section (after the 9.2 die without --type)")
+
+    p = add("buildings", _job_buildings, "buildings in a (B) section (9.4.4, 9.5)")
+    p.add_argument("--type", type=types, required=True, help="the table's overall type")
+    _dice_arg(p, "--dice", "the count die, then 1d6 per building")
+
+    p = add("activation", _job_activation, "activation dice (7.1)")
+    _dice_arg(p, "--dice", "player's die, enemy's die (again after doubles)")
+
+    p = add("retrieve", _job_retrieve, "retrieving wounded (7.12)")
+    p.add_argument("--rep", type=_rep, required=True, help="the Grunt's Rep")
+    _dice_arg(p, "--dice", "1d6")
+
+    p = add("rep-change", _job_rep_change, "Rep changes after an encounter (13.2/13.3)")
+    p.add_argument("--rep", type=_rep, required=True, help="the character's Rep")
+    p.add_argument("--scored-hit", action="store_true", help="it scored a hit or fought a melee")
+    p.add_argument(
+        "--ended",
+        type=_choice("carry-on", "out-of-the-fight", "left-the-battlefield"),
+        default="carry-on",
+        help="how it ended the encounter",
+    )
+    p.add_argument(
+        "--left-wounded-behind", action="store_true", help="left an OOF Band member behind"
+    )
+    _dice_arg(p, "--dice", "1d6")
