@@ -137,7 +137,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _extensions() -> list[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None]]:
     """Subcommands that live in their own core modules (rules referee, LOS, generator)."""
-    return []
+    from crdesk import generate_cli, los_cli, resolve_cli
+
+    return [resolve_cli.register, los_cli.register, generate_cli.register]
 
 
 def _subcommands(parser: argparse.ArgumentParser) -> set[str]:

@@ -545,8 +545,15 @@ def save(scenario: Scenario, path: str | os.PathLike[str]) -> None:
 def write_atomic(path: Path, data: bytes) -> None:
     """Replace ``path`` with ``data`` so that readers see either the old or the new file."""
     folder = path.resolve().parent
+    try:
+        mode = path.stat().st_mode & 0o777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     try:
+        os.fchmod(fd, mode)  # mkstemp makes 0600; a scenario is meant to be shared
         with os.fdopen(fd, "wb") as tmp:
             tmp.write(data)
             tmp.flush()

@@ -7,6 +7,7 @@ Everything it changes goes through undo commands on the document's stack.
 
 from __future__ import annotations
 
+import atexit
 import json
 from typing import Any
 
@@ -34,6 +35,32 @@ from ui.tools.select_tool import SelectTool
 CLIPBOARD_MIME = "application/x-crdesk-items"
 PASTE_OFFSET = 1.0
 """Inches a pasted copy is shifted, so it is visibly a new piece."""
+
+
+_CLEANUP_REGISTERED = False
+
+
+def _clear_our_clipboard() -> None:
+    app = QApplication.instance()
+    if app is None:
+        return
+    clipboard = QApplication.clipboard()
+    mime = clipboard.mimeData()
+    if mime is not None and mime.hasFormat(CLIPBOARD_MIME):
+        clipboard.clear()
+
+
+def _clear_clipboard_at_exit() -> None:
+    """Drop our clipboard data before Qt shuts down.
+
+    With PySide6 6.11 the clipboard's QMimeData is freed twice when the
+    application is torn down while it still holds it (a crash on quit), so
+    crdesk's own items are cleared first.
+    """
+    global _CLEANUP_REGISTERED
+    if not _CLEANUP_REGISTERED:
+        atexit.register(_clear_our_clipboard)
+        _CLEANUP_REGISTERED = True
 
 
 class SelectionOutline(QGraphicsPathItem):
@@ -168,8 +195,10 @@ class Editor(QObject):
             self._tool_actions[key] = action
         self._tool_actions["select"].setChecked(True)
 
-    def install_menus(self, edit_menu: QMenu | None = None) -> tuple[QMenu, QToolBar]:
-        """Add the Edit and Tools menus and the tools toolbar to the window."""
+    def install_menus(
+        self, edit_menu: QMenu | None = None, tools_menu: QMenu | None = None
+    ) -> tuple[QMenu, QToolBar]:
+        """Fill the Edit and Tools menus (made here when not given) and add the toolbar."""
         bar = self.window.menuBar()
         edit = edit_menu or bar.addMenu("&Edit")
         edit.addActions([self.undo_action, self.redo_action])
@@ -178,7 +207,7 @@ class Editor(QObject):
         edit.addActions([self.duplicate_action, self.delete_action, self.select_all_action])
         edit.addSeparator()
         edit.addActions([self.rotate_action, self.snap_action, self.sight_action])
-        tools = bar.addMenu("&Tools")
+        tools = tools_menu or bar.addMenu("&Tools")
         tools.addActions(list(self._tool_actions.values()))
         toolbar = self.window.addToolBar("Tools")
         toolbar.setObjectName("toolsToolBar")
@@ -303,6 +332,7 @@ class Editor(QObject):
         mime = QMimeData()
         mime.setData(CLIPBOARD_MIME, json.dumps(self._items_mime()).encode("utf-8"))
         QApplication.clipboard().setMimeData(mime)
+        _clear_clipboard_at_exit()
 
     def cut(self) -> None:
         if self.document is None or not self.document.selection:

@@ -162,3 +162,17 @@ def test_rules_options_round_trip(tmp_path: Path) -> None:
     assert scenario.rules.blast_size == 3.0
     io.save(scenario, tmp_path / "r.crdesk")
     assert io.load(tmp_path / "r.crdesk").rules == scenario.rules
+
+
+def test_saved_files_are_readable_by_others_and_keep_their_mode(tmp_path: Path) -> None:
+    scenario = io.load(DEMOS / "demo-wooded.crdesk")
+    path = tmp_path / "shared.crdesk"
+    old = os.umask(0o022)
+    try:
+        io.save(scenario, path)
+    finally:
+        os.umask(old)
+    assert path.stat().st_mode & 0o777 == 0o644
+    path.chmod(0o600)
+    io.save(scenario, path)
+    assert path.stat().st_mode & 0o777 == 0o600

@@ -1,0 +1,41 @@
+"""GUI tests keep settings and recovery files out of the user's home."""
+
+from collections.abc import Iterator
+
+import pytest
+from PySide6.QtCore import QSettings, QStandardPaths
+
+
+@pytest.fixture(autouse=True)
+def _isolated_settings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    QStandardPaths.setTestModeEnabled(True)
+    folder = tmp_path_factory.mktemp("settings")
+    QSettings.setPath(QSettings.Format.NativeFormat, QSettings.Scope.UserScope, str(folder))
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(folder))
+    QSettings().clear()
+    yield
+
+
+@pytest.fixture(autouse=True)
+def _no_modal_dialogs(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
+    """A modal message box would hang an offscreen run: answer it and record it instead.
+
+    Unsaved-changes prompts answer Discard, questions answer No, errors are
+    recorded.  Tests that care about a prompt patch these again themselves.
+    """
+    from PySide6.QtWidgets import QMessageBox
+
+    shown: list[tuple[str, str]] = []
+
+    def record(answer: QMessageBox.StandardButton):  # type: ignore[no-untyped-def]
+        def box(_parent, title, text, *args, **kwargs):  # type: ignore[no-untyped-def]
+            shown.append((str(title), str(text)))
+            return answer
+
+        return box
+
+    monkeypatch.setattr(QMessageBox, "warning", record(QMessageBox.StandardButton.Discard))
+    monkeypatch.setattr(QMessageBox, "question", record(QMessageBox.StandardButton.No))
+    monkeypatch.setattr(QMessageBox, "critical", record(QMessageBox.StandardButton.Ok))
+    monkeypatch.setattr(QMessageBox, "information", record(QMessageBox.StandardButton.Ok))
+    return shown
