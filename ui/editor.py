@@ -167,7 +167,7 @@ class Editor(QObject):
         )
         self.sight_action.setCheckable(True)
         self.sight_action.setChecked(True)
-        self.sight_action.setIcon(icon("los"))
+        self.sight_action.setIcon(icon("sight"))
         self.snap_action.setCheckable(True)
         self.snap_action.setIcon(icon("snap"))
         self.snap_action.setChecked(self.snapping.enabled)

@@ -33,6 +33,7 @@ def test_themes_switch_the_palette(qapp) -> None:
         "measure",
         "los",
         "snap",
+        "sight",
         "crdesk",
     ],
 )
