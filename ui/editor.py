@@ -22,6 +22,7 @@ from crdesk.model import TerrainKind, translated
 from crdesk.shapes import SnapSettings
 from ui.commands import AddFeatureCommand, AddFigureCommand, RemoveItemsCommand
 from ui.document import Document
+from ui.issue_markers import IssueMarkers
 from ui.scene.scene import BattlefieldScene
 from ui.scene.view import BattlefieldView
 from ui.sight_overlay import SightOverlay
@@ -106,6 +107,7 @@ class Editor(QObject):
         self.manager: ToolManager | None = None
         self.outline: SelectionOutline | None = None
         self.sight: SightOverlay | None = None
+        self.markers: IssueMarkers | None = None
         self._tool_key = "select"
         self._tool_actions: dict[str, QAction] = {}
         self._tool_group = QActionGroup(self)
@@ -225,6 +227,8 @@ class Editor(QObject):
             self.manager.detach()
         if self.sight is not None:
             self.sight.close()
+        if self.markers is not None:
+            self.markers.close()
         if self.document is not None:
             self.document.selection_changed.disconnect(self._show_selection)
             self.document.model_changed.disconnect(self._on_model_changed)
@@ -254,6 +258,7 @@ class Editor(QObject):
         self.outline = SelectionOutline()
         scene.addItem(self.outline)
         self.sight = SightOverlay(document, scene)
+        self.markers = IssueMarkers(document, scene)
         self.sight.set_enabled(self.sight_action.isChecked())
         stack = document.undo_stack
         stack.canUndoChanged.connect(self.undo_action.setEnabled)

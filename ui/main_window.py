@@ -34,6 +34,7 @@ from ui.docks import HistoryDock, IssuesDock, PropertiesDock, RosterDock, instal
 from ui.docks.roster_dock import FigureDropTarget
 from ui.document import Document
 from ui.editor import Editor
+from ui.rulers import RuledView
 from ui.scene.scene import BattlefieldScene
 from ui.scene.view import BattlefieldView
 from ui.theme import THEMES, apply_theme, current_theme, icon
@@ -61,7 +62,8 @@ class MainWindow(QMainWindow):
         self.setWindowIcon(icon("crdesk"))
         self.recovery = recovery or RecoveryStore(default_recovery_folder())
         self.view = BattlefieldView(parent=self)
-        self.setCentralWidget(self.view)
+        self.ruled_view = RuledView(self.view, self)
+        self.setCentralWidget(self.ruled_view)
         self.editor = Editor(self, self.view)
         self.properties_dock = PropertiesDock(None, self)
         self.roster_dock = RosterDock(None, self)
@@ -204,6 +206,14 @@ class MainWindow(QMainWindow):
         self.action_grid = self._action(
             'Show 1" &Grid', self.set_grid_visible, "Ctrl+'", "Show a one-inch grid", True
         )
+        self.action_rulers = self._action(
+            "Show &Rulers",
+            lambda on: self.ruled_view.set_rulers_visible(on),
+            "Ctrl+Shift+R",
+            "Show rulers in inches along the view's edges",
+            checkable=True,
+        )
+        self.action_rulers.setChecked(True)
         self.theme_group = QActionGroup(self)
         self.theme_actions: dict[str, QAction] = {}
         for name in THEMES:
@@ -231,7 +241,7 @@ class MainWindow(QMainWindow):
             [self.action_zoom_in, self.action_zoom_out, self.action_fit, self.action_zoom_selection]
         )
         view_menu.addSeparator()
-        view_menu.addActions([self.action_sections, self.action_grid])
+        view_menu.addActions([self.action_sections, self.action_grid, self.action_rulers])
         view_menu.addSeparator()
         for dock in (self.roster_dock, self.properties_dock, self.issues_dock, self.history_dock):
             view_menu.addAction(dock.toggleViewAction())

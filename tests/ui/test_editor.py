@@ -286,3 +286,16 @@ def test_sight_lines_follow_a_dragged_figure(editor: Editor) -> None:
     assert sight.counts["blocked"] == expected_blocked()
     editor.sight_action.trigger()
     assert sight.focus is None and sum(sight.counts.values()) == 0
+
+
+def test_problems_are_flagged_in_place(editor: Editor, qtbot) -> None:
+    markers = editor.markers
+    assert markers is not None and markers.markers == []
+    editor.set_tool("impassable")
+    qtbot.keyClick(editor.view, Qt.Key.Key_3)
+    p4 = editor.document.battlefield.figure("p4")
+    drag(editor.view, [(p4.x - 2, p4.y - 2), (p4.x + 2, p4.y + 2)])
+    qtbot.waitUntil(lambda: len(markers.markers) == 1, timeout=2000)
+    assert "stands inside impassable ground" in markers.markers[0].toolTip()
+    editor.document.undo_stack.undo()
+    qtbot.waitUntil(lambda: markers.markers == [], timeout=2000)

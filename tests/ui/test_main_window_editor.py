@@ -121,3 +121,19 @@ def test_screenshot_of_the_editor_with_a_generated_urban_table(
     shot = tmp_path / "editor.png"
     assert window.grab().save(str(shot))
     assert shot.stat().st_size > 50_000
+
+
+def test_rulers_follow_zoom_and_pointer(window: MainWindow) -> None:
+    top, left = window.ruled_view.top, window.ruled_view.left
+    start, end = top.visible_range()
+    assert start < 0 < 36 < end  # the whole table is in view when fitted
+    window.action_zoom_in.trigger()
+    window.action_zoom_in.trigger()
+    zoomed = top.visible_range()
+    assert zoomed[1] - zoomed[0] < end - start
+    send(
+        window.view, QEvent.Type.MouseMove, 10, 20, Qt.MouseButton.NoButton, Qt.MouseButton.NoButton
+    )
+    assert top.pointer == pytest.approx(10, abs=0.1) and left.pointer == pytest.approx(20, abs=0.1)
+    window.action_rulers.trigger()
+    assert not top.isVisible() and not left.isVisible()
