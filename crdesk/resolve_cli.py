@@ -631,6 +631,13 @@ def _job_fire(args: argparse.Namespace) -> Job:
         why = "always after firing" if r.ones < 2 else f"{r.ones} ones rolled"
         return [f"Out of ammo: {why} (7.9.2)."]
 
+    def results(r: FireResult) -> list[dict[str, Any]]:
+        """One object per target, and one for the shooter's weapon when it runs dry (7.9.2)."""
+        out: list[dict[str, Any]] = list(r.to_dict()["results"])
+        if r.out_of_ammo:
+            out.append({"section": "7.9.2", "result": "out_of_ammo", "ones": r.ones})
+        return out
+
     return Job(
         dice=dice,
         route=route,
@@ -656,6 +663,7 @@ def _job_fire(args: argparse.Namespace) -> Job:
         ),
         head=head,
         tail=tail,
+        results=results,
     )
 
 

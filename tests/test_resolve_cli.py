@@ -178,7 +178,7 @@ JSON_CASES: list[tuple[str, str, list[int], list[str]]] = [
         "fire --rep 4 --weapon SG --target rep=4 --dice 6,1,1,2,3,4 --damage-dice 6,5",
         "7.9.10",
         [6, 1, 1, 2, 3, 4, 6, 5],
-        ["obviously_dead"],
+        ["obviously_dead", "out_of_ammo"],
     ),
     # Rocket Launcher: 4+4=8 on the figure at the spot → on target; always out of ammo.
     ("fire --rep 4 --weapon RL --target rep=4 --dice 4", "7.10.5", [4], ["hit"]),
@@ -272,7 +272,7 @@ JSON_CASES: list[tuple[str, str, list[int], list[str]]] = [
         "melee --rep 4 --dice 1,2,4,5 --vs-rep 4 --vs-dice 3,4,5,6 --damage-die 3",
         "7.11.5",
         [1, 2, 4, 5, 3, 4, 5, 6, 3],
-        ["win"],
+        ["out_of_the_fight"],
     ),
     # A tie re-fights; then 3 vs 0, damage 3+3=6 → Obviously Dead.
     (
@@ -280,7 +280,7 @@ JSON_CASES: list[tuple[str, str, list[int], list[str]]] = [
         "4,5,6,6 --damage-die 3",
         "7.11.5",
         [1, 4, 5, 6, 2, 4, 5, 6, 1, 2, 3, 4, 4, 5, 6, 6, 3],
-        ["fight_again", "win"],
+        ["fight_again", "obviously_dead"],
     ),
     # Challenge: 1,2 vs 4 → success; 5,6 → failure; 1,6 then reroll 1,2 → success.
     ("challenge --rep 4 --dice 1,2", "7.14", [1, 2], ["success"]),
@@ -1162,3 +1162,16 @@ def test_plain_output_survives_a_narrow_console(monkeypatch: pytest.MonkeyPatch)
     resolve_cli._say("Damage 5: 5 ≥ Rep 4 → Out of the Fight (7.9.11).")
     stream.flush()
     assert raw.getvalue() == b"Damage 5: 5 >= Rep 4 -> Out of the Fight (7.9.11).\n"
+
+
+def test_fire_json_lists_out_of_ammo_as_a_result(capsys: pytest.CaptureFixture[str]) -> None:
+    from crdesk.cli import build_parser
+
+    parser = build_parser()
+    args = parser.parse_args(
+        "resolve fire --rep 4 --weapon AR --target rep=4 --dice 1,1,5 --damage-dice 6 --json".split()
+    )
+    assert args.handler(args) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [r["result"] for r in data["results"]] == ["obviously_dead", "out_of_ammo"]
+    assert data["results"][-1] == {"section": "7.9.2", "result": "out_of_ammo", "ones": 2}

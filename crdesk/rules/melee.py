@@ -315,7 +315,10 @@ class MeleeRound(RuleResult):
 
     @property
     def result(self) -> str:
-        return "fight_again" if self.winner is None else "win"
+        """The book's words for the round: fight again on a tie, else the damage (7.11.5)."""
+        if self.winner is None:
+            return "fight_again"
+        return self.damage.value if self.damage is not None else "win"
 
 
 @dataclass(frozen=True, slots=True)

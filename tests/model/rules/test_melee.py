@@ -171,4 +171,4 @@ def test_melee_to_dict_lists_rounds_as_results():
     dice = ScriptedDice([1, 2, 5, 6, 1, 6, 6, 6, 4])
     d = melee(dice, Fighter("A", 4), Fighter("B", 4)).to_dict()
     assert d["result"] == "out_of_the_fight" and d["winner"] == "A"
-    assert d["results"][0]["a_successes"] == 2 and d["results"][0]["result"] == "win"
+    assert d["results"][0]["a_successes"] == 2 and d["results"][0]["result"] == "out_of_the_fight"
