@@ -1164,14 +1164,8 @@ def test_plain_output_survives_a_narrow_console(monkeypatch: pytest.MonkeyPatch)
     assert raw.getvalue() == b"Damage 5: 5 >= Rep 4 -> Out of the Fight (7.9.11).\n"
 
 
-def test_fire_json_lists_out_of_ammo_as_a_result(capsys: pytest.CaptureFixture[str]) -> None:
-    from crdesk.cli import build_parser
-
-    parser = build_parser()
-    args = parser.parse_args(
-        "resolve fire --rep 4 --weapon AR --target rep=4 --dice 1,1,5 --damage-dice 6 --json".split()
-    )
-    assert args.handler(args) == 0
-    data = json.loads(capsys.readouterr().out)
+def test_fire_json_lists_out_of_ammo_as_a_result(capsys: Capsys) -> None:
+    argv = "fire --rep 4 --weapon AR --target rep=4 --dice 1,1,5 --damage-dice 6"
+    data = as_json(argv.split(), capsys)
     assert [r["result"] for r in data["results"]] == ["obviously_dead", "out_of_ammo"]
     assert data["results"][-1] == {"section": "7.9.2", "result": "out_of_ammo", "ones": 2}
