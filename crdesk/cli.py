@@ -15,6 +15,7 @@ from pathlib import Path
 
 from crdesk import __version__
 from crdesk.errors import ScenarioError, UnreadableFileError
+from crdesk.model import Scenario
 
 EXIT_OK = 0
 EXIT_PROBLEMS = 1
@@ -55,9 +56,24 @@ def _frontend(name: str) -> Callable[..., object] | None:
     return next(iter(found)).load() if found else None
 
 
-def _cmd_render(args: argparse.Namespace) -> int:
+def load_for_command(path: str) -> Scenario | int:
+    """Load a scenario for a subcommand, or print why not and return the exit status.
+
+    Unreadable files exit 2 (like bad arguments), files with problems exit 1.
+    """
     from crdesk.scenario import load
 
+    try:
+        return load(path)
+    except UnreadableFileError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except ScenarioError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_PROBLEMS
+
+
+def _cmd_render(args: argparse.Namespace) -> int:
     suffix = Path(args.output).suffix.lower()
     if suffix not in (".png", ".svg", ".pdf"):
         print(
@@ -68,14 +84,9 @@ def _cmd_render(args: argparse.Namespace) -> int:
     if not 10 <= args.dpi <= 1200:
         print(f"error: --dpi must be between 10 and 1200, got {args.dpi:g}", file=sys.stderr)
         return EXIT_USAGE
-    try:
-        scenario = load(args.file)
-    except UnreadableFileError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    except ScenarioError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return EXIT_PROBLEMS
+    scenario = load_for_command(args.file)
+    if isinstance(scenario, int):
+        return scenario
     export = _frontend("render")
     if export is None:
         print(

@@ -12,7 +12,7 @@ import json
 import sys
 from typing import Any
 
-from crdesk.errors import ModelError, ScenarioError, UnreadableFileError
+from crdesk.errors import ModelError
 from crdesk.geometry.los import LosResult, explain, viewpoints
 from crdesk.geometry.terrain_index import build_index
 from crdesk.model import Battlefield
@@ -78,16 +78,11 @@ def verdicts(
 
 def run(args: argparse.Namespace) -> int:
     """Handle ``crdesk los``; returns the exit status."""
-    from crdesk.scenario import load
+    from crdesk.cli import load_for_command
 
-    try:
-        scenario = load(args.file)
-    except UnreadableFileError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    except ScenarioError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return EXIT_PROBLEMS
+    scenario = load_for_command(args.file)
+    if isinstance(scenario, int):
+        return scenario
     try:
         found = verdicts(scenario.battlefield, scenario.rules, args.viewer, args.target)
     except ModelError as exc:

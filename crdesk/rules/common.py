@@ -64,17 +64,7 @@ def jsonable(value: Any) -> Any:
     return value
 
 
-STATUS_WORDS: Mapping[Status, str] = {
-    Status.CARRY_ON: "Carry On",
-    Status.RETURN_FIRE: "Return Fire",
-    Status.RUSH_SHOT: "Rush Shot",
-    Status.OUTGUNNED: "Outgunned",
-    Status.DUCK_BACK: "Duck Back",
-    Status.LEAVE_THE_BATTLEFIELD: "Leave the Battlefield",
-    Status.MINUS_ONE_REP: "-1 to Rep",
-    Status.OUT_OF_THE_FIGHT: "Out of the Fight",
-    Status.OBVIOUSLY_DEAD: "Obviously Dead",
-}
+STATUS_WORDS: Mapping[Status, str] = {status: status.label for status in Status}
 """The book's words for each status (7.8), for sentences a player reads."""
 
 
