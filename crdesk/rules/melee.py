@@ -225,6 +225,59 @@ def charge(
 
 
 @dataclass(frozen=True, slots=True)
+class SingleShotChoice(RuleResult):
+    """Whom a target with a one-shot weapon fires at when several charge it (7.11.2)."""
+
+    charger: str | None
+    rush_shot: bool
+    reason: str
+    section: str = "7.11.2"
+
+    @property
+    def result(self) -> str:
+        if self.charger is None:
+            return "may_not_fire"
+        return "rush_shot" if self.rush_shot else "target_fires"
+
+
+def single_shot_target(test: ChargeTestResult, chosen: str | None = None) -> SingleShotChoice:
+    """The digest's reading of 7.11.2 for a single-shot weapon facing several chargers.
+
+    It fires at one charger: the one that passed fewer dice among those it may
+    fire at (ties: the first declared).  The player may pick another
+    (``chosen``), but that shot counts as a Rush Shot.  Against a charger that
+    passed as many dice as the target, the shot is a Rush Shot anyway.
+
+    >>> from crdesk.dice import ScriptedDice
+    >>> t = charge(ScriptedDice([1, 2, 6, 6, 1, 3]), [("A", 4), ("B", 4)], ("T", 4))
+    >>> single_shot_target(t).charger, single_shot_target(t, "A").rush_shot
+    ('B', True)
+    """
+    allowed = [c for c in test.chargers if c.outcome is not ChargeResult.CHARGER_MOVES_IN]
+    if not allowed:
+        return SingleShotChoice(
+            None, False, f"{test.target} passed fewer: it may not fire (7.11.2)."
+        )
+    best = min(allowed, key=lambda c: c.passed)
+    rushed = best.outcome is ChargeResult.TARGET_RUSH_SHOTS
+    if chosen is None or chosen == best.name:
+        return SingleShotChoice(
+            best.name,
+            rushed,
+            f"{test.target} fires at {best.name}, who passed fewest ({best.passed})"
+            + (", with the Rush Shot penalty" if rushed else "")
+            + " (7.11.2).",
+        )
+    if chosen not in {c.name for c in allowed}:
+        raise IllegalActionError(f"{test.target} may not fire at {chosen} (7.11.2)")
+    return SingleShotChoice(
+        chosen,
+        True,
+        f"{test.target} fires at {chosen} instead of {best.name}: a Rush Shot (7.11.2).",
+    )
+
+
+@dataclass(frozen=True, slots=True)
 class ChargerFate(RuleResult):
     goes_on: bool
     received_fire: bool

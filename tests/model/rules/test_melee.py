@@ -172,3 +172,19 @@ def test_melee_to_dict_lists_rounds_as_results():
     d = melee(dice, Fighter("A", 4), Fighter("B", 4)).to_dict()
     assert d["result"] == "out_of_the_fight" and d["winner"] == "A"
     assert d["results"][0]["a_successes"] == 2 and d["results"][0]["result"] == "out_of_the_fight"
+
+
+def test_single_shot_weapon_fires_at_the_charger_that_passed_fewer():
+    from crdesk.rules.melee import single_shot_target
+
+    # A passes 2 (1,2), B passes 0 (6,6), target passes 2 (1,3): fires at both allowed.
+    t = charge(ScriptedDice([1, 2, 6, 6, 1, 3]), [("A", 4), ("B", 4)], ("T", 4))
+    choice = single_shot_target(t)
+    assert choice.charger == "B" and not choice.rush_shot and choice.result == "target_fires"
+    other = single_shot_target(t, "A")
+    assert other.charger == "A" and other.rush_shot and other.result == "rush_shot"
+    # Target passes 0: it may fire at no one.
+    t0 = charge(ScriptedDice([1, 2, 1, 1, 6, 6]), [("A", 4), ("B", 4)], ("T", 4))
+    assert single_shot_target(t0).result == "may_not_fire"
+    with pytest.raises(IllegalActionError):
+        single_shot_target(t, "Nobody")
