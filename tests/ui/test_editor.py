@@ -299,3 +299,23 @@ def test_problems_are_flagged_in_place(editor: Editor, qtbot) -> None:
     assert "stands inside impassable ground" in markers.markers[0].toolTip()
     editor.document.undo_stack.undo()
     qtbot.waitUntil(lambda: markers.markers == [], timeout=2000)
+
+
+def test_turn_a_figure_by_its_facing_handle(editor: Editor) -> None:
+    from ui.tools.select_tool import HANDLE_REACH
+
+    start = snapshot(editor)
+    bf = editor.document.battlefield
+    p2 = bf.figure("p2")
+    click(editor.view, p2.x, p2.y)
+    tool = editor.tool
+    assert tool._handle is not None and tool._handle.isVisible()
+    reach = p2.radius + HANDLE_REACH
+    dx, dy = p2.facing_vector()
+    tip = (p2.x + dx * reach, p2.y + dy * reach)
+    # Drag the handle round to the figure's right (90°, towards +x).
+    drag(editor.view, [tip, (p2.x + 1.5, p2.y - 1.0), (p2.x + 3.0, p2.y + 0.1)])
+    assert p2.facing == 90.0 and (p2.x, p2.y) == (14.5, 31.5)
+    assert editor.document.undo_stack.count() == 1
+    assert editor.document.undo_stack.undoText() == "Rotate"
+    undo_all_restores(editor, start)

@@ -6,13 +6,17 @@ import math
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QKeyEvent, QMouseEvent, QPen, QWheelEvent
-from PySide6.QtWidgets import QGraphicsRectItem
+from PySide6.QtWidgets import QGraphicsEllipseItem, QGraphicsLineItem, QGraphicsRectItem
 from shapely.geometry import Point, box
 
+from crdesk.events import Change
+from crdesk.model import Figure
 from crdesk.shapes import rotated
 from ui.commands import ChangeFeatureCommand, MoveItemsCommand, RemoveItemsCommand
-from ui.tools.base import EditorContext, Tool
+from ui.tools.base import PREVIEW_Z, EditorContext, Tool
 
+HANDLE_REACH = 0.9
+"""Inches from the edge of the base to the facing handle."""
 ROTATE_STEP = 15.0
 """Degrees per wheel notch or R key press."""
 NUDGE = 1.0
@@ -50,12 +54,98 @@ class SelectTool(Tool):
         self._band: QGraphicsRectItem | None = None
         self._origin: dict[str, tuple[float, float, float]] = {}
         """Where the dragged figures stood when the drag began."""
+        self._active = False
+        self._handle: QGraphicsEllipseItem | None = None
+        self._handle_line: QGraphicsLineItem | None = None
+        self._turning: tuple[str, float] | None = None
+        """The figure being turned by its handle, and its facing before."""
+        context.document.selection_changed.connect(self._place_handle)
+        context.document.model_changed.connect(self._on_model_changed)
+
+    # -- the facing handle of a single selected figure ----------------------
+
+    def activate(self) -> None:
+        self._active = True
+        self._place_handle()
+
+    def deactivate(self) -> None:
+        self._active = False
+        super().deactivate()
+        self._remove_handle()
+
+    def _on_model_changed(self, change: Change) -> None:
+        if self._active and self._turning is None and change.id in self.ctx.document.selection:
+            self._place_handle()
+
+    def _handle_figure(self) -> Figure | None:
+        figures = self._selected_figures()
+        if not self._active or len(figures) != 1:
+            return None
+        return self.ctx.document.battlefield.figure(figures[0])
+
+    def _handle_point(self, figure: Figure) -> QPointF:
+        dx, dy = figure.facing_vector()
+        reach = figure.radius + HANDLE_REACH
+        return QPointF(figure.x + dx * reach, figure.y + dy * reach)
+
+    def _remove_handle(self) -> None:
+        for item in (self._handle, self._handle_line):
+            if item is not None and item.scene() is not None:
+                item.scene().removeItem(item)
+        self._handle = None
+        self._handle_line = None
+
+    def _place_handle(self) -> None:
+        """Show a round handle ahead of a lone selected figure: drag it to turn the figure."""
+        figure = self._handle_figure()
+        if figure is None:
+            self._remove_handle()
+            return
+        if self._handle is None or self._handle_line is None:
+            size = self.ctx.pixels_to_inches(10)
+            self._handle = QGraphicsEllipseItem(QRectF(-size / 2, -size / 2, size, size))
+            self._handle.setBrush(QBrush(QColor(255, 200, 40)))
+            self._handle.setPen(QPen(QColor(90, 60, 0), 0))
+            self._handle.setToolTip("Drag to turn the figure (facing)")
+            self._handle_line = QGraphicsLineItem()
+            line_pen = QPen(QColor(255, 200, 40), 0)
+            line_pen.setCosmetic(True)
+            line_pen.setWidthF(1.5)
+            self._handle_line.setPen(line_pen)
+            for item in (self._handle_line, self._handle):
+                item.setZValue(PREVIEW_Z - 0.5)
+                item.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+                self.ctx.scene.addItem(item)
+        tip = self._handle_point(figure)
+        self._handle.setPos(tip)
+        self._handle_line.setLine(figure.x, figure.y, tip.x(), tip.y())
+
+    def _on_handle(self, pos: QPointF) -> Figure | None:
+        figure = self._handle_figure()
+        if figure is None or self._handle is None:
+            return None
+        tip = self._handle_point(figure)
+        reach = self.ctx.pixels_to_inches(8)
+        return figure if math.dist((tip.x(), tip.y()), (pos.x(), pos.y())) <= reach else None
+
+    def _turn_to(self, pos: QPointF, event: QMouseEvent) -> None:
+        assert self._turning is not None
+        figure = self.ctx.document.battlefield.figure(self._turning[0])
+        facing = math.degrees(math.atan2(pos.x() - figure.x, figure.y - pos.y())) % 360
+        if self.ctx.snapping.enabled and not event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
+            facing = (round(facing / ROTATE_STEP) * ROTATE_STEP) % 360
+        self.ctx.document.battlefield.move_figure(figure.id, figure.x, figure.y, facing)
+        self._place_handle()
 
     # -- gestures ----------------------------------------------------------
 
     def press(self, pos: QPointF, event: QMouseEvent) -> bool:
         if event.button() != Qt.MouseButton.LeftButton:
             return False
+        turning = self._on_handle(pos)
+        if turning is not None:
+            self._turning = (turning.id, turning.facing)
+            return True
         doc = self.ctx.document
         hit = pick(self.ctx, pos)
         shift = bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
@@ -84,6 +174,9 @@ class SelectTool(Tool):
         return True
 
     def move(self, pos: QPointF, event: QMouseEvent) -> bool:
+        if self._turning is not None and event.buttons() & Qt.MouseButton.LeftButton:
+            self._turn_to(pos, event)
+            return True
         if self._start is None or not (event.buttons() & Qt.MouseButton.LeftButton):
             return False
         if self._band is not None:
@@ -97,6 +190,18 @@ class SelectTool(Tool):
         return True
 
     def release(self, pos: QPointF, event: QMouseEvent) -> bool:
+        if event.button() == Qt.MouseButton.LeftButton and self._turning is not None:
+            self._turn_to(pos, event)
+            fid, before = self._turning
+            self._turning = None
+            figure = self.ctx.document.battlefield.figure(fid)
+            after = figure.facing
+            if after != before:
+                doc = self.ctx.document
+                doc.battlefield.move_figure(fid, figure.x, figure.y, before)
+                moves = {fid: ((figure.x, figure.y, before), (figure.x, figure.y, after))}
+                doc.undo_stack.push(MoveItemsCommand(doc, figure_moves=moves, text="Rotate"))
+            return True
         if event.button() != Qt.MouseButton.LeftButton or self._start is None:
             return False
         if self._band is not None:
@@ -119,6 +224,11 @@ class SelectTool(Tool):
         return True
 
     def cancel(self) -> None:
+        if self._turning is not None:
+            fid, before = self._turning
+            self._turning = None
+            figure = self.ctx.document.battlefield.figure(fid)
+            self.ctx.document.battlefield.move_figure(fid, figure.x, figure.y, before)
         if self._start is not None:
             self._preview(QPointF(0, 0), turn=0.0)
         self._finish()
