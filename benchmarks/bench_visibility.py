@@ -1,11 +1,14 @@
 """Benchmark of the visibility service on a seeded dense table (issue 4).
 
-Run:  python benchmarks/bench_visibility.py [--seed N] [--repeat N]
+Run:  python benchmarks/bench_visibility.py [--seed N] [--repeat N] [--moves N]
 
-Prints each median (and the fastest run: the machine is shared, so medians
-carry other processes' load) next to its target, and the naive baseline (a
-Python loop of ``LineString.intersects`` over every pair and every blocking
-polygon, no rules) measured in the same run.
+Every measure is warmed up, then timed many times; it prints the median and
+the fastest run (the machine is shared, so medians carry other processes'
+load) next to its target and the naive baseline (a Python loop of
+``LineString.intersects`` over the same pairs and every blocking polygon, no
+rules) measured in the same run.  The all-pairs figure locates every figure in
+the terrain again (as after a terrain edit); the line below it keeps the
+figures' places (as after a figure is added or removed).
 
 The dense table: 72" x 48", 300 terrain polygons (woods, buildings with doors
 and windows, hills with crests, impassable rock, walls), 100 figures in two
@@ -23,6 +26,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -141,7 +145,10 @@ def dense_table(
     return bf
 
 
-def timed_ms(fn: Callable[[], object], repeat: int) -> list[float]:
+def timed_ms(fn: Callable[[], object], repeat: int, warmup: int = 3) -> list[float]:
+    """Run ``fn`` ``warmup`` times untimed, then ``repeat`` times timed (milliseconds)."""
+    for _ in range(warmup):
+        fn()
     times = []
     for _ in range(repeat):
         t = time.perf_counter()
@@ -150,13 +157,14 @@ def timed_ms(fn: Callable[[], object], repeat: int) -> list[float]:
     return times
 
 
+def _blocking_polys(bf: Battlefield) -> list[Polygon]:
+    kinds = (TerrainKind.WOODS, TerrainKind.BUILDING, TerrainKind.IMPASSABLE, TerrainKind.HILL)
+    return [t.outline for t in bf.terrain if t.kind in kinds]
+
+
 def naive_all_pairs(bf: Battlefield) -> int:
-    polys = [
-        t.outline
-        for t in bf.terrain
-        if t.kind
-        in (TerrainKind.WOODS, TerrainKind.BUILDING, TerrainKind.IMPASSABLE, TerrainKind.HILL)
-    ]
+    """The naive baseline: one ``LineString.intersects`` per pair and polygon, no rules."""
+    polys = _blocking_polys(bf)
     figs = list(bf.figures())
     seen = 0
     for i in range(len(figs)):
@@ -167,39 +175,81 @@ def naive_all_pairs(bf: Battlefield) -> int:
     return seen
 
 
+def naive_row(bf: Battlefield, figure_id: str) -> int:
+    """The naive baseline for one figure against all others."""
+    polys = _blocking_polys(bf)
+    me = bf.figure(figure_id)
+    seen = 0
+    for other in bf.figures():
+        if other.id != figure_id:
+            line = LineString([me.position, other.position])
+            if not any(line.intersects(p) for p in polys):
+                seen += 1
+    return seen
+
+
+Row = tuple[str, list[float], float | None, list[float] | None]
+
+
+def _moves(bf: Battlefield, seed: int, count: int) -> list[tuple[str, float, float, float, float]]:
+    rng = np.random.default_rng(seed)
+    figs = list(bf.figures())
+    out = []
+    for _ in range(count):
+        f = figs[int(rng.integers(len(figs)))]
+        out.append((f.id, f.x, f.y, float(rng.uniform(-2, 2)), float(rng.uniform(-2, 2))))
+    return out
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seed", type=int, default=4)
-    parser.add_argument("--repeat", type=int, default=15)
+    parser.add_argument("--repeat", type=int, default=30, help="timed runs of each full measure")
+    parser.add_argument("--moves", type=int, default=200, help="timed single-figure moves")
     args = parser.parse_args(argv)
     rules = RulesOptions()
     bf = dense_table(args.seed)
-    rows: list[tuple[str, list[float], float | None]] = []
-
-    rows.append(
-        (
-            "naive baseline (LineString.intersects loop), all pairs",
-            timed_ms(lambda: naive_all_pairs(bf), 3),
-            None,
-        )
-    )
+    rows: list[Row] = []
+    naive_full = timed_ms(lambda: naive_all_pairs(bf), 3, warmup=1)
+    rows.append(("naive baseline (LineString.intersects loop), all pairs", naive_full, None, None))
     rows.append(
         (
             "terrain index rebuild, 300 polygons",
             timed_ms(lambda: build_index(bf, rules), args.repeat),
             60,
+            None,
         )
     )
 
     service = VisibilityService(bf, rules)
     service.matrix()
 
-    def full() -> None:
+    def full_cold() -> None:
+        # as after a terrain or rules edit: every figure located in the terrain again
+        service.index.cache.pop("places", None)
+        service._full = True
+        service.matrix()
+
+    def full_warm() -> None:
+        # as after a figure is added or removed: figures that did not move keep their place
         service._full = True
         service.matrix()
 
     rows.append(
-        ("all-pairs LOS + cover, 100 figures (4,950 pairs)", timed_ms(full, args.repeat), 20)
+        (
+            "all-pairs LOS + cover, 100 figures (4,950 pairs)",
+            timed_ms(full_cold, args.repeat),
+            20,
+            naive_full,
+        )
+    )
+    rows.append(
+        (
+            "  the same, figures' places cached (figure added/removed)",
+            timed_ms(full_warm, args.repeat),
+            20,
+            naive_full,
+        )
     )
     matrix = service.matrix()
     vis = matrix.visible
@@ -213,42 +263,62 @@ def main(argv: list[str] | None = None) -> None:
             "full cohesion recomputation",
             timed_ms(lambda: groups(bf, service.matrix(), rules), args.repeat),
             2,
+            None,
         )
     )
 
+    moves = _moves(bf, args.seed + 1, args.moves)
+    naive_one = [timed_ms(partial(naive_row, bf, fid), 1, warmup=0)[0] for fid, *_ in moves[:20]]
     cohesion = Cohesion(service)
-    rng = np.random.default_rng(args.seed + 1)
-    figs = list(bf.figures())
-    moves = []
-    for _ in range(max(args.repeat * 4, 40)):
-        f = figs[int(rng.integers(len(figs)))]
-        moves.append((f.id, f.x, f.y, float(rng.uniform(-2, 2)), float(rng.uniform(-2, 2))))
-    times = []
-    for fid, x, y, dx, dy in moves:
+
+    def one_move(fid: str, x: float, y: float, dx: float, dy: float) -> float:
         bf.move_figure(fid, x + dx, y + dy)
         t = time.perf_counter()
         service.matrix()
         cohesion.update([fid])
-        times.append((time.perf_counter() - t) * 1000)
+        spent = (time.perf_counter() - t) * 1000
         bf.move_figure(fid, x, y)
         service.matrix()
         cohesion.update([fid])
-    rows.append(("one figure moved: cached matrix + cohesion graph", times, 1))
-    row_times = []
-    for fid, x, y, dx, dy in moves:
+        return spent
+
+    for move in moves[:10]:  # warm-up
+        one_move(*move)
+    times = [one_move(*move) for move in moves]
+    rows.append(("one figure moved: cached matrix + cohesion graph", times, 1, naive_one))
+
+    def drag(fid: str, x: float, y: float, dx: float, dy: float) -> list[float]:
+        # what the editor does on every mouse move: 20 steps of 0.25", then the drop back
+        norm = max(math.hypot(dx, dy), 1e-9)
+        spent = []
+        for step in range(1, 21):
+            bf.move_figure(fid, x + dx / norm * 0.25 * step, y + dy / norm * 0.25 * step)
+            t = time.perf_counter()
+            service.matrix()
+            cohesion.update([fid])
+            spent.append((time.perf_counter() - t) * 1000)
+        bf.move_figure(fid, x, y)
+        service.matrix()
+        cohesion.update([fid])
+        return spent
+
+    drag_times = [t for move in moves[:20] for t in drag(*move)]
+    rows.append(('  the same, dragged in 0.25" steps (20 figures x 20)', drag_times, 1, naive_one))
+
+    def one_row(fid: str, x: float, y: float, dx: float, dy: float) -> float:
         bf.move_figure(fid, x + dx, y + dy)
         t = time.perf_counter()
         service.row(fid)
-        row_times.append((time.perf_counter() - t) * 1000)
+        spent = (time.perf_counter() - t) * 1000
         bf.move_figure(fid, x, y)
         service.matrix()  # the drop: not timed here
-    service.matrix()
+        return spent
+
+    for move in moves[:10]:
+        one_row(*move)
+    row_times = [one_row(*move) for move in moves]
     rows.append(
-        (
-            "one figure moved vs all others: drag row (LOS+cover+links)",
-            row_times,
-            1,
-        )
+        ("one figure moved vs all others: drag row (LOS+cover+links)", row_times, 1, naive_one)
     )
 
     big = dense_table(args.seed, n_figures=200, n_polygons=1000, width=96, height=72)
@@ -256,28 +326,35 @@ def main(argv: list[str] | None = None) -> None:
     big_service.matrix()
 
     def big_full() -> None:
+        big_service.index.cache.pop("places", None)
         big_service._full = True
         big_service.matrix()
 
     rows.append(
         (
             "all-pairs, 200 figures x 1,000 polygons (19,900 pairs)",
-            timed_ms(big_full, max(3, args.repeat // 3)),
+            timed_ms(big_full, max(5, args.repeat // 3)),
             200,
+            timed_ms(lambda: naive_all_pairs(big), 1, warmup=0),
         )
     )
 
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"# load average at the end: {load:.2f} on {os.cpu_count()} cores")
+    print("# median and fastest of n timed runs after a warm-up; naive = median of its runs")
     width = max(len(r[0]) for r in rows)
-    print(f"{'measure':<{width}}  {'median ms':>9}  {'min ms':>8}  {'target':>6}")
-    for name, times, target in rows:
+    head = f"{'measure':<{width}}  {'n':>4}  {'median ms':>9}  {'min ms':>8}  {'target':>6}"
+    print(f"{head}  {'naive ms':>8}")
+    for name, times, target, naive in rows:
         med, low = statistics.median(times), min(times)
+        tgt = "-" if target is None else f"{target:g}"
+        nv = "-" if naive is None else f"{statistics.median(naive):.1f}"
         mark = "" if target is None else ("  ok" if med <= target else "  MISSED")
         if target is not None and med > target >= low:
             mark = "  ok at min, MISSED at median"
-        tgt = "-" if target is None else f"{target:g}"
-        print(f"{name:<{width}}  {med:>9.2f}  {low:>8.2f}  {tgt:>6}{mark}")
+        print(
+            f"{name:<{width}}  {len(times):>4}  {med:>9.2f}  {low:>8.2f}  {tgt:>6}  {nv:>8}{mark}"
+        )
 
 
 if __name__ == "__main__":

@@ -136,33 +136,38 @@ class Cohesion:
             self.graph = cohesion_graph(bf, new)
             self._matrix = new
             return self.graph
-        touched: set[str] = set(changed or ())
+        ids = new.ids
+        figs = [bf.figure(fid) for fid in ids]
+        sides = np.array([f.side for f in figs])
+        touched = {ids.index(fid) for fid in changed or () if fid in ids}
         diff = (old.visible != new.visible) | (
             (old.distance <= COHESION_DISTANCE) != (new.distance <= COHESION_DISTANCE)
         )
-        ii, jj = np.nonzero(diff | diff.T)
-        figs = {f.id: f for f in bf.figures()}
-        for k in set(ii.tolist()) | set(jj.tolist()):
-            touched.add(new.ids[k])
-        acting = {fid for fid, f in figs.items() if f.status.can_act}
-        touched |= acting ^ set(self.graph.nodes)
-        sides = np.array([figs[fid].side for fid in new.ids])
-        act = np.array([fid in acting for fid in new.ids], dtype=bool)
-        near = new.distance <= COHESION_DISTANCE
-        for fid in touched:
-            if self.graph.has_node(fid):
-                self.graph.remove_node(fid)
-        for fid in touched:
-            if fid not in acting:
-                continue
-            self.graph.add_node(fid, side=figs[fid].side)
-        for fid in touched:
-            if fid not in acting:
-                continue
-            i = new.ids.index(fid)
-            row = near[i] & (new.visible[i] | new.visible[:, i]) & act & (sides == sides[i])
-            row[i] = False
-            self.graph.add_edges_from((fid, new.ids[k]) for k in np.flatnonzero(row))
+        ii, jj = np.nonzero(diff)
+        touched.update(ii.tolist())
+        touched.update(jj.tolist())
+        act = np.array([f.status.can_act for f in figs], dtype=bool)
+        graph = self.graph
+        nodes = graph.nodes
+        in_graph = np.array([fid in nodes for fid in ids], dtype=bool)
+        touched.update(np.flatnonzero(act != in_graph).tolist())
+        order = sorted(touched)
+        for k in order:
+            if in_graph[k]:
+                graph.remove_node(ids[k])
+        for k in order:
+            if act[k]:
+                graph.add_node(ids[k], side=figs[k].side)
+        mine = np.array([k for k in order if act[k]], dtype=np.int64)
+        if len(mine):
+            vis = new.visible
+            rows = (new.distance[mine] <= COHESION_DISTANCE) & (vis[mine] | vis[:, mine].T)
+            rows &= act[None, :] & (sides[None, :] == sides[mine][:, None])
+            rows[np.arange(len(mine)), mine] = False
+            r, c = np.nonzero(rows)
+            graph.add_edges_from(
+                zip([ids[k] for k in mine[r].tolist()], [ids[j] for j in c.tolist()], strict=True)
+            )
         self._matrix = new
         return self.graph
 

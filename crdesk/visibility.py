@@ -25,6 +25,7 @@ import numpy.typing as npt
 
 from crdesk.events import Change, ChangeKind
 from crdesk.geometry.los import (
+    LINE_OPEN,
     LosResult,
     Viewpoints,
     evaluate,
@@ -123,6 +124,10 @@ class VisibilityService:
         self._raw_cover = np.zeros((0, 0), dtype=bool)
         self._raw_conc = np.zeros((0, 0), dtype=bool)
         self._lines = np.zeros((0, 0, 3), dtype=np.int8)
+        self._open = np.zeros((0, 0), dtype=bool)
+        """Upper triangle: pairs with a sight line open on terrain and a gate open."""
+        self._pos: dict[str, int] = {}
+        self._pos_ids: list[str] | None = None
         self.full_recomputes = 0
         """How many times the whole matrix was computed (for tests and benchmarks)."""
         self._unsubscribe = battlefield.subscribe(self._on_change)
@@ -198,13 +203,13 @@ class VisibilityService:
         ):
             self.matrix()
         assert self._vp is not None
-        pos = {fid: k for k, fid in enumerate(self._vp.ids)}
+        pos = self._positions(self._vp)
         changed = sorted(pos[c] for c in self._dirty | {figure_id} if c in pos)
         vp = self._viewpoints_for(index, self._vp, changed)
         k = pos[figure_id]
-        others = np.array([j for j in range(len(vp)) if j != k], dtype=np.int64)
-        res = evaluate(index, vp, np.full(len(others), k, dtype=np.int64), others, self.rules)
         n = len(vp)
+        others = np.delete(np.arange(n), k)
+        res = evaluate(index, vp, np.full(len(others), k, dtype=np.int64), others, self.rules)
         sees = np.zeros(n, dtype=bool)
         seen_by = np.zeros(n, dtype=bool)
         cover_from = np.zeros(n, dtype=bool)
@@ -215,16 +220,15 @@ class VisibilityService:
         cover_from[others] = res.cover_ab & sees[others]
         cover_to[others] = res.cover_ba & seen_by[others]
         dist[others] = res.distance
-        figs = {f.id: f for f in self.battlefield.figures()}
-        me = figs[figure_id]
+        bf = self.battlefield
+        me = bf.figure(figure_id)
         links: list[str] = []
         if me.status.can_act:
             near = np.flatnonzero((dist <= 4.0) & (sees | seen_by))
-            links = [
-                vp.ids[j]
-                for j in near
-                if j != k and figs[vp.ids[j]].side == me.side and figs[vp.ids[j]].status.can_act
-            ]
+            for j in near.tolist():
+                other = bf.figure(vp.ids[j])
+                if j != k and other.side == me.side and other.status.can_act:
+                    links.append(other.id)
         return SightRow(figure_id, list(vp.ids), sees, seen_by, cover_from, cover_to, dist, links)
 
     def explain(self, viewer: str, target: str) -> LosResult:
@@ -268,6 +272,7 @@ class VisibilityService:
         self._raw_cover = np.zeros((n, n), dtype=bool)
         self._raw_conc = np.zeros((n, n), dtype=bool)
         self._lines = np.zeros((n, n, 3), dtype=np.int8)
+        self._open = np.zeros((n, n), dtype=bool)
         self._store(m, index, vp, a, b)
         return m
 
@@ -282,16 +287,25 @@ class VisibilityService:
         if not len(a):
             return
         res = evaluate(index, vp, a, b, self.rules)
-        self._gate[a, b] = res.gate_ab
-        self._gate[b, a] = res.gate_ba
-        self._raw_cover[a, b] = res.cover_ab
-        self._raw_cover[b, a] = res.cover_ba
-        self._raw_conc[a, b] = res.concealed_ab
-        self._raw_conc[b, a] = res.concealed_ba
-        self._lines[a, b] = res.line_state
-        self._publish(m, a, b, res.ab == 0, res.ba == 0)
-        m.distance[a, b] = res.distance
-        m.distance[b, a] = res.distance
+        n = m.visible.shape[0]
+        fab, fba = a * n + b, b * n + a  # flat positions of [a, b] and [b, a]
+        ab, ba = res.ab == 0, res.ba == 0
+        for arr, x, y in (
+            (self._gate, res.gate_ab, res.gate_ba),
+            (self._raw_cover, res.cover_ab, res.cover_ba),
+            (self._raw_conc, res.concealed_ab, res.concealed_ba),
+            (m.visible, ab, ba),
+            (m.cover, res.cover_ab & ab, res.cover_ba & ba),
+            (m.concealed, res.concealed_ab & ab, res.concealed_ba & ba),
+            (m.distance, res.distance, res.distance),
+        ):
+            np.put(arr, fab, x)
+            np.put(arr, fba, y)
+        self._lines.reshape(n * n, 3)[fab] = res.line_state
+        # pairs a moved base could block or unblock: some line open on terrain, a gate open
+        np.put(
+            self._open, fab, (res.line_state == LINE_OPEN).any(axis=1) & (res.gate_ab | res.gate_ba)
+        )
 
     def _publish(
         self,
@@ -308,6 +322,12 @@ class VisibilityService:
         m.concealed[a, b] = self._raw_conc[a, b] & ab
         m.concealed[b, a] = self._raw_conc[b, a] & ba
 
+    def _positions(self, vp: Viewpoints) -> dict[str, int]:
+        if self._pos_ids is not vp.ids:
+            self._pos = {fid: k for k, fid in enumerate(vp.ids)}
+            self._pos_ids = vp.ids
+        return self._pos
+
     def _update(
         self, index: TerrainIndex, m: SightMatrix, vp: Viewpoints, changed: list[str]
     ) -> SightMatrix:
@@ -315,11 +335,14 @@ class VisibilityService:
 
         A pair whose two ends stayed put keeps its terrain verdicts; a moved or
         downed base can only block or unblock its lines, so those pairs just
-        have the bases checked again (:func:`recheck_bases`).
+        have the bases checked again (:func:`recheck_bases`) -- and only pairs
+        with a line open on terrain and a gate open can change at all.  The
+        rows of the changed figures and the pairs the bases leave unsure are
+        judged in one :func:`evaluate` call.
         """
-        pos = {fid: k for k, fid in enumerate(vp.ids)}
+        pos = self._positions(vp)
         ks = sorted(pos[c] for c in changed if c in pos)
-        old = [(vp.x[k], vp.y[k], vp.r[k], bool(vp.blocks[k])) for k in ks]
+        spots = [(vp.x[k], vp.y[k], vp.r[k]) for k in ks if vp.blocks[k]]
         fresh = self._viewpoints_for(index, vp, ks)
         n = len(fresh)
         out = m.copy()
@@ -327,53 +350,49 @@ class VisibilityService:
         # rows of the changed figures: everything again
         moved = np.zeros(n, dtype=bool)
         moved[ks] = True
-        ia, ib = np.triu_indices(n, 1)
-        row = moved[ia] | moved[ib]
-        self._store(out, index, fresh, ia[row], ib[row])
+        if len(ks) == 1:
+            k = ks[0]
+            others = np.delete(np.arange(n), k)
+            ra = np.minimum(others, k)
+            rb = np.maximum(others, k)
+        else:
+            ia, ib = np.triu_indices(n, 1)
+            row = moved[ia] | moved[ib]
+            ra, rb = ia[row], ib[row]
         # other pairs whose sight lines pass near a changed base, before or after
-        spots = [(x, y, r) for (x, y, r, blk) in old if blk]
         spots += [(fresh.x[k], fresh.y[k], fresh.r[k]) for k in ks if fresh.blocks[k]]
         if spots:
-            a, b = ia[~row], ib[~row]
-            near = _segments_near(fresh, a, b, np.array(spots, dtype=np.float64))
-            a, b = a[near], b[near]
+            cand = self._open.copy()
+            cand[ks, :] = False
+            cand[:, ks] = False
+            a, b = np.nonzero(cand)
+            if len(a):
+                near = _segments_near(fresh, a, b, np.array(spots, dtype=np.float64))
+                a, b = a[near], b[near]
             if len(a):
                 open_any, unsure = recheck_bases(fresh, a, b, self._lines[a, b])
                 self._publish(out, a, b, open_any & self._gate[a, b], open_any & self._gate[b, a])
                 if unsure.any():
-                    self._store(out, index, fresh, a[unsure], b[unsure])
+                    ra = np.concatenate([ra, a[unsure]])
+                    rb = np.concatenate([rb, b[unsure]])
+        self._store(out, index, fresh, ra, rb)
         self._vp = fresh
         return out
 
     def _viewpoints_for(self, index: TerrainIndex, vp: Viewpoints, ks: list[int]) -> Viewpoints:
         """Copy ``vp`` with the changed figures read again from the battlefield."""
-        figs = {f.id: f for f in self.battlefield.figures()}
-        new = Viewpoints(
-            ids=vp.ids,
-            x=vp.x.copy(),
-            y=vp.y.copy(),
-            r=vp.r.copy(),
-            fx=vp.fx.copy(),
-            fy=vp.fy.copy(),
-            blocks=vp.blocks.copy(),
-            moving=vp.moving.copy(),
-            lit=vp.lit.copy(),
-            present=vp.present.copy(),
-            places=list(vp.places),
-        )
+        if not ks:
+            return vp
+        bf = self.battlefield
         one = viewpoints(
-            self.battlefield,
+            bf,
             index,
             self.rules,
-            figures=[figs[vp.ids[k]] for k in ks],
+            figures=[bf.figure(vp.ids[k]) for k in ks],
             moving=self._moving,
             lit=self._lit,
         )
-        for n, k in enumerate(ks):
-            for name in ("x", "y", "r", "fx", "fy", "blocks", "moving", "lit", "present"):
-                getattr(new, name)[k] = getattr(one, name)[n]
-            new.places[k] = one.places[n]
-        return new
+        return vp.with_rows(ks, one)
 
 
 def _segments_near(

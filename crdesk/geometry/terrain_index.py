@@ -382,19 +382,27 @@ def locate_many(
         return [Place() for _ in range(n)]
     cover_d = rules.interpretations.cover_obstacle_distance
     reach = float(max(np.max(radii) + cover_d, CREST_BAND, np.max(radii) + AT_OPENING)) + GRAZE
-    pts = shapely.points(np.c_[xs, ys])
+    pts = shapely.points(xs, ys)
     pi, fi = index.outline_tree.query(pts, predicate="dwithin", distance=reach)
     outlines = index.outline_array
     inside = shapely.contains_xy(outlines[fi], xs[pi], ys[pi])
-    edge_d = shapely.distance(shapely.get_exterior_ring(outlines[fi]), pts[pi])
     cached = index.cache.get("crest_geoms")
     if cached is None:
-        cached = np.array(
-            [index.crests.get(k, LineString()) for k in range(len(index.features))], dtype=object
+        cached = (
+            np.array(
+                [index.crests.get(k, LineString()) for k in range(len(index.features))],
+                dtype=object,
+            ),
+            np.array([k in index.crests for k in range(len(index.features))], dtype=bool),
+            shapely.get_exterior_ring(outlines),
         )
         index.cache["crest_geoms"] = cached
-    crest_geoms: npt.NDArray[np.object_] = cached  # type: ignore[assignment]
-    has_crest = np.array([int(f) in index.crests for f in fi], dtype=bool)
+    crest_geoms: npt.NDArray[np.object_]
+    crest_of: Bools
+    rings: npt.NDArray[np.object_]
+    crest_geoms, crest_of, rings = cached  # type: ignore[misc]
+    edge_d = shapely.distance(rings[fi], pts[pi])
+    has_crest = crest_of[fi]
     crest_d = np.full(len(fi), np.inf)
     if has_crest.any():
         crest_d[has_crest] = shapely.distance(crest_geoms[fi[has_crest]], pts[pi[has_crest]])
