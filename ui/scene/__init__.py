@@ -1,5 +1,6 @@
 """The battlefield as a QGraphicsScene (1 unit = 1 inch) and the view that shows it."""
 
+from ui.scene.ground import GroundLayer
 from ui.scene.items import FigureItem, TableItem, TerrainItem
 from ui.scene.layers import ItemType, Layer
 from ui.scene.overlays import GridOverlay, SectionNumbers, SectionOverlay
@@ -13,6 +14,7 @@ __all__ = [
     "BattlefieldView",
     "FigureItem",
     "GridOverlay",
+    "GroundLayer",
     "ItemType",
     "Layer",
     "SectionNumbers",

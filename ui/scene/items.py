@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
@@ -22,11 +22,13 @@ from PySide6.QtGui import (
     QBrush,
     QColor,
     QImage,
+    QPaintEngine,
     QPainter,
     QPainterPath,
     QPen,
     QPolygonF,
     QRadialGradient,
+    QTransform,
 )
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
@@ -43,6 +45,7 @@ from crdesk.model import (
     TerrainFeature,
     TerrainKind,
 )
+from ui.scene.ground import GroundLayer, ground_changed, ground_rect
 from ui.scene.layers import TERRAIN_LAYER, ItemType, Layer
 from ui.scene.shapes import (
     dashed_stroke,
@@ -124,8 +127,9 @@ class TableItem(QGraphicsItem):
         self._table = table
         self._cloth = QImage()
         self._labels = QPainterPath()
+        self.ground: GroundLayer | None = None
+        """The scene's ground layer, which paints and caches this item."""
         self.setZValue(Layer.TABLE)
-        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.sync_from_model(table)
 
     def type(self) -> int:
@@ -137,6 +141,7 @@ class TableItem(QGraphicsItem):
 
     def sync_from_model(self, table: Table) -> None:
         """Lay the cloth's mottling (seeded by size, so it never flickers) and labels."""
+        old = ground_rect(self)
         self.prepareGeometryChange()
         self._table = table
         w, h = table.width, table.height
@@ -160,6 +165,7 @@ class TableItem(QGraphicsItem):
             text_path("PLAYER'S EDGE", label_h, family).translated(w / 2, h + self.FRAME / 2)
         )
         self.update()
+        ground_changed(self, old)
 
     def _paint_cloth(self, table: Table) -> QImage:
         """The cloth's soft mottling, painted once into a small image.
@@ -495,11 +501,13 @@ def terrain_tooltip(feature: TerrainFeature) -> str:
 
 
 class TerrainItem(QGraphicsItem):
-    """One terrain feature, drawn by the look of its kind and cached in device pixels.
+    """One terrain feature, drawn by the look of its kind.
 
     The item sits at the scene origin and paints the outline in scene (inch)
-    coordinates.  Device-coordinate caching makes a repaint a pixmap blit, which
-    keeps figure drags and LOS lines over busy tables fast (issue 6).
+    coordinates.  On screen the scene's :class:`~ui.scene.ground.GroundLayer`
+    paints it into cached tiles together with all the other terrain, so a
+    repaint is a few pixmap blits, which keeps figure drags and LOS lines over
+    busy tables fast (issue 6); exports let it paint itself, as vectors.
     """
 
     Type = ItemType.TERRAIN
@@ -511,8 +519,10 @@ class TerrainItem(QGraphicsItem):
         self._style = style
         self._look: TerrainLook | None = None
         self._highlighted = False
+        self._bounds = QRectF()
         self.kind = TerrainKind.WOODS
-        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        self.ground: GroundLayer | None = None
+        """The scene's ground layer, which paints and caches this item."""
         self.sync_from_model()
 
     def type(self) -> int:
@@ -526,24 +536,28 @@ class TerrainItem(QGraphicsItem):
     def sync_from_model(self) -> None:
         """Re-read the feature and rebuild its drawing (outline, crest, areas...)."""
         feature = self._battlefield.feature(self.model_id)
+        old = ground_rect(self)
         self.prepareGeometryChange()
         self.kind = feature.kind
         self._look = TERRAIN_LOOKS.get(feature.kind, TerrainLook)(feature, self._style)
+        self._bounds = self._look.bounding_rect()
         self.setPos(0, 0)
         self.setToolTip(terrain_tooltip(feature))
         self.update()
+        ground_changed(self, old)
 
     def set_highlighted(self, on: bool) -> None:
         """Outline the feature, e.g. when the editor's document selects it (issue 6)."""
         if on != self._highlighted:
             self._highlighted = on
             self.update()
+            ground_changed(self)
 
     def is_highlighted(self) -> bool:
         return self._highlighted
 
     def boundingRect(self) -> QRectF:
-        return self.look.bounding_rect()
+        return self._bounds
 
     def shape(self) -> QPainterPath:
         return self.look.outline
@@ -628,6 +642,8 @@ class FigureItem(QGraphicsItem):
         self._status = Status.CARRY_ON
         self._star = False
         self._rep = QPainterPath()
+        self._bounds = QRectF()
+        self._marks = _FigureMarks()
         self._preview_facing: float | None = None
         self._highlighted = False
         self.setZValue(Layer.FIGURES)
@@ -658,6 +674,9 @@ class FigureItem(QGraphicsItem):
             self._status = figure.status
             self._star = figure.is_star
             self._rep = text_path(str(figure.rep), figure.base * 0.42, self._style.font_family)
+            r = self._radius * 1.3 + 0.1
+            self._bounds = QRectF(-r, -r, 2 * r, 2 * r)
+            self._marks = _FigureMarks.of(self)
             self.setOpacity(0.55 if not figure.status.can_act else 1.0)
             self.update()
         self.setToolTip(figure_tooltip(figure, force_name))
@@ -686,8 +705,7 @@ class FigureItem(QGraphicsItem):
         return self._highlighted
 
     def boundingRect(self) -> QRectF:
-        r = self._radius * 1.3 + 0.1
-        return QRectF(-r, -r, 2 * r, 2 * r)
+        return self._bounds
 
     def shape(self) -> QPainterPath:
         path = QPainterPath()
@@ -700,50 +718,142 @@ class FigureItem(QGraphicsItem):
         option: QStyleOptionGraphicsItem,
         widget: QWidget | None = None,
     ) -> None:
-        self._paint_token(painter)
+        world = painter.worldTransform()
+        engine = painter.paintEngine()
+        if (
+            engine is not None
+            and engine.type() == QPaintEngine.Type.Raster
+            and world.type() in _SCALE_ONLY
+            and world.m11() == world.m22()
+        ):
+            self._blit_base(painter, world)  # pixels: one shared pixmap per look and zoom
+        else:  # SVG and PDF exports stay vector
+            _paint_base(painter, self._style, self._radius, self._colour, self._star)
+        self._marks.paint(painter, self.facing())
         if self._highlighted:
             ring = QPainterPath()
             ring.addEllipse(QPointF(0, 0), self._radius * 1.12, self._radius * 1.12)
             _paint_highlight(painter, ring, self._style)
 
-    def _paint_token(self, painter: QPainter) -> None:
-        style, r, colour = self._style, self._radius, self._colour
-        origin = QPointF(0, 0)
-        painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(style.shadow)
-        painter.drawEllipse(QPointF(0.05, 0.07), r * 1.02, r * 1.02)
-        grad = QRadialGradient(QPointF(-0.35 * r, -0.4 * r), r * 1.6)
-        grad.setColorAt(0.0, colour.lighter(130))
-        grad.setColorAt(1.0, colour.darker(115))
-        rim = style.figure_rim_star if self._star else colour.darker(170)
-        painter.setPen(_pen(rim, r * (0.16 if self._star else 0.1)))
-        painter.setBrush(QBrush(grad))
-        painter.drawEllipse(origin, r * 0.95, r * 0.95)
+    def _blit_base(self, painter: QPainter, world: QTransform) -> None:
+        """Draw the base from the sprite shared by every figure of this look at this zoom.
 
+        The base (shadow, shaded disc, rim) does not turn with the facing, so
+        the hundred figures of a table need only a few sprites per zoom step,
+        which makes re-caching the figures after a zoom cheap (issue 6).
+        """
+        dpr = painter.device().devicePixelRatioF()
+        scale = world.m11()
+        key = (self._radius, self._colour.rgba(), self._star, round(scale, 6), dpr)
+        sprite = _BASE_SPRITES.get(key)
+        if sprite is None:
+            sprite = _base_sprite(self._style, self._radius, self._colour, self._star, scale, dpr)
+            if len(_BASE_SPRITES) >= _MAX_SPRITES:
+                _BASE_SPRITES.pop(next(iter(_BASE_SPRITES)))
+            _BASE_SPRITES[key] = sprite
+        image, half = sprite
+        centre = world.map(QPointF(0, 0))
         painter.save()
-        painter.rotate(self.facing())
-        tip, back, half = -r * 1.28, -r * 0.78, r * 0.36
-        notch = QPolygonF([QPointF(0, tip), QPointF(-half, back), QPointF(half, back)])
-        painter.setPen(_pen(colour.darker(200), r * 0.06))
-        painter.setBrush(style.figure_facing)
-        painter.drawPolygon(notch)
-        if self._star:
-            painter.setPen(_pen(QColor(90, 60, 0), r * 0.03))
-            painter.setBrush(style.figure_rim_star)
-            painter.drawPolygon(_star(QPointF(0, r * 0.68), r * 0.24))
+        painter.setWorldTransform(QTransform())
+        painter.drawImage(
+            QPointF(round(centre.x() * dpr) / dpr - half, round(centre.y() * dpr) / dpr - half),
+            image,
+        )
         painter.restore()
 
-        text = QColor("#111111") if colour.lightnessF() > 0.62 else QColor("#ffffff")
-        _fill(painter, self._rep, text)
 
-        if not self._status.can_act:
-            cross = (
-                style.figure_dead_cross
-                if self._status is Status.OBVIOUSLY_DEAD
-                else style.figure_cross
-            )
-            pen = _pen(cross, r * 0.22)
-            painter.setPen(pen)
+_SCALE_ONLY = (
+    QTransform.TransformationType.TxNone,
+    QTransform.TransformationType.TxTranslate,
+    QTransform.TransformationType.TxScale,
+)
+_BASE_SPRITES: dict[tuple[object, ...], tuple[QImage, float]] = {}
+_MAX_SPRITES = 64
+
+
+def _paint_base(painter: QPainter, style: TableStyle, r: float, colour: QColor, star: bool) -> None:
+    """A figure's base around (0, 0): soft shadow, shaded disc and rim (gold for a Star)."""
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(style.shadow)
+    painter.drawEllipse(QPointF(0.05, 0.07), r * 1.02, r * 1.02)
+    grad = QRadialGradient(QPointF(-0.35 * r, -0.4 * r), r * 1.6)
+    grad.setColorAt(0.0, colour.lighter(130))
+    grad.setColorAt(1.0, colour.darker(115))
+    rim = style.figure_rim_star if star else colour.darker(170)
+    painter.setPen(_pen(rim, r * (0.16 if star else 0.1)))
+    painter.setBrush(QBrush(grad))
+    painter.drawEllipse(QPointF(0, 0), r * 0.95, r * 0.95)
+
+
+def _base_sprite(
+    style: TableStyle, r: float, colour: QColor, star: bool, scale: float, dpr: float
+) -> tuple[QImage, float]:
+    """The base painted at ``scale`` pixels per inch, centred in an image; and its half size."""
+    half = math.ceil((r * 1.15 + 0.1) * scale) + 1
+    size = math.ceil(2 * half * dpr)
+    image = QImage(size, size, QImage.Format.Format_ARGB32_Premultiplied)
+    image.setDevicePixelRatio(dpr)
+    image.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(image)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    painter.translate(half, half)
+    painter.scale(scale, scale)
+    _paint_base(painter, style, r, colour, star)
+    painter.end()
+    return image, float(half)
+
+
+@dataclass(slots=True)
+class _FigureMarks:
+    """What is painted over a figure's base, prepared once per look: notch, Star, Rep, cross."""
+
+    notch: QPolygonF = field(default_factory=QPolygonF)
+    notch_pen: QPen = field(default_factory=QPen)
+    notch_brush: QColor = field(default_factory=QColor)
+    star: QPolygonF | None = None
+    star_pen: QPen = field(default_factory=QPen)
+    star_brush: QColor = field(default_factory=QColor)
+    rep: QPainterPath = field(default_factory=QPainterPath)
+    rep_colour: QColor = field(default_factory=QColor)
+    cross_pen: QPen | None = None
+    cross: tuple[QLineF, ...] = ()
+
+    @classmethod
+    def of(cls, item: FigureItem) -> _FigureMarks:
+        style, r, colour = item._style, item._radius, item._colour
+        tip, back, half = -r * 1.28, -r * 0.78, r * 0.36
+        marks = cls(
+            notch=QPolygonF([QPointF(0, tip), QPointF(-half, back), QPointF(half, back)]),
+            notch_pen=_pen(colour.darker(200), r * 0.06),
+            notch_brush=QColor(style.figure_facing),
+            rep=item._rep,
+            rep_colour=QColor("#111111") if colour.lightnessF() > 0.62 else QColor("#ffffff"),
+        )
+        if item._star:
+            marks.star = _star(QPointF(0, r * 0.68), r * 0.24)
+            marks.star_pen = _pen(QColor(90, 60, 0), r * 0.03)
+            marks.star_brush = QColor(style.figure_rim_star)
+        if not item._status.can_act:
+            dead = item._status is Status.OBVIOUSLY_DEAD
+            cross = style.figure_dead_cross if dead else style.figure_cross
+            marks.cross_pen = _pen(cross, r * 0.22)
             d = r * 0.75
-            painter.drawLine(QLineF(-d, -d, d, d))
-            painter.drawLine(QLineF(-d, d, d, -d))
+            marks.cross = (QLineF(-d, -d, d, d), QLineF(-d, d, d, -d))
+        return marks
+
+    def paint(self, painter: QPainter, facing: float) -> None:
+        painter.save()
+        painter.rotate(facing)
+        painter.setPen(self.notch_pen)
+        painter.setBrush(self.notch_brush)
+        painter.drawPolygon(self.notch)
+        if self.star is not None:
+            painter.setPen(self.star_pen)
+            painter.setBrush(self.star_brush)
+            painter.drawPolygon(self.star)
+        painter.restore()
+        _fill(painter, self.rep, self.rep_colour)
+        if self.cross_pen is not None:
+            painter.setPen(self.cross_pen)
+            for line in self.cross:
+                painter.drawLine(line)

@@ -19,6 +19,12 @@ from crdesk.model import TerrainKind
 class Layer(IntEnum):
     """Base z value of each layer; items within a layer stack by model order."""
 
+    GROUND = -1
+    """The cached layer that paints the table, terrain and table overlays (ground.py).
+
+    Its members keep their own z (TABLE to GRID) for the order it paints them
+    in; any other item above GROUND is drawn over all of them, whatever its z.
+    """
     TABLE = 0
     HILL = 10
     WOODED_HILL = 12
@@ -59,5 +65,6 @@ class ItemType(IntEnum):
     SECTIONS = _USER_TYPE + 2
     GRID = _USER_TYPE + 3
     SECTION_NUMBERS = _USER_TYPE + 4
+    GROUND = _USER_TYPE + 5
     TERRAIN = _USER_TYPE + 10
     FIGURE = _USER_TYPE + 20

@@ -11,6 +11,7 @@ from PySide6.QtGui import QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from crdesk.model import Table
+from ui.scene.ground import GroundLayer, ground_changed, ground_rect
 from ui.scene.layers import ItemType, Layer
 from ui.scene.shapes import dashed_stroke, text_path
 from ui.scene.style import TableStyle
@@ -28,13 +29,15 @@ class SectionNumbers(QGraphicsItem):
         self._numbers = QPainterPath()
         self.setZValue(Layer.SECTION_NUMBERS)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
-        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        self.ground: GroundLayer | None = None
+        """The scene's ground layer, which paints and caches this item."""
         self.sync_from_model(table)
 
     def type(self) -> int:
         return int(self.Type)
 
     def sync_from_model(self, table: Table) -> None:
+        old = ground_rect(self)
         self.prepareGeometryChange()
         self._table = table
         self._numbers = QPainterPath()
@@ -45,6 +48,12 @@ class SectionNumbers(QGraphicsItem):
                 text_path(str(n), height, self._style.font_family).translated(cx, cy)
             )
         self.update()
+        ground_changed(self, old)
+
+    def itemChange(self, change: QGraphicsItem.GraphicsItemChange, value: object) -> object:
+        if change == QGraphicsItem.GraphicsItemChange.ItemVisibleHasChanged:
+            ground_changed(self)
+        return super().itemChange(change, value)
 
     def boundingRect(self) -> QRectF:
         return self._numbers.boundingRect()
@@ -78,18 +87,21 @@ class SectionOverlay(QGraphicsItem):
         self._layout_lines()
         self.setZValue(Layer.SECTIONS)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
-        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        self.ground: GroundLayer | None = None
+        """The scene's ground layer, which paints and caches this item."""
 
     def type(self) -> int:
         return int(self.Type)
 
     def sync_from_model(self, table: Table) -> None:
         """Re-lay the lines and numbers for a (possibly resized) table."""
+        old = ground_rect(self)
         self.prepareGeometryChange()
         self._table = table
         self.numbers.sync_from_model(table)
         self._layout_lines()
         self.update()
+        ground_changed(self, old)
 
     def _layout_lines(self) -> None:
         w, h = self._table.width, self._table.height
@@ -104,6 +116,7 @@ class SectionOverlay(QGraphicsItem):
     def itemChange(self, change: QGraphicsItem.GraphicsItemChange, value: object) -> object:
         if change == QGraphicsItem.GraphicsItemChange.ItemVisibleHasChanged:
             self.numbers.setVisible(bool(value))
+            ground_changed(self)
         return super().itemChange(change, value)
 
     def boundingRect(self) -> QRectF:
@@ -131,15 +144,23 @@ class GridOverlay(QGraphicsItem):
         self._table = table
         self.setZValue(Layer.GRID)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
-        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        self.ground: GroundLayer | None = None
+        """The scene's ground layer, which paints and caches this item."""
 
     def type(self) -> int:
         return int(self.Type)
 
     def sync_from_model(self, table: Table) -> None:
+        old = ground_rect(self)
         self.prepareGeometryChange()
         self._table = table
         self.update()
+        ground_changed(self, old)
+
+    def itemChange(self, change: QGraphicsItem.GraphicsItemChange, value: object) -> object:
+        if change == QGraphicsItem.GraphicsItemChange.ItemVisibleHasChanged:
+            ground_changed(self)
+        return super().itemChange(change, value)
 
     def boundingRect(self) -> QRectF:
         return QRectF(0, 0, self._table.width, self._table.height).adjusted(-0.1, -0.1, 0.1, 0.1)

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
 
 from crdesk.events import Change, ChangeKind
 from crdesk.model import Battlefield
+from ui.scene.ground import GroundLayer
 from ui.scene.items import FigureItem, TableItem, TerrainItem, terrain_z
 from ui.scene.overlays import GridOverlay, SectionOverlay
 from ui.scene.style import DEFAULT_STYLE, TableStyle
@@ -51,8 +52,12 @@ class BattlefieldScene(QGraphicsScene):
         self.grid_overlay = GridOverlay(battlefield.table, self.table_style)
         self.grid_overlay.setVisible(False)
         overlays = (self.section_overlay, self.section_overlay.numbers, self.grid_overlay)
+        self.ground = GroundLayer()
+        """Paints the table, terrain and overlays above from cached tiles (ground.py)."""
+        self.addItem(self.ground)
         for item in (self.table_item, *overlays):
             self.addItem(item)
+            self.ground.add(item)
         self._populate()
         self._unsubscribe: Callable[[], None] | None = battlefield.subscribe(self._on_change)
 
@@ -93,14 +98,20 @@ class BattlefieldScene(QGraphicsScene):
         self.grid_overlay.setVisible(visible)
 
     def set_caching(self, enabled: bool) -> None:
-        """Turn item pixmap caches on or off: off while exporting, so SVG stays vector."""
+        """Turn pixmap caches on or off: off while exporting, so SVG stays vector.
+
+        Off, the ground layer stands aside and its members paint themselves.
+        """
         mode = (
             QGraphicsItem.CacheMode.DeviceCoordinateCache
             if enabled
             else QGraphicsItem.CacheMode.NoCache
         )
+        self.ground.set_active(enabled)
+        members = set(map(id, self.ground.members()))
         for item in self.items():
-            item.setCacheMode(mode)
+            if item is not self.ground and id(item) not in members:
+                item.setCacheMode(mode)
 
     # -- model following --------------------------------------------------------
 
@@ -113,6 +124,7 @@ class BattlefieldScene(QGraphicsScene):
     def rebuild(self) -> None:
         """Re-create every model item, e.g. after a reset or a table resize."""
         for item in [*self._features.values(), *self._figures.values()]:
+            self.ground.remove(item)
             self.removeItem(item)
         self._features.clear()
         self._figures.clear()
@@ -133,6 +145,7 @@ class BattlefieldScene(QGraphicsScene):
     def _update_scene_rect(self) -> None:
         m = SCENE_MARGIN
         self.setSceneRect(self.table_rect().adjusted(-m, -m, m, m))
+        self.ground.set_backdrop_area(self.sceneRect())
 
     def _on_change(self, change: Change) -> None:
         if change.kind is ChangeKind.RESET:
@@ -152,11 +165,15 @@ class BattlefieldScene(QGraphicsScene):
         elif change.kind is ChangeKind.REMOVED:
             item = self._features.pop(change.id, None)
             if item is not None:
+                self.ground.remove(item)
                 self.removeItem(item)
             self._restack_terrain()
         elif (item := self._features.get(change.id)) is not None:
             item.sync_from_model()
-            item.setZValue(terrain_z(item.kind, self._terrain_index(change.id)))
+            z = terrain_z(item.kind, self._terrain_index(change.id))
+            if z != item.zValue():
+                item.setZValue(z)
+                self.ground.restack()
 
     def _figure_changed(self, change: Change) -> None:
         if change.kind is ChangeKind.ADDED:
@@ -183,6 +200,7 @@ class BattlefieldScene(QGraphicsScene):
         item = TerrainItem(self.battlefield, feature_id, self.table_style)
         self._features[feature_id] = item
         self.addItem(item)
+        self.ground.add(item)
 
     def _add_figure(self, figure_id: str) -> None:
         item = FigureItem(self.battlefield, figure_id, self.table_style)
@@ -194,7 +212,11 @@ class BattlefieldScene(QGraphicsScene):
 
     def _restack_terrain(self) -> None:
         """Keep each feature on its kind's layer, in the model's drawing order."""
+        changed = False
         for index, feature in enumerate(self.battlefield.terrain):
             item = self._features.get(feature.id)
-            if item is not None:
-                item.setZValue(terrain_z(feature.kind, index))
+            if item is not None and item.zValue() != (z := terrain_z(feature.kind, index)):
+                item.setZValue(z)
+                changed = True
+        if changed:
+            self.ground.restack()

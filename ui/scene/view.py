@@ -28,10 +28,11 @@ MIN_PPI = 2.0
 MAX_PPI = 600.0
 """Zoom limits in screen pixels per table inch."""
 FIT_MARGIN = 1.5
-PIXMAP_CACHE_KB = 256 * 1024
-"""Terrain items cache themselves as device pixmaps in QPixmapCache; Qt's default
-10 MB holds two or three full-window layers, so drags would keep re-rendering."""
 """Inches shown around the table on fit, enough for the wooden frame and labels."""
+PIXMAP_CACHE_KB = 64 * 1024
+"""Figures cache themselves as device pixmaps in QPixmapCache; Qt's default 10 MB
+is tight for a few hundred figures zoomed in.  (Terrain is cached by the
+scene's ground layer, outside QPixmapCache.)"""
 
 
 class BattlefieldView(QGraphicsView):
@@ -118,6 +119,9 @@ class BattlefieldView(QGraphicsView):
         AnchorUnderMouse, which uses the last *move* position, not the wheel's.
         """
         self._auto_fit = False
+        scene = self.battlefield_scene()
+        if scene is not None:
+            scene.ground.zooming()  # scale the cached terrain now, sharpen it once zooming stops
         if anchor is None:
             anchor = self.viewport().rect().center()
         fixed = self.mapToScene(anchor)
