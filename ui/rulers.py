@@ -90,7 +90,7 @@ class Ruler(QWidget):
             if inch % minor:
                 continue
             pos = self._to_pixel(inch)
-            major = inch % step == 0
+            major = inch % step == 0 and inch >= 0  # table inches start at the far-left corner
             length = size * (0.5 if major else 0.25)
             if horizontal:
                 painter.drawLine(QPointF(pos, size), QPointF(pos, size - length))
