@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QGraphicsLineItem, QGraphicsRectItem, QGraphicsSim
 from shapely.geometry import LineString, Point, Polygon
 
 from crdesk.events import Change
+from crdesk.geometry.measure import base_distance, distance_to_point
 from ui.commands import ChangeFeatureCommand
 from ui.tools.base import EditorContext, Tool
 from ui.tools.select_tool import pick
@@ -159,20 +160,22 @@ class VertexTool(Tool):
 
 
 def base_to_base(ctx: EditorContext, a: Pt, b: Pt) -> tuple[float, str]:
-    """Distance between two points, or between the bases of figures standing there."""
-    centre_dist = math.dist(a, b)
+    """Distance between two spots, measured from the edge of any figure's base there.
+
+    The rules' own distances (crdesk.geometry.measure) do the measuring, so the
+    tape reads exactly what range and charge checks use.
+    """
     bf = ctx.document.battlefield
-    names = []
-    reduce = 0.0
-    for p in (a, b):
-        fid = pick(ctx, QPointF(*p))
-        fig = next((f for f in bf.figures() if f.id == fid), None)
-        if fig is not None:
-            reduce += fig.radius
-            names.append(fig.name)
-    if len(names) == 2:
-        return max(0.0, centre_dist - reduce), "base to base"
-    return max(0.0, centre_dist - reduce), ""
+    figures = {f.id: f for f in bf.figures()}
+    fa = figures.get(pick(ctx, QPointF(*a)) or "")
+    fb = figures.get(pick(ctx, QPointF(*b)) or "")
+    if fa is not None and fb is not None and fa is not fb:
+        return base_distance(fa, fb), "base to base"
+    if fa is not None:
+        return distance_to_point(fa, b), ""
+    if fb is not None:
+        return distance_to_point(fb, a), ""
+    return math.dist(a, b), ""
 
 
 class MeasureTool(Tool):
