@@ -116,6 +116,46 @@ def split_into_areas(outline: Polygon, area_size: float = 6.0) -> list[Polygon]:
     return areas or [outline]
 
 
+def split_area(area: Polygon) -> list[Polygon]:
+    """Cut one building area in two across its longer side (editing areas, 8.1)."""
+    minx, miny, maxx, maxy = area.bounds
+    if maxx - minx >= maxy - miny:
+        mid = (minx + maxx) / 2
+        halves = [box(minx, miny, mid, maxy), box(mid, miny, maxx, maxy)]
+    else:
+        mid = (miny + maxy) / 2
+        halves = [box(minx, miny, maxx, mid), box(minx, mid, maxx, maxy)]
+    parts = []
+    for half in halves:
+        piece = area.intersection(half)
+        parts += [g for g in getattr(piece, "geoms", [piece]) if isinstance(g, Polygon)]
+    return [p for p in parts if p.area > 1e-9] or [area]
+
+
+def merge_area(areas: Sequence[Polygon], index: int) -> list[Polygon]:
+    """Join area ``index`` with the neighbour it shares the longest wall with.
+
+    Areas that touch only at a corner are not merged; the list is returned as it was.
+    """
+    target = areas[index]
+    best, best_len = None, 0.0
+    for k, other in enumerate(areas):
+        if k == index:
+            continue
+        shared = target.boundary.intersection(other.boundary).length
+        if shared > best_len + 1e-9:
+            best, best_len = k, shared
+    if best is None:
+        return list(areas)
+    merged = target.union(areas[best])
+    if not isinstance(merged, Polygon):
+        return list(areas)
+    merged = Polygon(merged.exterior.coords).simplify(0)
+    out = [a for k, a in enumerate(areas) if k not in (index, best)]
+    out.insert(min(index, best), merged)
+    return out
+
+
 def opening_at(
     outline: Polygon, near: Pt, kind: OpeningKind, width: float | None = None
 ) -> Opening:

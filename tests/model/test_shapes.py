@@ -104,3 +104,17 @@ def test_snap_prefers_vertices_then_edges_then_sections_then_grid() -> None:
     assert snap((20.4, 20.6), s, [woods], table) == ((20.0, 21.0), "grid")
     assert snap((20.4, 20.6), SnapSettings(enabled=False), [woods], table) == ((20.4, 20.6), "")
     assert snap((2.2, 2.0), s, [woods], table, exclude="w")[1] == "grid"
+
+
+def test_split_and_merge_building_areas() -> None:
+    from crdesk.shapes import merge_area, split_area
+
+    halves = split_area(box(0, 0, 12, 6))
+    assert [h.bounds for h in halves] == [(0, 0, 6, 6), (6, 0, 12, 6)]
+    tall = split_area(box(0, 0, 6, 10))
+    assert [h.bounds for h in tall] == [(0, 0, 6, 5), (0, 5, 6, 10)]
+    areas = [box(0, 0, 6, 6), box(6, 0, 12, 6), box(0, 6, 6, 12)]
+    merged = merge_area(areas, 0)
+    assert len(merged) == 2 and merged[0].area == pytest.approx(72)
+    corner_only = [box(0, 0, 6, 6), box(6, 6, 12, 12)]
+    assert merge_area(corner_only, 0) == corner_only

@@ -319,3 +319,17 @@ def test_turn_a_figure_by_its_facing_handle(editor: Editor) -> None:
     assert editor.document.undo_stack.count() == 1
     assert editor.document.undo_stack.undoText() == "Rotate"
     undo_all_restores(editor, start)
+
+
+def test_building_tool_splits_and_joins_areas(editor: Editor, qtbot) -> None:
+    start = snapshot(editor)
+    house = editor.document.battlefield.feature("building-4")  # one 6" area at (4,16)-(10,22)
+    assert len(house.areas) == 1
+    editor.set_tool("building")
+    qtbot.keyClick(editor.view, Qt.Key.Key_A)
+    click(editor.view, 7, 19)
+    assert len(house.areas) == 2 and editor.document.undo_stack.undoText() == "Split Area"
+    click(editor.view, 5, 19, modifiers=Qt.KeyboardModifier.ShiftModifier)
+    assert len(house.areas) == 1 and house.areas[0].area == pytest.approx(36)
+    assert editor.document.undo_stack.undoText() == "Join Areas"
+    undo_all_restores(editor, start)

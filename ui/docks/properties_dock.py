@@ -61,7 +61,8 @@ TOOLTIPS: dict[str, str] = {
     "feature_name": "The feature's name, used in the issues list and in LOS reasons.",
     "floors": "Floors of the building (Buildings, 8.1): each floor above the ground adds areas.",
     "areas": (
-        'Building areas, roughly 6" x 6" each at 28mm (8.1). Edit them with the building tool.'
+        'Building areas, roughly 6" x 6" each at 28mm (8.1). '
+        "Split or join them with the building tool (B, then A)."
     ),
     "cover_type": "What the obstacle is; all give Cover to a figure behind them (7.9.5).",
     "figure_name": "The figure's name, as the roster and the dice log show it.",

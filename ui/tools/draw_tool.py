@@ -22,9 +22,11 @@ from crdesk.shapes import (
     default_crest,
     ellipse,
     freehand,
+    merge_area,
     opening_at,
     polygon_from_clicks,
     rectangle,
+    split_area,
     split_into_areas,
 )
 from ui.commands import AddFeatureCommand, ChangeFeatureCommand
@@ -242,6 +244,7 @@ class BuildingMode(StrEnum):
     FOOTPRINT = "footprint"
     DOOR = "door"
     WINDOW = "window"
+    AREAS = "areas"
 
 
 class BuildingTool(ShapeTool):
@@ -265,7 +268,11 @@ class BuildingTool(ShapeTool):
             return super().press(pos, event)
         if event.button() != Qt.MouseButton.LeftButton:
             return False
-        self.add_opening((pos.x(), pos.y()))
+        if self.building_mode is BuildingMode.AREAS:
+            join = bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
+            self.edit_area((pos.x(), pos.y()), join)
+        else:
+            self.add_opening((pos.x(), pos.y()))
         return True
 
     def key(self, event: QKeyEvent) -> bool:
@@ -273,6 +280,7 @@ class BuildingTool(ShapeTool):
             Qt.Key.Key_D: BuildingMode.DOOR,
             Qt.Key.Key_N: BuildingMode.WINDOW,
             Qt.Key.Key_F: BuildingMode.FOOTPRINT,
+            Qt.Key.Key_A: BuildingMode.AREAS,
         }
         mode = modes.get(Qt.Key(event.key()))
         if mode is not None:
@@ -310,6 +318,34 @@ class BuildingTool(ShapeTool):
         )
         doc.undo_stack.push(AddFeatureCommand(doc, building))
         doc.set_selection([fid])
+
+    def edit_area(self, at: Pt, join: bool = False) -> bool:
+        """Split the building area under a point in two, or join it to its neighbour (8.1)."""
+        doc = self.ctx.document
+        p = Point(at)
+        for feature in doc.battlefield.features_at(*at):
+            if not isinstance(feature, Building):
+                continue
+            hit = next((k for k, a in enumerate(feature.areas) if a.covers(p)), None)
+            if hit is None:
+                continue
+            if join:
+                areas = merge_area(feature.areas, hit)
+                text = "Join Areas"
+            else:
+                areas = [
+                    *feature.areas[:hit],
+                    *split_area(feature.areas[hit]),
+                    *feature.areas[hit + 1 :],
+                ]
+                text = "Split Area"
+            if len(areas) == len(feature.areas):
+                self.ctx.show_message("That area has no neighbour along a wall to join")
+                return False
+            doc.undo_stack.push(ChangeFeatureCommand(doc, feature.id, {"areas": areas}, text))
+            return True
+        self.ctx.show_message("Click inside a building's area")
+        return False
 
     def add_opening(self, at: Pt) -> bool:
         """Add a door or window on the nearest building outline within 1" of the click."""
