@@ -537,6 +537,27 @@ class Battlefield(Subject):
         self._changed(ChangeKind.REMOVED, "figure", figure_id)
         return figure, index
 
+    def transfer_figure(
+        self, figure_id: str, force_id: str, index: int | None = None
+    ) -> tuple[str, int]:
+        """Move a figure to another force's roster (at an index, default last).
+
+        One CHANGED event, so views keep the figure (and its selection) and only
+        restyle it.  Returns the old force id and roster index, for undo.
+        """
+        figure = self.figure(figure_id)
+        target = self.force(force_id)
+        source = self._forces[figure.side]
+        old = (source.id, source.figures.index(figure))
+        source.figures.remove(figure)
+        if index is None:
+            target.figures.append(figure)
+        else:
+            target.figures.insert(index, figure)
+        figure.side = target.id
+        self._changed(ChangeKind.CHANGED, "figure", figure_id)
+        return old
+
     def move_figure(
         self, figure_id: str, x: float, y: float, facing: float | None = None
     ) -> Change:

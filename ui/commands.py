@@ -241,3 +241,22 @@ class ReplaceTerrainCommand(QUndoCommand):
 
     def undo(self) -> None:
         self._apply(self._old)
+
+
+class ChangeForceCommand(QUndoCommand):
+    """Move a figure to another force (it joins the end of that roster)."""
+
+    def __init__(self, document: Document, figure_id: str, force_id: str):
+        bf = document.battlefield
+        super().__init__(f"Move {bf.figure(figure_id).name} to {bf.force(force_id).name}")
+        self._doc = document
+        self._id = figure_id
+        self._to = force_id
+        self._back: tuple[str, int] = (bf.figure(figure_id).side, 0)
+
+    def redo(self) -> None:
+        self._back = self._doc.battlefield.transfer_figure(self._id, self._to)
+
+    def undo(self) -> None:
+        force_id, index = self._back
+        self._doc.battlefield.transfer_figure(self._id, force_id, index)

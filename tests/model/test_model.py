@@ -165,3 +165,21 @@ def test_status_labels_use_the_books_words() -> None:
     assert Status.OUT_OF_THE_FIGHT.label == "Out of the Fight"
     assert Status.MINUS_ONE_REP.label == "-1 to Rep"
     assert Status.LEAVE_THE_BATTLEFIELD.label == "Leave the Battlefield"
+
+
+def test_transfer_figure_between_forces_and_back() -> None:
+    bf = Battlefield(
+        Table(),
+        forces=[
+            Force("a", "A", figures=[Figure("a1", "Al", 4), Figure("a2", "Bo", 4)]),
+            Force("b", "B", figures=[Figure("b1", "Cy", 4)]),
+        ],
+    )
+    seen = []
+    bf.subscribe(seen.append)
+    back = bf.transfer_figure("a1", "b")
+    assert back == ("a", 0) and bf.figure("a1").side == "b"
+    assert [f.id for f in bf.force("b").figures] == ["b1", "a1"]
+    assert [(c.kind, c.what, c.id) for c in seen] == [(ChangeKind.CHANGED, "figure", "a1")]
+    bf.transfer_figure("a1", *back)
+    assert [f.id for f in bf.force("a").figures] == ["a1", "a2"]

@@ -234,11 +234,12 @@ def test_summary_for_none_or_several_and_tooltips_cite_rules(
         form.facing_spin,
         form.prone_check,
         form.ammo_check,
-        form.force_label,
+        form.force_combo,
         form.position_label,
     ]
     assert all(w.toolTip() for w in fields)
-    assert "Sgt. Mace's squad" in form.force_label.text()
+    assert form.force_combo.currentText() == "Sgt. Mace's squad"
+    assert "Military, player" in form.force_label.text()
     _shot(props, "properties")
     doc.undo_stack.push(ChangeValueCommand(doc, "p1", "x", 1.0))
     doc.undo_stack.push(RemoveItemsCommand(doc, ["p1"]))
@@ -521,3 +522,23 @@ def test_switching_away_from_a_deleted_document_is_harmless(qtbot: QtBot, doc: D
 
 def _alive(obj: Document) -> bool:
     return bool(shiboken6.isValid(obj))
+
+
+def test_properties_move_a_figure_to_the_other_force(qtbot, doc) -> None:  # type: ignore[no-untyped-def]
+    from ui.docks.properties_dock import PropertiesDock
+
+    props = PropertiesDock(doc)
+    qtbot.addWidget(props)
+    props.show()
+    doc.set_selection(["p4"])
+    form = props.figure_form
+    combo = form.force_combo
+    assert combo.currentData() == "player"
+    combo.setFocus()
+    combo.activated.emit(combo.findData("enemy"))
+    assert doc.battlefield.figure("p4").side == "enemy"
+    assert [f.id for f in doc.battlefield.force("enemy").figures][-1] == "p4"
+    assert combo.currentData() == "enemy"
+    doc.undo_stack.undo()
+    assert doc.battlefield.figure("p4").side == "player"
+    assert [f.id for f in doc.battlefield.force("player").figures].index("p4") == 3

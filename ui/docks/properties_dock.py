@@ -49,7 +49,7 @@ from crdesk.model import (
     WeaponCode,
 )
 from crdesk.tables import weapon_stats
-from ui.commands import ChangeValueCommand
+from ui.commands import ChangeForceCommand, ChangeValueCommand
 from ui.docks._common import disconnect_quietly, signals_blocked
 from ui.document import Document
 
@@ -83,7 +83,7 @@ TOOLTIPS: dict[str, str] = {
     ),
     "prone": "Prone (7.4.3): movement ends until next active; standing up costs half a move.",
     "out_of_ammo": "Out of ammo (Tight Ammo, 7.9.2): the figure must reload before it fires.",
-    "force": "The force the figure belongs to (6.1). Read-only: drag from the Roster instead.",
+    "force": "The force (side) the figure belongs to (6.1); pick another to move it there.",
     "position": "Where the figure stands: inches from the far-left corner, and its section (1).",
 }
 
@@ -286,9 +286,17 @@ class FigureForm(_Form):
         state_row.setSpacing(2)
         state_row.addWidget(self.prone_check)
         state_row.addWidget(self.ammo_check)
+        self.force_combo = QComboBox()
+        self.force_combo.setToolTip(TOOLTIPS["force"])
         self.force_label = QLabel()
         self.force_label.setTextFormat(Qt.TextFormat.RichText)
         self.force_label.setWordWrap(True)
+        force_box = QWidget()
+        force_rows = QVBoxLayout(force_box)
+        force_rows.setContentsMargins(0, 0, 0, 0)
+        force_rows.setSpacing(2)
+        force_rows.addWidget(self.force_combo)
+        force_rows.addWidget(self.force_label)
         self.position_label = QLabel()
         _row(form, "Name", self.name_edit, TOOLTIPS["figure_name"])
         _row(form, "Star / Grunt", self.role_combo, TOOLTIPS["role"])
@@ -298,7 +306,8 @@ class FigureForm(_Form):
         _row(form, "Status", self.status_combo, TOOLTIPS["status"])
         _row(form, "Facing", self.facing_spin, TOOLTIPS["facing"])
         form.addRow("", state)
-        _row(form, "Force", self.force_label, TOOLTIPS["force"])
+        _row(form, "Force", force_box, TOOLTIPS["force"])
+        self.force_combo.activated.connect(self._change_force)
         _row(form, "Position", self.position_label, TOOLTIPS["position"])
 
         self.name_edit.editingFinished.connect(lambda: self._commit_name(self.name_edit))
@@ -324,6 +333,13 @@ class FigureForm(_Form):
     def _model_item(self) -> Figure:
         assert self.document is not None and self.item_id is not None
         return self.document.battlefield.figure(self.item_id)
+
+    def _change_force(self, index: int) -> None:
+        doc, item_id = self.document, self.item_id
+        force_id = self.force_combo.itemData(index)
+        if doc is None or item_id is None or force_id == self._model_item().side:
+            return
+        doc.undo_stack.push(ChangeForceCommand(doc, item_id, str(force_id)))
 
     def _fill_weapons(self, old_school: bool) -> None:
         """Label weapons from table 7.9, or 16.0 when the scenario plays Old School."""
@@ -366,6 +382,11 @@ class FigureForm(_Form):
                 self.facing_spin.setValue(figure.facing)
             self.prone_check.setChecked(figure.prone)
             self.ammo_check.setChecked(figure.out_of_ammo)
+        with signals_blocked(self.force_combo):
+            self.force_combo.clear()
+            for f in doc.battlefield.forces:
+                self.force_combo.addItem(f.name, f.id)
+            self.force_combo.setCurrentIndex(self.force_combo.findData(figure.side))
         try:
             force = doc.battlefield.force(figure.side)
         except ModelError:
@@ -373,8 +394,8 @@ class FigureForm(_Form):
         else:
             who = "player" if force.player else "non-player"
             self.force_label.setText(
-                f'<span style="color:{force.colour}">■</span> {_escape(force.name)}'
-                f'<br><span style="color:{_muted(self)}">{force.band.value.title()}, {who}</span>'
+                f'<span style="color:{force.colour}">■</span> '
+                f'<span style="color:{_muted(self)}">{force.band.value.title()}, {who}</span>'
             )
         section = doc.battlefield.section_at(figure.x, figure.y)
         where = f"section {section}" if section else "off the table"
