@@ -22,13 +22,17 @@ from dataclasses import dataclass
 
 import networkx as nx
 import numpy as np
+import numpy.typing as npt
 
-from crdesk.model import Battlefield, Figure
+from crdesk.model import Battlefield, Figure, Status
 from crdesk.options import RulesOptions
 from crdesk.visibility import SightMatrix, VisibilityService
 
 COHESION_DISTANCE = 4.0
 """Figures within 4" (and in LOS) keep a group together (6.2)."""
+
+_CAN_ACT = {status: status.can_act for status in Status}
+"""``Status.can_act`` looked up once per status (the property is slow in a loop)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +49,7 @@ class Group:
 def cohesion_graph(battlefield: Battlefield, matrix: SightMatrix) -> nx.Graph:
     """The cohesion graph of every side: nodes are figures that can act (6.2)."""
     g = nx.Graph()
-    figs = [f for f in battlefield.figures() if f.status.can_act]
+    figs = [f for f in battlefield.figures() if _CAN_ACT[f.status]]
     pos = {fid: k for k, fid in enumerate(matrix.ids)}
     for f in figs:
         g.add_node(f.id, side=f.side)
@@ -121,6 +125,10 @@ class Cohesion:
         self.service = service
         self._matrix = service.matrix()
         self.graph = cohesion_graph(service.battlefield, self._matrix)
+        self._pos: dict[str, int] = {}
+        self._pos_ids: list[str] = []
+        self._sides_key: tuple[str, ...] = ()
+        self._sides = np.zeros(0, dtype=np.int64)
 
     def update(self, changed: Iterable[str] | None = None) -> nx.Graph:
         """Refresh after figures moved or changed status; ``None`` means "look for changes".
@@ -137,21 +145,25 @@ class Cohesion:
             self._matrix = new
             return self.graph
         ids = new.ids
+        n = len(ids)
         figs = [bf.figure(fid) for fid in ids]
-        sides = np.array([f.side for f in figs])
-        touched = {ids.index(fid) for fid in changed or () if fid in ids}
-        diff = (old.visible != new.visible) | (
-            (old.distance <= COHESION_DISTANCE) != (new.distance <= COHESION_DISTANCE)
-        )
-        ii, jj = np.nonzero(diff)
-        touched.update(ii.tolist())
-        touched.update(jj.tolist())
-        act = np.array([f.status.can_act for f in figs], dtype=bool)
+        sides = self._side_codes(figs)
         graph = self.graph
-        nodes = graph.nodes
-        in_graph = np.array([fid in nodes for fid in ids], dtype=bool)
-        touched.update(np.flatnonzero(act != in_graph).tolist())
-        order = sorted(touched)
+        act = np.fromiter((_CAN_ACT[f.status] for f in figs), dtype=bool, count=n)
+        present = set(graph)
+        in_graph = np.fromiter((fid in present for fid in ids), dtype=bool, count=n)
+        touched = act != in_graph
+        if changed:
+            pos = self._positions(ids)
+            for fid in changed:
+                k = pos.get(fid)
+                if k is not None:
+                    touched[k] = True
+        diff = old.visible != new.visible
+        diff |= (old.distance <= COHESION_DISTANCE) != (new.distance <= COHESION_DISTANCE)
+        touched |= diff.any(axis=0)
+        touched |= diff.any(axis=1)
+        order = np.flatnonzero(touched).tolist()
         for k in order:
             if in_graph[k]:
                 graph.remove_node(ids[k])
@@ -170,6 +182,21 @@ class Cohesion:
             )
         self._matrix = new
         return self.graph
+
+    def _positions(self, ids: list[str]) -> dict[str, int]:
+        if ids != self._pos_ids:
+            self._pos = {fid: k for k, fid in enumerate(ids)}
+            self._pos_ids = list(ids)
+        return self._pos
+
+    def _side_codes(self, figs: list[Figure]) -> npt.NDArray[np.int64]:
+        """Each figure's side as a small int (equal ints, same side), remembered."""
+        key = tuple(f.side for f in figs)
+        if key != self._sides_key:
+            codes: dict[str, int] = {}
+            self._sides = np.array([codes.setdefault(x, len(codes)) for x in key], dtype=np.int64)
+            self._sides_key = key
+        return self._sides
 
     def groups(self, rules: RulesOptions, side: str | None = None) -> list[Group]:
         return _groups_from_graph(self.service.battlefield, self.graph, rules, side)

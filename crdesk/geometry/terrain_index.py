@@ -82,7 +82,9 @@ class Raster:
         # sight lines join points on the table, so indexes stay inside it
         np.clip(c, 0, cols - 1, out=c)
         np.clip(r, 0, rows - 1, out=r)
-        out: npt.NDArray[np.int32] = self.label[r, c]
+        r *= cols  # one flat gather is cheaper than label[r, c]
+        r += c
+        out: npt.NDArray[np.int32] = self.label.ravel()[r]
         return out
 
 
@@ -416,15 +418,17 @@ def locate_many(
     obstacles: list[list[int]] = [[] for _ in range(n)]
     impassable = [False] * n
     order = np.lexsort((fi, pi))
-    for h in order.tolist():
-        k, f = int(pi[h]), int(fi[h])
+    # plain Python values: indexing numpy arrays one element at a time is slow
+    pi_l, fi_l, inside_l = pi[order].tolist(), fi[order].tolist(), inside[order].tolist()
+    edge_l, crest_l, out_l = edge_d[order].tolist(), crest_d[order].tolist(), out_d[order].tolist()
+    for h, (k, f) in enumerate(zip(pi_l, fi_l, strict=True)):
         kind = index.kinds[f]
-        ins = bool(inside[h])
+        ins = inside_l[h]
         if ins and f in index.woods:
             woods[k].append(f)
-            if edge_d[h] > EDGE_BAND:
+            if edge_l[h] > EDGE_BAND:
                 deep[k].append(f)
-        if crest_d[h] <= CREST_BAND:
+        if crest_l[h] <= CREST_BAND:
             crests[k].append(f)
         if ins and kind is K.BUILDING and building[k] < 0:
             building[k] = f
@@ -439,8 +443,9 @@ def locate_many(
         if kind is K.COVER:
             if ins and f in index.vehicles:
                 vehicle[k] = f
-            elif out_d[h] <= radii[k] + cover_d:
+            elif out_l[h] <= radii[k] + cover_d:
                 obstacles[k].append(f)
+    found = set(pi_l)
     return [
         Place(
             woods=tuple(woods[k]),
@@ -452,8 +457,14 @@ def locate_many(
             near_obstacles=tuple(obstacles[k]),
             impassable=impassable[k],
         )
+        if k in found
+        else _NOWHERE
         for k in range(n)
     ]
+
+
+_NOWHERE = Place()
+"""The place of a base near no feature (shared: places are immutable)."""
 
 
 def walls(index: TerrainIndex, building: int, at: tuple[int, ...]) -> BaseGeometry:
