@@ -39,3 +39,20 @@ def _no_modal_dialogs(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
     monkeypatch.setattr(QMessageBox, "critical", record(QMessageBox.StandardButton.Ok))
     monkeypatch.setattr(QMessageBox, "information", record(QMessageBox.StandardButton.Ok))
     return shown
+
+
+@pytest.fixture(autouse=True)
+def _collect_qt_garbage(qapp):  # type: ignore[no-untyped-def]
+    """After each GUI test, run Qt's deferred deletes and Python's cycle collector.
+
+    Wrappers of Qt objects left in reference cycles are otherwise collected at
+    a random later moment, in the middle of another test's painting; doing it
+    here, with no window left, keeps each test's debris to itself.
+    """
+    yield
+    import gc
+
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    gc.collect()
