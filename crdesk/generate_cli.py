@@ -15,10 +15,8 @@ import argparse
 import random
 import sys
 
+from crdesk.cli import EXIT_OK, EXIT_USAGE
 from crdesk.generator import GeneratorError, format_entry, generate
-
-EXIT_OK = 0
-EXIT_USAGE = 2
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

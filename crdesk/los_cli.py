@@ -12,15 +12,12 @@ import json
 import sys
 from typing import Any
 
+from crdesk.cli import EXIT_OK, EXIT_USAGE, load_for_command
 from crdesk.errors import ModelError
 from crdesk.geometry.los import LosResult, explain, viewpoints
 from crdesk.geometry.terrain_index import build_index
 from crdesk.model import Battlefield
 from crdesk.options import RulesOptions
-
-EXIT_OK = 0
-EXIT_PROBLEMS = 1
-EXIT_USAGE = 2
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -78,8 +75,6 @@ def verdicts(
 
 def run(args: argparse.Namespace) -> int:
     """Handle ``crdesk los``; returns the exit status."""
-    from crdesk.cli import load_for_command
-
     scenario = load_for_command(args.file)
     if isinstance(scenario, int):
         return scenario

@@ -33,6 +33,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NoReturn
 
+from crdesk.cli import EXIT_OK, EXIT_USAGE
 from crdesk.dice import Dice, DiceSource, Roll
 from crdesk.errors import IllegalActionError
 from crdesk.model import BandType, MeleeWeapon, Status
@@ -45,9 +46,6 @@ from crdesk.rules.reaction import Losses, ReactingFigure, ReactionResult, Reacti
 from crdesk.rules.reaction import reaction_test as run_reaction_test
 from crdesk.rules.shooting import FireResult, TargetSpec, fire
 from crdesk.tables import GRENADE, TableType, weapon_stats
-
-EXIT_OK = 0
-EXIT_USAGE = 2
 
 REP_RANGE = (1, 9)
 """Reps a player may type (the scenario format's 2..9, and 1 for a Rep lowered in melee)."""
