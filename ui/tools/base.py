@@ -14,8 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from PySide6.QtCore import QEvent, QObject, QPointF, Qt, Signal
-from PySide6.QtGui import QKeyEvent, QMouseEvent, QWheelEvent
-from PySide6.QtWidgets import QGraphicsItem
+from PySide6.QtGui import QFont, QKeyEvent, QMouseEvent, QWheelEvent
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsSimpleTextItem
 
 from crdesk.shapes import SnapSettings, snap
 from ui.document import Document
@@ -24,6 +24,17 @@ from ui.scene.view import BattlefieldView
 
 PREVIEW_Z = 10_000.0
 """Previews float above every layer of the scene."""
+
+
+def screen_label(points: float) -> QGraphicsSimpleTextItem:
+    """A bold preview label that keeps its screen size at every zoom (readouts, verdicts)."""
+    label = QGraphicsSimpleTextItem()
+    font = QFont()
+    font.setPointSizeF(points)
+    font.setBold(True)
+    label.setFont(font)
+    label.setFlag(QGraphicsSimpleTextItem.GraphicsItemFlag.ItemIgnoresTransformations)
+    return label
 
 
 @dataclass

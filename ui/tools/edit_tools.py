@@ -5,14 +5,14 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QKeyEvent, QMouseEvent, QPen
+from PySide6.QtGui import QBrush, QColor, QKeyEvent, QMouseEvent, QPen
 from PySide6.QtWidgets import QGraphicsLineItem, QGraphicsRectItem, QGraphicsSimpleTextItem
 from shapely.geometry import LineString, Point, Polygon
 
 from crdesk.events import Change
 from crdesk.geometry.measure import base_distance, distance_to_point
 from ui.commands import ChangeFeatureCommand
-from ui.tools.base import EditorContext, Tool
+from ui.tools.base import EditorContext, Tool, screen_label
 from ui.tools.select_tool import pick
 
 Pt = tuple[float, float]
@@ -200,13 +200,7 @@ class MeasureTool(Tool):
         pen = QPen(QColor(200, 30, 30), 0.08)
         self._line = QGraphicsLineItem()
         self._line.setPen(pen)
-        self._label = QGraphicsSimpleTextItem()
-        font = QFont()
-        font.setPointSizeF(11)
-        font.setBold(True)
-        self._label.setFont(font)
-        # Readable at every zoom: the label keeps its screen size.
-        self._label.setFlag(QGraphicsSimpleTextItem.GraphicsItemFlag.ItemIgnoresTransformations)
+        self._label = screen_label(11)
         self._label.setBrush(QColor(140, 10, 10))
         self.add_preview(self._line)
         self.add_preview(self._label)

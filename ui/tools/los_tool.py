@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QPointF, Qt
-from PySide6.QtGui import QColor, QFont, QMouseEvent, QPen
+from PySide6.QtGui import QColor, QMouseEvent, QPen
 from PySide6.QtWidgets import QGraphicsLineItem, QGraphicsSimpleTextItem
 
 from crdesk.geometry import LosResult, TerrainIndex, build_index, line_of_sight
 from crdesk.geometry import line_of_sight_to_point as los_to_point
 from crdesk.model import Battlefield
-from ui.tools.base import EditorContext, Tool
+from ui.tools.base import EditorContext, Tool, screen_label
 from ui.tools.select_tool import pick
 
 CLEAR = QColor(30, 160, 60)
@@ -129,12 +129,7 @@ class LosProbeTool(Tool):
     def _draw(self, start: tuple[float, float], end: tuple[float, float], colour: QColor) -> None:
         if self._line is None or self._label is None:
             self._line = QGraphicsLineItem()
-            self._label = QGraphicsSimpleTextItem()
-            font = QFont()
-            font.setPointSizeF(10)
-            font.setBold(True)
-            self._label.setFont(font)
-            self._label.setFlag(QGraphicsSimpleTextItem.GraphicsItemFlag.ItemIgnoresTransformations)
+            self._label = screen_label(10)
             self.add_preview(self._line)
             self.add_preview(self._label)
         pen = QPen(colour, 0)
