@@ -59,12 +59,12 @@ class Role:
 
 @dataclass(slots=True)
 class Raster:
-    """Cells wholly inside exactly one blocking polygon, labelled with its index.
+    """Cells wholly inside a blocking polygon, labelled with its index.
 
-    ``label[row, col]`` is the feature index (into :attr:`TerrainIndex.features`)
-    when the cell lies wholly inside that one blocking polygon, -1 when the cell
-    is clear of every blocking polygon and not near one, -2 otherwise (near an
-    edge, or inside several overlapping features).  A sample point of a sight
+    ``label[row, col]`` is a feature index (into :attr:`TerrainIndex.features`)
+    when the cell lies wholly inside that blocking polygon (where features
+    overlap, one of them), -1 when the cell is clear of every blocking polygon
+    and not near one, -2 otherwise (near an edge).  A sample point of a sight
     line that falls in a labelled cell is *exactly* inside that feature, so the
     raster never gives a wrong answer; it only leaves some lines undecided.
     """
@@ -249,7 +249,7 @@ def build_index(battlefield: Battlefield, rules: RulesOptions, raster: bool = Tr
 
 
 def _build_raster(index: TerrainIndex, battlefield: Battlefield) -> Raster:
-    """Label the cells lying wholly inside exactly one blocking polygon (vectorised).
+    """Label the cells lying wholly inside a blocking polygon (vectorised).
 
     A cell is labelled when its centre is inside the polygon and no edge of any
     blocking polygon passes through it or a neighbouring cell (edges are sampled
@@ -326,7 +326,8 @@ def _build_raster(index: TerrainIndex, battlefield: Battlefield) -> Raster:
     label = np.full((rows, cols), -2, dtype=np.int32)
     clear = (count == 0) & ~grown
     label[clear] = -1
-    solid = (count == 1) & ~grown
+    # a cell inside several overlapping features is wholly inside each: any one names it
+    solid = (count >= 1) & ~grown
     label[solid] = owner[solid]
     return Raster(x0=x0, y0=y0, cell=h, label=label)
 

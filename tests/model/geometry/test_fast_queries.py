@@ -105,3 +105,24 @@ def test_cohesion_picks_up_status_changes_it_is_not_told_about(
         bf.update_figure(figs[k % len(figs)].id, status=status)
         cohesion.update()
         assert cohesion.groups(RULES) == groups(bf, VisibilityService(bf, RULES).matrix(), RULES)
+
+
+@FAST
+@given(seed=st.integers(0, 10_000))
+def test_raster_labels_only_cells_wholly_inside_their_feature(seed: int) -> None:
+    """A labelled cell -- also where features overlap -- lies inside that feature's outline."""
+    bf = random_table(seed, n_features=14, n_figures=2)
+    index = build_index(bf, RULES)
+    raster = index.raster
+    assert raster is not None
+    rows, cols = np.nonzero(raster.label >= 0)
+    pick = np.random.default_rng(seed).permutation(len(rows))[:400]
+    rows, cols = rows[pick], cols[pick]
+    blocking = np.isin(index.geom_role, (Role.WOODS, Role.BUILDING, Role.IMPASSABLE))
+    geom_of = {int(f): g for g, f in enumerate(index.geom_feature) if blocking[g]}
+    feats = raster.label[rows, cols]
+    x0 = raster.x0 + cols * raster.cell
+    y0 = raster.y0 + rows * raster.cell
+    cells = shapely.box(x0, y0, x0 + raster.cell, y0 + raster.cell)
+    geoms = index.geoms[[geom_of[int(f)] for f in feats]]
+    assert shapely.contains(geoms, cells).all()
