@@ -93,6 +93,8 @@ class SightRow:
     """ids[j] sees the figure."""
     cover_from: npt.NDArray[np.bool_]
     """ids[j], seen by the figure, is in Cover from it."""
+    concealed_from: npt.NDArray[np.bool_]
+    """ids[j], seen by the figure, is concealed from it."""
     cover_to: npt.NDArray[np.bool_]
     """The figure, seen by ids[j], is in Cover from it."""
     distance: npt.NDArray[np.float64]
@@ -213,11 +215,13 @@ class VisibilityService:
         sees = np.zeros(n, dtype=bool)
         seen_by = np.zeros(n, dtype=bool)
         cover_from = np.zeros(n, dtype=bool)
+        concealed_from = np.zeros(n, dtype=bool)
         cover_to = np.zeros(n, dtype=bool)
         dist = np.zeros(n, dtype=np.float64)
         sees[others] = res.ab == 0
         seen_by[others] = res.ba == 0
         cover_from[others] = res.cover_ab & sees[others]
+        concealed_from[others] = res.concealed_ab & sees[others]
         cover_to[others] = res.cover_ba & seen_by[others]
         dist[others] = res.distance
         bf = self.battlefield
@@ -229,7 +233,17 @@ class VisibilityService:
                 other = bf.figure(vp.ids[j])
                 if j != k and other.side == me.side and other.status.can_act:
                     links.append(other.id)
-        return SightRow(figure_id, list(vp.ids), sees, seen_by, cover_from, cover_to, dist, links)
+        return SightRow(
+            figure_id,
+            list(vp.ids),
+            sees,
+            seen_by,
+            cover_from,
+            concealed_from,
+            cover_to,
+            dist,
+            links,
+        )
 
     def explain(self, viewer: str, target: str) -> LosResult:
         """The detailed verdict for one pair, naming the blocking feature or figure."""

@@ -1,8 +1,8 @@
 """Sight lines and cohesion links of the focused figure, redrawn as it is dragged.
 
-The overlay asks the core's :class:`~crdesk.visibility.VisibilityService` (one
-incremental row per move) and :class:`~crdesk.cohesion.Cohesion`; it computes no
-rules itself.  Lines are batched into one path item per colour with opaque
+The overlay asks the core's :class:`~crdesk.visibility.VisibilityService` for
+one row per move (the focused figure against all others, with its cohesion
+links); it computes no rules itself.  Lines are batched into one path item per colour with opaque
 cosmetic pens: a hundred semi-transparent single lines cost several times more
 to paint on every drag frame.
 """
@@ -13,7 +13,6 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QColor, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsPathItem
 
-from crdesk.cohesion import Cohesion
 from crdesk.events import Change
 from crdesk.visibility import VisibilityService
 from ui.document import Document
@@ -53,7 +52,6 @@ class SightOverlay(QObject):
         self.document = document
         self.scene = scene
         self.service = VisibilityService(document.battlefield, document.scenario.rules)
-        self._cohesion: Cohesion | None = None
         self.items = {
             "blocked": _item(COLOURS["blocked"], 1.0, Qt.PenStyle.DotLine),
             "clear": _item(COLOURS["clear"], 2.0),
@@ -104,35 +102,32 @@ class SightOverlay(QObject):
         bf = self.document.battlefield
         if self.service.rules != self.document.scenario.rules:
             self.service.set_rules(self.document.scenario.rules)
-        matrix = self.service.matrix()
-        if self._cohesion is None:
-            self._cohesion = Cohesion(self.service)
-            graph = self._cohesion.graph
-        else:
-            graph = self._cohesion.update([focus])
+        # one row, not the whole matrix: while the figure is dragged only its own
+        # pairs change, and the cohesion links come with the row (6.2)
+        row = self.service.row(focus)
         figures = {f.id: f for f in bf.figures()}
         me = figures[focus]
-        i = matrix.position(focus)
-        for j, other_id in enumerate(matrix.ids):
+        sees, cover = row.sees.tolist(), row.cover_from.tolist()
+        concealed = row.concealed_from.tolist()
+        for j, other_id in enumerate(row.ids):
             if other_id == focus:
                 continue
             other = figures[other_id]
             if other.side == me.side:
                 continue
-            if not matrix.visible[i, j]:
+            if not sees[j]:
                 key = "blocked"
-            elif matrix.cover[i, j]:
+            elif cover[j]:
                 key = "cover"
-            elif matrix.concealed[i, j]:
+            elif concealed[j]:
                 key = "concealed"
             else:
                 key = "clear"
             paths[key].moveTo(me.x, me.y)
             paths[key].lineTo(other.x, other.y)
             self.counts[key] += 1
-        if graph.has_node(focus):
-            for neighbour in graph.neighbors(focus):
-                other = figures[neighbour]
-                paths["link"].moveTo(me.x, me.y)
-                paths["link"].lineTo(other.x, other.y)
-                self.counts["link"] += 1
+        for neighbour in row.links:
+            other = figures[neighbour]
+            paths["link"].moveTo(me.x, me.y)
+            paths["link"].lineTo(other.x, other.y)
+            self.counts["link"] += 1

@@ -227,6 +227,29 @@ def test_zoom_steps_show_scaled_tiles_then_sharpen(qtbot, scene: BattlefieldScen
     fresh.battlefield_scene().detach()  # type: ignore[union-attr]
 
 
+def test_stand_ins_are_scaled_coarsely_only_while_the_wheel_turns(
+    scene: BattlefieldScene, shown, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtGui import QPainter
+
+    ground = scene.ground
+    smooth: list[bool] = []
+    original = ground._paint_stand_ins
+
+    def spy(painter, *args):  # type: ignore[no-untyped-def]
+        smooth.append(painter.testRenderHint(QPainter.RenderHint.SmoothPixmapTransform))
+        original(painter, *args)
+
+    monkeypatch.setattr(ground, "_paint_stand_ins", spy)
+    shown.zoom_by(1.25)
+    shown.viewport().repaint()
+    assert smooth == [False]  # mid-gesture: nearest neighbour, a quarter of the cost
+    assert ground.pending_tiles() > 0
+    ground._zoom_until = 0.0  # the wheel has paused; tiles are still being sharpened
+    shown.viewport().repaint()
+    assert smooth == [False, True]
+
+
 def test_jumps_in_zoom_render_at_once(qtbot, scene: BattlefieldScene, shown) -> None:  # type: ignore[no-untyped-def]
     shown.set_pixels_per_inch(60)  # not a wheel step: no blurred picture in between
     shown.viewport().repaint()

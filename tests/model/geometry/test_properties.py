@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from shapely.geometry import Point
 
-from crdesk.cohesion import Cohesion, groups
+from crdesk.cohesion import Cohesion, cohesion_graph, groups
 from crdesk.geometry import build_index, evaluate, line_of_sight, viewpoints
 from crdesk.geometry.movement import reachable_area
 from crdesk.model import Status, TerrainKind
@@ -134,6 +134,9 @@ def test_row_matches_the_matrix(seed: int, k: int, to: tuple[float, float]) -> N
     assert np.array_equal(row.sees[others], m.visible[i, others])
     assert np.array_equal(row.seen_by[others], m.visible[others, i])
     assert np.array_equal(row.cover_from[others], m.cover[i, others])
+    assert np.array_equal(row.concealed_from[others], m.concealed[i, others])
+    graph = cohesion_graph(bf, m)
+    assert set(row.links) == (set(graph.neighbors(fig.id)) if graph.has_node(fig.id) else set())
     full = groups(bf, m, RULES)
     mine = next(g for g in full if fig.id in g.members) if fig.status.can_act else None
     if mine is not None and row.links:
