@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from PySide6.QtGui import QColor, QImage
 
+from crdesk.model import TerrainKind
 from tests.ui.sample import make_scenario
 from ui.render import RenderOptions, render_scene, save_png, save_svg
 
@@ -47,3 +49,47 @@ def test_background_fill(qapp) -> None:  # type: ignore[no-untyped-def]
     image = render_scene(bf, RenderOptions(pixels_per_inch=4, background=QColor("#ff00ff")))
     corner = image.pixelColor(0, 0)
     assert corner.red() > 200 and corner.green() < 40 and corner.blue() > 200
+
+
+@pytest.mark.parametrize(
+    ("kind", "bound"),
+    # the share of pixels off by more than 24 levels: sprites sit on whole pixels; a
+    # wooded hill's see-through shadows are not merged where (rarely) they overlap
+    [(TerrainKind.WOODS, 0.002), (TerrainKind.WOODED_HILL, 0.012)],
+)
+def test_woods_blitted_from_sprites_look_like_woods_painted_as_vectors(
+    qapp, kind: TerrainKind, bound: float
+) -> None:  # type: ignore[no-untyped-def]
+    """On screen crowns and shadows are sprites; exports paint them as paths: same picture."""
+    import numpy as np
+    from PySide6.QtGui import QPainter, QPicture, QTransform
+    from shapely.geometry import Point
+
+    from crdesk.model import TerrainFeature
+    from ui.scene.items import TERRAIN_LOOKS
+    from ui.scene.style import TableStyle
+
+    outline = Point(6, 5).buffer(4.5).union(Point(10, 7).buffer(3))
+    look = TERRAIN_LOOKS[kind](TerrainFeature("w", kind, "Woods", outline), TableStyle())
+    images = []
+    for vector in (False, True):
+        image = QImage(600, 480, QImage.Format.Format_ARGB32_Premultiplied)
+        image.fill(QColor("#7a9a55"))
+        painter = QPainter(image)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        if vector:  # through a picture: not the raster engine, as in an SVG or PDF export
+            picture = QPicture()
+            recorder = QPainter(picture)
+            recorder.setRenderHint(QPainter.RenderHint.Antialiasing)
+            recorder.setTransform(QTransform(40, 0, 0, 40, 0, 0))
+            look.paint(recorder)
+            recorder.end()
+            painter.drawPicture(0, 0, picture)
+        else:
+            painter.setTransform(QTransform(40, 0, 0, 40, 0, 0))
+            look.paint(painter)
+        painter.end()
+        pixels = np.frombuffer(image.constBits(), np.uint8).reshape(480, 600, 4)
+        images.append(pixels[:, :, :3].astype(int))
+    off = np.abs(images[0] - images[1]).max(axis=2)
+    assert (off > 24).mean() < bound

@@ -126,7 +126,7 @@ class TableItem(QGraphicsItem):
         self._style = style
         self._table = table
         self._cloth = QImage()
-        self._labels = QPainterPath()
+        self._labels: list[QPainterPath] = []
         self.ground: GroundLayer | None = None
         """The scene's ground layer, which paints and caches this item."""
         self.setZValue(Layer.TABLE)
@@ -157,13 +157,11 @@ class TableItem(QGraphicsItem):
         self._cloth = cloth
         label_h = self.FRAME * 0.42
         family = self._style.font_family
-        self._labels = QPainterPath()
-        self._labels.addPath(
-            text_path("FAR EDGE", label_h, family).translated(w / 2, -self.FRAME / 2)
-        )
-        self._labels.addPath(
-            text_path("PLAYER'S EDGE", label_h, family).translated(w / 2, h + self.FRAME / 2)
-        )
+        # two paths: one spanning the table would cost the rasteriser far more
+        self._labels = [
+            text_path("FAR EDGE", label_h, family).translated(w / 2, -self.FRAME / 2),
+            text_path("PLAYER'S EDGE", label_h, family).translated(w / 2, h + self.FRAME / 2),
+        ]
         self.update()
         ground_changed(self, old)
 
@@ -217,7 +215,8 @@ class TableItem(QGraphicsItem):
         painter.setPen(_pen(style.frame_edge, 0.08))
         painter.setBrush(style.frame)
         painter.drawRoundedRect(frame, 0.35, 0.35)
-        _fill(painter, self._labels, style.edge_label)
+        for label in self._labels:
+            _fill(painter, label, style.edge_label)
         painter.drawImage(cloth, self._cloth)
         painter.setPen(_pen(style.frame_edge, 0.06))
         painter.setBrush(Qt.BrushStyle.NoBrush)
@@ -248,15 +247,37 @@ class TerrainLook:
 
 
 @dataclass(slots=True)
-class _Crown:
-    """One tree crown, already cut to the wood's outline."""
+class _Disc:
+    """A tree crown or its shadow: a disc, cut to the wood's outline where it sticks out."""
 
-    crown: QPainterPath
+    path: QPainterPath
     brush: QBrush
+    x: float
+    y: float
+    r: float
+    colour: QColor
+    shaded: bool
+    """A crown (lit from the upper left) rather than a flat shadow."""
+    whole: bool
+    """The disc lies wholly inside the outline (uncut): it may be drawn as a sprite."""
+
+
+CROWN_STEP = 0.02
+"""Crown radii are rounded to this (inches), so a few sprites per zoom draw every crown."""
+MAX_CROWN_SPRITE = 160
+"""Pixels across above which crowns are painted as paths (zoomed far in: few crowns)."""
+SHADOW_OFFSET = (0.12, 0.15)
+"""Where a crown's shadow falls (inches), lit from the upper left."""
 
 
 class WoodsLook(TerrainLook):
-    """Woods: a dark floor under tree crowns, clipped to a darker edge (digest 7.9.5)."""
+    """Woods: a dark floor under tree crowns, clipped to a darker edge (digest 7.9.5).
+
+    On screen the crowns and their shadows are blitted from sprites shared by
+    every wood at this zoom (a gradient fill per crown costs some 70 us, a blit a
+    few, and a big wood has hundreds of crowns: issue 6, no freeze on opening a
+    table); exports paint them as vectors.
+    """
 
     spacing: ClassVar[float] = 1.15
     crown: ClassVar[tuple[float, float]] = (0.55, 0.85)
@@ -264,42 +285,119 @@ class WoodsLook(TerrainLook):
     def __init__(self, feature: TerrainFeature, style: TableStyle) -> None:
         super().__init__(feature, style)
         self.shadow = QPainterPath()
+        self.shadows: list[_Disc] = []
         self.crowns = self._crowns(seeded_random(feature.id))
 
-    def _crowns(self, rng: random.Random) -> list[_Crown]:
+    def shadow_colour(self) -> QColor:
+        """The crowns' shadow, opaque: it falls on the plain floor, so overlaps need no union."""
+        shade = QColor(self.style.canopy_shadow)
+        alpha = shade.alphaF()
+        shade.setAlpha(255)
+        return _blend(self.style.woods_floor, shade, alpha)
+
+    def _crowns(self, rng: random.Random) -> list[_Disc]:
         spots = [
-            (p, rng.uniform(*self.crown), rng.choice(self.style.canopy))
+            (
+                p,
+                round(rng.uniform(*self.crown) / CROWN_STEP) * CROWN_STEP,
+                rng.choice(self.style.canopy),
+            )
             for p in scatter(self.outline, self.spacing, rng)
         ]
         spots.sort(key=lambda c: c[0].y())
         centres = [(p.x(), p.y()) for p, _r, _c in spots]
         radii = [r for _p, r, _c in spots]
         outline = self.feature.outline
-        self.shadow = union_path(outline, [(x + 0.12, y + 0.15) for x, y in centres], radii)
-        crowns = []
-        for (centre, r, colour), path in zip(
-            spots, disc_paths(outline, centres, radii), strict=True
-        ):
-            grad = QRadialGradient(centre + QPointF(-0.3 * r, -0.35 * r), r * 1.3)
-            grad.setColorAt(0.0, colour.lighter(135))
-            grad.setColorAt(0.55, colour)
-            grad.setColorAt(1.0, colour.darker(125))
-            crowns.append(_Crown(path, QBrush(grad)))
-        return crowns
+        ox, oy = SHADOW_OFFSET
+        shade_centres = [(x + ox, y + oy) for x, y in centres]
+        self.shadow = union_path(outline, shade_centres, radii)
+        shade = self.shadow_colour()
+        paths, whole = disc_paths(outline, shade_centres, radii)
+        self.shadows = [
+            _Disc(path, QBrush(shade), x, y, r, shade, False, inside)
+            for (x, y), r, path, inside in zip(shade_centres, radii, paths, whole, strict=True)
+        ]
+        paths, whole = disc_paths(outline, centres, radii)
+        return [
+            _Disc(path, _crown_brush(p, r, c), p.x(), p.y(), r, c, True, inside)
+            for (p, r, c), path, inside in zip(spots, paths, whole, strict=True)
+        ]
 
     def paint_floor(self, painter: QPainter) -> None:
         _fill(painter, self.outline, self.style.woods_floor)
 
     def paint_crowns(self, painter: QPainter) -> None:
-        _fill(painter, self.shadow, self.style.canopy_shadow)
-        for crown in self.crowns:
-            painter.setBrush(crown.brush)
-            painter.drawPath(crown.crown)
+        world = painter.worldTransform()
+        engine = painter.paintEngine()
+        scale = world.m11()
+        if (
+            engine is None
+            or engine.type() != QPaintEngine.Type.Raster
+            or world.type() not in _SCALE_ONLY
+            or scale != world.m22()
+            or scale * 2 * self.crown[1] > MAX_CROWN_SPRITE
+        ):  # SVG and PDF exports stay vector, and so do crowns zoomed far in
+            _fill(painter, self.shadow, self.style.canopy_shadow)
+            for crown in self.crowns:
+                painter.setBrush(crown.brush)
+                painter.drawPath(crown.path)
+            return
+        dpr = painter.device().devicePixelRatioF()
+        dx, dy = world.dx(), world.dy()
+        painter.save()
+        # discs cut at the wood's edge: clipped (the edge's stroke covers the cut)
+        painter.setClipPath(self.outline, Qt.ClipOperation.IntersectClip)
+        painter.setWorldTransform(QTransform())
+        for disc in (*self.shadows, *self.crowns):
+            image, half = _disc_sprite(disc, scale, dpr)
+            x = round((disc.x * scale + dx) * dpr) / dpr - half
+            y = round((disc.y * scale + dy) * dpr) / dpr - half
+            painter.drawImage(QPointF(x, y), image)
+        painter.restore()
 
     def paint(self, painter: QPainter) -> None:
         self.paint_floor(painter)
         self.paint_crowns(painter)
         _stroke(painter, self.outline, _pen(self.style.woods_edge, 0.12))
+
+
+def _crown_brush(centre: QPointF, r: float, colour: QColor) -> QBrush:
+    """A crown's shading: lit from the upper left."""
+    grad = QRadialGradient(centre + QPointF(-0.3 * r, -0.35 * r), r * 1.3)
+    grad.setColorAt(0.0, colour.lighter(135))
+    grad.setColorAt(0.55, colour)
+    grad.setColorAt(1.0, colour.darker(125))
+    return QBrush(grad)
+
+
+_DISC_SPRITES: dict[tuple[object, ...], tuple[QImage, float]] = {}
+_MAX_DISC_SPRITES = 256
+
+
+def _disc_sprite(disc: _Disc, scale: float, dpr: float) -> tuple[QImage, float]:
+    """The disc painted at ``scale`` pixels per inch, centred in an image; and its half size."""
+    key = (disc.r, disc.colour.rgba(), disc.shaded, round(scale, 6), dpr)
+    sprite = _DISC_SPRITES.get(key)
+    if sprite is None:
+        half = math.ceil(disc.r * scale) + 1
+        size = math.ceil(2 * half * dpr)
+        image = QImage(size, size, QImage.Format.Format_ARGB32_Premultiplied)
+        image.setDevicePixelRatio(dpr)
+        image.fill(Qt.GlobalColor.transparent)
+        painter = QPainter(image)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.translate(half, half)
+        painter.scale(scale, scale)
+        path = QPainterPath()
+        path.addEllipse(QPointF(0, 0), disc.r, disc.r)
+        centre = QPointF(0, 0)
+        brush = _crown_brush(centre, disc.r, disc.colour) if disc.shaded else QBrush(disc.colour)
+        _fill(painter, path, brush)
+        painter.end()
+        if len(_DISC_SPRITES) >= _MAX_DISC_SPRITES:
+            _DISC_SPRITES.pop(next(iter(_DISC_SPRITES)))
+        sprite = _DISC_SPRITES[key] = (image, float(half))
+    return sprite
 
 
 class HillLook(TerrainLook):
@@ -348,6 +446,10 @@ class WoodedHillLook(HillLook):
 class _SparseWoods(WoodsLook):
     spacing: ClassVar[float] = 1.45
     crown: ClassVar[tuple[float, float]] = (0.45, 0.65)
+
+    def shadow_colour(self) -> QColor:
+        """See-through shadows on a hill's shaded ground (sparse crowns' barely overlap)."""
+        return QColor(self.style.canopy_shadow)
 
 
 class BuildingLook(TerrainLook):

@@ -163,15 +163,16 @@ def _discs(centres: Sequence[tuple[float, float]], radii: Sequence[float]) -> np
 
 def disc_paths(
     outline: BaseGeometry, centres: Sequence[tuple[float, float]], radii: Sequence[float]
-) -> list[QPainterPath]:
-    """Circles cut to ``outline`` (tree crowns at a wood's edge), one path each.
+) -> tuple[list[QPainterPath], list[bool]]:
+    """Circles cut to ``outline`` (tree crowns at a wood's edge), one path each; and
+    which of them lie wholly inside (uncut).
 
     Circles wholly inside stay true ellipses; the others are cut by GEOS in one
     vectorised call, which is far cheaper than Qt's path booleans and needs no
     painter clip (SVG export ignores clips).
     """
     if not centres:
-        return []
+        return [], []
     outline = drawable(outline)
     discs = _discs(centres, radii)
     shapely.prepare(outline)
@@ -186,7 +187,7 @@ def disc_paths(
             paths.append(path)
         else:
             paths.append(polygon_path(next(cut_iter)))
-    return paths
+    return paths, [bool(w) for w in inside]
 
 
 def union_path(
