@@ -286,6 +286,12 @@ class Building(TerrainFeature):
     areas: list[Polygon] = field(default_factory=list)
     openings: list[Opening] = field(default_factory=list)
 
+    def __post_init__(self) -> None:
+        # a building is at least one area (8.1); the file format insists on one, so a
+        # building made without areas must not become a file that cannot be opened
+        if not self.areas:
+            self.areas = [self.outline]
+
 
 @dataclass(slots=True, eq=False)
 class CoverObstacle(TerrainFeature):

@@ -91,6 +91,20 @@ def test_building_round_trips_openings_and_areas(tmp_path: Path) -> None:
     assert hotel.floors == 2 and len(hotel.areas) == 2 and len(hotel.openings) == 4
 
 
+def test_a_building_made_without_areas_is_one_area_and_reopens(tmp_path: Path) -> None:
+    """Code (a generator, a script) may leave areas out: the saved file must still open."""
+    from shapely.geometry import box
+
+    from crdesk.model import Battlefield, Scenario, Table, TerrainKind
+
+    shed = Building("shed", TerrainKind.BUILDING, "Shed", box(2, 2, 5, 4))
+    assert len(shed.areas) == 1 and shed.areas[0].equals(shed.outline)
+    path = tmp_path / "shed.crdesk"
+    io.save(Scenario(Battlefield(Table(12, 12), [shed], [])), path)
+    again = io.load(path).battlefield.feature("shed")
+    assert again == shed
+
+
 @pytest.mark.parametrize(
     ("content", "message"),
     [
