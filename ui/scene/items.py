@@ -17,6 +17,7 @@ import random
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+import numpy as np
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import (
     QBrush,
@@ -287,6 +288,11 @@ class WoodsLook(TerrainLook):
         self.shadow = QPainterPath()
         self.shadows: list[_Disc] = []
         self.crowns = self._crowns(seeded_random(feature.id))
+        discs = (*self.shadows, *self.crowns)
+        self._disc_x = np.array([d.x for d in discs], dtype=float)
+        self._disc_y = np.array([d.y for d in discs], dtype=float)
+        self._sprites: list[tuple[QImage, float]] = []
+        self._sprites_for: tuple[float, float] | None = None
 
     def shadow_colour(self) -> QColor:
         """The crowns' shadow, opaque: it falls on the plain floor, so overlaps need no union."""
@@ -348,11 +354,17 @@ class WoodsLook(TerrainLook):
         # discs cut at the wood's edge: clipped (the edge's stroke covers the cut)
         painter.setClipPath(self.outline, Qt.ClipOperation.IntersectClip)
         painter.setWorldTransform(QTransform())
-        for disc in (*self.shadows, *self.crowns):
-            image, half = _disc_sprite(disc, scale, dpr)
-            x = round((disc.x * scale + dx) * dpr) / dpr - half
-            y = round((disc.y * scale + dy) * dpr) / dpr - half
-            painter.drawImage(QPointF(x, y), image)
+        key = (scale, dpr)
+        if self._sprites_for != key:  # a new zoom: look the sprites up once
+            discs = (*self.shadows, *self.crowns)
+            self._sprites = [_disc_sprite(d, scale, dpr) for d in discs]
+            self._sprites_for = key
+        # whole device pixels, then back to logical ones, less the sprite's half size
+        xs = np.round((self._disc_x * scale + dx) * dpr) / dpr
+        ys = np.round((self._disc_y * scale + dy) * dpr) / dpr
+        draw = painter.drawImage
+        for x, y, (image, half) in zip(xs.tolist(), ys.tolist(), self._sprites, strict=True):
+            draw(QPointF(x - half, y - half), image)
         painter.restore()
 
     def paint(self, painter: QPainter) -> None:
