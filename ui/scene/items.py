@@ -249,18 +249,14 @@ class TerrainLook:
 
 @dataclass(slots=True)
 class _Disc:
-    """A tree crown or its shadow: a disc, cut to the wood's outline where it sticks out."""
+    """A tree crown or its shadow."""
 
-    path: QPainterPath
-    brush: QBrush
     x: float
     y: float
     r: float
     colour: QColor
     shaded: bool
     """A crown (lit from the upper left) rather than a flat shadow."""
-    whole: bool
-    """The disc lies wholly inside the outline (uncut): it may be drawn as a sprite."""
 
 
 CROWN_STEP = 0.02
@@ -275,9 +271,11 @@ class WoodsLook(TerrainLook):
     """Woods: a dark floor under tree crowns, clipped to a darker edge (digest 7.9.5).
 
     On screen the crowns and their shadows are blitted from sprites shared by
-    every wood at this zoom (a gradient fill per crown costs some 70 us, a blit a
-    few, and a big wood has hundreds of crowns: issue 6, no freeze on opening a
-    table); exports paint them as vectors.
+    every wood at this zoom, clipped to the outline (a gradient fill per crown
+    costs some 70 us, a blit a few, and a big wood has hundreds of crowns:
+    issue 6, no freeze on opening a table).  Exports paint them as vectors cut
+    to the outline with GEOS, made on first use (a union of hundreds of discs
+    takes a good part of a second).
     """
 
     spacing: ClassVar[float] = 1.15
@@ -285,14 +283,27 @@ class WoodsLook(TerrainLook):
 
     def __init__(self, feature: TerrainFeature, style: TableStyle) -> None:
         super().__init__(feature, style)
-        self.shadow = QPainterPath()
-        self.shadows: list[_Disc] = []
-        self.crowns = self._crowns(seeded_random(feature.id))
+        rng = seeded_random(feature.id)
+        spots = [
+            (
+                p.x(),
+                p.y(),
+                round(rng.uniform(*self.crown) / CROWN_STEP) * CROWN_STEP,
+                rng.choice(style.canopy),
+            )
+            for p in scatter(self.outline, self.spacing, rng)
+        ]
+        spots.sort(key=lambda c: c[1])  # back to front
+        shade = self.shadow_colour()
+        ox, oy = SHADOW_OFFSET
+        self.crowns = [_Disc(x, y, r, c, True) for x, y, r, c in spots]
+        self.shadows = [_Disc(d.x + ox, d.y + oy, d.r, shade, False) for d in self.crowns]
         discs = (*self.shadows, *self.crowns)
         self._disc_x = np.array([d.x for d in discs], dtype=float)
         self._disc_y = np.array([d.y for d in discs], dtype=float)
         self._sprites: list[tuple[QImage, float]] = []
         self._sprites_for: tuple[float, float] | None = None
+        self._vector: tuple[QPainterPath, list[tuple[QPainterPath, QBrush]]] | None = None
 
     def shadow_colour(self) -> QColor:
         """The crowns' shadow, opaque: it falls on the plain floor, so overlaps need no union."""
@@ -301,33 +312,19 @@ class WoodsLook(TerrainLook):
         shade.setAlpha(255)
         return _blend(self.style.woods_floor, shade, alpha)
 
-    def _crowns(self, rng: random.Random) -> list[_Disc]:
-        spots = [
-            (
-                p,
-                round(rng.uniform(*self.crown) / CROWN_STEP) * CROWN_STEP,
-                rng.choice(self.style.canopy),
-            )
-            for p in scatter(self.outline, self.spacing, rng)
-        ]
-        spots.sort(key=lambda c: c[0].y())
-        centres = [(p.x(), p.y()) for p, _r, _c in spots]
-        radii = [r for _p, r, _c in spots]
-        outline = self.feature.outline
-        ox, oy = SHADOW_OFFSET
-        shade_centres = [(x + ox, y + oy) for x, y in centres]
-        self.shadow = union_path(outline, shade_centres, radii)
-        shade = self.shadow_colour()
-        paths, whole = disc_paths(outline, shade_centres, radii)
-        self.shadows = [
-            _Disc(path, QBrush(shade), x, y, r, shade, False, inside)
-            for (x, y), r, path, inside in zip(shade_centres, radii, paths, whole, strict=True)
-        ]
-        paths, whole = disc_paths(outline, centres, radii)
-        return [
-            _Disc(path, _crown_brush(p, r, c), p.x(), p.y(), r, c, True, inside)
-            for (p, r, c), path, inside in zip(spots, paths, whole, strict=True)
-        ]
+    def vector_parts(self) -> tuple[QPainterPath, list[tuple[QPainterPath, QBrush]]]:
+        """The shadows' union and the crowns, cut to the outline: what exports paint."""
+        if self._vector is None:
+            outline = self.feature.outline
+            radii = [d.r for d in self.crowns]
+            shadow = union_path(outline, [(d.x, d.y) for d in self.shadows], radii)
+            paths, _whole = disc_paths(outline, [(d.x, d.y) for d in self.crowns], radii)
+            crowns = [
+                (path, _crown_brush(QPointF(d.x, d.y), d.r, d.colour))
+                for d, path in zip(self.crowns, paths, strict=True)
+            ]
+            self._vector = (shadow, crowns)
+        return self._vector
 
     def paint_floor(self, painter: QPainter) -> None:
         _fill(painter, self.outline, self.style.woods_floor)
@@ -343,10 +340,11 @@ class WoodsLook(TerrainLook):
             or scale != world.m22()
             or scale * 2 * self.crown[1] > MAX_CROWN_SPRITE
         ):  # SVG and PDF exports stay vector, and so do crowns zoomed far in
-            _fill(painter, self.shadow, self.style.canopy_shadow)
-            for crown in self.crowns:
-                painter.setBrush(crown.brush)
-                painter.drawPath(crown.path)
+            shadow, crowns = self.vector_parts()
+            _fill(painter, shadow, self.style.canopy_shadow)
+            for path, brush in crowns:
+                painter.setBrush(brush)
+                painter.drawPath(path)
             return
         dpr = painter.device().devicePixelRatioF()
         dx, dy = world.dx(), world.dy()
