@@ -11,7 +11,8 @@ makes itself obsolete and disappears from the stack.
 from __future__ import annotations
 
 import copy
-from typing import Any
+import weakref
+from typing import Any, cast
 
 from PySide6.QtGui import QUndoCommand
 
@@ -35,12 +36,23 @@ def _items_label(battlefield: Battlefield, ids: list[str]) -> str:
     return f"{len(ids)} Items"
 
 
+def _held_weakly(document: Document) -> Document:
+    """The document a command edits, held weakly.
+
+    The document owns the undo stack that owns its commands, so it always
+    outlives them; a strong reference back would put the document in a
+    reference cycle, and see :func:`ui.document._weak_listener` for why it must
+    never be in one.
+    """
+    return cast(Document, weakref.proxy(document))
+
+
 class AddFeatureCommand(QUndoCommand):
     """Add a terrain feature (drawn, pasted, or generated)."""
 
     def __init__(self, document: Document, feature: TerrainFeature, index: int | None = None):
         super().__init__(f"Add {feature.kind.label}")
-        self._doc = document
+        self._doc = _held_weakly(document)
         self._feature = feature
         self._index = index
 
@@ -56,7 +68,7 @@ class AddFigureCommand(QUndoCommand):
 
     def __init__(self, document: Document, force_id: str, figure: Figure):
         super().__init__(f"Add {figure.name or 'Figure'}")
-        self._doc = document
+        self._doc = _held_weakly(document)
         self._force_id = force_id
         self._figure = figure
 
@@ -72,7 +84,7 @@ class RemoveItemsCommand(QUndoCommand):
 
     def __init__(self, document: Document, ids: list[str]):
         super().__init__(f"Delete {_items_label(document.battlefield, ids)}")
-        self._doc = document
+        self._doc = _held_weakly(document)
         self._ids = list(ids)
         self._removed: list[tuple[str, Any, int, str]] = []
 
@@ -112,7 +124,7 @@ class MoveItemsCommand(QUndoCommand):
     ):
         ids = [*(feature_offsets or {}), *(figure_moves or {})]
         super().__init__(text or f"Move {_items_label(document.battlefield, ids)}")
-        self._doc = document
+        self._doc = _held_weakly(document)
         self._offsets = dict(feature_offsets or {})
         self._moves = dict(figure_moves or {})
         self._before: dict[str, dict[str, Any]] = {}
@@ -148,7 +160,7 @@ class ChangeValueCommand(QUndoCommand):
         target: Any = bf.feature(item_id) if self._is_feature else bf.figure(item_id)
         label = name.replace("_", " ").title() if name != "rep" else "Rep"
         super().__init__(text or f"Change {label}")
-        self._doc = document
+        self._doc = _held_weakly(document)
         self._id = item_id
         self._name = name
         self._old = copy.deepcopy(getattr(target, name))
@@ -201,7 +213,7 @@ class ChangeFeatureCommand(QUndoCommand):
 
     def __init__(self, document: Document, feature_id: str, values: dict[str, Any], text: str):
         super().__init__(text)
-        self._doc = document
+        self._doc = _held_weakly(document)
         self._id = feature_id
         feature = document.battlefield.feature(feature_id)
         self._old = {name: copy.deepcopy(getattr(feature, name)) for name in values}
@@ -226,7 +238,7 @@ class ReplaceTerrainCommand(QUndoCommand):
         text: str = "Generate Table",
     ):
         super().__init__(text)
-        self._doc = document
+        self._doc = _held_weakly(document)
         self._new = (table, list(terrain), generation)
         bf = document.battlefield
         self._old = (bf.table, bf.terrain, document.scenario.generation)
@@ -249,7 +261,7 @@ class ChangeForceCommand(QUndoCommand):
     def __init__(self, document: Document, figure_id: str, force_id: str):
         bf = document.battlefield
         super().__init__(f"Move {bf.figure(figure_id).name} to {bf.force(force_id).name}")
-        self._doc = document
+        self._doc = _held_weakly(document)
         self._id = figure_id
         self._to = force_id
         self._back: tuple[str, int] = (bf.figure(figure_id).side, 0)

@@ -9,9 +9,11 @@ mark is the undo stack's clean state.
 
 from __future__ import annotations
 
+import weakref
+from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, Signal, Slot
 from PySide6.QtGui import QUndoStack
 
 from crdesk import scenario as scenario_io
@@ -39,7 +41,7 @@ class Document(QObject):
         """Bumped when the selection changes, so property edits never merge across it."""
         self.undo_stack = QUndoStack(self)
         self.undo_stack.cleanChanged.connect(self._on_clean_changed)
-        self._unsubscribe = scenario.battlefield.subscribe(self._on_change)
+        self._unsubscribe = scenario.battlefield.subscribe(_weak_listener(self._on_change))
 
     # -- model ----------------------------------------------------------------
 
@@ -47,7 +49,10 @@ class Document(QObject):
     def battlefield(self) -> Battlefield:
         return self.scenario.battlefield
 
+    @Slot(bool)
     def _on_clean_changed(self, clean: bool) -> None:
+        # a declared slot: Qt ends the connection with the document, before the
+        # stack (a child) clears itself, and emits, in its destructor
         self.modified_changed.emit(not clean)
 
     def _on_change(self, change: Change) -> None:
@@ -107,3 +112,21 @@ class Document(QObject):
         return any(f.id == item_id for f in bf.terrain) or any(
             f.id == item_id for f in bf.figures()
         )
+
+
+def _weak_listener(method: Callable[[Change], None]) -> Callable[[Change], None]:
+    """A model listener that does not keep its document alive.
+
+    A document must never sit in a reference cycle: only then is it destroyed
+    the moment its last reference goes, with its undo stack and the stack's
+    commands, in Qt's order.  Left to Python's cycle collector, the commands'
+    wrappers may go first and the stack then deletes them a second time.
+    """
+    ref = weakref.WeakMethod(method)
+
+    def forward(change: Change) -> None:
+        bound = ref()
+        if bound is not None:
+            bound(change)
+
+    return forward

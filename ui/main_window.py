@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from PySide6.QtCore import QPointF, QRectF, QSettings, Qt
+from PySide6.QtCore import QPointF, QRectF, QSettings, Qt, Slot
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -121,7 +121,9 @@ class MainWindow(QMainWindow):
             dock.set_document(document)
         self._drop_target = install_drop_target(self.view, document)
         document.modified_changed.connect(self.setWindowModified)
-        document.path_changed.connect(lambda _path: self._update_title())
+        # a slot of the window, not a lambda holding it: the connection must end
+        # with the window, or the document would keep a dead window's wrapper alive
+        document.path_changed.connect(self._on_path_changed)
         self.autosaver = Autosaver(document, self.recovery, parent=self)
         self.setWindowModified(document.is_modified)
         self._update_title()
@@ -380,6 +382,10 @@ class MainWindow(QMainWindow):
         rect = self._selection_rect([item_id])
         if not rect.isNull():
             self.view.centerOn(rect.center())
+
+    @Slot(object)
+    def _on_path_changed(self, _path: object) -> None:
+        self._update_title()
 
     def _update_title(self) -> None:
         name = self.path.name if self.path is not None else "not saved"

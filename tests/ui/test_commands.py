@@ -105,3 +105,76 @@ def test_change_value_does_not_merge_across_a_selection_change(qtbot) -> None:
     doc.set_selection(["p2"])
     doc.undo_stack.push(ChangeValueCommand(doc, "p2", "rep", 6))
     assert doc.undo_stack.count() == 2
+
+
+def test_a_document_with_commands_is_freed_without_the_cycle_collector(qtbot) -> None:
+    """No reference cycle: the document dies at once, its stack deleting its commands.
+
+    Left to the cycle collector, the commands' wrappers could be freed before
+    the stack that owns them, which then deletes them again (a segfault).
+    """
+    import gc
+    import weakref
+
+    gc.disable()
+    try:
+        doc = _doc()
+        doc.undo_stack.push(MoveItemsCommand(doc, {"woods-1": (2.0, -1.0)}, {}))
+        doc.undo_stack.push(ChangeValueCommand(doc, "p1", "rep", 3))
+        doc.undo_stack.undo()
+        gone = weakref.ref(doc)
+        del doc
+        assert gone() is None
+    finally:
+        gc.enable()
+
+
+def test_closing_a_window_then_dropping_a_document_does_not_crash(tmp_path: Path) -> None:
+    """The sequence that crashed the cycle collector, in a process of its own."""
+    import os
+    import subprocess
+    import sys
+    import textwrap
+
+    script = textwrap.dedent(
+        """
+        import gc
+        from PySide6.QtCore import QCoreApplication, QEvent, QStandardPaths
+        from PySide6.QtWidgets import QApplication
+        QStandardPaths.setTestModeEnabled(True)
+        app = QApplication([])
+        from crdesk.generator import generate
+        from ui.app import open_window
+        from ui.commands import ReplaceTerrainCommand
+        from ui.document import Document
+        window = open_window(None, show_error=lambda title, text: None)
+        window.show()
+        app.processEvents()
+        window.close()
+        window.deleteLater()
+        del window
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+        gc.collect()
+        new = generate(42, terrain_type="urban")
+        doc = Document(generate(1, terrain_type="wooded"))
+        bf = new.battlefield
+        doc.undo_stack.push(ReplaceTerrainCommand(doc, bf.table, bf.terrain, new.generation))
+        del doc
+        gc.collect()
+        print("survived")
+        """
+    )
+    env = dict(
+        os.environ,
+        QT_QPA_PLATFORM="offscreen",
+        PYTHONPATH=str(Path.cwd()),
+        HOME=str(tmp_path),  # settings and recovery files stay in the test's folder
+        XDG_CONFIG_HOME=str(tmp_path / "config"),
+        XDG_DATA_HOME=str(tmp_path / "data"),
+        XDG_CACHE_HOME=str(tmp_path / "cache"),
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "survived" in done.stdout
