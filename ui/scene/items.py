@@ -113,6 +113,35 @@ _CLOTH_CACHE: dict[tuple[float, ...], QImage] = {}
 """Cloth images by table size and style: export and the window share one."""
 
 
+CLOTH_STEP = 0.25
+"""Cloth blotch radii are rounded to this (inches): a dozen fades draw them all."""
+_FADES: dict[tuple[int, float, float], tuple[QImage, float]] = {}
+
+
+def _fade_sprite(colour: QColor, r: float, ppi: float) -> tuple[QImage, float]:
+    """A disc of ``colour`` fading from opaque at the centre to clear at radius ``r``."""
+    key = (colour.rgba(), r, ppi)
+    sprite = _FADES.get(key)
+    if sprite is None:
+        half = math.ceil(r * ppi) + 1
+        image = QImage(2 * half, 2 * half, QImage.Format.Format_ARGB32_Premultiplied)
+        image.fill(Qt.GlobalColor.transparent)
+        painter = QPainter(image)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(Qt.PenStyle.NoPen)
+        centre = QPointF(half, half)
+        grad = QRadialGradient(centre, r * ppi)
+        grad.setColorAt(0.0, colour)
+        clear = QColor(colour)
+        clear.setAlpha(0)
+        grad.setColorAt(1.0, clear)
+        painter.setBrush(QBrush(grad))
+        painter.drawEllipse(centre, r * ppi, r * ppi)
+        painter.end()
+        sprite = _FADES[key] = (image, float(half))
+    return sprite
+
+
 class TableItem(QGraphicsItem):
     """The cloth on its wooden table, with the far and player's edges labelled."""
 
@@ -171,7 +200,10 @@ class TableItem(QGraphicsItem):
 
         The blotches are blurry by design, so a few pixels per inch, smoothly
         scaled, look the same as vector gradients while costing one image blit
-        per repaint at any zoom (issue 6 needs fast zoom steps).
+        per repaint at any zoom (issue 6 needs fast zoom steps).  Each blotch is
+        a radial fade blitted, at its opacity, from a few pre-rendered ones:
+        a gradient fill per blotch took some 100 ms for a 6' x 4' table, a
+        freeze on opening it.
         """
         w, h = table.width, table.height
         ppi = self.CLOTH_PPI
@@ -179,24 +211,17 @@ class TableItem(QGraphicsItem):
             max(1, math.ceil(w * ppi)), max(1, math.ceil(h * ppi)), QImage.Format.Format_RGB32
         )
         image.fill(self._style.cloth)
+        sx, sy = image.width() / w, image.height() / h
         painter = QPainter(image)
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        painter.scale(image.width() / w, image.height() / h)
-        painter.setPen(Qt.PenStyle.NoPen)
         rng = seeded_random(f"table-{w}x{h}")
         for _ in range(int(w * h / 5) + 8):
-            r = rng.uniform(1.5, 4.5)
-            centre = QPointF(rng.uniform(0, w), rng.uniform(0, h))
+            r = round(rng.uniform(1.5, 4.5) / CLOTH_STEP) * CLOTH_STEP
+            cx, cy = rng.uniform(0, w), rng.uniform(0, h)
             light = rng.random() < 0.5
-            colour = QColor(self._style.cloth_light if light else self._style.cloth_dark)
-            colour.setAlphaF(rng.uniform(0.25, 0.6))
-            grad = QRadialGradient(centre, r)
-            grad.setColorAt(0.0, colour)
-            colour = QColor(colour)
-            colour.setAlpha(0)
-            grad.setColorAt(1.0, colour)
-            painter.setBrush(QBrush(grad))
-            painter.drawEllipse(centre, r, r)
+            painter.setOpacity(rng.uniform(0.25, 0.6))
+            tone = self._style.cloth_light if light else self._style.cloth_dark
+            fade, half = _fade_sprite(tone, r, sx)
+            painter.drawImage(QPointF(cx * sx - half, cy * sy - half), fade)
         painter.end()
         return image
 
