@@ -18,7 +18,7 @@ import numpy as np
 import shapely
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QFont, QPainterPath, QPainterPathStroker, QPolygonF, QTransform
-from shapely.geometry import LineString, MultiLineString, MultiPolygon, Polygon
+from shapely.geometry import LineString, MultiPolygon, Polygon
 from shapely.geometry.base import BaseGeometry
 
 
@@ -118,13 +118,24 @@ def drawable(outline: BaseGeometry) -> BaseGeometry:
 
 
 def lines_path(geom: BaseGeometry) -> QPainterPath:
-    """An open path through every line of a (multi)line geometry; points are dropped."""
+    """An open path through every line of a (multi)line geometry; points are dropped.
+
+    One flat pass over the coordinates (a hatch has hundreds of pieces: a
+    sub-path object per piece made opening a rocky table slow).
+    """
     path = QPainterPath()
-    if isinstance(geom, LineString):
-        path.addPath(line_path(geom))
-    else:
-        for part in getattr(geom, "geoms", []):
-            path.addPath(lines_path(part))
+    lines = shapely.get_parts(geom)
+    lines = lines[shapely.get_type_id(lines) == shapely.GeometryType.LINESTRING]
+    if not len(lines):
+        return path
+    coords, which = shapely.get_coordinates(lines, return_index=True)
+    starts = np.r_[True, which[1:] != which[:-1]]
+    move, line = path.moveTo, path.lineTo
+    for (x, y), first in zip(coords.tolist(), starts.tolist(), strict=True):
+        if first:
+            move(x, y)
+        else:
+            line(x, y)
     return path
 
 
@@ -144,14 +155,14 @@ def hatch_path(outline: BaseGeometry, angle: float, spacing: float) -> QPainterP
     dx, dy = math.cos(a), math.sin(a)
     nx, ny = -dy, dx
     n = int(half / spacing) + 1
-    lines = [
-        [
-            (cx + nx * i * spacing - dx * half, cy + ny * i * spacing - dy * half),
-            (cx + nx * i * spacing + dx * half, cy + ny * i * spacing + dy * half),
-        ]
-        for i in range(-n, n + 1)
-    ]
-    return lines_path(outline.intersection(MultiLineString(lines)))
+    offset = np.arange(-n, n + 1)[:, None] * spacing
+    ends = np.empty((2 * n + 1, 2, 2))
+    ends[:, 0, 0] = (cx + nx * offset - dx * half)[:, 0]
+    ends[:, 0, 1] = (cy + ny * offset - dy * half)[:, 0]
+    ends[:, 1, 0] = (cx + nx * offset + dx * half)[:, 0]
+    ends[:, 1, 1] = (cy + ny * offset + dy * half)[:, 0]
+    lines = shapely.multilinestrings(shapely.linestrings(ends))
+    return lines_path(shapely.intersection(outline, lines))
 
 
 def _discs(centres: Sequence[tuple[float, float]], radii: Sequence[float]) -> np.ndarray:
