@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -150,33 +151,63 @@ _CLOTH_CACHE: dict[tuple[float, ...], QImage] = {}
 """Cloth images by table size and style: export and the window share one."""
 
 
-CLOTH_STEP = 0.25
-"""Cloth blotch radii are rounded to this (inches): a dozen fades draw them all."""
-_FADES: dict[tuple[int, float, float], tuple[QImage, float]] = {}
+Sprite = tuple[QImage, float]
+"""A picture centred in an image, and half the image's size in logical pixels."""
+_SPRITES: dict[tuple[object, ...], Sprite] = {}
+MAX_SPRITES = 512
+"""Sprites kept (fades, crowns and shadows, figure bases, over a few zoom levels)."""
 
 
-def _fade_sprite(colour: QColor, r: float, ppi: float) -> tuple[QImage, float]:
-    """A disc of ``colour`` fading from opaque at the centre to clear at radius ``r``."""
-    key = (colour.rgba(), r, ppi)
-    sprite = _FADES.get(key)
+def _sprite(
+    key: tuple[object, ...],
+    reach: float,
+    scale: float,
+    dpr: float,
+    paint: Callable[[QPainter], None],
+) -> Sprite:
+    """What ``paint`` draws within ``reach`` inches of (0, 0), at ``scale`` pixels per
+    inch, pre-rendered once and shared by every item that looks the same (``key``).
+
+    Blitting a sprite costs a few microseconds where painting a gradient or an
+    antialiased path costs tens: a table has hundreds of crowns and figures.
+    """
+    sprite = _SPRITES.get(key)
     if sprite is None:
-        half = math.ceil(r * ppi) + 1
-        image = QImage(2 * half, 2 * half, QImage.Format.Format_ARGB32_Premultiplied)
+        half = math.ceil(reach * scale) + 1
+        size = math.ceil(2 * half * dpr)
+        image = QImage(size, size, QImage.Format.Format_ARGB32_Premultiplied)
+        image.setDevicePixelRatio(dpr)
         image.fill(Qt.GlobalColor.transparent)
         painter = QPainter(image)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        painter.setPen(Qt.PenStyle.NoPen)
-        centre = QPointF(half, half)
-        grad = QRadialGradient(centre, r * ppi)
+        painter.translate(half, half)
+        painter.scale(scale, scale)
+        paint(painter)
+        painter.end()
+        if len(_SPRITES) >= MAX_SPRITES:
+            _SPRITES.pop(next(iter(_SPRITES)))
+        sprite = _SPRITES[key] = (image, float(half))
+    return sprite
+
+
+CLOTH_STEP = 0.25
+"""Cloth blotch radii are rounded to this (inches): a dozen fades draw them all."""
+
+
+def _fade_sprite(colour: QColor, r: float, ppi: float) -> Sprite:
+    """A disc of ``colour`` fading from opaque at the centre to clear at radius ``r``."""
+
+    def paint(painter: QPainter) -> None:
+        grad = QRadialGradient(QPointF(0, 0), r)
         grad.setColorAt(0.0, colour)
         clear = QColor(colour)
         clear.setAlpha(0)
         grad.setColorAt(1.0, clear)
+        painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(QBrush(grad))
-        painter.drawEllipse(centre, r * ppi, r * ppi)
-        painter.end()
-        sprite = _FADES[key] = (image, float(half))
-    return sprite
+        painter.drawEllipse(QPointF(0, 0), r, r)
+
+    return _sprite(("fade", colour.rgba(), r, ppi), r, ppi, 1.0, paint)
 
 
 class TableItem(QGraphicsItem):
@@ -442,34 +473,17 @@ def _crown_brush(centre: QPointF, r: float, colour: QColor) -> QBrush:
     return QBrush(grad)
 
 
-_DISC_SPRITES: dict[tuple[object, ...], tuple[QImage, float]] = {}
-_MAX_DISC_SPRITES = 256
+def _disc_sprite(disc: _Disc, scale: float, dpr: float) -> Sprite:
+    """A crown or a shadow at ``scale`` pixels per inch."""
 
-
-def _disc_sprite(disc: _Disc, scale: float, dpr: float) -> tuple[QImage, float]:
-    """The disc painted at ``scale`` pixels per inch, centred in an image; and its half size."""
-    key = (disc.r, disc.colour.rgba(), disc.shaded, round(scale, 6), dpr)
-    sprite = _DISC_SPRITES.get(key)
-    if sprite is None:
-        half = math.ceil(disc.r * scale) + 1
-        size = math.ceil(2 * half * dpr)
-        image = QImage(size, size, QImage.Format.Format_ARGB32_Premultiplied)
-        image.setDevicePixelRatio(dpr)
-        image.fill(Qt.GlobalColor.transparent)
-        painter = QPainter(image)
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        painter.translate(half, half)
-        painter.scale(scale, scale)
+    def paint(painter: QPainter) -> None:
         path = QPainterPath()
         path.addEllipse(QPointF(0, 0), disc.r, disc.r)
-        centre = QPointF(0, 0)
-        brush = _crown_brush(centre, disc.r, disc.colour) if disc.shaded else QBrush(disc.colour)
-        _fill(painter, path, brush)
-        painter.end()
-        if len(_DISC_SPRITES) >= _MAX_DISC_SPRITES:
-            _DISC_SPRITES.pop(next(iter(_DISC_SPRITES)))
-        sprite = _DISC_SPRITES[key] = (image, float(half))
-    return sprite
+        shade = _crown_brush(QPointF(0, 0), disc.r, disc.colour)
+        _fill(painter, path, shade if disc.shaded else QBrush(disc.colour))
+
+    key = ("disc", disc.r, disc.colour.rgba(), disc.shaded, round(scale, 6), dpr)
+    return _sprite(key, disc.r, scale, dpr, paint)
 
 
 class HillLook(TerrainLook):
@@ -916,14 +930,14 @@ class FigureItem(QGraphicsItem):
         """
         dpr = painter.device().devicePixelRatioF()
         scale = world.m11()
-        key = (self._radius, self._colour.rgba(), self._star, round(scale, 6), dpr)
-        sprite = _BASE_SPRITES.get(key)
-        if sprite is None:
-            sprite = _base_sprite(self._style, self._radius, self._colour, self._star, scale, dpr)
-            if len(_BASE_SPRITES) >= _MAX_SPRITES:
-                _BASE_SPRITES.pop(next(iter(_BASE_SPRITES)))
-            _BASE_SPRITES[key] = sprite
-        image, half = sprite
+        style, r, colour, star = self._style, self._radius, self._colour, self._star
+        image, half = _sprite(
+            ("base", r, colour.rgba(), star, round(scale, 6), dpr),
+            r * 1.15 + 0.1,
+            scale,
+            dpr,
+            lambda painter: _paint_base(painter, style, r, colour, star),
+        )
         centre = world.map(QPointF(0, 0))
         painter.save()
         painter.setWorldTransform(QTransform())
@@ -939,8 +953,6 @@ _SCALE_ONLY = (
     QTransform.TransformationType.TxTranslate,
     QTransform.TransformationType.TxScale,
 )
-_BASE_SPRITES: dict[tuple[object, ...], tuple[QImage, float]] = {}
-_MAX_SPRITES = 64
 
 
 def _paint_base(painter: QPainter, style: TableStyle, r: float, colour: QColor, star: bool) -> None:
@@ -955,24 +967,6 @@ def _paint_base(painter: QPainter, style: TableStyle, r: float, colour: QColor, 
     painter.setPen(_pen(rim, r * (0.16 if star else 0.1)))
     painter.setBrush(QBrush(grad))
     painter.drawEllipse(QPointF(0, 0), r * 0.95, r * 0.95)
-
-
-def _base_sprite(
-    style: TableStyle, r: float, colour: QColor, star: bool, scale: float, dpr: float
-) -> tuple[QImage, float]:
-    """The base painted at ``scale`` pixels per inch, centred in an image; and its half size."""
-    half = math.ceil((r * 1.15 + 0.1) * scale) + 1
-    size = math.ceil(2 * half * dpr)
-    image = QImage(size, size, QImage.Format.Format_ARGB32_Premultiplied)
-    image.setDevicePixelRatio(dpr)
-    image.fill(Qt.GlobalColor.transparent)
-    painter = QPainter(image)
-    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-    painter.translate(half, half)
-    painter.scale(scale, scale)
-    _paint_base(painter, style, r, colour, star)
-    painter.end()
-    return image, float(half)
 
 
 @dataclass(slots=True)
