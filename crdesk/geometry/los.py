@@ -672,31 +672,37 @@ def _sight_lines(
         raster = index.raster
         proof = need[tstar[need] >= 0]
         if raster is not None and len(proof):
-            # look along each side line around the centre line's first block
-            shifts = PROOF_SHIFTS
-            length = np.hypot(qx[proof, 0] - px[proof, 0], qy[proof, 0] - py[proof, 0])
-            t = np.clip(
-                tstar[proof][:, None] + shifts[None, :] / np.maximum(length, 1e-9)[:, None],
-                0.0,
-                1.0,
-            )  # (p, s)
+            # look along each side line around the centre line's first block: level
+            # with it first (most side lines are proven there), then a little either way
             cont, _ = vp.containers()
-            ca, cb = cont[a[proof]], cont[b[proof]]
             kinds = _kind_codes(index)
-            for j in range(2):
-                xs = px[proof, j + 1][:, None] + (qx[proof, j + 1] - px[proof, j + 1])[:, None] * t
-                ys = py[proof, j + 1][:, None] + (qy[proof, j + 1] - py[proof, j + 1])[:, None] * t
-                lab = raster.lookup(xs.ravel(), ys.ravel()).reshape(t.shape).astype(np.int64)
-                good = lab >= 0
-                for slot in range(ca.shape[1]):
-                    good &= (lab != ca[:, slot][:, None]) & (lab != cb[:, slot][:, None])
-                ok = good.any(axis=1)
-                pick = lab[np.arange(len(proof)), np.argmax(good, axis=1)]
-                todo[np.searchsorted(need, proof[ok]), j] = False
-                rows = proof[ok]
-                code[rows, j + 1] = kinds[pick[ok]]
-                feat[rows, j + 1] = pick[ok]
-                state[rows, j + 1] = LINE_BLOCKED
+            length = np.hypot(qx[:, 0] - px[:, 0], qy[:, 0] - py[:, 0])
+            for j in (1, 2):
+                rows = proof
+                for shifts in (PROOF_SHIFTS[:1], PROOF_SHIFTS[1:]):
+                    if not len(rows):
+                        break
+                    t = np.clip(
+                        tstar[rows][:, None]
+                        + shifts[None, :] / np.maximum(length[rows], 1e-9)[:, None],
+                        0.0,
+                        1.0,
+                    )  # (rows, shifts)
+                    xs = px[rows, j][:, None] + (qx[rows, j] - px[rows, j])[:, None] * t
+                    ys = py[rows, j][:, None] + (qy[rows, j] - py[rows, j])[:, None] * t
+                    lab = raster.lookup(xs.ravel(), ys.ravel()).reshape(t.shape).astype(np.int64)
+                    good = lab >= 0
+                    ca, cb = cont[a[rows]], cont[b[rows]]
+                    for slot in range(ca.shape[1]):
+                        good &= (lab != ca[:, slot][:, None]) & (lab != cb[:, slot][:, None])
+                    ok = good.any(axis=1)
+                    pick = lab[np.arange(len(rows)), np.argmax(good, axis=1)][ok]
+                    done = rows[ok]
+                    todo[np.searchsorted(need, done), j - 1] = False
+                    code[done, j] = kinds[pick]
+                    feat[done, j] = pick
+                    state[done, j] = LINE_BLOCKED
+                    rows = rows[~ok]
         # a side line crossing the same plain blocker as the centre line is blocked too
         exact_rows = np.flatnonzero(todo.any(axis=1))
         exact_rows = exact_rows[(feat[need[exact_rows], 0] >= 0)]
