@@ -93,3 +93,25 @@ def test_woods_blitted_from_sprites_look_like_woods_painted_as_vectors(
         images.append(pixels[:, :, :3].astype(int))
     off = np.abs(images[0] - images[1]).max(axis=2)
     assert (off > 24).mean() < bound
+
+
+def test_sprites_are_shared_and_their_memory_is_bounded(qapp, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtGui import QPainter
+
+    import ui.scene.items as items
+
+    monkeypatch.setattr(items, "_SPRITES", {})
+    monkeypatch.setattr(items, "_sprite_bytes", 0)
+    monkeypatch.setattr(items, "SPRITE_BYTES", 200_000)
+
+    def paint(painter: QPainter) -> None:
+        painter.fillRect(-1, -1, 2, 2, QColor("red"))
+
+    first = items._sprite(("dot", 20.0), 1.0, 20.0, 1.0, paint)
+    assert items._sprite(("dot", 20.0), 1.0, 20.0, 1.0, paint) is first  # made once, shared
+    for scale in range(30, 110, 10):  # zooming in: ever bigger sprites
+        image, half = items._sprite(("dot", float(scale)), 1.0, float(scale), 1.0, paint)
+        assert half == scale + 1 and image.width() == 2 * (scale + 1)
+    kept = list(items._SPRITES.values())
+    assert sum(image.sizeInBytes() for image, _half in kept) == items._sprite_bytes <= 200_000
+    assert ("dot", 100.0) in items._SPRITES and ("dot", 20.0) not in items._SPRITES

@@ -154,8 +154,9 @@ _CLOTH_CACHE: dict[tuple[float, ...], QImage] = {}
 Sprite = tuple[QImage, float]
 """A picture centred in an image, and half the image's size in logical pixels."""
 _SPRITES: dict[tuple[object, ...], Sprite] = {}
-MAX_SPRITES = 512
-"""Sprites kept (fades, crowns and shadows, figure bases, over a few zoom levels)."""
+SPRITE_BYTES = 48 << 20
+"""Memory kept in sprites (fades, crowns and shadows, figure bases: a few zoom levels)."""
+_sprite_bytes = 0
 
 
 def _sprite(
@@ -184,8 +185,10 @@ def _sprite(
         painter.scale(scale, scale)
         paint(painter)
         painter.end()
-        if len(_SPRITES) >= MAX_SPRITES:
-            _SPRITES.pop(next(iter(_SPRITES)))
+        global _sprite_bytes
+        _sprite_bytes += image.sizeInBytes()
+        while _SPRITES and _sprite_bytes > SPRITE_BYTES:  # the oldest go first
+            _sprite_bytes -= _SPRITES.pop(next(iter(_SPRITES)))[0].sizeInBytes()
         sprite = _SPRITES[key] = (image, float(half))
     return sprite
 
