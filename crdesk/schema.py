@@ -66,6 +66,8 @@ _POINT = {
     "maxItems": 2,
     "x-expected": "a point [x, y] in inches",
 }
+POINT_SCHEMA = _POINT
+"""The schema of one point (the validator checks long lists of them quickly)."""
 _RING = {
     "type": "array",
     "items": _POINT,

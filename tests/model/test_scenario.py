@@ -6,6 +6,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from crdesk import __version__
 from crdesk import scenario as io
@@ -190,3 +192,43 @@ def test_saved_files_are_readable_by_others_and_keep_their_mode(tmp_path: Path) 
     path.chmod(0o600)
     io.save(scenario, path)
     assert path.stat().st_mode & 0o777 == 0o600
+
+
+_BAD_COORDS = st.one_of(
+    st.just("3"),
+    st.just(True),
+    st.none(),
+    st.just([1.0, 2.0]),
+    st.floats(min_value=10_000.5, max_value=1e9),
+    st.floats(max_value=-10_000.5, min_value=-1e9),
+)
+_BAD_POINTS = st.one_of(
+    st.just([1.0]),
+    st.just([1.0, 2.0, 3.0]),
+    st.just("1,2"),
+    st.just({"x": 1, "y": 2}),
+    st.tuples(_BAD_COORDS, st.floats(0, 10)).map(list),
+    st.tuples(st.floats(0, 10), _BAD_COORDS).map(list),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_the_quick_point_check_reports_exactly_what_the_schema_does(data: st.DataObject) -> None:
+    """Lists of points skip the schema when all are fine; any bad one gets the schema's words."""
+    from jsonschema import Draft202012Validator
+
+    from crdesk.schema import SCENARIO_SCHEMA
+
+    doc = json.loads((DEMOS / "demo-urban.crdesk").read_text())
+    rings = [f["outline"] for f in doc["terrain"]] + [
+        area for f in doc["terrain"] for area in f.get("areas", [])
+    ]
+    for _ in range(data.draw(st.integers(0, 4))):
+        ring = data.draw(st.sampled_from(rings))
+        ring[data.draw(st.integers(0, len(ring) - 1))] = data.draw(_BAD_POINTS)
+    plain = sorted(
+        str(io._problem(e)) for e in Draft202012Validator(SCENARIO_SCHEMA).iter_errors(doc)
+    )
+    quick = sorted(str(io._problem(e)) for e in io._VALIDATOR.iter_errors(doc))
+    assert quick == plain
