@@ -104,7 +104,7 @@ class Reason(StrEnum):
         return _REASON_TEXT[self]
 
 
-RASTER_STEP = 0.4
+RASTER_STEP = 0.6
 """Spacing in inches of the raster samples along a sight line."""
 WALK_FIRST = 16
 """Samples per line in the first round of the raster walk; later rounds grow."""
