@@ -880,9 +880,10 @@ def _edge_test(index: TerrainIndex, p: Floats, q: Floats, g: Ints) -> tuple[Bool
     seg, start, count = _edges(index)
     cnt = count[g]
     pair = np.repeat(np.arange(len(g)), cnt)
-    e = np.arange(int(cnt.sum())) - np.repeat(np.cumsum(cnt) - cnt, cnt) + start[g][pair]
-    pp, qq = p[pair], q[pair]
-    s0, s1 = seg[e, 0:2], seg[e, 2:4]
+    e = np.arange(int(cnt.sum())) - np.repeat(np.cumsum(cnt) - cnt, cnt) + start[g].take(pair)
+    pp, qq = p.take(pair, axis=0), q.take(pair, axis=0)
+    edges = seg.take(e, axis=0)
+    s0, s1 = edges[:, 0:2], edges[:, 2:4]
 
     def cross(o: Floats, u: Floats, w: Floats) -> Floats:
         return (u[:, 0] - o[:, 0]) * (w[:, 1] - o[:, 1]) - (u[:, 1] - o[:, 1]) * (w[:, 0] - o[:, 0])
@@ -895,7 +896,7 @@ def _edge_test(index: TerrainIndex, p: Floats, q: Floats, g: Ints) -> tuple[Bool
     np.logical_or.at(meets, pair, proper)
     # an end point inside an outline (ray casting; crests have no inside), only
     # for candidates with that end inside the outline's bounding box
-    bounds = _geom_bounds(index)[g]
+    bounds = _geom_bounds(index).take(g, axis=0)
     outline = index.geom_role[g] != Role.CREST
     for pt in (p, q):
         inbox = (
@@ -906,10 +907,10 @@ def _edge_test(index: TerrainIndex, p: Floats, q: Floats, g: Ints) -> tuple[Bool
             & (pt[:, 1] >= bounds[:, 1])
             & (pt[:, 1] <= bounds[:, 3])
         )
-        sel = inbox[pair]
+        sel = inbox.take(pair)
         if not sel.any():
             continue
-        a0, a1, pe = s0[sel], s1[sel], pt[pair[sel]]
+        a0, a1, pe = s0[sel], s1[sel], pt.take(pair[sel], axis=0)
         up = (a0[:, 1] > pe[:, 1]) != (a1[:, 1] > pe[:, 1])
         with np.errstate(divide="ignore", invalid="ignore"):
             xc = a0[:, 0] + (pe[:, 1] - a0[:, 1]) * (a1[:, 0] - a0[:, 0]) / (a1[:, 1] - a0[:, 1])
@@ -984,8 +985,8 @@ def _edge_filter(
     ends = shapely.get_coordinates(lines)
     if len(li):
         # drop candidates whose bounding box lies wholly on one side of the line
-        p, q = ends[0::2][li], ends[1::2][li]
-        bx = _geom_bounds(index)[gi]
+        p, q = ends[0::2].take(li, axis=0), ends[1::2].take(li, axis=0)
+        bx = _geom_bounds(index).take(gi, axis=0)
         dx, dy = (q - p)[:, 0], (q - p)[:, 1]
         side = [
             dx * (bx[:, cy] - p[:, 1]) - dy * (bx[:, cx] - p[:, 0])
@@ -998,7 +999,9 @@ def _edge_filter(
     if not len(li):
         undecided[~special] = False  # nothing near: open
         return undecided
-    meets, unsure_pair = _edge_test(index, ends[0::2][li], ends[1::2][li], gi)
+    meets, unsure_pair = _edge_test(
+        index, ends[0::2].take(li, axis=0), ends[1::2].take(li, axis=0), gi
+    )
     blocked_pair = meets
     unsure = np.zeros(len(lines), dtype=bool)
     unsure[li[unsure_pair]] = True
@@ -1091,7 +1094,7 @@ def _raster_filter(
             np.clip(ri, 0, rows_ - 1, out=ri)
         ri *= cols_
         ri += ci
-        lab = flat[ri]
+        lab = flat.take(ri)
         blocking: Bools = lab >= 0
         if any_special:
             sp = np.flatnonzero(special_line[active])
@@ -1227,8 +1230,8 @@ def _intersecting(index: TerrainIndex, lines: npt.NDArray[np.object_]) -> tuple[
     if not len(li):
         return li, gi
     ends = shapely.get_coordinates(lines)
-    p, q = ends[0::2][li], ends[1::2][li]
-    bx = _geom_bounds(index)[gi]
+    p, q = ends[0::2].take(li, axis=0), ends[1::2].take(li, axis=0)
+    bx = _geom_bounds(index).take(gi, axis=0)
     dx, dy = q[:, 0] - p[:, 0], q[:, 1] - p[:, 1]
     side = [
         dx * (bx[:, cy] - p[:, 1]) - dy * (bx[:, cx] - p[:, 0])

@@ -84,7 +84,7 @@ class Raster:
         np.clip(r, 0, rows - 1, out=r)
         r *= cols  # one flat gather is cheaper than label[r, c]
         r += c
-        out: npt.NDArray[np.int32] = self.label.ravel()[r]
+        out: npt.NDArray[np.int32] = self.label.ravel().take(r)
         return out
 
 
