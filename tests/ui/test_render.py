@@ -115,3 +115,22 @@ def test_sprites_are_shared_and_their_memory_is_bounded(qapp, monkeypatch) -> No
     kept = list(items._SPRITES.values())
     assert sum(image.sizeInBytes() for image, _half in kept) == items._sprite_bytes <= 200_000
     assert ("dot", 100.0) in items._SPRITES and ("dot", 20.0) not in items._SPRITES
+
+
+def test_lines_path_draws_every_line_of_nested_collections(qapp) -> None:  # type: ignore[no-untyped-def]
+    """Hatching cut by GEOS may come back as lines, multi-lines or mixed collections."""
+    from shapely.geometry import GeometryCollection, LineString, MultiLineString, Point, box
+
+    from ui.scene.shapes import hatch_path, lines_path
+
+    mixed = GeometryCollection(
+        [MultiLineString([[(0, 0), (1, 1)], [(2, 2), (3, 3), (4, 4)]]), Point(5, 5)]
+    )
+    path = lines_path(GeometryCollection([mixed, LineString([(6, 6), (7, 7)])]))
+    moves = [path.elementAt(k) for k in range(path.elementCount())]
+    assert [(e.x, e.y) for e in moves] == [(0, 0), (1, 1), (2, 2), (3, 3), (4, 4), (6, 6), (7, 7)]
+    assert [e.isMoveTo() for e in moves] == [True, False, True, False, False, True, False]
+    assert lines_path(Point(1, 1)).isEmpty() and lines_path(GeometryCollection()).isEmpty()
+    hatch = hatch_path(box(0, 0, 4, 2), 0, 0.5)  # horizontal lines across a 4" x 2" box
+    ends = sorted((hatch.elementAt(k).y, hatch.elementAt(k).x) for k in range(hatch.elementCount()))
+    assert ends == [(y, x) for y in (0.0, 0.5, 1.0, 1.5, 2.0) for x in (0.0, 4.0)]

@@ -414,7 +414,7 @@ class WoodsLook(TerrainLook):
             outline = self.feature.outline
             radii = [d.r for d in self.crowns]
             shadow = union_path(outline, [(d.x, d.y) for d in self.shadows], radii)
-            paths, _whole = disc_paths(outline, [(d.x, d.y) for d in self.crowns], radii)
+            paths = disc_paths(outline, [(d.x, d.y) for d in self.crowns], radii)
             crowns = [
                 (path, _crown_brush(QPointF(d.x, d.y), d.r, d.colour))
                 for d, path in zip(self.crowns, paths, strict=True)

@@ -125,6 +125,8 @@ def lines_path(geom: BaseGeometry) -> QPainterPath:
     """
     path = QPainterPath()
     lines = shapely.get_parts(geom)
+    while (shapely.get_type_id(lines) >= shapely.GeometryType.MULTIPOINT).any():
+        lines = shapely.get_parts(lines)  # collections of collections, flattened
     lines = lines[shapely.get_type_id(lines) == shapely.GeometryType.LINESTRING]
     if not len(lines):
         return path
@@ -174,16 +176,15 @@ def _discs(centres: Sequence[tuple[float, float]], radii: Sequence[float]) -> np
 
 def disc_paths(
     outline: BaseGeometry, centres: Sequence[tuple[float, float]], radii: Sequence[float]
-) -> tuple[list[QPainterPath], list[bool]]:
-    """Circles cut to ``outline`` (tree crowns at a wood's edge), one path each; and
-    which of them lie wholly inside (uncut).
+) -> list[QPainterPath]:
+    """Circles cut to ``outline`` (tree crowns at a wood's edge), one path each.
 
     Circles wholly inside stay true ellipses; the others are cut by GEOS in one
     vectorised call, which is far cheaper than Qt's path booleans and needs no
     painter clip (SVG export ignores clips).
     """
     if not centres:
-        return [], []
+        return []
     outline = drawable(outline)
     discs = _discs(centres, radii)
     shapely.prepare(outline)
@@ -198,7 +199,7 @@ def disc_paths(
             paths.append(path)
         else:
             paths.append(polygon_path(next(cut_iter)))
-    return paths, [bool(w) for w in inside]
+    return paths
 
 
 def union_path(
