@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 import numpy as np
-import numpy.random
+import numpy.random  # imported lazily by numpy otherwise: ~25 ms on the first table
 import shapely
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import (

@@ -26,8 +26,8 @@ class SectionNumbers(QGraphicsItem):
         super().__init__()
         self._style = style
         self._table = table
-        self._numbers = QPainterPath()
         self._digits: list[QPainterPath] = []
+        self._bounds = QRectF()
         self.setZValue(Layer.SECTION_NUMBERS)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         self.ground: GroundLayer | None = None
@@ -41,14 +41,15 @@ class SectionNumbers(QGraphicsItem):
         old = ground_rect(self)
         self.prepareGeometryChange()
         self._table = table
-        self._numbers = QPainterPath()
         height = min(table.width, table.height) / 3 * 0.42
         self._digits = []
         for n in range(1, 10):
             cx, cy = table.section_centre(n)
             digit = text_path(str(n), height, self._style.font_family).translated(cx, cy)
             self._digits.append(digit)
-            self._numbers.addPath(digit)
+        self._bounds = QRectF()
+        for digit in self._digits:
+            self._bounds = self._bounds.united(digit.boundingRect())
         self.update()
         ground_changed(self, old)
 
@@ -58,7 +59,7 @@ class SectionNumbers(QGraphicsItem):
         return super().itemChange(change, value)
 
     def boundingRect(self) -> QRectF:
-        return self._numbers.boundingRect()
+        return self._bounds
 
     def paint(
         self,
