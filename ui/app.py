@@ -14,6 +14,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from crdesk.errors import ScenarioError
+from crdesk.geometry import kernels
 from crdesk.recovery import RecoveryStore
 from ui.autosave import default_recovery_folder
 from ui.dialogs.new_dialog import empty_scenario
@@ -109,6 +110,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         app = QApplication([sys.argv[0] if sys.argv else "crdesk"])
     app.setApplicationName("crdesk")
     app.setOrganizationName("crdesk")
+    # compile the sight kernels while the windows open (numpy serves meanwhile)
+    kernels.warm_up_in_background()
     opened: list[tuple[MainWindow, list[tuple[str, str]]]] = [
         (window, []) for window in recover_windows(RecoveryStore(default_recovery_folder()))
     ]

@@ -56,14 +56,16 @@ differ, since the fast routes name the first one they find.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 import shapely
 from shapely.geometry import LineString
 
+from crdesk.geometry import kernels
 from crdesk.geometry.terrain_index import (
     GRAZE,
     Bools,
@@ -119,6 +121,9 @@ EXACT_DIRECT = 200
 """Up to this many lines left by the raster, skip the numpy edge filter (GEOS directly)."""
 PROOF_SHIFTS = np.array([0.0, 0.2, -0.2, 0.4, -0.4, 0.6, -0.6])
 """Inches along a side line, around its centre line's first block, looked up in the raster."""
+USE_KERNELS = True
+"""Judge sight lines with the compiled :mod:`~crdesk.geometry.kernels` when numba is there
+(tests switch it off to check the numpy route gives the same verdicts)."""
 SAMPLE_FRACTION = 0.5
 """Side sample points sit halfway from the centre to the edge of the base, across the line."""
 
@@ -224,6 +229,10 @@ class Viewpoints:
         d = self._d()
         return d.seal_feat, d.seal_code
 
+    def deep_in(self) -> Ints:
+        """Per viewpoint: the woods it is deeper than 1" in, padded with -9."""
+        return self._d().deep
+
     def near_features(self) -> Ints:
         """Per viewpoint: cover obstacles and crests near it, padded with -1."""
         return self._d().near
@@ -271,6 +280,8 @@ class _Derived:
     near: Ints
     seal_feat: Ints
     seal_code: Codes
+    deep: Ints
+    """Woods each viewpoint is deeper than 1" in, padded with -9."""
 
     def patched(self, idx: Ints, rows: _Derived) -> _Derived | None:
         """A copy with rows ``idx`` replaced; None when the padded widths do not fit."""
@@ -278,9 +289,13 @@ class _Derived:
             rows.cont.shape[1] > self.cont.shape[1]
             or rows.crest.shape[1] > self.crest.shape[1]
             or rows.near.shape[1] > self.near.shape[1]
+            or rows.deep.shape[1] > self.deep.shape[1]
         ):
             return None
         cont, crest, near = self.cont.copy(), self.crest.copy(), self.near.copy()
+        deep = self.deep.copy()
+        deep[idx] = -9
+        deep[idx, : rows.deep.shape[1]] = rows.deep
         cont[idx] = -9
         cont[idx, : rows.cont.shape[1]] = rows.cont
         crest[idx] = -9
@@ -293,7 +308,7 @@ class _Derived:
         seal_feat, seal_code = self.seal_feat.copy(), self.seal_code.copy()
         seal_feat[idx] = rows.seal_feat
         seal_code[idx] = rows.seal_code
-        return _Derived(cont, crest, flags, near, seal_feat, seal_code)  # type: ignore[arg-type]
+        return _Derived(cont, crest, flags, near, seal_feat, seal_code, deep)  # type: ignore[arg-type]
 
 
 def _derive(places: Sequence[Place]) -> _Derived:
@@ -304,6 +319,7 @@ def _derive(places: Sequence[Place]) -> _Derived:
     cont = np.full((n, width), -9, dtype=np.int64)
     crest = np.full((n, cwidth), -9, dtype=np.int64)
     near = np.full((n, nwidth), -1, dtype=np.int64)
+    deep = np.full((n, max([len(p.deep) for p in places] + [1])), -9, dtype=np.int64)
     seal_feat = np.full(n, -1, dtype=np.int64)
     seal_code = np.full(n, _VISIBLE, dtype=np.int8)
     area = np.zeros(n, dtype=bool)
@@ -324,10 +340,11 @@ def _derive(places: Sequence[Place]) -> _Derived:
             nearf[k] = True
         veh[k] = p.vehicle >= 0
         if p.deep:
+            deep[k, : len(p.deep)] = p.deep
             seal_feat[k], seal_code[k] = p.deep[0], CODE[Reason.WOODS_DEEP]
         elif p.building >= 0 and not p.openings:
             seal_feat[k], seal_code[k] = p.building, CODE[Reason.BUILDING_INTERIOR]
-    return _Derived(cont, crest, (area, veh, nearf, woods), near, seal_feat, seal_code)
+    return _Derived(cont, crest, (area, veh, nearf, woods), near, seal_feat, seal_code, deep)
 
 
 _CAN_ACT = {status: status.can_act for status in Status}
@@ -635,6 +652,8 @@ def _sight_lines(
     because another line or a base already settled it).
     """
     m = len(a)
+    if not detailed and USE_KERNELS and kernels.usable():
+        return _sight_lines_compiled(index, vp, a, b, px, py, qx, qy)
     if not detailed and 3 * m <= ONE_PASS_LINES:
         # few pairs (one figure against the others): all three lines in one pass,
         # fewer numpy calls than judging the side lines after the centre lines
@@ -774,6 +793,194 @@ def _sight_lines(
     out_code = np.where(open_pair, _VISIBLE, code[:, 0]).astype(np.int8)
     out_feat = np.where(open_pair, -1, feat[:, 0])
     return out_code, out_feat, state
+
+
+def _kernel_terrain(index: TerrainIndex) -> tuple[Any, ...]:
+    """The terrain arrays :func:`kernels.judge_pairs` takes, in its order (cached)."""
+    cached = index.cache.get("kernel_terrain")
+    if cached is None:
+        raster = index.raster
+        if raster is None:
+            label = np.full((0, 0), -1, dtype=np.int32)
+            x0 = y0 = 0.0
+            inv_cell = 1.0
+        else:
+            label = np.ascontiguousarray(raster.label, dtype=np.int32)
+            x0, y0, inv_cell = float(raster.x0), float(raster.y0), 1.0 / raster.cell
+        seg, start, count = _edges(index)
+        cached = (
+            label,
+            x0,
+            y0,
+            inv_cell,
+            RASTER_STEP,
+            np.ascontiguousarray(index.geom_role, dtype=np.int64),
+            np.ascontiguousarray(index.geom_feature, dtype=np.int64),
+            np.ascontiguousarray(_geom_bounds(index), dtype=np.float64).reshape(-1, 4),
+            np.ascontiguousarray(seg, dtype=np.float64).reshape(-1, 4),
+            np.ascontiguousarray(start, dtype=np.int64),
+            np.ascontiguousarray(count, dtype=np.int64),
+            _kind_codes(index).astype(np.int64),
+            _ROLE_CODE.astype(np.int64),
+            np.array([k in index.convex for k in range(len(index.features))], dtype=bool),
+            *_edge_table(
+                [
+                    index.woods_core(k) if k in index.woods else None
+                    for k in range(len(index.features))
+                ]
+            ),
+        )
+        index.cache["kernel_terrain"] = cached
+    return cached  # type: ignore[return-value]
+
+
+_NEVER_BOX = np.array([np.inf, np.inf, -np.inf, -np.inf])
+"""A bounding box that meets nothing (for a missing or empty geometry)."""
+
+
+def _edge_table(geoms: Sequence[object | None]) -> tuple[Floats, Floats, Ints, Ints]:
+    """Bounds, edges (x1, y1, x2, y2), first edge and edge count of each geometry's rings or
+    lines, for the kernels; None or an empty geometry has no edges and a box meeting nothing."""
+    n = len(geoms)
+    arr = np.array([g if g is not None else LineString() for g in geoms] + [None], dtype=object)[:n]
+    box = shapely.bounds(arr).reshape(n, 4)
+    box[np.isnan(box).any(axis=1)] = _NEVER_BOX
+    lines = np.where(shapely.get_dimensions(arr) == 2, shapely.boundary(arr), arr)
+    parts, owner = shapely.get_parts(lines, return_index=True)
+    coords, part = shapely.get_coordinates(parts, return_index=True)
+    same = part[:-1] == part[1:]
+    seg = np.ascontiguousarray(np.c_[coords[:-1][same], coords[1:][same]].reshape(-1, 4))
+    seg_owner = owner[part[:-1][same]]  # edges come out grouped by geometry, in order
+    start = np.searchsorted(seg_owner, np.arange(n)).astype(np.int64)
+    count = (np.searchsorted(seg_owner, np.arange(n), side="right") - start).astype(np.int64)
+    return np.ascontiguousarray(box), seg, start, count
+
+
+@dataclass(slots=True)
+class _WallsTable:
+    """Walls entries for the kernels, kept on the index: one per (building, openings)."""
+
+    keys: dict[tuple[int, tuple[int, ...]], int] = field(default_factory=dict)
+    arrays: tuple[Floats, Ints, Ints] | None = None
+
+
+def _kernel_walls(index: TerrainIndex, vp: Viewpoints) -> tuple[Floats, Ints, Ints, Ints]:
+    """Edges of the walls each viewpoint inside a building must not cross (8.3), for the
+    kernels: (edges, first edge, edge count) per walls entry, and each viewpoint's entry
+    (-1: in no building, or at no door or window)."""
+    table = index.cache.get("kernel_walls")
+    if not isinstance(table, _WallsTable):
+        table = _WallsTable()
+        index.cache["kernel_walls"] = table
+    keys = table.keys
+    wall = np.full(len(vp), -1, dtype=np.int64)
+    grew = False
+    for k in np.flatnonzero(vp.cover_flags()[0]).tolist():
+        place = vp.places[k]
+        if place.building >= 0 and place.openings:
+            key = (place.building, place.openings)
+            if key not in keys:
+                keys[key] = len(keys)
+                grew = True
+            wall[k] = keys[key]
+    if grew or table.arrays is None:
+        order = sorted(keys, key=keys.__getitem__)
+        _box, seg, start, count = _edge_table([walls(index, b, at) for b, at in order])
+        table.arrays = (seg, start, count)
+    seg, start, count = table.arrays
+    return seg, start, count, wall
+
+
+_KERNEL_CODES = np.array(
+    [
+        CODE[r]
+        for r in (Reason.WOODS, Reason.WOODS_DEEP, Reason.BUILDING_INTERIOR, Reason.BUILDING_WALL)
+    ],
+    dtype=np.int64,
+)
+_DEFERRED = 3
+"""Line state from :func:`kernels.judge_pairs`: left to the exact rules."""
+
+
+def _sight_lines_compiled(
+    index: TerrainIndex,
+    vp: Viewpoints,
+    a: Ints,
+    b: Ints,
+    px: Floats,
+    py: Floats,
+    qx: Floats,
+    qy: Floats,
+) -> tuple[Codes, Ints, npt.NDArray[np.int8]]:
+    """:func:`_sight_lines` with the compiled kernels: each pair's lines in order, centre
+    first, until one is open; lines the kernels cannot settle (an end inside woods or
+    a building, an exact touch) go to :func:`_exact` when the pair is still unseen."""
+    m = len(a)
+    cont, crest = vp.containers()
+    w_seg, w_start, w_count, wall = _kernel_walls(index, vp)
+    code = np.empty((m, 3), dtype=np.int64)
+    feat = np.empty((m, 3), dtype=np.int64)
+    state = np.empty((m, 3), dtype=np.int8)
+    args: tuple[Any, ...] = (
+        *_kernel_terrain(index),
+        w_seg,
+        w_start,
+        w_count,
+        _KERNEL_CODES,
+        vp.x,
+        vp.y,
+        vp.r,
+        vp.blocks,
+        GRAZE,
+        cont,
+        crest,
+        vp.deep_in(),
+        wall,
+        a,
+        b,
+        np.ascontiguousarray(px),
+        np.ascontiguousarray(py),
+        np.ascontiguousarray(qx),
+        np.ascontiguousarray(qy),
+        _VISIBLE,
+        CODE[Reason.FIGURE],
+        code,
+        feat,
+        state,
+    )
+    kernels.judge_pairs(*args)
+    deferred = state == _DEFERRED
+    if deferred.any():
+        seen = (code == _VISIBLE).any(axis=1)
+        dr, dc = np.nonzero(deferred & ~seen[:, None])
+        if len(dr):
+            la, lb = a[dr], b[dr]
+            lpx, lpy, lqx, lqy = px[dr, dc], py[dr, dc], qx[dr, dc], qy[dr, dc]
+            c, f = _exact(index, vp, la, lb, _segments(lpx, lpy, lqx, lqy), False)
+            terrain_open = c == _VISIBLE
+            state[dr, dc] = np.where(terrain_open, LINE_OPEN, LINE_BLOCKED)
+            rows = np.flatnonzero(terrain_open)
+            if len(rows):
+                bc, bf = _bases(
+                    vp,
+                    np.flatnonzero(vp.blocks),
+                    la[rows],
+                    lb[rows],
+                    lpx[rows],
+                    lpy[rows],
+                    lqx[rows],
+                    lqy[rows],
+                )
+                c[rows], f[rows] = bc, bf
+            code[dr, dc] = c
+            feat[dr, dc] = f
+        state[state == _DEFERRED] = LINE_UNKNOWN
+    open_pair = (code == _VISIBLE).any(axis=1)
+    return (
+        np.where(open_pair, _VISIBLE, code[:, 0]).astype(np.int8),
+        np.where(open_pair, -1, feat[:, 0]),
+        state,
+    )
 
 
 def _segments(px: Floats, py: Floats, qx: Floats, qy: Floats) -> npt.NDArray[np.object_]:

@@ -23,15 +23,29 @@ from crdesk.model import (
 )
 
 
-def _blob(rng: np.random.Generator, cx: float, cy: float, size: float) -> Polygon:
+def _blob(
+    rng: np.random.Generator, cx: float, cy: float, size: float, ragged: bool = False
+) -> Polygon:
     ang = np.sort(rng.uniform(0, 2 * math.pi, 7))
     rad = size / 2 * rng.uniform(0.6, 1.0, 7)
-    return Polygon(np.c_[cx + rad * np.cos(ang), cy + rad * np.sin(ang)]).convex_hull
+    star = Polygon(np.c_[cx + rad * np.cos(ang), cy + rad * np.sin(ang)])
+    if ragged and star.is_valid:
+        # a star-shaped outline with notches a line can leave and re-enter
+        rad = size / 2 * rng.uniform(0.3, 1.0, 7)
+        star = Polygon(np.c_[cx + rad * np.cos(ang), cy + rad * np.sin(ang)])
+        if star.is_valid:
+            return star
+    return star.convex_hull
 
 
 def random_table(
-    seed: int, n_features: int = 10, n_figures: int = 8, size: float = 24.0
+    seed: int,
+    n_features: int = 10,
+    n_figures: int = 8,
+    size: float = 24.0,
+    ragged_woods: bool = False,
 ) -> Battlefield:
+    """``ragged_woods`` gives woods notched (non-convex) outlines."""
     rng = np.random.default_rng(seed)
     terrain: list[TerrainFeature] = []
     for k in range(n_features):
@@ -42,7 +56,12 @@ def random_table(
         fid = f"{kind}-{k}"
         if kind == "woods":
             terrain.append(
-                TerrainFeature(fid, TerrainKind.WOODS, fid, _blob(rng, cx, cy, rng.uniform(3, 7)))
+                TerrainFeature(
+                    fid,
+                    TerrainKind.WOODS,
+                    fid,
+                    _blob(rng, cx, cy, rng.uniform(3, 7), ragged=ragged_woods),
+                )
             )
         elif kind == "building":
             w, h = rng.uniform(2, 5), rng.uniform(2, 5)

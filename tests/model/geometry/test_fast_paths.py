@@ -32,15 +32,17 @@ FAST = settings(max_examples=20, deadline=None, suppress_health_check=[HealthChe
 seeds = st.integers(0, 10_000)
 spots = st.tuples(st.floats(1, 23), st.floats(1, 23))
 
+NUMPY = {"USE_KERNELS": False}
 ROUTES = [
-    {"ONE_PASS_LINES": 0, "EXACT_DIRECT": 0},  # staged lines, numpy edge filter
-    {"ONE_PASS_LINES": 10**9, "EXACT_DIRECT": 10**9},  # one pass, GEOS directly
-    {"ONE_PASS_LINES": 10**9, "EXACT_DIRECT": 0},
-    {"ONE_PASS_LINES": 0, "EXACT_DIRECT": 10**9},
+    {"USE_KERNELS": True},  # compiled kernels (when numba is installed)
+    {**NUMPY, "ONE_PASS_LINES": 0, "EXACT_DIRECT": 0},  # staged lines, numpy edge filter
+    {**NUMPY, "ONE_PASS_LINES": 10**9, "EXACT_DIRECT": 10**9},  # one pass, GEOS directly
+    {**NUMPY, "ONE_PASS_LINES": 10**9, "EXACT_DIRECT": 0},
+    {**NUMPY, "ONE_PASS_LINES": 0, "EXACT_DIRECT": 10**9},
 ]
 WALKS = [
-    {"WALK_FIRST": 1, "WALK_BATCH": 1, "WALK_SINGLE": 0},  # many small rounds
-    {"WALK_FIRST": 16, "WALK_BATCH": 0, "WALK_SINGLE": 10**9},  # one round to the end
+    {**NUMPY, "WALK_FIRST": 1, "WALK_BATCH": 1, "WALK_SINGLE": 0},  # many small rounds
+    {**NUMPY, "WALK_FIRST": 16, "WALK_BATCH": 0, "WALK_SINGLE": 10**9},  # one round to the end
 ]
 
 
@@ -65,9 +67,9 @@ def _same(x: los.PairVerdicts, y: los.PairVerdicts) -> None:
 
 
 @FAST
-@given(seed=seeds, night=st.booleans())
-def test_every_route_gives_the_same_verdicts(seed: int, night: bool) -> None:
-    bf = random_table(seed, n_features=14, n_figures=12)
+@given(seed=seeds, night=st.booleans(), ragged=st.booleans())
+def test_every_route_gives_the_same_verdicts(seed: int, night: bool, ragged: bool) -> None:
+    bf = random_table(seed, n_features=14, n_figures=12, ragged_woods=ragged)
     results = []
     with pytest.MonkeyPatch.context() as mp:
         for route in ROUTES + WALKS:

@@ -43,10 +43,10 @@ def test_los_symmetric_when_facing_each_other(seed: int, night: bool) -> None:
 
 
 @FAST
-@given(seed=seeds)
-def test_fast_matrix_equals_detailed_engine(seed: int) -> None:
-    """The raster pre-filter never changes a verdict."""
-    bf = random_table(seed, n_features=14, n_figures=10)
+@given(seed=seeds, ragged=st.booleans())
+def test_fast_matrix_equals_detailed_engine(seed: int, ragged: bool) -> None:
+    """The fast routes (kernels or raster and edge filters) never change a verdict."""
+    bf = random_table(seed, n_features=14, n_figures=10, ragged_woods=ragged)
     index = build_index(bf, RULES, raster=True)
     vp = viewpoints(bf, index, RULES)
     a, b = np.triu_indices(len(vp), 1)
