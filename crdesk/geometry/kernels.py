@@ -115,29 +115,23 @@ def _meets(
     return False, touch
 
 
+# Positions in the ``codes`` array of reason codes the kernels hand out
+(
+    C_VISIBLE,
+    C_FIGURE,
+    C_WOODS,
+    C_WOODS_DEEP,
+    C_INTERIOR,
+    C_WALL,
+    C_OFF_TABLE,
+    C_OUT_OF_ARC,
+    C_LIMIT,
+    C_WOODS_RANGE,
+) = range(10)
+
+
 def terrain_line(
-    label: Any,
-    x0: float,
-    y0: float,
-    inv_cell: float,
-    step: float,
-    g_role: Any,
-    g_feat: Any,
-    g_box: Any,
-    seg: Any,
-    g_start: Any,
-    g_count: Any,
-    kind_code: Any,
-    role_code: Any,
-    convex: Any,
-    core_box: Any,
-    core_seg: Any,
-    core_start: Any,
-    core_count: Any,
-    w_seg: Any,
-    w_start: Any,
-    w_count: Any,
-    codes: Any,
+    terrain: Any,
     ca: Any,
     cb: Any,
     crest_a: Any,
@@ -156,10 +150,37 @@ def terrain_line(
     The rules of :func:`crdesk.geometry.los._exact`: ``ca``/``cb`` are the
     containers (woods, building) of the two ends, ``crest_a``/``crest_b`` the
     crests near them, ``deep_*`` the woods they are deep in, ``wall_*`` the
-    walls (building outline less the openings they stand at, -1: no opening)
-    of a building they are in.  ``codes``: woods, woods deep, building
-    interior, building wall reason codes.
+    walls entry (building outline less the openings they stand at; -1: at no
+    opening) of the building they are in.  ``terrain`` is
+    :func:`crdesk.geometry.los._kernel_terrain`'s tuple.
     """
+    (
+        label,
+        x0,
+        y0,
+        inv_cell,
+        step,
+        g_role,
+        g_feat,
+        g_box,
+        seg,
+        g_start,
+        g_count,
+        kind_code,
+        role_code,
+        convex,
+        core_box,
+        core_seg,
+        core_start,
+        core_count,
+        w_seg,
+        w_start,
+        w_count,
+        codes,
+        _geom_of,
+        _feature_role,
+        _is_woods,
+    ) = terrain
     ex = qx - px
     ey = qy - py
     rows, cols = label.shape
@@ -205,12 +226,12 @@ def terrain_line(
         # the line starts inside this woods or building: may it leave? (7.9.4, 8.3, 15.2)
         if role == _WOODS:
             if _holds(deep_a if ina else deep_b, f):
-                return TERRAIN_BLOCKED, codes[1], f
+                return TERRAIN_BLOCKED, codes[C_WOODS_DEEP], f
             deeper, unsure = _meets(
                 core_seg, core_start[f], core_count[f], core_box[f], True, px, py, qx, qy
             )
             if deeper:
-                return TERRAIN_BLOCKED, codes[0], f
+                return TERRAIN_BLOCKED, codes[C_WOODS], f
             if unsure:
                 defer = True
                 continue
@@ -224,14 +245,14 @@ def terrain_line(
                     seg, g_start[g], g_count[g], g_box[g], qx, qy
                 )
                 if (crossed + ends_in) // 2 > 1:
-                    return TERRAIN_BLOCKED, codes[0], f
+                    return TERRAIN_BLOCKED, codes[C_WOODS], f
         else:
             wall = wall_a if ina else wall_b
             if wall < 0:
-                return TERRAIN_BLOCKED, codes[2], f
+                return TERRAIN_BLOCKED, codes[C_INTERIOR], f
             crossed, touch = _crossings(w_seg, w_start[wall], w_count[wall], px, py, qx, qy)
             if crossed:
-                return TERRAIN_BLOCKED, codes[3], f
+                return TERRAIN_BLOCKED, codes[C_WALL], f
             if touch:
                 defer = True
     if defer:
@@ -279,140 +300,207 @@ def base_on_line(
     return best
 
 
-def judge_pairs(
-    label: Any,
-    x0: float,
-    y0: float,
-    inv_cell: float,
-    step: float,
-    g_role: Any,
-    g_feat: Any,
-    g_box: Any,
-    seg: Any,
-    g_start: Any,
-    g_count: Any,
-    kind_code: Any,
-    role_code: Any,
-    convex: Any,
-    core_box: Any,
-    core_seg: Any,
-    core_start: Any,
-    core_count: Any,
-    w_seg: Any,
-    w_start: Any,
-    w_count: Any,
-    codes: Any,
-    vx: Any,
-    vy: Any,
-    vr: Any,
-    blocks: Any,
-    graze: float,
-    cont: Any,
-    crest: Any,
-    deep: Any,
-    wall: Any,
+def _cover_of(terrain: Any, view: Any, v: int, t: int, seen: bool) -> tuple[bool, bool, bool]:
+    """(Cover, concealed, unsure) of target t seen from v (7.9.5, 15.2): the rules of
+    :func:`crdesk.geometry.los._cover`; ``unsure`` when only GEOS can say whether the
+    line touches a nearby obstacle or crest."""
+    seg, g_start, g_count, g_box = terrain[8], terrain[9], terrain[10], terrain[7]
+    geom_of, feature_role = terrain[22], terrain[23]
+    x, y, moving, area, veh, near = view[0], view[1], view[6], view[15], view[16], view[18]
+    tin = area[t] and seen
+    conc = tin or (veh[t] and seen)
+    cover = tin and not moving[t]
+    unsure = False
+    if seen and not cover and near[t, 0] >= 0:
+        for s in range(near.shape[1]):
+            ff = near[t, s]
+            if ff < 0:
+                continue
+            role = _OBSTACLE if feature_role[ff] == _OBSTACLE else _CREST
+            g = geom_of[ff, role]
+            if g < 0:
+                continue  # a crest too short to index gives no Cover
+            meets, touch = _meets(
+                seg, g_start[g], g_count[g], g_box[g], role != _CREST, x[v], y[v], x[t], y[t]
+            )
+            if meets:
+                return True, conc, False
+            unsure = unsure or touch
+    return cover, conc, unsure
+
+
+def evaluate_pairs(
+    terrain: Any,
+    view: Any,
     a: Any,
     b: Any,
-    px: Any,
-    py: Any,
-    qx: Any,
-    qy: Any,
-    visible_code: int,
-    figure_code: int,
-    code: Any,
-    feat: Any,
-    state: Any,
-) -> None:
-    """Judge the three sight lines of each pair (a[i], b[i]) in order, stopping at an open one.
+    graze: float,
+    sample_fraction: float,
+    woods_limit: float,
+    limit: float,
+    out: Any,
+) -> tuple[int, int]:
+    """Everything :func:`crdesk.geometry.los.evaluate` decides, for each pair (a[i], b[i]).
 
-    Fills ``code``/``feat`` (m, 3) and ``state`` (m, 3): 1 open on terrain, 2
-    blocked by terrain, 0 not judged, 3 deferred to the exact rules (``code``
-    is -1 there).  A line open on terrain may still be blocked by a base.
+    Gates (presence, sealed figures, the same-woods limit, front arc,
+    night/weather ``limit``, negative for none), the three sight lines in order
+    (centre, left, right) until one is open, Cover and concealment both ways.
+    ``view`` is :func:`crdesk.geometry.los._kernel_view`'s tuple, ``out`` the
+    arrays to fill (see :func:`crdesk.geometry.los._evaluate_compiled`).
+    Returns how many pairs have lines and how many directions have Cover left
+    to the exact rules: line state 3 and ``cover_unsure``.
     """
+    codes = terrain[21]
+    is_woods = terrain[24]
+    x, y, r, fx, fy, blocks, _moving, lit, present = view[:9]
+    cont, crest, deep, wall, seal_feat, seal_code = view[9:15]
+    woods_in = view[17]
+    (
+        dist,
+        ab,
+        ba,
+        ab_feat,
+        ba_feat,
+        cover_ab,
+        cover_ba,
+        conc_ab,
+        conc_ba,
+        gate_ab,
+        gate_ba,
+        lcode,
+        lfeat,
+        lstate,
+        cover_unsure,
+    ) = out
+    vis = codes[C_VISIBLE]
+    lines_left = 0
+    covers_left = 0
     for i in range(a.shape[0]):
         ia, ib = a[i], b[i]
+        dx = x[ib] - x[ia]
+        dy = y[ib] - y[ia]
+        centre = math.hypot(dx, dy)
+        d = max(centre - r[ia] - r[ib], 0.0)
+        dist[i] = d
+        # symmetric gates
+        sym = vis
+        sfeat = -1
+        if not (present[ia] and present[ib]):
+            sym = codes[C_OFF_TABLE]
+        sf = seal_feat[ia]
+        if sf >= 0 and sym == vis and not _holds(cont[ib], sf):
+            sym = seal_code[ia]
+            sfeat = sf
+        sf = seal_feat[ib]
+        if sf >= 0 and sym == vis and not _holds(cont[ia], sf):
+            sym = seal_code[ib]
+            sfeat = sf
+        if d > woods_limit and sym == vis and woods_in[ia] and woods_in[ib]:
+            shared = -1
+            for s in range(cont.shape[1]):
+                f = cont[ia, s]
+                if f >= 0 and is_woods[f] and _holds(cont[ib], f) and (shared < 0 or f < shared):
+                    shared = f
+            if shared >= 0:
+                sym = codes[C_WOODS_RANGE]
+                sfeat = shared
+        # each direction: front arc, night or weather
+        cab = sym
+        cba = sym
+        if (
+            cab == vis
+            and (fx[ia] != 0 or fy[ia] != 0)
+            and fx[ia] * dx + fy[ia] * dy <= graze - r[ib]
+        ):
+            cab = codes[C_OUT_OF_ARC]
+        if (
+            cba == vis
+            and (fx[ib] != 0 or fy[ib] != 0)
+            and fx[ib] * -dx + fy[ib] * -dy <= graze - r[ia]
+        ):
+            cba = codes[C_OUT_OF_ARC]
+        if limit >= 0:
+            if cab == vis and d > limit and not lit[ib]:
+                cab = codes[C_LIMIT]
+            if cba == vis and d > limit and not lit[ia]:
+                cba = codes[C_LIMIT]
+        gab = cab == vis
+        gba = cba == vis
+        gate_ab[i] = gab
+        gate_ba[i] = gba
+        fab = sfeat
+        fba = sfeat
         for j in range(3):
-            code[i, j] = -1
-            feat[i, j] = -1
-            state[i, j] = 0
-        for j in range(3):
-            res, c, f = terrain_line(
-                label,
-                x0,
-                y0,
-                inv_cell,
-                step,
-                g_role,
-                g_feat,
-                g_box,
-                seg,
-                g_start,
-                g_count,
-                kind_code,
-                role_code,
-                convex,
-                core_box,
-                core_seg,
-                core_start,
-                core_count,
-                w_seg,
-                w_start,
-                w_count,
-                codes,
-                cont[ia],
-                cont[ib],
-                crest[ia],
-                crest[ib],
-                deep[ia],
-                deep[ib],
-                wall[ia],
-                wall[ib],
-                px[i, j],
-                py[i, j],
-                qx[i, j],
-                qy[i, j],
-            )
-            if res == TERRAIN_BLOCKED:
-                state[i, j] = 2
-                code[i, j] = c
-                feat[i, j] = f
-            elif res == TERRAIN_DEFER:
-                state[i, j] = 3
-            else:
-                state[i, j] = 1
-                blk = base_on_line(
-                    vx, vy, vr, blocks, graze, ia, ib, px[i, j], py[i, j], qx[i, j], qy[i, j]
+            lcode[i, j] = -1
+            lfeat[i, j] = -1
+            lstate[i, j] = 0
+        if gab or gba:
+            # the three sight lines: centre, then the points halfway out across the line
+            safe = centre if centre > 0 else 1.0
+            nx = -dy / safe
+            ny = dx / safe
+            seen = False
+            waiting = False
+            for j in range(3):
+                side = 0.0 if j == 0 else (1.0 if j == 1 else -1.0)
+                oa = r[ia] * sample_fraction * side
+                ob = r[ib] * sample_fraction * side
+                px = x[ia] + nx * oa
+                py = y[ia] + ny * oa
+                qx = x[ib] + nx * ob
+                qy = y[ib] + ny * ob
+                res, c, f = terrain_line(
+                    terrain,
+                    cont[ia],
+                    cont[ib],
+                    crest[ia],
+                    crest[ib],
+                    deep[ia],
+                    deep[ib],
+                    wall[ia],
+                    wall[ib],
+                    px,
+                    py,
+                    qx,
+                    qy,
                 )
-                if blk >= 0:
-                    code[i, j] = figure_code
-                    feat[i, j] = -(blk + 2)
+                if res == TERRAIN_BLOCKED:
+                    lstate[i, j] = 2
+                    lcode[i, j] = c
+                    lfeat[i, j] = f
+                elif res == TERRAIN_DEFER:
+                    lstate[i, j] = 3
+                    waiting = True
                 else:
-                    code[i, j] = visible_code
-                    break
-
-
-def bases_many(
-    vx: Any,
-    vy: Any,
-    vr: Any,
-    blocks: Any,
-    graze: float,
-    a: Any,
-    b: Any,
-    px: Any,
-    py: Any,
-    qx: Any,
-    qy: Any,
-    out: Any,
-) -> None:
-    """:func:`base_on_line` for arrays of lines; ``out[k]`` is the blocker or -1."""
-    for k in range(a.shape[0]):
-        out[k] = base_on_line(vx, vy, vr, blocks, graze, a[k], b[k], px[k], py[k], qx[k], qy[k])
-
-
-_state = "cold"
-"""cold: not compiled; warming: a background thread compiles; ready."""
-_lock = threading.Lock()
+                    lstate[i, j] = 1
+                    blk = base_on_line(x, y, r, blocks, graze, ia, ib, px, py, qx, qy)
+                    if blk >= 0:
+                        lcode[i, j] = codes[C_FIGURE]
+                        lfeat[i, j] = -(blk + 2)
+                    else:
+                        lcode[i, j] = vis
+                        seen = True
+                        break
+            if seen:
+                pc, pf = vis, -1
+            else:
+                pc, pf = lcode[i, 0], lfeat[i, 0]
+                if waiting:
+                    lines_left += 1
+            if gab:
+                cab, fab = pc, pf
+            if gba:
+                cba, fba = pc, pf
+        ab[i] = cab
+        ba[i] = cba
+        ab_feat[i] = fab
+        ba_feat[i] = fba
+        cv, cn, un = _cover_of(terrain, view, ia, ib, gab)
+        cover_ab[i], conc_ab[i], cover_unsure[i, 0] = cv, cn, un
+        cv, cn, un2 = _cover_of(terrain, view, ib, ia, gba)
+        cover_ba[i], conc_ba[i], cover_unsure[i, 1] = cv, cn, un2
+        covers_left += un + un2
+    return lines_left, covers_left
 
 
 _KERNELS = (
@@ -422,41 +510,36 @@ _KERNELS = (
     "_meets",
     "terrain_line",
     "base_on_line",
-    "judge_pairs",
-    "bases_many",
+    "_cover_of",
+    "evaluate_pairs",
 )
 """Compiled in this order: numba resolves the helpers a kernel calls when it compiles it."""
 
 
 def _compile() -> None:
-    """Compile every kernel (or load it from the disk cache) and call it on tiny inputs."""
+    """Compile every kernel (or load it from the disk cache) and run it on two figures."""
     from numba import njit
 
     space = globals()
     for name in _KERNELS:
         space[name] = njit(cache=True, nogil=True)(space[name])
-    i1 = np.zeros(1, dtype=np.int64)
-    f1 = np.zeros(1, dtype=np.float64)
-    f13 = np.zeros((1, 3), dtype=np.float64)
-    box = np.zeros((1, 4))
-    no = np.zeros(1, dtype=np.bool_)
-    pad = np.full((1, 1), -9, dtype=np.int64)
-    args: tuple[Any, ...] = (
-        np.full((1, 1), -1, dtype=np.int32),
-        0.0,
-        0.0,
-        1.0,
-        0.6,
-        *(i1, i1, box, box, i1, i1, i1, i1),
-        *(no, box, box, i1, i1, box, i1, i1, np.zeros(4, dtype=np.int64)),
-        *(f1, f1, f1, no, 0.01, pad, pad, pad, np.full(1, -1, dtype=np.int64)),
-        *(i1, i1, f13, f13, f13, f13, 0, 1),
-        np.zeros((1, 3), dtype=np.int64),
-        np.zeros((1, 3), dtype=np.int64),
-        np.zeros((1, 3), dtype=np.int8),
+    from crdesk.geometry.los import _evaluate_compiled, viewpoints
+    from crdesk.geometry.terrain_index import build_index
+    from crdesk.model import Battlefield, Figure, Force, Table
+    from crdesk.options import RulesOptions
+
+    bf = Battlefield(Table(12, 12), [], [])
+    bf.add_force(
+        Force(
+            "a",
+            "A",
+            figures=[Figure("f1", "f1", rep=4, x=2, y=2), Figure("f2", "f2", rep=4, x=9, y=9)],
+        )
     )
-    judge_pairs(*args)
-    bases_many(f1, f1, f1, no, 0.01, i1, i1, f1, f1, f1, f1, np.zeros(1, dtype=np.int64))
+    rules = RulesOptions()
+    index = build_index(bf, rules)
+    pair = np.array([0], dtype=np.int64), np.array([1], dtype=np.int64)
+    _evaluate_compiled(index, viewpoints(bf, index, rules), *pair, rules)
 
 
 _state = "cold"
@@ -520,8 +603,7 @@ __all__ = [
     "TERRAIN_DEFER",
     "TERRAIN_OPEN",
     "base_on_line",
-    "bases_many",
-    "judge_pairs",
+    "evaluate_pairs",
     "terrain_line",
     "usable",
     "warm_up",

@@ -478,6 +478,8 @@ def evaluate(
     """
     a = np.asarray(a, dtype=np.int64)
     b = np.asarray(b, dtype=np.int64)
+    if not detailed and USE_KERNELS and kernels.usable():
+        return _evaluate_compiled(index, vp, a, b, rules)
     m = len(a)
     dx = vp.x[b] - vp.x[a]
     dy = vp.y[b] - vp.y[a]
@@ -652,8 +654,6 @@ def _sight_lines(
     because another line or a base already settled it).
     """
     m = len(a)
-    if not detailed and USE_KERNELS and kernels.usable():
-        return _sight_lines_compiled(index, vp, a, b, px, py, qx, qy)
     if not detailed and 3 * m <= ONE_PASS_LINES:
         # few pairs (one figure against the others): all three lines in one pass,
         # fewer numpy calls than judging the side lines after the centre lines
@@ -796,7 +796,7 @@ def _sight_lines(
 
 
 def _kernel_terrain(index: TerrainIndex) -> tuple[Any, ...]:
-    """The terrain arrays :func:`kernels.judge_pairs` takes, in its order (cached)."""
+    """The terrain arrays of :func:`kernels.evaluate_pairs`, less the walls and codes (cached)."""
     cached = index.cache.get("kernel_terrain")
     if cached is None:
         raster = index.raster
@@ -829,6 +829,9 @@ def _kernel_terrain(index: TerrainIndex) -> tuple[Any, ...]:
                     for k in range(len(index.features))
                 ]
             ),
+            _geom_of_table(index),
+            _feature_roles(index),
+            np.array([k in index.woods for k in range(len(index.features))], dtype=bool),
         )
         index.cache["kernel_terrain"] = cached
     return cached  # type: ignore[return-value]
@@ -891,96 +894,139 @@ def _kernel_walls(index: TerrainIndex, vp: Viewpoints) -> tuple[Floats, Ints, In
     return seg, start, count, wall
 
 
-_KERNEL_CODES = np.array(
-    [
-        CODE[r]
-        for r in (Reason.WOODS, Reason.WOODS_DEEP, Reason.BUILDING_INTERIOR, Reason.BUILDING_WALL)
-    ],
-    dtype=np.int64,
-)
 _DEFERRED = 3
-"""Line state from :func:`kernels.judge_pairs`: left to the exact rules."""
+"""Line state from :func:`kernels.evaluate_pairs`: left to the exact rules."""
 
 
-def _sight_lines_compiled(
-    index: TerrainIndex,
-    vp: Viewpoints,
-    a: Ints,
-    b: Ints,
-    px: Floats,
-    py: Floats,
-    qx: Floats,
-    qy: Floats,
-) -> tuple[Codes, Ints, npt.NDArray[np.int8]]:
-    """:func:`_sight_lines` with the compiled kernels: each pair's lines in order, centre
-    first, until one is open; lines the kernels cannot settle (an end inside woods or
-    a building, an exact touch) go to :func:`_exact` when the pair is still unseen."""
-    m = len(a)
-    cont, crest = vp.containers()
-    w_seg, w_start, w_count, wall = _kernel_walls(index, vp)
-    code = np.empty((m, 3), dtype=np.int64)
-    feat = np.empty((m, 3), dtype=np.int64)
-    state = np.empty((m, 3), dtype=np.int8)
-    args: tuple[Any, ...] = (
-        *_kernel_terrain(index),
-        w_seg,
-        w_start,
-        w_count,
-        _KERNEL_CODES,
-        vp.x,
-        vp.y,
-        vp.r,
-        vp.blocks,
-        GRAZE,
-        cont,
-        crest,
-        vp.deep_in(),
-        wall,
-        a,
-        b,
-        np.ascontiguousarray(px),
-        np.ascontiguousarray(py),
-        np.ascontiguousarray(qx),
-        np.ascontiguousarray(qy),
-        _VISIBLE,
-        CODE[Reason.FIGURE],
-        code,
-        feat,
-        state,
+def _kernel_codes(rules: RulesOptions) -> Ints:
+    """Reason codes in the order of the ``kernels.C_*`` positions."""
+    limit = Reason.NIGHT if rules.night else Reason.WEATHER
+    return np.array(
+        [
+            CODE[r]
+            for r in (
+                Reason.VISIBLE,
+                Reason.FIGURE,
+                Reason.WOODS,
+                Reason.WOODS_DEEP,
+                Reason.BUILDING_INTERIOR,
+                Reason.BUILDING_WALL,
+                Reason.OFF_TABLE,
+                Reason.OUT_OF_ARC,
+                limit,
+                Reason.WOODS_RANGE,
+            )
+        ],
+        dtype=np.int64,
     )
-    kernels.judge_pairs(*args)
+
+
+def _evaluate_compiled(
+    index: TerrainIndex, vp: Viewpoints, a: Ints, b: Ints, rules: RulesOptions
+) -> PairVerdicts:
+    """:func:`evaluate` in one call of :func:`kernels.evaluate_pairs`; what it leaves to
+    the exact rules (a line that only touches an edge, Cover by an obstacle the line only
+    touches) is settled here with GEOS, for the few pairs concerned."""
+    m = len(a)
+    w_seg, w_start, w_count, wall = _kernel_walls(index, vp)
+    static = _kernel_terrain(index)
+    terrain = (*static[:18], w_seg, w_start, w_count, _kernel_codes(rules), *static[18:])
+    cont, crest = vp.containers()
+    seal_feat, seal_code = vp.sealed()
+    area, veh, _near, woods = vp.cover_flags()
+    view = (
+        *(vp.x, vp.y, vp.r, vp.fx, vp.fy, vp.blocks, vp.moving, vp.lit, vp.present),
+        *(cont, crest, vp.deep_in(), wall, seal_feat, seal_code, area, veh, woods),
+        vp.near_features(),
+    )
+    out: tuple[Any, ...] = (
+        np.empty(m, dtype=np.float64),
+        np.empty(m, dtype=np.int8),
+        np.empty(m, dtype=np.int8),
+        np.empty(m, dtype=np.int64),
+        np.empty(m, dtype=np.int64),
+        *[np.empty(m, dtype=bool) for _ in range(6)],
+        np.empty((m, 3), dtype=np.int64),
+        np.empty((m, 3), dtype=np.int64),
+        np.empty((m, 3), dtype=np.int8),
+        np.empty((m, 2), dtype=bool),
+    )
+    limit = rules.visibility_limit
+    lines_left, covers_left = kernels.evaluate_pairs(
+        terrain,
+        view,
+        np.ascontiguousarray(a, dtype=np.int64),
+        np.ascontiguousarray(b, dtype=np.int64),
+        GRAZE,
+        SAMPLE_FRACTION,
+        float(rules.woods_visibility),
+        -1.0 if limit is None else float(limit),
+        out,
+    )
+    dist, ab, ba, ab_feat, ba_feat, cov_ab, cov_ba, conc_ab, conc_ba, gate_ab, gate_ba = out[:11]
+    state, cover_unsure = out[13], out[14]
+    if lines_left:
+        _settle_lines(index, vp, a, b, out)
     deferred = state == _DEFERRED
     if deferred.any():
-        seen = (code == _VISIBLE).any(axis=1)
-        dr, dc = np.nonzero(deferred & ~seen[:, None])
-        if len(dr):
-            la, lb = a[dr], b[dr]
-            lpx, lpy, lqx, lqy = px[dr, dc], py[dr, dc], qx[dr, dc], qy[dr, dc]
-            c, f = _exact(index, vp, la, lb, _segments(lpx, lpy, lqx, lqy), False)
-            terrain_open = c == _VISIBLE
-            state[dr, dc] = np.where(terrain_open, LINE_OPEN, LINE_BLOCKED)
-            rows = np.flatnonzero(terrain_open)
+        state[deferred] = LINE_UNKNOWN
+    if covers_left:
+        for col, (v, t, seen, cov, conc) in enumerate(
+            ((a, b, gate_ab, cov_ab, conc_ab), (b, a, gate_ba, cov_ba, conc_ba))
+        ):
+            rows = np.flatnonzero(cover_unsure[:, col])
             if len(rows):
-                bc, bf = _bases(
-                    vp,
-                    np.flatnonzero(vp.blocks),
-                    la[rows],
-                    lb[rows],
-                    lpx[rows],
-                    lpy[rows],
-                    lqx[rows],
-                    lqy[rows],
-                )
-                c[rows], f[rows] = bc, bf
-            code[dr, dc] = c
-            feat[dr, dc] = f
-        state[state == _DEFERRED] = LINE_UNKNOWN
-    open_pair = (code == _VISIBLE).any(axis=1)
-    return (
-        np.where(open_pair, _VISIBLE, code[:, 0]).astype(np.int8),
-        np.where(open_pair, -1, feat[:, 0]),
-        state,
+                cov[rows], conc[rows] = _cover(index, vp, v[rows], t[rows], seen[rows])
+    return PairVerdicts(
+        a=a,
+        b=b,
+        distance=dist,
+        ab=ab,
+        ba=ba,
+        ab_feature=ab_feat,
+        ba_feature=ba_feat,
+        cover_ab=cov_ab,
+        concealed_ab=conc_ab,
+        cover_ba=cov_ba,
+        concealed_ba=conc_ba,
+        gate_ab=gate_ab,
+        gate_ba=gate_ba,
+        line_state=state,
     )
+
+
+def _settle_lines(
+    index: TerrainIndex, vp: Viewpoints, a: Ints, b: Ints, out: tuple[Any, ...]
+) -> None:
+    """Judge with GEOS the lines the kernel deferred, for pairs it left unseen; then
+    the pair's verdict in each direction whose gate is open."""
+    ab, ba, ab_feat, ba_feat = out[1:5]
+    gate_ab, gate_ba = out[9], out[10]
+    lcode, lfeat, state = out[11], out[12], out[13]
+    seen = (lcode == _VISIBLE).any(axis=1)
+    pairs = np.flatnonzero(~seen & (state == _DEFERRED).any(axis=1))
+    px, py, qx, qy = _line_ends(vp, a[pairs], b[pairs])
+    r, c = np.nonzero(state[pairs] == _DEFERRED)
+    la, lb = a[pairs][r], b[pairs][r]
+    lpx, lpy, lqx, lqy = px[r, c], py[r, c], qx[r, c], qy[r, c]
+    code, feat = _exact(index, vp, la, lb, _segments(lpx, lpy, lqx, lqy), False)
+    terrain_open = code == _VISIBLE
+    rows = np.flatnonzero(terrain_open)
+    if len(rows):
+        blockers = np.flatnonzero(vp.blocks)
+        ends = (lpx[rows], lpy[rows], lqx[rows], lqy[rows])
+        code[rows], feat[rows] = _bases(vp, blockers, la[rows], lb[rows], *ends)
+    rr = pairs[r]
+    lcode[rr, c] = code
+    lfeat[rr, c] = feat
+    state[rr, c] = np.where(terrain_open, LINE_OPEN, LINE_BLOCKED)
+    now = (lcode[pairs] == _VISIBLE).any(axis=1)
+    pair_code = np.where(now, _VISIBLE, lcode[pairs, 0])
+    pair_feat = np.where(now, -1, lfeat[pairs, 0])
+    for gate, codes, feats in ((gate_ab, ab, ab_feat), (gate_ba, ba, ba_feat)):
+        open_ = gate[pairs]
+        codes[pairs[open_]] = pair_code[open_]
+        feats[pairs[open_]] = pair_feat[open_]
 
 
 def _segments(px: Floats, py: Floats, qx: Floats, qy: Floats) -> npt.NDArray[np.object_]:
@@ -1138,15 +1184,20 @@ def _geom_bounds(index: TerrainIndex) -> Floats:
     return out
 
 
-def _geom_of(index: TerrainIndex, feats: Ints, role: Ints) -> Ints:
-    """The index of the sight geometry of each (feature, role), or -1."""
+def _geom_of_table(index: TerrainIndex) -> Ints:
+    """[feature, role]: the index of that feature's sight geometry in that role, or -1."""
     table = index.cache.get("geom_of")
     if table is None:
-        arr = np.full((len(index.features), 5), -1, dtype=np.int64)
-        arr[index.geom_feature, index.geom_role] = np.arange(len(index.geoms))
-        index.cache["geom_of"] = arr
-        table = arr
-    out: Ints = table[feats, role]  # type: ignore[index]
+        table = np.full((len(index.features), 5), -1, dtype=np.int64)
+        table[index.geom_feature, index.geom_role] = np.arange(len(index.geoms))
+        index.cache["geom_of"] = table
+    out: Ints = table  # type: ignore[assignment]
+    return out
+
+
+def _geom_of(index: TerrainIndex, feats: Ints, role: Ints) -> Ints:
+    """The index of the sight geometry of each (feature, role), or -1."""
+    out: Ints = _geom_of_table(index)[feats, role]
     return out
 
 
