@@ -30,7 +30,7 @@ from crdesk.geometry.los import (
     Viewpoints,
     evaluate,
     explain,
-    recheck_bases,
+    recheck_near,
     viewpoints,
 )
 from crdesk.geometry.terrain_index import TerrainIndex, build_index
@@ -381,10 +381,11 @@ class VisibilityService:
             cand[:, ks] = False
             a, b = np.nonzero(cand)
             if len(a):
-                near = _segments_near(fresh, a, b, np.array(spots, dtype=np.float64))
+                near, open_any, unsure = recheck_near(
+                    fresh, a, b, self._lines[a, b], np.array(spots, dtype=np.float64)
+                )
                 a, b = a[near], b[near]
             if len(a):
-                open_any, unsure = recheck_bases(fresh, a, b, self._lines[a, b])
                 self._publish(out, a, b, open_any & self._gate[a, b], open_any & self._gate[b, a])
                 if unsure.any():
                     ra = np.concatenate([ra, a[unsure]])
@@ -407,24 +408,6 @@ class VisibilityService:
             lit=self._lit,
         )
         return vp.with_rows(ks, one)
-
-
-def _segments_near(
-    vp: Viewpoints,
-    a: npt.NDArray[np.int64],
-    b: npt.NDArray[np.int64],
-    spots: npt.NDArray[np.float64],
-) -> npt.NDArray[np.bool_]:
-    """Pairs whose sight corridor passes within r of any spot (x, y, r) (conservative)."""
-    px, py, qx, qy = vp.x[a], vp.y[a], vp.x[b], vp.y[b]
-    ex, ey = (qx - px)[:, None], (qy - py)[:, None]
-    ll = ex * ex + ey * ey
-    x, y, r = spots[:, 0][None, :], spots[:, 1][None, :], spots[:, 2][None, :]
-    wx, wy = x - px[:, None], y - py[:, None]
-    t = np.clip((wx * ex + wy * ey) / np.where(ll > 0, ll, 1.0), 0.0, 1.0)
-    dx, dy = wx - t * ex, wy - t * ey
-    reach = r + np.maximum(vp.r[a], vp.r[b])[:, None]
-    return np.asarray((dx * dx + dy * dy < reach * reach).any(axis=1))
 
 
 __all__ = ["SightMatrix", "SightRow", "VisibilityService"]

@@ -503,6 +503,72 @@ def evaluate_pairs(
     return lines_left, covers_left
 
 
+def recheck_pairs(
+    view: Any,
+    a: Any,
+    b: Any,
+    line_state: Any,
+    spots: Any,
+    graze: float,
+    sample_fraction: float,
+    near: Any,
+    open_: Any,
+    unsure: Any,
+) -> None:
+    """For pairs whose ends stayed put while bases moved (the ``spots``, rows x, y, r):
+    does the centre-to-centre corridor pass near a spot (``near``), and if so does a
+    line terrain left open stay clear of every base (``open_``), or must the pair be
+    judged again (``unsure``: every line known open is blocked, some were never
+    judged)?  The arithmetic of :func:`crdesk.visibility._segments_near` and
+    :func:`crdesk.geometry.los.recheck_bases`."""
+    x, y, r, blocks = view[0], view[1], view[2], view[5]
+    for i in range(a.shape[0]):
+        ia, ib = a[i], b[i]
+        px, py, qx, qy = x[ia], y[ia], x[ib], y[ib]
+        ex = qx - px
+        ey = qy - py
+        ll = ex * ex + ey * ey
+        den = ll if ll > 0 else 1.0
+        hit = False
+        for s in range(spots.shape[0]):
+            wx = spots[s, 0] - px
+            wy = spots[s, 1] - py
+            t = min(max((wx * ex + wy * ey) / den, 0.0), 1.0)
+            dx = wx - t * ex
+            dy = wy - t * ey
+            reach = spots[s, 2] + max(r[ia], r[ib])
+            if dx * dx + dy * dy < reach * reach:
+                hit = True
+                break
+        near[i] = hit
+        open_[i] = False
+        unsure[i] = False
+        if not hit:
+            continue
+        centre = math.hypot(ex, ey)
+        safe = centre if centre > 0 else 1.0
+        nx = -ey / safe
+        ny = ex / safe
+        known_open = False
+        unjudged = False
+        for j in range(3):
+            if line_state[i, j] == 0:
+                unjudged = True
+            if line_state[i, j] != 1 or open_[i]:
+                continue
+            known_open = True
+            side = 0.0 if j == 0 else (1.0 if j == 1 else -1.0)
+            oa = r[ia] * sample_fraction * side
+            ob = r[ib] * sample_fraction * side
+            lpx = px + nx * oa
+            lpy = py + ny * oa
+            lqx = qx + nx * ob
+            lqy = qy + ny * ob
+            if base_on_line(x, y, r, blocks, graze, ia, ib, lpx, lpy, lqx, lqy) < 0:
+                open_[i] = True
+        unsure[i] = not open_[i] and known_open and unjudged
+
+
 _KERNELS = (
     "_holds",
     "_crossings",
@@ -512,6 +578,7 @@ _KERNELS = (
     "base_on_line",
     "_cover_of",
     "evaluate_pairs",
+    "recheck_pairs",
 )
 """Compiled in this order: numba resolves the helpers a kernel calls when it compiles it."""
 
@@ -523,7 +590,7 @@ def _compile() -> None:
     space = globals()
     for name in _KERNELS:
         space[name] = njit(cache=True, nogil=True)(space[name])
-    from crdesk.geometry.los import _evaluate_compiled, viewpoints
+    from crdesk.geometry.los import _evaluate_compiled, _recheck_compiled, viewpoints
     from crdesk.geometry.terrain_index import build_index
     from crdesk.model import Battlefield, Figure, Force, Table
     from crdesk.options import RulesOptions
@@ -539,7 +606,10 @@ def _compile() -> None:
     rules = RulesOptions()
     index = build_index(bf, rules)
     pair = np.array([0], dtype=np.int64), np.array([1], dtype=np.int64)
-    _evaluate_compiled(index, viewpoints(bf, index, rules), *pair, rules)
+    vp = viewpoints(bf, index, rules)
+    _evaluate_compiled(index, vp, *pair, rules)
+    state = np.ones((1, 3), dtype=np.int8)
+    _recheck_compiled(vp, *pair, state, np.array([[5.0, 5.0, 0.5]]))
 
 
 _state = "cold"
@@ -604,6 +674,7 @@ __all__ = [
     "TERRAIN_OPEN",
     "base_on_line",
     "evaluate_pairs",
+    "recheck_pairs",
     "terrain_line",
     "usable",
     "warm_up",

@@ -617,6 +617,58 @@ def recheck_bases(
     return out, unsure
 
 
+def recheck_near(
+    vp: Viewpoints,
+    a: Ints,
+    b: Ints,
+    line_state: npt.NDArray[np.int8],
+    spots: Floats,
+) -> tuple[Ints, Bools, Bools]:
+    """Pairs (a, b) whose ends did not move, after bases moved to or from ``spots``
+    (rows x, y, r): which pass near a spot (their positions in ``a``), and for those
+    :func:`recheck_bases`' (open, unsure)."""
+    if USE_KERNELS and kernels.usable():
+        return _recheck_compiled(vp, a, b, line_state, spots)
+    near = np.flatnonzero(_segments_near(vp, a, b, spots))
+    open_, unsure = recheck_bases(vp, a[near], b[near], line_state[near])
+    return near, open_, unsure
+
+
+def _recheck_compiled(
+    vp: Viewpoints, a: Ints, b: Ints, line_state: npt.NDArray[np.int8], spots: Floats
+) -> tuple[Ints, Bools, Bools]:
+    m = len(a)
+    near, open_, unsure = np.empty(m, bool), np.empty(m, bool), np.empty(m, bool)
+    view = (vp.x, vp.y, vp.r, vp.fx, vp.fy, vp.blocks)
+    kernels.recheck_pairs(
+        view,
+        np.ascontiguousarray(a, dtype=np.int64),
+        np.ascontiguousarray(b, dtype=np.int64),
+        np.ascontiguousarray(line_state, dtype=np.int8),
+        np.ascontiguousarray(spots, dtype=np.float64),
+        GRAZE,
+        SAMPLE_FRACTION,
+        near,
+        open_,
+        unsure,
+    )
+    rows = np.flatnonzero(near)
+    return rows, open_[rows], unsure[rows]
+
+
+def _segments_near(vp: Viewpoints, a: Ints, b: Ints, spots: Floats) -> Bools:
+    """Pairs whose sight corridor passes within r of any spot (x, y, r) (conservative)."""
+    px, py, qx, qy = vp.x[a], vp.y[a], vp.x[b], vp.y[b]
+    ex, ey = (qx - px)[:, None], (qy - py)[:, None]
+    ll = ex * ex + ey * ey
+    x, y, r = spots[:, 0][None, :], spots[:, 1][None, :], spots[:, 2][None, :]
+    wx, wy = x - px[:, None], y - py[:, None]
+    t = np.clip((wx * ex + wy * ey) / np.where(ll > 0, ll, 1.0), 0.0, 1.0)
+    dx, dy = wx - t * ex, wy - t * ey
+    reach = r + np.maximum(vp.r[a], vp.r[b])[:, None]
+    return np.asarray((dx * dx + dy * dy < reach * reach).any(axis=1))
+
+
 _BLOCK_CODE = {
     Role.WOODS: CODE[Reason.WOODS],
     Role.BUILDING: CODE[Reason.BUILDING],
