@@ -11,6 +11,7 @@ update patches the per-figure arrays.  None of this may change a verdict.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
@@ -44,6 +45,14 @@ WALKS = [
     {**NUMPY, "WALK_FIRST": 1, "WALK_BATCH": 1, "WALK_SINGLE": 0},  # many small rounds
     {**NUMPY, "WALK_FIRST": 16, "WALK_BATCH": 0, "WALK_SINGLE": 10**9},  # one round to the end
 ]
+
+
+@pytest.fixture(autouse=True)
+def _kernels_back_on() -> Iterator[None]:
+    """Tests here may switch the compiled route off; every test starts with it on."""
+    los.USE_KERNELS = True
+    yield
+    los.USE_KERNELS = True
 
 
 def _verdicts(bf: Battlefield, night: bool = False) -> tuple[los.PairVerdicts, Viewpoints]:
@@ -182,10 +191,13 @@ def test_place_cache_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
         min_size=1,
         max_size=5,
     ),
+    compiled=st.booleans(),
 )
 def test_several_changes_at_once_match_a_full_recomputation(
-    seed: int, changes: list[tuple[int, tuple[float, float], Status | None]]
+    seed: int, changes: list[tuple[int, tuple[float, float], Status | None]], compiled: bool
 ) -> None:
+    """The incremental update, on the compiled or the numpy route, against a full one."""
+    los.USE_KERNELS = compiled  # put back by the autouse fixture
     bf = random_table(seed)
     service = VisibilityService(bf, RULES)
     cohesion = Cohesion(service)
@@ -204,11 +216,17 @@ def test_several_changes_at_once_match_a_full_recomputation(
 
 
 @FAST
-@given(seed=seeds, k=st.integers(0, 7), path=st.lists(spots, min_size=2, max_size=6))
+@given(
+    seed=seeds,
+    k=st.integers(0, 7),
+    path=st.lists(spots, min_size=2, max_size=6),
+    compiled=st.booleans(),
+)
 def test_a_drag_matches_full_recomputations_at_every_step(
-    seed: int, k: int, path: list[tuple[float, float]]
+    seed: int, k: int, path: list[tuple[float, float]], compiled: bool
 ) -> None:
     """What the editor does on every mouse move: matrix(), then Cohesion.update([focus])."""
+    los.USE_KERNELS = compiled  # put back by the autouse fixture
     bf = random_table(seed)
     service = VisibilityService(bf, RULES)
     cohesion = Cohesion(service)
@@ -223,3 +241,23 @@ def test_a_drag_matches_full_recomputations_at_every_step(
         i = m.position(fig.id)
         assert np.array_equal(row.sees, np.where(np.arange(len(m.ids)) == i, False, m.visible[i]))
         assert cohesion.groups(RULES) == groups(bf, full, RULES)
+
+
+@FAST
+@given(seed=seeds, moved=st.lists(st.tuples(spots, st.floats(0.2, 1.0)), min_size=1, max_size=3))
+def test_base_rechecks_agree_on_both_routes(
+    seed: int, moved: list[tuple[tuple[float, float], float]]
+) -> None:
+    """Pairs near moved bases, and whether their open lines stay clear, compiled or not."""
+    bf = random_table(seed, n_features=14, n_figures=12)
+    index = build_index(bf, RULES, raster=True)
+    vp = viewpoints(bf, index, RULES)
+    a, b = np.triu_indices(len(vp), 1)
+    states = evaluate(index, vp, a, b, RULES).line_state
+    spots_ = np.array([(x, y, r) for (x, y), r in moved], dtype=np.float64)
+    got = []
+    for compiled in (True, False):
+        los.USE_KERNELS = compiled
+        got.append(los.recheck_near(vp, a, b, states, spots_))
+    for x, y in zip(*got, strict=True):
+        assert np.array_equal(x, y)
