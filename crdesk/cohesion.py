@@ -129,6 +129,8 @@ class Cohesion:
         self._pos_ids: list[str] = []
         self._sides_key: tuple[str, ...] = ()
         self._sides = np.zeros(0, dtype=np.int64)
+        self._in_graph = np.zeros(0, dtype=bool)
+        """Which figures are nodes of the graph (as of the last update; empty: unknown)."""
 
     def update(self, changed: Iterable[str] | None = None) -> nx.Graph:
         """Refresh after figures moved or changed status; ``None`` means "look for changes".
@@ -143,15 +145,17 @@ class Cohesion:
         if new.ids != old.ids:
             self.graph = cohesion_graph(bf, new)
             self._matrix = new
+            self._in_graph = np.zeros(0, dtype=bool)
             return self.graph
         ids = new.ids
-        n = len(ids)
-        figs = [bf.figure(fid) for fid in ids]
+        figs = list(bf.figures())  # roster order: the matrix's order
         sides = self._side_codes(figs)
         graph = self.graph
-        act = np.fromiter((_CAN_ACT[f.status] for f in figs), dtype=bool, count=n)
-        present = set(graph)
-        in_graph = np.fromiter((fid in present for fid in ids), dtype=bool, count=n)
+        act = np.array([_CAN_ACT[f.status] for f in figs], dtype=bool)
+        in_graph = self._in_graph
+        if len(in_graph) != len(ids):
+            present = set(graph)
+            in_graph = np.array([fid in present for fid in ids], dtype=bool)
         touched = act != in_graph
         if changed:
             pos = self._positions(ids)
@@ -181,6 +185,7 @@ class Cohesion:
                 zip([ids[k] for k in mine[r].tolist()], [ids[j] for j in c.tolist()], strict=True)
             )
         self._matrix = new
+        self._in_graph = act
         return self.graph
 
     def _positions(self, ids: list[str]) -> dict[str, int]:

@@ -43,10 +43,12 @@ TERRAIN_DEFER = 2
 _WOODS, _BUILDING, _CREST, _OBSTACLE = 0, 1, 3, 4
 
 
-def _holds(row: Any, f: int) -> bool:
+def _holds(table: Any, row: int, f: int) -> bool:
+    """Is ``f`` in ``table[row]``?  (Rows are passed by number: a slice of an array in
+    compiled code costs two atomic reference counts, which add up over many lines.)"""
     # plain loops throughout: numba compiles them, not generator expressions
-    for s in range(row.shape[0]):  # noqa: SIM110
-        if row[s] == f:
+    for s in range(table.shape[1]):  # noqa: SIM110
+        if table[row, s] == f:
             return True
     return False
 
@@ -73,9 +75,10 @@ def _crossings(
     return n, touch
 
 
-def _inside(seg: Any, first: int, count: int, box: Any, ux: float, uy: float) -> bool:
-    """Is (ux, uy) inside the outline whose rings are these edges (ray casting)?"""
-    if ux < box[0] or ux > box[2] or uy < box[1] or uy > box[3]:
+def _inside(seg: Any, first: int, count: int, box: Any, bi: int, ux: float, uy: float) -> bool:
+    """Is (ux, uy) inside the outline whose rings are these edges and whose bounding box
+    is ``box[bi]`` (ray casting)?"""
+    if ux < box[bi, 0] or ux > box[bi, 2] or uy < box[bi, 1] or uy > box[bi, 3]:
         return False
     odd = False
     for e in range(first, first + count):
@@ -92,24 +95,25 @@ def _meets(
     first: int,
     count: int,
     box: Any,
+    bi: int,
     solid: bool,
     px: float,
     py: float,
     qx: float,
     qy: float,
 ) -> tuple[bool, bool]:
-    """(meets, unsure): does p -> q meet the geometry with these edges (an outline when
-    ``solid``)?  Sure when a crossing is proper or an end lies inside; no contact at all
-    means no; ``unsure`` when only an exact touch was seen."""
-    if box[0] > max(px, qx) or box[2] < min(px, qx) or box[1] > max(py, qy):
+    """(meets, unsure): does p -> q meet the geometry with these edges and bounding box
+    ``box[bi]`` (an outline when ``solid``)?  Sure when a crossing is proper or an end
+    lies inside; no contact at all means no; ``unsure`` when only a touch was seen."""
+    if box[bi, 0] > max(px, qx) or box[bi, 2] < min(px, qx):
         return False, False
-    if box[3] < min(py, qy):
+    if box[bi, 1] > max(py, qy) or box[bi, 3] < min(py, qy):
         return False, False
     n, touch = _crossings(seg, first, count, px, py, qx, qy)
     if n:
         return True, False
     if solid and (
-        _inside(seg, first, count, box, px, py) or _inside(seg, first, count, box, qx, qy)
+        _inside(seg, first, count, box, bi, px, py) or _inside(seg, first, count, box, bi, qx, qy)
     ):
         return True, False
     return False, touch
@@ -132,12 +136,11 @@ def _meets(
 
 def terrain_line(
     terrain: Any,
-    ca: Any,
-    cb: Any,
-    crest_a: Any,
-    crest_b: Any,
-    deep_a: Any,
-    deep_b: Any,
+    cont: Any,
+    crest: Any,
+    deep: Any,
+    ia: int,
+    ib: int,
     wall_a: int,
     wall_b: int,
     px: float,
@@ -147,9 +150,9 @@ def terrain_line(
 ) -> tuple[int, int, int]:
     """What terrain alone says of the line p -> q: (TERRAIN_*, reason code, feature).
 
-    The rules of :func:`crdesk.geometry.los._exact`: ``ca``/``cb`` are the
-    containers (woods, building) of the two ends, ``crest_a``/``crest_b`` the
-    crests near them, ``deep_*`` the woods they are deep in, ``wall_*`` the
+    The rules of :func:`crdesk.geometry.los._exact`: rows ``ia`` and ``ib`` of
+    ``cont`` are the containers (woods, building) of the two ends, of ``crest``
+    the crests near them, of ``deep`` the woods they are deep in; ``wall_*`` the
     walls entry (building outline less the openings they stand at; -1: at no
     opening) of the building they are in.  ``terrain`` is
     :func:`crdesk.geometry.los._kernel_terrain`'s tuple.
@@ -194,7 +197,7 @@ def terrain_line(
             c = min(max(c, 0), cols - 1)
             r = min(max(r, 0), rows - 1)
             lab = label[r, c]
-            if lab >= 0 and not _holds(ca, lab) and not _holds(cb, lab):
+            if lab >= 0 and not _holds(cont, ia, lab) and not _holds(cont, ib, lab):
                 return TERRAIN_BLOCKED, kind_code[lab], lab
     defer = False
     for g in range(g_role.shape[0]):
@@ -208,14 +211,14 @@ def terrain_line(
         f = g_feat[g]
         ina = inb = False
         if role in (_WOODS, _BUILDING):
-            ina = _holds(ca, f)
-            inb = _holds(cb, f)
+            ina = _holds(cont, ia, f)
+            inb = _holds(cont, ib, f)
             if ina and inb:
                 continue  # both in it: it never blocks them
-        elif role == _CREST and (_holds(crest_a, f) or _holds(crest_b, f)):
+        elif role == _CREST and (_holds(crest, ia, f) or _holds(crest, ib, f)):
             continue  # within 1" of the crest: seen over it
         meets, unsure = _meets(
-            seg, g_start[g], g_count[g], g_box[g], role != _CREST, px, py, qx, qy
+            seg, g_start[g], g_count[g], g_box, g, role != _CREST, px, py, qx, qy
         )
         if unsure:
             defer = True
@@ -225,10 +228,10 @@ def terrain_line(
             return TERRAIN_BLOCKED, role_code[role], f
         # the line starts inside this woods or building: may it leave? (7.9.4, 8.3, 15.2)
         if role == _WOODS:
-            if _holds(deep_a if ina else deep_b, f):
+            if _holds(deep, ia if ina else ib, f):
                 return TERRAIN_BLOCKED, codes[C_WOODS_DEEP], f
             deeper, unsure = _meets(
-                core_seg, core_start[f], core_count[f], core_box[f], True, px, py, qx, qy
+                core_seg, core_start[f], core_count[f], core_box, f, True, px, py, qx, qy
             )
             if deeper:
                 return TERRAIN_BLOCKED, codes[C_WOODS], f
@@ -241,8 +244,8 @@ def terrain_line(
                 if touch:
                     defer = True
                     continue
-                ends_in = _inside(seg, g_start[g], g_count[g], g_box[g], px, py) + _inside(
-                    seg, g_start[g], g_count[g], g_box[g], qx, qy
+                ends_in = _inside(seg, g_start[g], g_count[g], g_box, g, px, py) + _inside(
+                    seg, g_start[g], g_count[g], g_box, g, qx, qy
                 )
                 if (crossed + ends_in) // 2 > 1:
                     return TERRAIN_BLOCKED, codes[C_WOODS], f
@@ -321,7 +324,7 @@ def _cover_of(terrain: Any, view: Any, v: int, t: int, seen: bool) -> tuple[bool
             if g < 0:
                 continue  # a crest too short to index gives no Cover
             meets, touch = _meets(
-                seg, g_start[g], g_count[g], g_box[g], role != _CREST, x[v], y[v], x[t], y[t]
+                seg, g_start[g], g_count[g], g_box, g, role != _CREST, x[v], y[v], x[t], y[t]
             )
             if meets:
                 return True, conc, False
@@ -388,18 +391,18 @@ def evaluate_pairs(
         if not (present[ia] and present[ib]):
             sym = codes[C_OFF_TABLE]
         sf = seal_feat[ia]
-        if sf >= 0 and sym == vis and not _holds(cont[ib], sf):
+        if sf >= 0 and sym == vis and not _holds(cont, ib, sf):
             sym = seal_code[ia]
             sfeat = sf
         sf = seal_feat[ib]
-        if sf >= 0 and sym == vis and not _holds(cont[ia], sf):
+        if sf >= 0 and sym == vis and not _holds(cont, ia, sf):
             sym = seal_code[ib]
             sfeat = sf
         if d > woods_limit and sym == vis and woods_in[ia] and woods_in[ib]:
             shared = -1
             for s in range(cont.shape[1]):
                 f = cont[ia, s]
-                if f >= 0 and is_woods[f] and _holds(cont[ib], f) and (shared < 0 or f < shared):
+                if f >= 0 and is_woods[f] and _holds(cont, ib, f) and (shared < 0 or f < shared):
                     shared = f
             if shared >= 0:
                 sym = codes[C_WOODS_RANGE]
@@ -451,12 +454,11 @@ def evaluate_pairs(
                 qy = y[ib] + ny * ob
                 res, c, f = terrain_line(
                     terrain,
-                    cont[ia],
-                    cont[ib],
-                    crest[ia],
-                    crest[ib],
-                    deep[ia],
-                    deep[ib],
+                    cont,
+                    crest,
+                    deep,
+                    ia,
+                    ib,
                     wall[ia],
                     wall[ib],
                     px,
@@ -583,13 +585,18 @@ _KERNELS = (
 """Compiled in this order: numba resolves the helpers a kernel calls when it compiles it."""
 
 
+_INLINE = {"terrain_line", "_cover_of", "base_on_line"}
+
+
 def _compile() -> None:
     """Compile every kernel (or load it from the disk cache) and run it on two figures."""
     from numba import njit
 
     space = globals()
     for name in _KERNELS:
-        space[name] = njit(cache=True, nogil=True)(space[name])
+        space[name] = njit(cache=True, nogil=True, inline="always" if name in _INLINE else "never")(
+            space[name]
+        )
     from crdesk.geometry.los import _evaluate_compiled, _recheck_compiled, viewpoints
     from crdesk.geometry.terrain_index import build_index
     from crdesk.model import Battlefield, Figure, Force, Table
