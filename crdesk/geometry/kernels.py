@@ -571,6 +571,148 @@ def recheck_pairs(
         unsure[i] = not open_[i] and known_open and unjudged
 
 
+def _segment_distance(seg: Any, e: int, px: float, py: float) -> float:
+    """Distance from (px, py) to edge ``seg[e]``."""
+    ax, ay, bx, by = seg[e, 0], seg[e, 1], seg[e, 2], seg[e, 3]
+    dx = bx - ax
+    dy = by - ay
+    ll = dx * dx + dy * dy
+    t = 0.0 if ll <= 0 else min(max(((px - ax) * dx + (py - ay) * dy) / ll, 0.0), 1.0)
+    return math.hypot(px - (ax + t * dx), py - (ay + t * dy))
+
+
+def _edges_distance(seg: Any, first: int, count: int, px: float, py: float) -> float:
+    best = np.inf
+    for e in range(first, first + count):
+        best = min(best, _segment_distance(seg, e, px, py))
+    return best
+
+
+# Flags of locate_points, per point and feature
+IN_WOODS, DEEP, NEAR_CREST, IN_BUILDING, IN_IMPASSABLE, IN_VEHICLE, NEAR_OBSTACLE = (
+    1,
+    2,
+    4,
+    8,
+    16,
+    32,
+    64,
+)
+# Feature kinds for locate_points (bits)
+K_WOODS, K_BUILDING, K_IMPASSABLE, K_COVER, K_VEHICLE = 1, 2, 4, 8, 16
+
+
+def _near(value: float, limit: float, tol: float) -> bool:
+    return abs(value - limit) <= tol
+
+
+def locate_points(
+    places: Any,
+    xs: Any,
+    ys: Any,
+    radii: Any,
+    reach: float,
+    cover_d: float,
+    edge_band: float,
+    crest_band: float,
+    at_opening: float,
+    tol: float,
+    flags: Any,
+    openings: Any,
+    defer: Any,
+) -> None:
+    """Where each base stands: the rules of :func:`crdesk.geometry.terrain_index.locate_many`.
+
+    ``flags[k, f]`` gets the IN_* / NEAR_* bits of feature f for point k,
+    ``openings[k]`` the bit mask of the doors and windows of its building the
+    base is at.  Any distance within ``tol`` of a limit it is compared with (a
+    figure set exactly 1" from a woods edge, a centre on an outline) sets
+    ``defer[k]``: GEOS decides that point, so the answers are GEOS's.
+    """
+    (
+        o_box,
+        o_seg,
+        o_start,
+        o_count,
+        x_seg,
+        x_start,
+        x_count,
+        c_seg,
+        c_start,
+        c_count,
+        kind,
+        op_seg,
+        op_start,
+        op_count,
+    ) = places
+    n_feat = o_box.shape[0]
+    for k in range(xs.shape[0]):
+        px, py, rad = xs[k], ys[k], radii[k]
+        openings[k] = 0
+        defer[k] = False
+        building = -1
+        vehicle = -1
+        for f in range(n_feat):
+            flags[k, f] = 0
+            # a bounding box farther than reach: so is the outline
+            gx = max(o_box[f, 0] - px, 0.0, px - o_box[f, 2])
+            gy = max(o_box[f, 1] - py, 0.0, py - o_box[f, 3])
+            if gx * gx + gy * gy > (reach + tol) * (reach + tol):
+                continue
+            ring_d = _edges_distance(o_seg, o_start[f], o_count[f], px, py)
+            if ring_d <= tol:
+                defer[k] = True  # on the outline: inside or not is GEOS's call
+                continue
+            inside = _inside(o_seg, o_start[f], o_count[f], o_box, f, px, py)
+            poly_d = 0.0 if inside else ring_d
+            if _near(poly_d, reach, tol):
+                defer[k] = True
+                continue
+            if poly_d > reach:
+                continue
+            edge_d = _edges_distance(x_seg, x_start[f], x_count[f], px, py)
+            bits = 0
+            what = kind[f]
+            if inside and what & K_WOODS:
+                bits |= IN_WOODS
+                if _near(edge_d, edge_band, tol):
+                    defer[k] = True
+                elif edge_d > edge_band:
+                    bits |= DEEP
+            if c_count[f] > 0:
+                crest_d = _edges_distance(c_seg, c_start[f], c_count[f], px, py)
+                if _near(crest_d, crest_band, tol):
+                    defer[k] = True
+                elif crest_d <= crest_band:
+                    bits |= NEAR_CREST
+            if inside and what & K_BUILDING and building < 0:
+                building = f
+                bits |= IN_BUILDING
+                if op_count[f] > 62:
+                    defer[k] = True
+                for o in range(op_count[f]):
+                    d = _segment_distance(op_seg, op_start[f] + o, px, py)
+                    if _near(d, rad + at_opening, tol):
+                        defer[k] = True
+                    elif d <= rad + at_opening:
+                        openings[k] |= 1 << o
+            if inside and what & K_IMPASSABLE:
+                bits |= IN_IMPASSABLE
+            if what & K_COVER:
+                if inside and what & K_VEHICLE:
+                    if vehicle >= 0:
+                        flags[k, vehicle] &= ~IN_VEHICLE
+                    vehicle = f
+                    bits |= IN_VEHICLE
+                else:
+                    out_d = 0.0 if inside else edge_d
+                    if _near(out_d, rad + cover_d, tol):
+                        defer[k] = True
+                    elif out_d <= rad + cover_d:
+                        bits |= NEAR_OBSTACLE
+            flags[k, f] = bits
+
+
 _KERNELS = (
     "_holds",
     "_crossings",
@@ -581,11 +723,15 @@ _KERNELS = (
     "_cover_of",
     "evaluate_pairs",
     "recheck_pairs",
+    "_segment_distance",
+    "_edges_distance",
+    "_near",
+    "locate_points",
 )
 """Compiled in this order: numba resolves the helpers a kernel calls when it compiles it."""
 
 
-_INLINE = {"terrain_line", "_cover_of", "base_on_line"}
+_INLINE = {"terrain_line", "_cover_of", "base_on_line", "_segment_distance", "_near"}
 
 
 def _compile() -> None:
@@ -597,12 +743,21 @@ def _compile() -> None:
         space[name] = njit(cache=True, nogil=True, inline="always" if name in _INLINE else "never")(
             space[name]
         )
-    from crdesk.geometry.los import _evaluate_compiled, _recheck_compiled, viewpoints
+    from shapely.geometry import Polygon
+
+    from crdesk.geometry.los import (
+        _evaluate_compiled,
+        _locate_compiled,
+        _recheck_compiled,
+        viewpoints,
+    )
     from crdesk.geometry.terrain_index import build_index
-    from crdesk.model import Battlefield, Figure, Force, Table
+    from crdesk.model import Battlefield, Figure, Force, Table, TerrainFeature
+    from crdesk.model import TerrainKind as K
     from crdesk.options import RulesOptions
 
-    bf = Battlefield(Table(12, 12), [], [])
+    wood = TerrainFeature("w", K.WOODS, "w", Polygon([(4, 4), (8, 4), (8, 8), (4, 8)]))
+    bf = Battlefield(Table(12, 12), [wood], [])
     bf.add_force(
         Force(
             "a",
@@ -615,6 +770,7 @@ def _compile() -> None:
     pair = np.array([0], dtype=np.int64), np.array([1], dtype=np.int64)
     vp = viewpoints(bf, index, rules)
     _evaluate_compiled(index, vp, *pair, rules)
+    _locate_compiled(index, vp.x, vp.y, vp.r, rules)
     state = np.ones((1, 3), dtype=np.int8)
     _recheck_compiled(vp, *pair, state, np.array([[5.0, 5.0, 0.5]]))
 

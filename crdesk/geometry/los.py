@@ -67,6 +67,10 @@ from shapely.geometry import LineString
 
 from crdesk.geometry import kernels
 from crdesk.geometry.terrain_index import (
+    _NOWHERE,
+    AT_OPENING,
+    CREST_BAND,
+    EDGE_BAND,
     GRAZE,
     Bools,
     Floats,
@@ -76,6 +80,7 @@ from crdesk.geometry.terrain_index import (
     TerrainIndex,
     build_index,
     locate_many,
+    locate_reach,
     walls,
 )
 from crdesk.model import Battlefield, Figure, Status
@@ -424,7 +429,8 @@ def _places(
     out: list[Place | None] = [cache.get(k) for k in keys]
     miss = [k for k, p in enumerate(out) if p is None]
     if miss:
-        found = locate_many(index, x[miss], y[miss], r[miss], rules)
+        locate = _locate_compiled if USE_KERNELS and kernels.usable() else locate_many
+        found = locate(index, x[miss], y[miss], r[miss], rules)
         for k, place in zip(miss, found, strict=True):
             out[k] = place
             cache[keys[k]] = place
@@ -909,6 +915,98 @@ def _edge_table(geoms: Sequence[object | None]) -> tuple[Floats, Floats, Ints, I
     start = np.searchsorted(seg_owner, np.arange(n)).astype(np.int64)
     count = (np.searchsorted(seg_owner, np.arange(n), side="right") - start).astype(np.int64)
     return np.ascontiguousarray(box), seg, start, count
+
+
+def _kernel_places(index: TerrainIndex) -> tuple[Any, ...]:
+    """The feature arrays :func:`kernels.locate_points` takes, in its order (cached)."""
+    cached = index.cache.get("kernel_places")
+    if cached is None:
+        n = len(index.features)
+        o_box, o_seg, o_start, o_count = _edge_table(index.outlines)
+        rings = [shapely.get_exterior_ring(o) for o in index.outlines]
+        _box, x_seg, x_start, x_count = _edge_table(rings)
+        _box, c_seg, c_start, c_count = _edge_table([index.crests.get(f) for f in range(n)])
+        kind = np.zeros(n, dtype=np.int64)
+        for f, k in enumerate(index.kinds):
+            kind[f] = (
+                (kernels.K_WOODS if f in index.woods else 0)
+                | (kernels.K_BUILDING if k is K.BUILDING else 0)
+                | (kernels.K_IMPASSABLE if k is K.IMPASSABLE else 0)
+                | (kernels.K_COVER if k is K.COVER else 0)
+                | (kernels.K_VEHICLE if f in index.vehicles else 0)
+            )
+        segs: list[tuple[float, float, float, float]] = []
+        op_start = np.zeros(n, dtype=np.int64)
+        op_count = np.zeros(n, dtype=np.int64)
+        for f, ops in index.building_openings.items():
+            op_start[f] = len(segs)
+            op_count[f] = len(ops)
+            for _o, _kind, seg in ops:
+                (x1, y1), (x2, y2) = seg.coords[0], seg.coords[-1]
+                segs.append((x1, y1, x2, y2))
+        op_seg = np.array(segs, dtype=np.float64).reshape(-1, 4)
+        cached = (o_box, o_seg, o_start, o_count, x_seg, x_start, x_count)
+        cached += (c_seg, c_start, c_count, kind, op_seg, op_start, op_count)
+        index.cache["kernel_places"] = cached
+    return cached  # type: ignore[return-value]
+
+
+LOCATE_TOLERANCE = 1e-9
+"""Inches: a distance this close to a limit it is compared with is left to GEOS."""
+
+
+def _locate_compiled(
+    index: TerrainIndex, xs: Floats, ys: Floats, radii: Floats, rules: RulesOptions
+) -> list[Place]:
+    """:func:`locate_many` by :func:`kernels.locate_points`; bases at a limit (a centre on
+    an outline, exactly 1" from a woods edge...) are located by GEOS."""
+    n, f = len(xs), len(index.features)
+    if not n or not f:
+        return locate_many(index, xs, ys, radii, rules)
+    cover_d = rules.interpretations.cover_obstacle_distance
+    reach = locate_reach(radii, rules)
+    flags = np.empty((n, f), dtype=np.uint8)
+    openings = np.empty(n, dtype=np.int64)
+    defer = np.empty(n, dtype=bool)
+    kernels.locate_points(
+        _kernel_places(index),
+        np.ascontiguousarray(xs, dtype=np.float64),
+        np.ascontiguousarray(ys, dtype=np.float64),
+        np.ascontiguousarray(radii, dtype=np.float64),
+        reach,
+        float(cover_d),
+        EDGE_BAND,
+        CREST_BAND,
+        AT_OPENING,
+        LOCATE_TOLERANCE,
+        flags,
+        openings,
+        defer,
+    )
+    out: list[Place] = [_NOWHERE] * n
+    rows, feats = np.nonzero(flags)
+    hits: dict[int, list[tuple[int, int]]] = {}
+    for k, ff, bits in zip(rows.tolist(), feats.tolist(), flags[rows, feats].tolist(), strict=True):
+        hits.setdefault(k, []).append((ff, bits))
+    for k, found in hits.items():
+        mask = int(openings[k])
+        building = next((ff for ff, bits in found if bits & kernels.IN_BUILDING), -1)
+        out[k] = Place(
+            woods=tuple(ff for ff, bits in found if bits & kernels.IN_WOODS),
+            deep=tuple(ff for ff, bits in found if bits & kernels.DEEP),
+            building=building,
+            openings=tuple(o for o in range(mask.bit_length()) if mask >> o & 1),
+            vehicle=next((ff for ff, bits in found if bits & kernels.IN_VEHICLE), -1),
+            near_crests=tuple(ff for ff, bits in found if bits & kernels.NEAR_CREST),
+            near_obstacles=tuple(ff for ff, bits in found if bits & kernels.NEAR_OBSTACLE),
+            impassable=any(bits & kernels.IN_IMPASSABLE for _ff, bits in found),
+        )
+    later = np.flatnonzero(defer)
+    if len(later):
+        exact = locate_many(index, xs[later], ys[later], radii[later], rules, reach=reach)
+        for k, place in zip(later.tolist(), exact, strict=True):
+            out[k] = place
+    return out
 
 
 @dataclass(slots=True)

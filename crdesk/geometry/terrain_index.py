@@ -376,15 +376,33 @@ def locate(index: TerrainIndex, x: float, y: float, radius: float, rules: RulesO
     )[0]
 
 
+def locate_reach(radii: Floats, rules: RulesOptions) -> float:
+    """How far from a base a feature can matter to its place (cover distance, crest band,
+    openings), for the largest of these bases."""
+    cover_d = rules.interpretations.cover_obstacle_distance
+    return float(max(np.max(radii) + cover_d, CREST_BAND, np.max(radii) + AT_OPENING)) + GRAZE
+
+
 def locate_many(
-    index: TerrainIndex, xs: Floats, ys: Floats, radii: Floats, rules: RulesOptions
+    index: TerrainIndex,
+    xs: Floats,
+    ys: Floats,
+    radii: Floats,
+    rules: RulesOptions,
+    *,
+    reach: float | None = None,
 ) -> list[Place]:
-    """:func:`locate` for many bases at once (vectorised shapely calls)."""
+    """:func:`locate` for many bases at once (vectorised shapely calls).
+
+    Features are looked at within ``reach`` of each base (default
+    :func:`locate_reach` of these bases).
+    """
     n = len(xs)
     if not n or not index.features:
         return [Place() for _ in range(n)]
     cover_d = rules.interpretations.cover_obstacle_distance
-    reach = float(max(np.max(radii) + cover_d, CREST_BAND, np.max(radii) + AT_OPENING)) + GRAZE
+    if reach is None:
+        reach = locate_reach(radii, rules)
     pts = shapely.points(xs, ys)
     pi, fi = index.outline_tree.query(pts, predicate="dwithin", distance=reach)
     outlines = index.outline_array

@@ -261,3 +261,25 @@ def test_base_rechecks_agree_on_both_routes(
         got.append(los.recheck_near(vp, a, b, states, spots_))
     for x, y in zip(*got, strict=True):
         assert np.array_equal(x, y)
+
+
+@FAST
+@given(seed=seeds, ragged=st.booleans(), radius=st.sampled_from([0.02, 0.25, 0.5]))
+def test_compiled_places_equal_geos_places(seed: int, ragged: bool, radius: float) -> None:
+    """Where a base stands, found by the kernel or by GEOS -- also for centres on an
+    outline's corners and edges and exactly 1" or 1.5" from them, which the kernel
+    leaves to GEOS."""
+    bf = random_table(seed, n_features=16, n_figures=2, ragged_woods=ragged)
+    index = build_index(bf, RULES)
+    rng = np.random.default_rng(seed)
+    pts = [rng.uniform(0, 24, (100, 2))]
+    for outline in index.outlines:
+        corners = np.asarray(outline.exterior.coords)
+        mids = (corners[:-1] + corners[1:]) / 2
+        shift = np.array([[1.0, 0.0], [0.0, -1.0], [0.0, 1.5]])
+        pts += [corners, mids, corners + shift[0], corners + shift[1], mids + shift[2]]
+    xy = np.vstack(pts)
+    radii = np.full(len(xy), radius)
+    assert los._locate_compiled(index, xy[:, 0], xy[:, 1], radii, RULES) == locate_many(
+        index, xy[:, 0], xy[:, 1], radii, RULES
+    )
