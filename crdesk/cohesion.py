@@ -22,8 +22,8 @@ from dataclasses import dataclass
 
 import networkx as nx
 import numpy as np
-import numpy.typing as npt
 
+from crdesk.events import Change, ChangeKind
 from crdesk.model import Battlefield, Figure, Status
 from crdesk.options import RulesOptions
 from crdesk.visibility import SightMatrix, VisibilityService
@@ -119,21 +119,39 @@ def groups(
 
 
 class Cohesion:
-    """The cohesion graph kept up to date incrementally from a :class:`VisibilityService`."""
+    """The cohesion graph kept up to date incrementally from a :class:`VisibilityService`.
+
+    It listens to the battlefield, as the service does, so that it knows which
+    figures changed (moved, went down, changed side) whatever the caller says.
+    """
 
     def __init__(self, service: VisibilityService) -> None:
         self.service = service
         self._matrix = service.matrix()
         self.graph = cohesion_graph(service.battlefield, self._matrix)
+        self._dirty: set[str] = set()
+        self._stale = True
+        """Figures were added, removed or reordered: per-figure arrays are rebuilt."""
         self._pos: dict[str, int] = {}
-        self._pos_ids: list[str] = []
-        self._sides_key: tuple[str, ...] = ()
+        self._act = np.zeros(0, dtype=bool)
+        """Which figures can act -- the nodes of the graph."""
         self._sides = np.zeros(0, dtype=np.int64)
-        self._in_graph = np.zeros(0, dtype=bool)
-        """Which figures are nodes of the graph (as of the last update; empty: unknown)."""
+        self._side_code: dict[str, int] = {}
+        self._unsubscribe = service.battlefield.subscribe(self._on_change)
+
+    def close(self) -> None:
+        """Stop listening to the battlefield."""
+        self._unsubscribe()
+
+    def _on_change(self, change: Change) -> None:
+        if change.what == "figure" and change.kind is ChangeKind.CHANGED:
+            self._dirty.add(change.id)
+        elif change.what in ("figure", "force"):
+            self._stale = True
 
     def update(self, changed: Iterable[str] | None = None) -> nx.Graph:
-        """Refresh after figures moved or changed status; ``None`` means "look for changes".
+        """Refresh after figures moved or changed status (``changed`` is a hint: the
+        battlefield's own change events are what counts).
 
         Only the edges touching changed figures are rebuilt; if the sight matrix
         changed elsewhere too (a moved base unblocking other lines), those pairs
@@ -145,24 +163,24 @@ class Cohesion:
         if new.ids != old.ids:
             self.graph = cohesion_graph(bf, new)
             self._matrix = new
-            self._in_graph = np.zeros(0, dtype=bool)
+            self._stale = True
             return self.graph
         ids = new.ids
-        figs = list(bf.figures())  # roster order: the matrix's order
-        sides = self._side_codes(figs)
         graph = self.graph
-        act = np.array([_CAN_ACT[f.status] for f in figs], dtype=bool)
-        in_graph = self._in_graph
-        if len(in_graph) != len(ids):
-            present = set(graph)
-            in_graph = np.array([fid in present for fid in ids], dtype=bool)
-        touched = act != in_graph
-        if changed:
-            pos = self._positions(ids)
-            for fid in changed:
-                k = pos.get(fid)
-                if k is not None:
-                    touched[k] = True
+        if self._stale or len(self._act) != len(ids):
+            self._refresh_all(ids)
+        in_graph = self._act
+        act, sides = in_graph.copy(), self._sides.copy()
+        pos = self._pos
+        touched = np.zeros(len(ids), dtype=bool)
+        for fid in self._dirty | set(changed or ()):
+            k = pos.get(fid)
+            if k is not None:
+                fig = bf.figure(fid)
+                act[k] = _CAN_ACT[fig.status]
+                sides[k] = self._side_code.setdefault(fig.side, len(self._side_code))
+                touched[k] = True
+        self._dirty.clear()
         diff = old.visible != new.visible
         diff |= (old.distance <= COHESION_DISTANCE) != (new.distance <= COHESION_DISTANCE)
         touched |= diff.any(axis=0)
@@ -173,7 +191,7 @@ class Cohesion:
                 graph.remove_node(ids[k])
         for k in order:
             if act[k]:
-                graph.add_node(ids[k], side=figs[k].side)
+                graph.add_node(ids[k], side=bf.figure(ids[k]).side)
         mine = np.array([k for k in order if act[k]], dtype=np.int64)
         if len(mine):
             vis = new.visible
@@ -185,23 +203,24 @@ class Cohesion:
                 zip([ids[k] for k in mine[r].tolist()], [ids[j] for j in c.tolist()], strict=True)
             )
         self._matrix = new
-        self._in_graph = act
+        self._act, self._sides = act, sides
         return self.graph
 
-    def _positions(self, ids: list[str]) -> dict[str, int]:
-        if ids != self._pos_ids:
-            self._pos = {fid: k for k, fid in enumerate(ids)}
-            self._pos_ids = list(ids)
-        return self._pos
-
-    def _side_codes(self, figs: list[Figure]) -> npt.NDArray[np.int64]:
-        """Each figure's side as a small int (equal ints, same side), remembered."""
-        key = tuple(f.side for f in figs)
-        if key != self._sides_key:
-            codes: dict[str, int] = {}
-            self._sides = np.array([codes.setdefault(x, len(codes)) for x in key], dtype=np.int64)
-            self._sides_key = key
-        return self._sides
+    def _refresh_all(self, ids: list[str]) -> None:
+        """Per-figure arrays for the whole roster; the graph's nodes stay as they are."""
+        bf = self.service.battlefield
+        figs = [bf.figure(fid) for fid in ids]
+        present = set(self.graph)
+        self._pos = {fid: k for k, fid in enumerate(ids)}
+        self._act = np.array([fid in present for fid in ids], dtype=bool)
+        self._side_code = {}
+        self._sides = np.array(
+            [self._side_code.setdefault(f.side, len(self._side_code)) for f in figs],
+            dtype=np.int64,
+        )
+        # figures whose state differs from the graph are looked at in this update
+        self._dirty |= {f.id for f in figs if _CAN_ACT[f.status] != (f.id in present)}
+        self._stale = False
 
     def groups(self, rules: RulesOptions, side: str | None = None) -> list[Group]:
         return _groups_from_graph(self.service.battlefield, self.graph, rules, side)

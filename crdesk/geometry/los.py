@@ -216,6 +216,8 @@ class Viewpoints:
     present: Bools
     places: list[Place]
     _derived: _Derived | None = None
+    _walls: tuple[object, Ints] | None = None
+    """(walls table, entry per viewpoint; -2: not looked up) for the kernels."""
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -271,7 +273,12 @@ class Viewpoints:
         for n, k in enumerate(ks):
             new.places[k] = fresh.places[n]
         if self._derived is not None:
-            new._derived = self._derived.patched(idx, _derive(fresh.places))
+            new._derived = self._derived.patched(ks, fresh.places)
+        if self._walls is not None:
+            table, wall = self._walls
+            wall = wall.copy()
+            wall[idx] = -2
+            new._walls = (table, wall)
         return new
 
 
@@ -288,32 +295,56 @@ class _Derived:
     deep: Ints
     """Woods each viewpoint is deeper than 1" in, padded with -9."""
 
-    def patched(self, idx: Ints, rows: _Derived) -> _Derived | None:
-        """A copy with rows ``idx`` replaced; None when the padded widths do not fit."""
-        if (
-            rows.cont.shape[1] > self.cont.shape[1]
-            or rows.crest.shape[1] > self.crest.shape[1]
-            or rows.near.shape[1] > self.near.shape[1]
-            or rows.deep.shape[1] > self.deep.shape[1]
+    def patched(self, idx: Sequence[int], places: Sequence[Place]) -> _Derived | None:
+        """A copy with rows ``idx`` derived from ``places``; None when they do not fit the
+        padded widths (then everything is derived again, on first use)."""
+        if any(
+            len(p.containers) > self.cont.shape[1]
+            or len(p.near_crests) > self.crest.shape[1]
+            or len(p.near_obstacles) + len(p.near_crests) > self.near.shape[1]
+            or len(p.deep) > self.deep.shape[1]
+            for p in places
         ):
             return None
-        cont, crest, near = self.cont.copy(), self.crest.copy(), self.near.copy()
-        deep = self.deep.copy()
-        deep[idx] = -9
-        deep[idx, : rows.deep.shape[1]] = rows.deep
-        cont[idx] = -9
-        cont[idx, : rows.cont.shape[1]] = rows.cont
-        crest[idx] = -9
-        crest[idx, : rows.crest.shape[1]] = rows.crest
-        near[idx] = -1
-        near[idx, : rows.near.shape[1]] = rows.near
-        flags = tuple(f.copy() for f in self.flags)
-        for f, g in zip(flags, rows.flags, strict=True):
-            f[idx] = g
-        seal_feat, seal_code = self.seal_feat.copy(), self.seal_code.copy()
-        seal_feat[idx] = rows.seal_feat
-        seal_code[idx] = rows.seal_code
-        return _Derived(cont, crest, flags, near, seal_feat, seal_code, deep)  # type: ignore[arg-type]
+        area, veh, nearf, woods = self.flags
+        out = _Derived(
+            self.cont.copy(),
+            self.crest.copy(),
+            (area.copy(), veh.copy(), nearf.copy(), woods.copy()),
+            self.near.copy(),
+            self.seal_feat.copy(),
+            self.seal_code.copy(),
+            self.deep.copy(),
+        )
+        for k, p in zip(idx, places, strict=True):
+            out.cont[k] = -9
+            out.crest[k] = -9
+            out.near[k] = -1
+            out.deep[k] = -9
+            out.fill(k, p)
+        return out
+
+    def fill(self, k: int, p: Place) -> None:
+        """Write row ``k`` from place ``p`` (the row holds its empty values)."""
+        area, veh, nearf, woods = self.flags
+        if p.woods or p.building >= 0:
+            cs = p.containers
+            self.cont[k, : len(cs)] = cs
+        area[k] = bool(p.woods) or p.building >= 0
+        woods[k] = bool(p.woods)
+        if p.near_crests:
+            self.crest[k, : len(p.near_crests)] = p.near_crests
+        fs = (*p.near_obstacles, *p.near_crests)
+        if fs:
+            self.near[k, : len(fs)] = fs
+        nearf[k] = bool(fs)
+        veh[k] = p.vehicle >= 0
+        self.seal_feat[k], self.seal_code[k] = -1, _VISIBLE
+        if p.deep:
+            self.deep[k, : len(p.deep)] = p.deep
+            self.seal_feat[k], self.seal_code[k] = p.deep[0], CODE[Reason.WOODS_DEEP]
+        elif p.building >= 0 and not p.openings:
+            self.seal_feat[k], self.seal_code[k] = p.building, CODE[Reason.BUILDING_INTERIOR]
 
 
 def _derive(places: Sequence[Place]) -> _Derived:
@@ -321,35 +352,19 @@ def _derive(places: Sequence[Place]) -> _Derived:
     width = max([len(p.containers) for p in places] + [1])
     cwidth = max([len(p.near_crests) for p in places] + [1])
     nwidth = max([len(p.near_obstacles) + len(p.near_crests) for p in places] + [1])
-    cont = np.full((n, width), -9, dtype=np.int64)
-    crest = np.full((n, cwidth), -9, dtype=np.int64)
-    near = np.full((n, nwidth), -1, dtype=np.int64)
-    deep = np.full((n, max([len(p.deep) for p in places] + [1])), -9, dtype=np.int64)
-    seal_feat = np.full(n, -1, dtype=np.int64)
-    seal_code = np.full(n, _VISIBLE, dtype=np.int8)
-    area = np.zeros(n, dtype=bool)
-    veh = np.zeros(n, dtype=bool)
-    nearf = np.zeros(n, dtype=bool)
-    woods = np.zeros(n, dtype=bool)
+    out = _Derived(
+        np.full((n, width), -9, dtype=np.int64),
+        np.full((n, cwidth), -9, dtype=np.int64),
+        tuple(np.zeros(n, dtype=bool) for _ in range(4)),  # type: ignore[arg-type]
+        np.full((n, nwidth), -1, dtype=np.int64),
+        np.full(n, -1, dtype=np.int64),
+        np.full(n, _VISIBLE, dtype=np.int8),
+        np.full((n, max([len(p.deep) for p in places] + [1])), -9, dtype=np.int64),
+    )
     for k, p in enumerate(places):
-        if p.woods or p.building >= 0:
-            cs = p.containers
-            cont[k, : len(cs)] = cs
-            area[k] = True
-            woods[k] = bool(p.woods)
-        if p.near_crests:
-            crest[k, : len(p.near_crests)] = p.near_crests
-        if p.near_obstacles or p.near_crests:
-            fs = (*p.near_obstacles, *p.near_crests)
-            near[k, : len(fs)] = fs
-            nearf[k] = True
-        veh[k] = p.vehicle >= 0
-        if p.deep:
-            deep[k, : len(p.deep)] = p.deep
-            seal_feat[k], seal_code[k] = p.deep[0], CODE[Reason.WOODS_DEEP]
-        elif p.building >= 0 and not p.openings:
-            seal_feat[k], seal_code[k] = p.building, CODE[Reason.BUILDING_INTERIOR]
-    return _Derived(cont, crest, (area, veh, nearf, woods), near, seal_feat, seal_code, deep)
+        if p is not _NOWHERE:
+            out.fill(k, p)
+    return out
 
 
 _CAN_ACT = {status: status.can_act for status in Status}
@@ -1026,16 +1041,24 @@ def _kernel_walls(index: TerrainIndex, vp: Viewpoints) -> tuple[Floats, Ints, In
         table = _WallsTable()
         index.cache["kernel_walls"] = table
     keys = table.keys
-    wall = np.full(len(vp), -1, dtype=np.int64)
+    known = vp._walls
+    if known is not None and known[0] is table:
+        wall = known[1]
+        todo = np.flatnonzero(wall == -2).tolist()
+    else:
+        wall = np.full(len(vp), -1, dtype=np.int64)
+        todo = np.flatnonzero(vp.cover_flags()[0]).tolist()
     grew = False
-    for k in np.flatnonzero(vp.cover_flags()[0]).tolist():
+    for k in todo:
         place = vp.places[k]
+        wall[k] = -1
         if place.building >= 0 and place.openings:
             key = (place.building, place.openings)
             if key not in keys:
                 keys[key] = len(keys)
                 grew = True
             wall[k] = keys[key]
+    vp._walls = (table, wall)
     if grew or table.arrays is None:
         order = sorted(keys, key=keys.__getitem__)
         _box, seg, start, count = _edge_table([walls(index, b, at) for b, at in order])
@@ -1050,7 +1073,17 @@ _DEFERRED = 3
 
 def _kernel_codes(rules: RulesOptions) -> Ints:
     """Reason codes in the order of the ``kernels.C_*`` positions."""
-    limit = Reason.NIGHT if rules.night else Reason.WEATHER
+    codes = _CODES.get(rules.night)
+    if codes is None:
+        codes = _CODES[rules.night] = _make_kernel_codes(rules.night)
+    return codes
+
+
+_CODES: dict[bool, Ints] = {}
+
+
+def _make_kernel_codes(night: bool) -> Ints:
+    limit = Reason.NIGHT if night else Reason.WEATHER
     return np.array(
         [
             CODE[r]

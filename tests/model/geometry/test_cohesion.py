@@ -108,3 +108,17 @@ def test_incremental_update_follows_moves_and_status() -> None:
     bf.update_figure("f1", status=Status.OBVIOUSLY_DEAD)
     cohesion.update(["f1"])
     assert [g.members for g in cohesion.groups(RULES)] == [("f0",), ("f2",), ("f3",)]
+
+
+def test_incremental_update_sees_changes_it_was_not_told_of() -> None:
+    """The battlefield's change events count, not the caller's list (or its absence)."""
+    bf = chain([4, 4, 4, 4])
+    service = VisibilityService(bf, RULES)
+    cohesion = Cohesion(service)
+    bf.update_figure("f1", status=Status.OBVIOUSLY_DEAD)
+    cohesion.update(["f3"])  # told of the wrong figure
+    assert [g.members for g in cohesion.groups(RULES)] == [("f0",), ("f2", "f3")]
+    bf.update_figure("f1", status=Status.CARRY_ON)
+    bf.move_figure("f3", 30, 30)
+    cohesion.update()
+    assert [g.members for g in cohesion.groups(RULES)] == [("f0", "f1", "f2"), ("f3",)]
