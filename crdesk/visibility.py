@@ -19,11 +19,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from crdesk.events import Change, ChangeKind
+from crdesk.geometry import kernels, los
 from crdesk.geometry.los import (
     LINE_OPEN,
     LosResult,
@@ -130,6 +132,9 @@ class VisibilityService:
         """Upper triangle: pairs with a sight line open on terrain and a gate open."""
         self._pos: dict[str, int] = {}
         self._pos_ids: list[str] | None = None
+        self._rows_cache: dict[
+            tuple[int, int], tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]
+        ] = {}
         self.full_recomputes = 0
         """How many times the whole matrix was computed (for tests and benchmarks)."""
         self._unsubscribe = battlefield.subscribe(self._on_change)
@@ -301,6 +306,21 @@ class VisibilityService:
         if not len(a):
             return
         res = evaluate(index, vp, a, b, self.rules)
+        if los.USE_KERNELS and kernels.usable():
+            pair = np.ascontiguousarray(res.a), np.ascontiguousarray(res.b)
+            verdicts: tuple[Any, ...] = (*pair, res.distance, res.ab, res.ba, res.gate_ab)
+            verdicts += (res.gate_ba,)
+            verdicts += (res.cover_ab, res.cover_ba, res.concealed_ab, res.concealed_ba)
+            targets: tuple[Any, ...] = (
+                self._gate,
+                self._raw_cover,
+                self._raw_conc,
+                m.visible,
+                m.cover,
+            )
+            targets += (m.concealed, m.distance, self._lines, self._open)
+            kernels.store_pairs((*verdicts, res.line_state), 0, targets)
+            return
         n = m.visible.shape[0]
         fab, fba = a * n + b, b * n + a  # flat positions of [a, b] and [b, a]
         ab, ba = res.ab == 0, res.ba == 0
@@ -365,10 +385,7 @@ class VisibilityService:
         moved = np.zeros(n, dtype=bool)
         moved[ks] = True
         if len(ks) == 1:
-            k = ks[0]
-            others = np.delete(np.arange(n), k)
-            ra = np.minimum(others, k)
-            rb = np.maximum(others, k)
+            ra, rb = self._row_pairs(n, ks[0])
         else:
             ia, ib = np.triu_indices(n, 1)
             row = moved[ia] | moved[ib]
@@ -393,6 +410,20 @@ class VisibilityService:
         self._store(out, index, fresh, ra, rb)
         self._vp = fresh
         return out
+
+    def _row_pairs(self, n: int, k: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """Pairs (low, high) joining figure k to every other of n (read-only, remembered)."""
+        key = (n, k)
+        pairs = self._rows_cache.get(key)
+        if pairs is None:
+            others = np.delete(np.arange(n), k)
+            pairs = (np.minimum(others, k), np.maximum(others, k))
+            for arr in pairs:
+                arr.flags.writeable = False
+            if len(self._rows_cache) > 4 * n:
+                self._rows_cache.clear()
+            self._rows_cache[key] = pairs
+        return pairs
 
     def _viewpoints_for(self, index: TerrainIndex, vp: Viewpoints, ks: list[int]) -> Viewpoints:
         """Copy ``vp`` with the changed figures read again from the battlefield."""

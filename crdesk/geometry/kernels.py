@@ -571,6 +571,37 @@ def recheck_pairs(
         unsure[i] = not open_[i] and known_open and unjudged
 
 
+def store_pairs(verdicts: Any, visible_code: int, targets: Any) -> None:
+    """Write verdicts of pairs (a, b) into the service's n x n arrays, both directions:
+    the scatter of :meth:`crdesk.visibility.VisibilityService._store` in one pass."""
+    a, b, dist, ab, ba, gate_ab, gate_ba, cover_ab, cover_ba, conc_ab, conc_ba, state = verdicts
+    gate, raw_cover, raw_conc, visible, cover, concealed, distance, lines, open_ = targets
+    for i in range(a.shape[0]):
+        x, y = a[i], b[i]
+        sab = ab[i] == visible_code
+        sba = ba[i] == visible_code
+        gate[x, y] = gate_ab[i]
+        gate[y, x] = gate_ba[i]
+        raw_cover[x, y] = cover_ab[i]
+        raw_cover[y, x] = cover_ba[i]
+        raw_conc[x, y] = conc_ab[i]
+        raw_conc[y, x] = conc_ba[i]
+        visible[x, y] = sab
+        visible[y, x] = sba
+        cover[x, y] = cover_ab[i] and sab
+        cover[y, x] = cover_ba[i] and sba
+        concealed[x, y] = conc_ab[i] and sab
+        concealed[y, x] = conc_ba[i] and sba
+        distance[x, y] = dist[i]
+        distance[y, x] = dist[i]
+        some_open = False
+        for j in range(3):
+            lines[x, y, j] = state[i, j]
+            some_open = some_open or state[i, j] == 1
+        # pairs a moved base could block or unblock: a line open on terrain, a gate open
+        open_[x, y] = some_open and (gate_ab[i] or gate_ba[i])
+
+
 def _segment_distance(seg: Any, e: int, px: float, py: float) -> float:
     """Distance from (px, py) to edge ``seg[e]``."""
     ax, ay, bx, by = seg[e, 0], seg[e, 1], seg[e, 2], seg[e, 3]
@@ -723,6 +754,7 @@ _KERNELS = (
     "_cover_of",
     "evaluate_pairs",
     "recheck_pairs",
+    "store_pairs",
     "_segment_distance",
     "_edges_distance",
     "_near",
@@ -773,6 +805,20 @@ def _compile() -> None:
     _locate_compiled(index, vp.x, vp.y, vp.r, rules)
     state = np.ones((1, 3), dtype=np.int8)
     _recheck_compiled(vp, *pair, state, np.array([[5.0, 5.0, 0.5]]))
+    res = _evaluate_compiled(index, vp, *pair, rules)
+    n = len(vp)
+    square = [np.zeros((n, n), dtype=np.bool_) for _ in range(6)]
+    verdicts: tuple[Any, ...] = (res.a, res.b, res.distance, res.ab, res.ba, res.gate_ab)
+    verdicts += (
+        res.gate_ba,
+        res.cover_ab,
+        res.cover_ba,
+        res.concealed_ab,
+        res.concealed_ba,
+        res.line_state,
+    )
+    targets = (*square, np.zeros((n, n)), np.zeros((n, n, 3), dtype=np.int8))
+    store_pairs(verdicts, 0, (*targets, np.zeros((n, n), dtype=np.bool_)))
 
 
 _state = "cold"
@@ -838,6 +884,7 @@ __all__ = [
     "base_on_line",
     "evaluate_pairs",
     "recheck_pairs",
+    "store_pairs",
     "terrain_line",
     "usable",
     "warm_up",
