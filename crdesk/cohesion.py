@@ -50,17 +50,24 @@ def cohesion_graph(battlefield: Battlefield, matrix: SightMatrix) -> nx.Graph:
     """The cohesion graph of every side: nodes are figures that can act (6.2)."""
     g = nx.Graph()
     figs = [f for f in battlefield.figures() if _CAN_ACT[f.status]]
-    pos = {fid: k for k, fid in enumerate(matrix.ids)}
+    by_side: dict[str, list[str]] = {}
     for f in figs:
-        g.add_node(f.id, side=f.side)
+        by_side.setdefault(f.side, []).append(f.id)
+    for side, members in by_side.items():
+        g.add_nodes_from(members, side=side)
+    if len(figs) < 2:
+        return g
+    pos = {fid: k for k, fid in enumerate(matrix.ids)}
     idx = np.array([pos[f.id] for f in figs], dtype=np.int64)
-    if len(idx) > 1:
-        sub_d = matrix.distance[np.ix_(idx, idx)]
-        sub_v = matrix.visible[np.ix_(idx, idx)]
-        sides = np.array([f.side for f in figs])
-        ok = (sub_d <= COHESION_DISTANCE) & (sub_v | sub_v.T) & (sides[:, None] == sides[None, :])
-        ii, jj = np.nonzero(np.triu(ok, 1))
-        g.add_edges_from((figs[i].id, figs[j].id) for i, j in zip(ii, jj, strict=True))
+    whole = len(idx) == len(matrix.ids) and bool((idx == np.arange(len(idx))).all())
+    dist = matrix.distance if whole else matrix.distance[np.ix_(idx, idx)]
+    vis = matrix.visible if whole else matrix.visible[np.ix_(idx, idx)]
+    codes: dict[str, int] = {}
+    sides = np.array([codes.setdefault(f.side, len(codes)) for f in figs], dtype=np.int64)
+    ok = (dist <= COHESION_DISTANCE) & (vis | vis.T) & (sides[:, None] == sides[None, :])
+    ii, jj = np.nonzero(np.triu(ok, 1))
+    ids = [f.id for f in figs]
+    g.add_edges_from(zip([ids[i] for i in ii.tolist()], [ids[j] for j in jj.tolist()], strict=True))
     return g
 
 
@@ -84,7 +91,7 @@ def _groups_from_graph(
             continue
         pending = members
         while pending:
-            leader = _leader([figs[m] for m in pending])
+            leader = figs[pending[0]] if len(pending) == 1 else _leader([figs[m] for m in pending])
             if rules.interpretations.cohesion_chain:
                 taken = pending
             else:
