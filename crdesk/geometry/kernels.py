@@ -263,6 +263,23 @@ def terrain_line(
     return TERRAIN_OPEN, 0, -1
 
 
+def sight_line(
+    x: Any, y: Any, r: Any, ia: int, ib: int, j: int, sample_fraction: float
+) -> tuple[float, float, float, float]:
+    """Ends of sight line ``j`` (0 centre, 1 left, 2 right) from ia to ib: the points
+    ``sample_fraction`` of the way out across the line (los._line_ends' arithmetic)."""
+    dx = x[ib] - x[ia]
+    dy = y[ib] - y[ia]
+    centre = math.hypot(dx, dy)
+    safe = centre if centre > 0 else 1.0
+    nx = -dy / safe
+    ny = dx / safe
+    side = 0.0 if j == 0 else (1.0 if j == 1 else -1.0)
+    oa = r[ia] * sample_fraction * side
+    ob = r[ib] * sample_fraction * side
+    return x[ia] + nx * oa, y[ia] + ny * oa, x[ib] + nx * ob, y[ib] + ny * ob
+
+
 def base_on_line(
     vx: Any,
     vy: Any,
@@ -439,19 +456,10 @@ def evaluate_pairs(
             lstate[i, j] = 0
         if gab or gba:
             # the three sight lines: centre, then the points halfway out across the line
-            safe = centre if centre > 0 else 1.0
-            nx = -dy / safe
-            ny = dx / safe
             seen = False
             waiting = False
             for j in range(3):
-                side = 0.0 if j == 0 else (1.0 if j == 1 else -1.0)
-                oa = r[ia] * sample_fraction * side
-                ob = r[ib] * sample_fraction * side
-                px = x[ia] + nx * oa
-                py = y[ia] + ny * oa
-                qx = x[ib] + nx * ob
-                qy = y[ib] + ny * ob
+                px, py, qx, qy = sight_line(x, y, r, ia, ib, j, sample_fraction)
                 res, c, f = terrain_line(
                     terrain,
                     cont,
@@ -547,10 +555,6 @@ def recheck_pairs(
         unsure[i] = False
         if not hit:
             continue
-        centre = math.hypot(ex, ey)
-        safe = centre if centre > 0 else 1.0
-        nx = -ey / safe
-        ny = ex / safe
         known_open = False
         unjudged = False
         for j in range(3):
@@ -559,13 +563,7 @@ def recheck_pairs(
             if line_state[i, j] != 1 or open_[i]:
                 continue
             known_open = True
-            side = 0.0 if j == 0 else (1.0 if j == 1 else -1.0)
-            oa = r[ia] * sample_fraction * side
-            ob = r[ib] * sample_fraction * side
-            lpx = px + nx * oa
-            lpy = py + ny * oa
-            lqx = qx + nx * ob
-            lqy = qy + ny * ob
+            lpx, lpy, lqx, lqy = sight_line(x, y, r, ia, ib, j, sample_fraction)
             if base_on_line(x, y, r, blocks, graze, ia, ib, lpx, lpy, lqx, lqy) < 0:
                 open_[i] = True
         unsure[i] = not open_[i] and known_open and unjudged
@@ -750,6 +748,7 @@ _KERNELS = (
     "_inside",
     "_meets",
     "terrain_line",
+    "sight_line",
     "base_on_line",
     "_cover_of",
     "evaluate_pairs",
@@ -763,7 +762,14 @@ _KERNELS = (
 """Compiled in this order: numba resolves the helpers a kernel calls when it compiles it."""
 
 
-_INLINE = {"terrain_line", "_cover_of", "base_on_line", "_segment_distance", "_near"}
+_INLINE = {
+    "terrain_line",
+    "sight_line",
+    "_cover_of",
+    "base_on_line",
+    "_segment_distance",
+    "_near",
+}
 
 
 def _compile() -> None:
@@ -884,6 +890,7 @@ __all__ = [
     "base_on_line",
     "evaluate_pairs",
     "recheck_pairs",
+    "sight_line",
     "store_pairs",
     "terrain_line",
     "usable",
