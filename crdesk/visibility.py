@@ -412,14 +412,13 @@ class VisibilityService:
         return out
 
     def _row_pairs(self, n: int, k: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-        """Pairs (low, high) joining figure k to every other of n (read-only, remembered)."""
+        """Pairs (low, high) joining figure k to every other of n (remembered; never written
+        to -- and not flagged read-only either, which the kernels would compile again for)."""
         key = (n, k)
         pairs = self._rows_cache.get(key)
         if pairs is None:
             others = np.delete(np.arange(n), k)
             pairs = (np.minimum(others, k), np.maximum(others, k))
-            for arr in pairs:
-                arr.flags.writeable = False
             if len(self._rows_cache) > 4 * n:
                 self._rows_cache.clear()
             self._rows_cache[key] = pairs

@@ -93,3 +93,41 @@ def test_switched_off_by_the_environment() -> None:
         CRDESK_NO_JIT="1",
     )
     assert out == "False False False True"
+
+
+@pytest.mark.skipif(not kernels.AVAILABLE, reason="numba is not installed")
+def test_warm_up_compiles_every_signature_the_engine_uses() -> None:
+    """After warm_up nothing compiles again: a figure dragged, turned, downed, added; the
+    rules changed; terrain edited -- each kernel has the one signature warm_up made (a
+    second would mean seconds of compiling in the middle of a drag)."""
+    out = _run(
+        """
+        from crdesk.cohesion import Cohesion
+        from crdesk.model import Figure, Status
+        kernels.warm_up()
+        bf = random_table(5, n_features=14, n_figures=10)
+        service = VisibilityService(bf, RulesOptions(), moving=["f1"], lit=["f2"])
+        cohesion = Cohesion(service)
+        service.matrix()
+        fig = next(iter(bf.figures()))
+        for step in range(6):
+            bf.move_figure(fig.id, 3 + step * 2.5, 4 + step * 3.1, facing=step * 50)
+            service.row(fig.id)
+            service.matrix()
+            cohesion.update([fig.id])
+        bf.update_figure(fig.id, status=Status.OUT_OF_THE_FIGHT)
+        service.matrix()
+        bf.add_figure(fig.side, Figure("new", "new", 4, x=12, y=12))
+        service.matrix()
+        service.set_rules(RulesOptions(night=True))
+        service.matrix()
+        bf.move_feature(bf.terrain[0].id, 0.5, 0.5)
+        service.matrix()
+        counts = {
+            name: len(getattr(kernels, name).signatures)
+            for name in ("evaluate_pairs", "recheck_pairs", "store_pairs", "locate_points")
+        }
+        print(sorted(set(counts.values())), counts)
+        """
+    )
+    assert out.startswith("[1] "), out
