@@ -35,7 +35,12 @@ query run the same rules:
   night/weather distance; terrain along the line (nearest the viewer first);
   other figures' bases.
 
-Speed (issue 4): the all-pairs path first walks each line over a raster of
+Speed (issue 4): once :func:`crdesk.geometry.kernels.warm_up` has compiled them,
+:func:`evaluate` (and the base rechecks and figure places the visibility
+service needs) runs as compiled loops doing the same tests line by line; GEOS
+then settles only what they leave (an exact touch).  The numpy route below
+stays as the fallback without numba and as the check the kernels are tested
+against.  It first walks each line over a raster of
 cells wholly inside one blocking feature (a sample there blocks the line for
 sure, see :class:`~crdesk.geometry.terrain_index.Raster`), then tests the
 lines left against the edges of nearby features in numpy (a proper crossing
