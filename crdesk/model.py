@@ -432,6 +432,10 @@ class Battlefield(Subject):
         for force in self._forces.values():
             yield from force.figures
 
+    def figure_ids(self) -> list[str]:
+        """The ids of :meth:`figures` (a plain list: caches compare it on every mouse move)."""
+        return [f.id for force in self._forces.values() for f in force.figures]
+
     def feature(self, feature_id: str) -> TerrainFeature:
         try:
             return self._terrain[feature_id]

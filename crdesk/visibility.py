@@ -28,6 +28,7 @@ from crdesk.events import Change, ChangeKind
 from crdesk.geometry import kernels, los
 from crdesk.geometry.los import (
     LINE_OPEN,
+    SAMPLE_FRACTION,
     LosResult,
     Viewpoints,
     evaluate,
@@ -35,7 +36,7 @@ from crdesk.geometry.los import (
     recheck_near,
     viewpoints,
 )
-from crdesk.geometry.terrain_index import TerrainIndex, build_index
+from crdesk.geometry.terrain_index import GRAZE, TerrainIndex, build_index
 from crdesk.model import Battlefield
 from crdesk.options import RulesOptions
 
@@ -181,7 +182,7 @@ class VisibilityService:
         if fresh and not self._full and not self._dirty:
             assert m is not None
             return m
-        ids = [f.id for f in self.battlefield.figures()]
+        ids = self.battlefield.figure_ids()
         if (
             m is None
             or self._full
@@ -203,11 +204,7 @@ class VisibilityService:
         judged, the cache is left alone (call :meth:`matrix` when the move ends).
         """
         index = self.index
-        if (
-            self._vp is None
-            or self._full
-            or [f.id for f in self.battlefield.figures()] != (self._vp.ids)
-        ):
+        if self._vp is None or self._full or self.battlefield.figure_ids() != self._vp.ids:
             self.matrix()
         assert self._vp is not None
         pos = self._positions(self._vp)
@@ -392,7 +389,19 @@ class VisibilityService:
             ra, rb = ia[row], ib[row]
         # other pairs whose sight lines pass near a changed base, before or after
         spots += [(fresh.x[k], fresh.y[k], fresh.r[k]) for k in ks if fresh.blocks[k]]
-        if spots:
+        if spots and los.USE_KERNELS and kernels.usable():
+            again = np.empty((n * (n - 1) // 2, 2), dtype=np.int64)
+            view = (fresh.x, fresh.y, fresh.r, fresh.fx, fresh.fy, fresh.blocks)
+            matrices: tuple[Any, ...] = (self._open, self._gate, self._raw_cover, self._raw_conc)
+            matrices += (out.visible, out.cover, out.concealed)
+            spot_rows = np.array(spots, dtype=np.float64)
+            left = kernels.recheck_moved(
+                view, self._lines, moved, spot_rows, GRAZE, SAMPLE_FRACTION, matrices, again
+            )
+            if left:
+                ra = np.concatenate([ra, again[:left, 0]])
+                rb = np.concatenate([rb, again[:left, 1]])
+        elif spots:
             cand = self._open.copy()
             cand[ks, :] = False
             cand[:, ks] = False

@@ -147,8 +147,13 @@ def terrain_line(
     py: float,
     qx: float,
     qy: float,
-) -> tuple[int, int, int]:
-    """What terrain alone says of the line p -> q: (TERRAIN_*, reason code, feature).
+    hint: float,
+) -> tuple[int, int, int, float]:
+    """What terrain alone says of the line p -> q: (TERRAIN_*, reason code, feature, and
+    where along the line the raster found it blocked, or -1).
+
+    ``hint`` (a fraction along the line, or -1) is looked at first: where the
+    centre line was blocked, a side line usually is too.
 
     The rules of :func:`crdesk.geometry.los._exact`: rows ``ia`` and ``ib`` of
     ``cont`` are the containers (woods, building) of the two ends, of ``crest``
@@ -190,15 +195,15 @@ def terrain_line(
     if rows > 0:
         n = max(math.ceil(math.hypot(ex, ey) / step), 1) + 1
         inv = 1.0 / (n - 1)
-        for k in range(n):
-            t = k * inv
+        for k in range(-1 if hint >= 0 else 0, n):
+            t = hint if k < 0 else k * inv
             c = int((px + ex * t - x0) * inv_cell)
             r = int((py + ey * t - y0) * inv_cell)
             c = min(max(c, 0), cols - 1)
             r = min(max(r, 0), rows - 1)
             lab = label[r, c]
             if lab >= 0 and not _holds(cont, ia, lab) and not _holds(cont, ib, lab):
-                return TERRAIN_BLOCKED, kind_code[lab], lab
+                return TERRAIN_BLOCKED, kind_code[lab], lab, t
     defer = False
     for g in range(g_role.shape[0]):
         role = g_role[g]
@@ -225,16 +230,16 @@ def terrain_line(
         if not meets:
             continue
         if not (ina or inb):
-            return TERRAIN_BLOCKED, role_code[role], f
+            return TERRAIN_BLOCKED, role_code[role], f, -1.0
         # the line starts inside this woods or building: may it leave? (7.9.4, 8.3, 15.2)
         if role == _WOODS:
             if _holds(deep, ia if ina else ib, f):
-                return TERRAIN_BLOCKED, codes[C_WOODS_DEEP], f
+                return TERRAIN_BLOCKED, codes[C_WOODS_DEEP], f, -1.0
             deeper, unsure = _meets(
                 core_seg, core_start[f], core_count[f], core_box, f, True, px, py, qx, qy
             )
             if deeper:
-                return TERRAIN_BLOCKED, codes[C_WOODS], f
+                return TERRAIN_BLOCKED, codes[C_WOODS], f, -1.0
             if unsure:
                 defer = True
                 continue
@@ -248,19 +253,19 @@ def terrain_line(
                     seg, g_start[g], g_count[g], g_box, g, qx, qy
                 )
                 if (crossed + ends_in) // 2 > 1:
-                    return TERRAIN_BLOCKED, codes[C_WOODS], f
+                    return TERRAIN_BLOCKED, codes[C_WOODS], f, -1.0
         else:
             wall = wall_a if ina else wall_b
             if wall < 0:
-                return TERRAIN_BLOCKED, codes[C_INTERIOR], f
+                return TERRAIN_BLOCKED, codes[C_INTERIOR], f, -1.0
             crossed, touch = _crossings(w_seg, w_start[wall], w_count[wall], px, py, qx, qy)
             if crossed:
-                return TERRAIN_BLOCKED, codes[C_WALL], f
+                return TERRAIN_BLOCKED, codes[C_WALL], f, -1.0
             if touch:
                 defer = True
     if defer:
-        return TERRAIN_DEFER, 0, -1
-    return TERRAIN_OPEN, 0, -1
+        return TERRAIN_DEFER, 0, -1, -1.0
+    return TERRAIN_OPEN, 0, -1, -1.0
 
 
 def sight_line(
@@ -458,9 +463,10 @@ def evaluate_pairs(
             # the three sight lines: centre, then the points halfway out across the line
             seen = False
             waiting = False
+            hint = -1.0
             for j in range(3):
                 px, py, qx, qy = sight_line(x, y, r, ia, ib, j, sample_fraction)
-                res, c, f = terrain_line(
+                res, c, f, t_block = terrain_line(
                     terrain,
                     cont,
                     crest,
@@ -473,7 +479,10 @@ def evaluate_pairs(
                     py,
                     qx,
                     qy,
+                    hint,
                 )
+                if j == 0:
+                    hint = t_block
                 if res == TERRAIN_BLOCKED:
                     lstate[i, j] = 2
                     lcode[i, j] = c
@@ -513,60 +522,74 @@ def evaluate_pairs(
     return lines_left, covers_left
 
 
-def recheck_pairs(
+def recheck_moved(
     view: Any,
-    a: Any,
-    b: Any,
-    line_state: Any,
+    state: Any,
+    moved: Any,
     spots: Any,
     graze: float,
     sample_fraction: float,
-    near: Any,
-    open_: Any,
+    matrices: Any,
     unsure: Any,
-) -> None:
-    """For pairs whose ends stayed put while bases moved (the ``spots``, rows x, y, r):
-    does the centre-to-centre corridor pass near a spot (``near``), and if so does a
-    line terrain left open stay clear of every base (``open_``), or must the pair be
-    judged again (``unsure``: every line known open is blocked, some were never
-    judged)?  The arithmetic of :func:`crdesk.visibility._segments_near` and
-    :func:`crdesk.geometry.los.recheck_bases`."""
+) -> int:
+    """After bases moved (``spots``: rows x, y, r, old and new places), the pairs whose
+    ends stayed put: those with a line open on terrain and a gate open (``open_``)
+    whose centre-to-centre corridor passes near a spot keep sight if a line open on
+    terrain stays clear of every base.  Their verdicts are written both ways; pairs
+    that lost every line known open but have lines never judged are listed in
+    ``unsure`` (rows a, b) for a full judgement, and their count returned.  The
+    arithmetic of :func:`crdesk.geometry.los._segments_near` and
+    :func:`crdesk.geometry.los.recheck_bases`; ``state`` is the (n, n, 3) line states."""
     x, y, r, blocks = view[0], view[1], view[2], view[5]
-    for i in range(a.shape[0]):
-        ia, ib = a[i], b[i]
-        px, py, qx, qy = x[ia], y[ia], x[ib], y[ib]
-        ex = qx - px
-        ey = qy - py
-        ll = ex * ex + ey * ey
-        den = ll if ll > 0 else 1.0
-        hit = False
-        for s in range(spots.shape[0]):
-            wx = spots[s, 0] - px
-            wy = spots[s, 1] - py
-            t = min(max((wx * ex + wy * ey) / den, 0.0), 1.0)
-            dx = wx - t * ex
-            dy = wy - t * ey
-            reach = spots[s, 2] + max(r[ia], r[ib])
-            if dx * dx + dy * dy < reach * reach:
-                hit = True
-                break
-        near[i] = hit
-        open_[i] = False
-        unsure[i] = False
-        if not hit:
+    open_, gate, raw_cover, raw_conc, visible, cover, concealed = matrices
+    n = x.shape[0]
+    left = 0
+    for ia in range(n):
+        if moved[ia]:
             continue
-        known_open = False
-        unjudged = False
-        for j in range(3):
-            if line_state[i, j] == 0:
-                unjudged = True
-            if line_state[i, j] != 1 or open_[i]:
+        for ib in range(ia + 1, n):
+            if not open_[ia, ib] or moved[ib]:
                 continue
-            known_open = True
-            lpx, lpy, lqx, lqy = sight_line(x, y, r, ia, ib, j, sample_fraction)
-            if base_on_line(x, y, r, blocks, graze, ia, ib, lpx, lpy, lqx, lqy) < 0:
-                open_[i] = True
-        unsure[i] = not open_[i] and known_open and unjudged
+            px, py, qx, qy = x[ia], y[ia], x[ib], y[ib]
+            ex = qx - px
+            ey = qy - py
+            ll = ex * ex + ey * ey
+            den = ll if ll > 0 else 1.0
+            hit = False
+            for s in range(spots.shape[0]):
+                wx = spots[s, 0] - px
+                wy = spots[s, 1] - py
+                t = min(max((wx * ex + wy * ey) / den, 0.0), 1.0)
+                dx = wx - t * ex
+                dy = wy - t * ey
+                reach = spots[s, 2] + max(r[ia], r[ib])
+                if dx * dx + dy * dy < reach * reach:
+                    hit = True
+                    break
+            if not hit:
+                continue
+            clear = False
+            known_open = False
+            unjudged = False
+            for j in range(3):
+                if state[ia, ib, j] == 0:
+                    unjudged = True
+                if state[ia, ib, j] != 1 or clear:
+                    continue
+                known_open = True
+                lpx, lpy, lqx, lqy = sight_line(x, y, r, ia, ib, j, sample_fraction)
+                if base_on_line(x, y, r, blocks, graze, ia, ib, lpx, lpy, lqx, lqy) < 0:
+                    clear = True
+            for v, t_ in ((ia, ib), (ib, ia)):
+                seen = clear and gate[v, t_]
+                visible[v, t_] = seen
+                cover[v, t_] = raw_cover[v, t_] and seen
+                concealed[v, t_] = raw_conc[v, t_] and seen
+            if not clear and known_open and unjudged:
+                unsure[left, 0] = ia
+                unsure[left, 1] = ib
+                left += 1
+    return left
 
 
 def store_pairs(verdicts: Any, visible_code: int, targets: Any) -> None:
@@ -752,7 +775,7 @@ _KERNELS = (
     "base_on_line",
     "_cover_of",
     "evaluate_pairs",
-    "recheck_pairs",
+    "recheck_moved",
     "store_pairs",
     "_segment_distance",
     "_edges_distance",
@@ -786,7 +809,6 @@ def _compile() -> None:
     from crdesk.geometry.los import (
         _evaluate_compiled,
         _locate_compiled,
-        _recheck_compiled,
         viewpoints,
     )
     from crdesk.geometry.terrain_index import build_index
@@ -809,10 +831,15 @@ def _compile() -> None:
     vp = viewpoints(bf, index, rules)
     _evaluate_compiled(index, vp, *pair, rules)
     _locate_compiled(index, vp.x, vp.y, vp.r, rules)
-    state = np.ones((1, 3), dtype=np.int8)
-    _recheck_compiled(vp, *pair, state, np.array([[5.0, 5.0, 0.5]]))
-    res = _evaluate_compiled(index, vp, *pair, rules)
     n = len(vp)
+    view = (vp.x, vp.y, vp.r, vp.fx, vp.fy, vp.blocks)
+    square = [np.zeros((n, n), dtype=np.bool_) for _ in range(7)]
+    lines = np.ones((n, n, 3), dtype=np.int8)
+    moved = np.zeros(n, dtype=np.bool_)
+    unsure = np.empty((1, 2), dtype=np.int64)
+    spots = np.array([[5.0, 5.0, 0.5]])
+    recheck_moved(view, lines, moved, spots, 0.01, 0.5, tuple(square), unsure)
+    res = _evaluate_compiled(index, vp, *pair, rules)
     square = [np.zeros((n, n), dtype=np.bool_) for _ in range(6)]
     verdicts: tuple[Any, ...] = (res.a, res.b, res.distance, res.ab, res.ba, res.gate_ab)
     verdicts += (
@@ -889,7 +916,7 @@ __all__ = [
     "TERRAIN_OPEN",
     "base_on_line",
     "evaluate_pairs",
-    "recheck_pairs",
+    "recheck_moved",
     "sight_line",
     "store_pairs",
     "terrain_line",

@@ -275,14 +275,21 @@ class Viewpoints:
         idx = np.asarray(ks, dtype=np.int64)
         for name in ("x", "y", "r", "fx", "fy", "blocks", "moving", "lit", "present"):
             getattr(new, name)[idx] = getattr(fresh, name)
-        for n, k in enumerate(ks):
-            new.places[k] = fresh.places[n]
+        # only rows whose place changed need their derived arrays patched (a figure
+        # dragged over open ground stays nowhere: the arrays are shared, never written)
+        moved = [(k, p) for k, p in zip(ks, fresh.places, strict=True) if p != self.places[k]]
+        for k, p in moved:
+            new.places[k] = p
+        if not moved:
+            new._derived, new._walls = self._derived, self._walls
+            return new
+        rows = [k for k, _p in moved]
         if self._derived is not None:
-            new._derived = self._derived.patched(ks, fresh.places)
+            new._derived = self._derived.patched(rows, [p for _k, p in moved])
         if self._walls is not None:
             table, wall = self._walls
             wall = wall.copy()
-            wall[idx] = -2
+            wall[rows] = -2
             new._walls = (table, wall)
         return new
 
@@ -652,34 +659,11 @@ def recheck_near(
 ) -> tuple[Ints, Bools, Bools]:
     """Pairs (a, b) whose ends did not move, after bases moved to or from ``spots``
     (rows x, y, r): which pass near a spot (their positions in ``a``), and for those
-    :func:`recheck_bases`' (open, unsure)."""
-    if USE_KERNELS and kernels.usable():
-        return _recheck_compiled(vp, a, b, line_state, spots)
+    :func:`recheck_bases`' (open, unsure).  (The numpy route of
+    :func:`kernels.recheck_moved`.)"""
     near = np.flatnonzero(_segments_near(vp, a, b, spots))
     open_, unsure = recheck_bases(vp, a[near], b[near], line_state[near])
     return near, open_, unsure
-
-
-def _recheck_compiled(
-    vp: Viewpoints, a: Ints, b: Ints, line_state: npt.NDArray[np.int8], spots: Floats
-) -> tuple[Ints, Bools, Bools]:
-    m = len(a)
-    near, open_, unsure = np.empty(m, bool), np.empty(m, bool), np.empty(m, bool)
-    view = (vp.x, vp.y, vp.r, vp.fx, vp.fy, vp.blocks)
-    kernels.recheck_pairs(
-        view,
-        np.ascontiguousarray(a, dtype=np.int64),
-        np.ascontiguousarray(b, dtype=np.int64),
-        np.ascontiguousarray(line_state, dtype=np.int8),
-        np.ascontiguousarray(spots, dtype=np.float64),
-        GRAZE,
-        SAMPLE_FRACTION,
-        near,
-        open_,
-        unsure,
-    )
-    rows = np.flatnonzero(near)
-    return rows, open_[rows], unsure[rows]
 
 
 def _segments_near(vp: Viewpoints, a: Ints, b: Ints, spots: Floats) -> Bools:

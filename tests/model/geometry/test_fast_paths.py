@@ -244,26 +244,6 @@ def test_a_drag_matches_full_recomputations_at_every_step(
 
 
 @FAST
-@given(seed=seeds, moved=st.lists(st.tuples(spots, st.floats(0.2, 1.0)), min_size=1, max_size=3))
-def test_base_rechecks_agree_on_both_routes(
-    seed: int, moved: list[tuple[tuple[float, float], float]]
-) -> None:
-    """Pairs near moved bases, and whether their open lines stay clear, compiled or not."""
-    bf = random_table(seed, n_features=14, n_figures=12)
-    index = build_index(bf, RULES, raster=True)
-    vp = viewpoints(bf, index, RULES)
-    a, b = np.triu_indices(len(vp), 1)
-    states = evaluate(index, vp, a, b, RULES).line_state
-    spots_ = np.array([(x, y, r) for (x, y), r in moved], dtype=np.float64)
-    got = []
-    for compiled in (True, False):
-        los.USE_KERNELS = compiled
-        got.append(los.recheck_near(vp, a, b, states, spots_))
-    for x, y in zip(*got, strict=True):
-        assert np.array_equal(x, y)
-
-
-@FAST
 @given(seed=seeds, ragged=st.booleans(), radius=st.sampled_from([0.02, 0.25, 0.5]))
 def test_compiled_places_equal_geos_places(seed: int, ragged: bool, radius: float) -> None:
     """Where a base stands, found by the kernel or by GEOS -- also for centres on an

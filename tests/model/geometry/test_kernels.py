@@ -125,7 +125,7 @@ def test_warm_up_compiles_every_signature_the_engine_uses() -> None:
         service.matrix()
         counts = {
             name: len(getattr(kernels, name).signatures)
-            for name in ("evaluate_pairs", "recheck_pairs", "store_pairs", "locate_points")
+            for name in ("evaluate_pairs", "recheck_moved", "store_pairs", "locate_points")
         }
         print(sorted(set(counts.values())), counts)
         """
