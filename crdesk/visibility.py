@@ -366,8 +366,9 @@ class VisibilityService:
 
         A pair whose two ends stayed put keeps its terrain verdicts; a moved or
         downed base can only block or unblock its lines, so those pairs just
-        have the bases checked again (:func:`recheck_bases`) -- and only pairs
-        with a line open on terrain and a gate open can change at all.  The
+        have the bases checked again (:func:`kernels.recheck_moved`, or on the numpy
+        route :func:`recheck_near`) -- and only pairs with a line open on terrain
+        and a gate open can change at all.  The
         rows of the changed figures and the pairs the bases leave unsure are
         judged in one :func:`evaluate` call.
         """
@@ -389,12 +390,12 @@ class VisibilityService:
             ra, rb = ia[row], ib[row]
         # other pairs whose sight lines pass near a changed base, before or after
         spots += [(fresh.x[k], fresh.y[k], fresh.r[k]) for k in ks if fresh.blocks[k]]
+        spot_rows = np.array(spots, dtype=np.float64).reshape(-1, 3)
         if spots and los.USE_KERNELS and kernels.usable():
             again = np.empty((n * (n - 1) // 2, 2), dtype=np.int64)
             view = (fresh.x, fresh.y, fresh.r, fresh.fx, fresh.fy, fresh.blocks)
             matrices: tuple[Any, ...] = (self._open, self._gate, self._raw_cover, self._raw_conc)
             matrices += (out.visible, out.cover, out.concealed)
-            spot_rows = np.array(spots, dtype=np.float64)
             left = kernels.recheck_moved(
                 view, self._lines, moved, spot_rows, GRAZE, SAMPLE_FRACTION, matrices, again
             )
@@ -407,9 +408,7 @@ class VisibilityService:
             cand[:, ks] = False
             a, b = np.nonzero(cand)
             if len(a):
-                near, open_any, unsure = recheck_near(
-                    fresh, a, b, self._lines[a, b], np.array(spots, dtype=np.float64)
-                )
+                near, open_any, unsure = recheck_near(fresh, a, b, self._lines[a, b], spot_rows)
                 a, b = a[near], b[near]
             if len(a):
                 self._publish(out, a, b, open_any & self._gate[a, b], open_any & self._gate[b, a])
