@@ -1,0 +1,583 @@
+"""Actions: the decisions a player (or a policy, or the dice) hands the controller.
+
+Every action is a frozen value with a stable text form, like a chess move's UCI
+string, so a saved game is a list of short lines a person can read and type.
+``Action.parse(str(a)) == a`` for every action.
+
+=====================================  ==============================================
+text                                   meaning
+=====================================  ==============================================
+``activate p1``                        activate the group led by figure p1 (7.1)
+``end``                                end the active group's activation
+``pass``                               decline: no (more) groups, no free move, ...
+``move p1 10,12 14,12.5 face 90``      move p1 along a path (its centre), then face
+``fast p1,p2``                         declare a Fast Move for these figures (7.4.2)
+``prone p1`` / ``stand p1``            go prone / stand up (7.4.3)
+``fire p1 at e1:2,e2:1``               fire, with the dice allotted to each target
+``charge p1 at e2``                    declare a Charge into Melee (7.11.2)
+``ready p1`` / ``throw p1 at 10,12``   ready / throw a grenade (7.10)
+``reload p1``                          reload (7.9.2)
+``pickup p1 p3`` / ``drop p1``         pick up / put down a wounded friend (7.12)
+``floor p1 2``                         change floor in a building (8.2)
+``freewill p1 2``                      a Star's Free Will: pass 2, 1 or 0 d6 (5.2)
+``roll``                               roll the dice instead of using Free Will
+``starpower p1 use|decline``           roll Star Power against damage (5.2)
+``cheat p1 yes|no``                    Cheating Death (5.2)
+``duckback p1 auto`` / ``… 10,12``     Duck Back to the nearest Cover or a spot (7.4.4)
+``carryon p1``                         a Star's In Sight choice to do nothing (7.6.4)
+``dice 3,5,1``                         the faces of real dice, for a manual-dice game
+=====================================  ==============================================
+
+Numbers are written as short as they round-trip: ``10`` for 10.0, ``12.5``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import ClassVar
+
+from crdesk.errors import IllegalActionError
+
+Point2 = tuple[float, float]
+
+_ID = re.compile(r"^[A-Za-z0-9_.:\-]+$")
+
+
+def fmt_num(value: float) -> str:
+    """The shortest text that reads back as the same float."""
+    value = float(value)
+    if value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    return repr(value)
+
+
+def fmt_point(p: Point2) -> str:
+    return f"{fmt_num(p[0])},{fmt_num(p[1])}"
+
+
+def _num(text: str, what: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise IllegalActionError(f"{what} must be a number, got {text!r}") from None
+    if not math.isfinite(value):
+        raise IllegalActionError(f"{what} must be a finite number, got {text!r}")
+    return value
+
+
+def _point(text: str, what: str = "a point") -> Point2:
+    parts = text.split(",")
+    if len(parts) != 2:
+        raise IllegalActionError(f"{what} is written x,y (inches), got {text!r}")
+    return (_num(parts[0], f"{what}'s x"), _num(parts[1], f"{what}'s y"))
+
+
+def _fid(text: str) -> str:
+    if not _ID.match(text):
+        raise IllegalActionError(f"{text!r} is not a figure id")
+    return text
+
+
+def _ids(text: str) -> tuple[str, ...]:
+    return tuple(_fid(t) for t in text.split(","))
+
+
+def _count(text: str, what: str) -> int:
+    if not text.isdigit():
+        raise IllegalActionError(f"{what} must be a whole number, got {text!r}")
+    return int(text)
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """Base of every action; ``Action.parse(text)`` reads any of them."""
+
+    word: ClassVar[str] = ""
+    figure_id: ClassVar[str | None] = None
+
+    @staticmethod
+    def parse(text: str) -> Action:
+        """Read an action from its text form; IllegalActionError names what is wrong."""
+        if not isinstance(text, str):
+            raise IllegalActionError(f"an action is text, got {type(text).__name__}")
+        words = text.split()
+        if not words:
+            raise IllegalActionError("empty action: try 'end', 'pass' or 'move ID X,Y'")
+        cls = _WORDS.get(words[0].lower())
+        if cls is None:
+            known = ", ".join(sorted(_WORDS))
+            raise IllegalActionError(f"unknown action {words[0]!r}; the actions are: {known}")
+        return cls._from_words(words[1:])
+
+    @classmethod
+    def _from_words(cls, words: list[str]) -> Action:
+        if words:
+            raise IllegalActionError(
+                f"'{cls.word}' takes nothing after it, got {' '.join(words)!r}"
+            )
+        return cls()
+
+    @property
+    def who(self) -> str | None:
+        """The figure the action is about, if any."""
+        return getattr(self, "figure", None)
+
+
+def _one_figure(cls_word: str, words: list[str]) -> str:
+    if len(words) != 1:
+        raise IllegalActionError(f"'{cls_word}' is written '{cls_word} ID'")
+    return _fid(words[0])
+
+
+@dataclass(frozen=True, slots=True)
+class Activate(Action):
+    """Activate the group led by ``leader`` (7.1)."""
+
+    leader: str
+    word: ClassVar[str] = "activate"
+
+    def __str__(self) -> str:
+        return f"activate {self.leader}"
+
+    @classmethod
+    def _from_words(cls, words: list[str]) -> Action:
+        return cls(_one_figure(cls.word, words))
+
+
+@dataclass(frozen=True, slots=True)
+class End(Action):
+    """End the active group's activation."""
+
+    word: ClassVar[str] = "end"
+
+    def __str__(self) -> str:
+        return "end"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass(Action):
+    """Decline what is offered: no more groups, no free move, no choice."""
+
+    word: ClassVar[str] = "pass"
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class Start(Action):
+    """The game's first step: the dice of the opening activation roll (never offered)."""
+
+    word: ClassVar[str] = "start"
+
+    def __str__(self) -> str:
+        return "start"
+
+
+@dataclass(frozen=True, slots=True)
+class Roll(Action):
+    """Roll the dice rather than use a Star's Free Will (5.2)."""
+
+    word: ClassVar[str] = "roll"
+
+    def __str__(self) -> str:
+        return "roll"
+
+
+@dataclass(frozen=True, slots=True)
+class Move(Action):
+    """Move a figure along a path of points (its centre), then face ``facing`` (7.4)."""
+
+    figure: str
+    path: tuple[Point2, ...]
+    facing: float | None = None
+    word: ClassVar[str] = "move"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "path", tuple((float(x), float(y)) for x, y in self.path))
+        if self.facing is not None:
+            object.__setattr__(self, "facing", float(self.facing) % 360.0)
+
+    def __str__(self) -> str:
+        pts = " ".join(fmt_point(p) for p in self.path)
+        face = f" face {fmt_num(self.facing)}" if self.facing is not None else ""
+        return f"move {self.figure} {pts}{face}"
+
+    @classmethod
+    def _from_words(cls, words: list[str]) -> Action:
+        if len(words) < 2:
+            raise IllegalActionError(
+                "'move' needs at least one point: 'move ID X,Y [X,Y ...] [face DEGREES]'"
+            )
+        facing = None
+        if len(words) >= 2 and words[-2] == "face":
+            facing = _num(words[-1], "the facing")
+            words = words[:-2]
+        if len(words) < 2:
+            raise IllegalActionError("'move' needs at least one point after the figure id")
+        path = tuple(_point(w, "a path point") for w in words[1:])
+        return cls(_fid(words[0]), path, facing)
+
+
+@dataclass(frozen=True, slots=True)
+class FastMove(Action):
+    """Declare which figures of the active group Fast Move (7.4.2)."""
+
+    figures: tuple[str, ...]
+    word: ClassVar[str] = "fast"
+
+    def __str__(self) -> str:
+        return f"fast {','.join(self.figures)}"
+
+    @classmethod
+    def _from_words(cls, words: list[str]) -> Action:
+        if len(words) != 1:
+            raise IllegalActionError("'fast' is written 'fast ID,ID,...'")
+        return cls(_ids(words[0]))
+
+
+@dataclass(frozen=True, slots=True)
+class Prone(Action):
+    """Go prone (7.4.3): ends the figure's movement until next active."""
+
+    figure: str
+    word: ClassVar[str] = "prone"
+
+    def __str__(self) -> str:
+        return f"{self.word} {self.figure}"
+
+    @classmethod
+    def _from_words(cls, words: list[str]) -> Action:
+        return cls(_one_figure(cls.word, words))
+
+
+@dataclass(frozen=True, slots=True)
+class Stand(Action):
+    """Stand up (7.4.3): costs half the figure's movement."""
+
+    figure: str
+    word: ClassVar[str] = "stand"
+
+    def __str__(self) -> str:
+        return f"{self.word} {self.figure}"
+
+    @classmethod
+    def _from_words(cls, words: list[str]) -> Action:
+        return cls(_one_figure(cls.word, words))
+
+
+@dataclass(frozen=True, slots=True)
+class Reload(Action):
+    """Reload an empty weapon (7.9.2)."""
+
+    figure: str
+    word: ClassVar[str] = "reload"
+
+    def __str__(self) -> str:
+        return f"{self.word} {self.figure}"
+
+    @classmethod
+    def _from_words(cls, words: list[str]) -> Action:
+        return cls(_one_figure(cls.word, words))
+
+
+@dataclass(frozen=True, slots=True)
+class Ready(Action):
+    """Ready a grenade (7.10.1)."""
+
+    figure: str
+    word: ClassVar[str] = "ready"
+
+    def __str__(self) -> str:
+        return f"{self.word} {self.figure}"
+
+    @classmethod
+    def _from_words(cls, words: list[str]) -> Action:
+        return cls(_one_figure(cls.word, words))
+
+
+@dataclass(frozen=True, slots=True)
+class Drop(Action):
+    """Put down a carried wounded friend (7.12)."""
+
+    figure: str
+    word: ClassVar[str] = "drop"
+
+    def __str__(self) -> str:
+        return f"{self.word} {self.figure}"
+
+    @classmethod
+    def _from_words(cls, words: list[str]) -> Action:
+        return cls(_one_figure(cls.word, words))
+
+
+@dataclass(frozen=True, slots=True)
+class CarryOn(Action):
+    """A Star's In Sight choice to carry on (7.6.4)."""
+
+    figure: str
+    word: ClassVar[str] = "carryon"
+
+    def __str__(self) -> str:
+        return f"{self.word} {self.figure}"
+
+    @classmethod
+    def _from_words(cls, words: list[str]) -> Action:
+        return cls(_one_figure(cls.word, words))
+
+
+@dataclass(frozen=True, slots=True)
+class Fire(Action):
+    """Fire at targets, ``(target id, dice)`` in the order the dice are given out (7.9.9).
+
+    A count of 0 means "the default allocation" (one die each in turn, 7.9.8).
+    """
+
+    figure: str
+    targets: tuple[tuple[str, int], ...]
+    word: ClassVar[str] = "fire"
+
+    def __str__(self) -> str:
+        parts = ",".join(f"{t}:{n}" if n else t for t, n in self.targets)
+        return f"fire {self.figure} at {parts}"
+
+    @classmethod
+    def _from_words(cls, words: list[str]) -> Action:
+        if len(words) != 3 or words[1] != "at":
+            raise IllegalActionError("'fire' is written 'fire ID at TARGET[:DICE],...'")
+        targets: list[tuple[str, int]] = []
+        for part in words[2].split(","):
+            name, _, n = part.partition(":")
+            targets.append((_fid(name), _count(n, "the dice on a target") if n else 0))
+        return cls(_fid(words[0]), tuple(targets))
+
+    @property
+    def target_ids(self) -> tuple[str, ...]:
+        return tuple(t for t, _ in self.targets)
+
+
+@dataclass(frozen=True, slots=True)
+class Charge(Action):
+    """Declare a Charge into Melee at a target (7.11.2)."""
+
+    figure: str
+    target: str
+    word: ClassVar[str] = "charge"
+
+    def __str__(self) -> str:
+        return f"charge {self.figure} at {self.target}"
+
+    @classmethod
+    def _from_words(cls, words: list[str]) -> Action:
+        if len(words) != 3 or words[1] != "at":
+            raise IllegalActionError("'charge' is written 'charge ID at TARGET'")
+        return cls(_fid(words[0]), _fid(words[2]))
+
+
+@dataclass(frozen=True, slots=True)
+class Throw(Action):
+    """Throw a readied grenade at a spot (7.10.3)."""
+
+    figure: str
+    point: Point2
+    word: ClassVar[str] = "throw"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "point", (float(self.point[0]), float(self.point[1])))
+
+    def __str__(self) -> str:
+        return f"throw {self.figure} at {fmt_point(self.point)}"
+
+    @classmethod
+    def _from_words(cls, words: list[str]) -> Action:
+        if len(words) != 3 or words[1] != "at":
+            raise IllegalActionError("'throw' is written 'throw ID at X,Y'")
+        return cls(_fid(words[0]), _point(words[2], "the spot"))
+
+
+@dataclass(frozen=True, slots=True)
+class Pickup(Action):
+    """Pick up a wounded friend in contact (7.12)."""
+
+    figure: str
+    wounded: str
+    word: ClassVar[str] = "pickup"
+
+    def __str__(self) -> str:
+        return f"pickup {self.figure} {self.wounded}"
+
+    @classmethod
+    def _from_words(cls, words: list[str]) -> Action:
+        if len(words) != 2:
+            raise IllegalActionError("'pickup' is written 'pickup ID WOUNDED'")
+        return cls(_fid(words[0]), _fid(words[1]))
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeFloor(Action):
+    """Move to another floor of the building the figure is in (8.2)."""
+
+    figure: str
+    floor: int
+    word: ClassVar[str] = "floor"
+
+    def __str__(self) -> str:
+        return f"floor {self.figure} {self.floor}"
+
+    @classmethod
+    def _from_words(cls, words: list[str]) -> Action:
+        if len(words) != 2:
+            raise IllegalActionError("'floor' is written 'floor ID N'")
+        return cls(_fid(words[0]), _count(words[1], "the floor"))
+
+
+@dataclass(frozen=True, slots=True)
+class FreeWill(Action):
+    """A Star chooses to pass 2, 1 or 0 d6 on Received Fire or Man Down (5.2)."""
+
+    figure: str
+    passes: int
+    word: ClassVar[str] = "freewill"
+
+    def __str__(self) -> str:
+        return f"freewill {self.figure} {self.passes}"
+
+    @classmethod
+    def _from_words(cls, words: list[str]) -> Action:
+        if len(words) != 2:
+            raise IllegalActionError("'freewill' is written 'freewill ID 2|1|0'")
+        return cls(_fid(words[0]), _count(words[1], "Free Will passes"))
+
+
+def _yes_no(word: str, text: str, yes: str, no: str) -> bool:
+    if text == yes:
+        return True
+    if text == no:
+        return False
+    raise IllegalActionError(f"'{word}' ends with '{yes}' or '{no}', got {text!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class StarPower(Action):
+    """Use or decline a Star's Star Power dice against damage (5.2)."""
+
+    figure: str
+    use: bool
+    word: ClassVar[str] = "starpower"
+
+    def __str__(self) -> str:
+        return f"starpower {self.figure} {'use' if self.use else 'decline'}"
+
+    @classmethod
+    def _from_words(cls, words: list[str]) -> Action:
+        if len(words) != 2:
+            raise IllegalActionError("'starpower' is written 'starpower ID use|decline'")
+        return cls(_fid(words[0]), _yes_no(cls.word, words[1], "use", "decline"))
+
+
+@dataclass(frozen=True, slots=True)
+class CheatDeath(Action):
+    """Declare (or not) Cheating Death for a Star about to be killed (5.2)."""
+
+    figure: str
+    cheat: bool
+    word: ClassVar[str] = "cheat"
+
+    def __str__(self) -> str:
+        return f"cheat {self.figure} {'yes' if self.cheat else 'no'}"
+
+    @classmethod
+    def _from_words(cls, words: list[str]) -> Action:
+        if len(words) != 2:
+            raise IllegalActionError("'cheat' is written 'cheat ID yes|no'")
+        return cls(_fid(words[0]), _yes_no(cls.word, words[1], "yes", "no"))
+
+
+@dataclass(frozen=True, slots=True)
+class DuckBack(Action):
+    """Duck Back to the nearest Cover (``point`` None) or to a chosen legal spot (7.4.4)."""
+
+    figure: str
+    point: Point2 | None = None
+    word: ClassVar[str] = "duckback"
+
+    def __post_init__(self) -> None:
+        if self.point is not None:
+            object.__setattr__(self, "point", (float(self.point[0]), float(self.point[1])))
+
+    def __str__(self) -> str:
+        where = "auto" if self.point is None else fmt_point(self.point)
+        return f"duckback {self.figure} {where}"
+
+    @classmethod
+    def _from_words(cls, words: list[str]) -> Action:
+        if len(words) != 2:
+            raise IllegalActionError("'duckback' is written 'duckback ID auto|X,Y'")
+        point = None if words[1] == "auto" else _point(words[1], "the spot")
+        return cls(_fid(words[0]), point)
+
+
+@dataclass(frozen=True, slots=True)
+class DiceFaces(Action):
+    """The faces of real dice rolled for a manual-dice game (the ``chance`` actor)."""
+
+    faces: tuple[int, ...]
+    word: ClassVar[str] = "dice"
+
+    def __str__(self) -> str:
+        return "dice " + ",".join(map(str, self.faces))
+
+    @classmethod
+    def _from_words(cls, words: list[str]) -> Action:
+        if len(words) != 1:
+            raise IllegalActionError("'dice' is written 'dice 3,5,1' (the faces, 1-6)")
+        return cls(parse_faces(words[0]))
+
+
+def parse_faces(text: str) -> tuple[int, ...]:
+    """Faces written ``3,5,1`` (or ``3 5 1``); each must be 1-6."""
+    faces: list[int] = []
+    for part in re.split(r"[,\s]+", text.strip()):
+        if not part:
+            continue
+        if not part.isdigit() or not 1 <= int(part) <= 6:
+            raise IllegalActionError(f"a d6 face is 1-6, got {part!r}")
+        faces.append(int(part))
+    if not faces:
+        raise IllegalActionError("give the faces of the dice, e.g. 3,5")
+    return tuple(faces)
+
+
+_WORDS: dict[str, type[Action]] = {
+    cls.word: cls
+    for cls in (
+        Activate,
+        End,
+        Pass,
+        Start,
+        Roll,
+        Move,
+        FastMove,
+        Prone,
+        Stand,
+        Reload,
+        Ready,
+        Drop,
+        CarryOn,
+        Fire,
+        Charge,
+        Throw,
+        Pickup,
+        ChangeFloor,
+        FreeWill,
+        StarPower,
+        CheatDeath,
+        DuckBack,
+        DiceFaces,
+    )
+}
+
+ACTION_WORDS: tuple[str, ...] = tuple(_WORDS)
+"""Every action's first word (what a Decision's ``accepts`` lists)."""
