@@ -1,11 +1,17 @@
 """The one dice service every roll goes through, and the dice log (digest 2, book 4.1).
 
 A game is data: scenario + seed + decisions (STYLE 2).  So chance is injected:
+:class:`CounterDice` numbers every die of a game and derives its face from the
+seed and that number by a documented hash (:func:`counter_face`), so a saved
+game replays the same faces on any Python version and can seek back for undo;
 :class:`Dice` draws from a ``random.Random`` the caller owns (never the module
-global), :class:`ScriptedDice` replays a fixed list of faces (tests, tutorials,
-a player typing real dice).  Both append one :class:`DiceLogEntry` per roll to a
-:class:`DiceLog`; the rule that rolled completes the entry with its outcome in
-words via :meth:`DiceSource.note`.
+global; ``randint`` is not promised stable across versions, so only the terrain
+generator uses it); :class:`ScriptedDice` replays a fixed list of faces (tests,
+tutorials, a player typing real dice).  Each appends one :class:`DiceLogEntry`
+per roll to a :class:`DiceLog`; the rule that rolled completes the entry with
+its outcome in words via :meth:`DiceSource.note`.  Every source counts the dice
+it has produced (:attr:`DiceSource.position`); an entry records the position of
+its first face (``first_die``) and the ids of the figures it was rolled for.
 
 The helpers below (:func:`count_passes`, :func:`count_successes`,
 :func:`half_d6`, :func:`possible`) are pure functions of faces, so the odds
@@ -21,6 +27,7 @@ module and the rules read dice the same way.
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -45,6 +52,10 @@ class DiceLogEntry:
     passed: int | None = None
     successes: int | None = None
     outcome: str = ""
+    first_die: int = 0
+    """The die position (:attr:`DiceSource.position`) of this roll's first face."""
+    figures: tuple[str, ...] = ()
+    """Ids of the figures the roll is for (empty when the rule was given none)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -57,6 +68,8 @@ class DiceLogEntry:
             "passed": self.passed,
             "successes": self.successes,
             "outcome": self.outcome,
+            "first_die": self.first_die,
+            "figures": list(self.figures),
         }
 
     def __str__(self) -> str:
@@ -101,6 +114,16 @@ class DiceLog:
         self._entries[index] = entry
         return entry
 
+    def truncate(self, n: int) -> None:
+        """Drop the entries from index ``n`` on (undo); past the end drops nothing.
+
+        To take a game back to before roll ``n`` of a :class:`CounterDice` game:
+        ``dice.seek(log[n].first_die)`` then ``log.truncate(n)``.
+        """
+        if n < 0:
+            raise ValueError(f"truncate needs an index of 0 or more, got {n}")
+        del self._entries[n:]
+
     def clear(self) -> None:
         self._entries.clear()
 
@@ -113,11 +136,34 @@ class Roll:
     log_index: int
 
 
+@dataclass(frozen=True, slots=True)
+class _RollRequest:
+    """What the roll being made is for, while a subclass's ``_faces`` supplies its faces."""
+
+    section: str
+    table: str
+    who: str = ""
+    figures: tuple[str, ...] = ()
+
+
 class DiceSource:
-    """Base of the dice services: rolls d6, writes the log.  Subclasses supply faces."""
+    """Base of the dice services: rolls d6, writes the log.  Subclasses supply faces.
+
+    :attr:`position` counts the dice produced so far; :meth:`roll` advances it
+    by the faces of each roll (a roll that fails moves nothing and logs nothing)
+    and logs it as the roll's ``first_die``.  A subclass that keeps the count
+    elsewhere (a game's state) overrides :attr:`position`; ``roll`` reads it.
+    """
 
     def __init__(self, log: DiceLog | None = None) -> None:
         self.log = log if log is not None else DiceLog()
+        self._position = 0
+        self._request = _RollRequest("", "")
+
+    @property
+    def position(self) -> int:
+        """How many dice this source has produced so far (the next die's number)."""
+        return self._position
 
     def _faces(self, count: int, context: str) -> tuple[int, ...]:
         raise NotImplementedError
@@ -130,15 +176,32 @@ class DiceSource:
         table: str,
         who: str = "",
         target: int | None = None,
+        figures: Sequence[str] = (),
     ) -> Roll:
-        """Roll ``count`` d6 (zero or fewer rolls nothing, 4.1) and log it."""
+        """Roll ``count`` d6 (zero or fewer rolls nothing, 4.1) and log it.
+
+        ``figures`` are the ids of the figures the roll is for; the log keeps them.
+        """
+        if isinstance(figures, str):
+            raise TypeError("figures is a sequence of figure ids, not one string")
+        ids = tuple(figures)
         count = max(0, count)
         context = f"{section} {table}" + (f" for {who}" if who else "")
+        first = self.position  # a subclass may keep the count elsewhere
+        self._request = _RollRequest(section, table, who, ids)
         faces = self._faces(count, context) if count else ()
+        self._position = first + len(faces)
         index = len(self.log)
         self.log.append(
             DiceLogEntry(
-                index=index, section=section, table=table, who=who, faces=faces, target=target
+                index=index,
+                section=section,
+                table=table,
+                who=who,
+                faces=faces,
+                target=target,
+                first_die=first,
+                figures=ids,
             )
         )
         return Roll(faces, index)
@@ -177,6 +240,112 @@ class Dice(DiceSource):
         return tuple(self.rng.randint(1, 6) for _ in range(count))
 
 
+COUNTER_SCHEME = "crdesk-dice-v1"
+"""The name of the :func:`counter_face` scheme; a saved game depends on it."""
+
+
+def counter_face(seed: int, k: int) -> int:
+    """Face of die number ``k`` (0-based, counted over the whole game) of ``seed``.
+
+    The scheme (``crdesk-dice-v1``; saved games depend on it, never change it):
+
+    1. Write the ASCII text ``f"crdesk-dice-v1:{seed}:{k}"`` — both numbers in
+       plain base-10 digits, a leading ``-`` for a negative seed, no spaces.
+    2. Take its SHA-256 digest (32 bytes).
+    3. Read the first 8 bytes as an unsigned big-endian integer ``u``.
+    4. The face is ``1 + (u % 6)``.
+
+    ``seed`` is any int, ``k`` an int of 0 or more (bools are refused: they
+    would print as ``True``).  Only hashlib's SHA-256 is used, so the faces are
+    the same on every Python version and platform.  (The modulo bias of 2**64
+    over 6 is below 1 in 10**18.)
+
+    The first ten faces of seed 1, pinned so a change is caught:
+
+    >>> [counter_face(1, k) for k in range(10)]
+    [4, 6, 4, 5, 4, 5, 6, 6, 5, 3]
+    """
+    if not _is_int(seed):
+        raise TypeError(f"a dice seed is an int, got {seed!r}")
+    if not _is_int(k):
+        raise TypeError(f"a die number is an int, got {k!r}")
+    if k < 0:
+        raise ValueError(f"die numbers start at 0, got {k}")
+    digest = hashlib.sha256(f"{COUNTER_SCHEME}:{seed}:{k}".encode("ascii")).digest()
+    return 1 + int.from_bytes(digest[:8], "big") % 6
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+class CounterDice(DiceSource):
+    """Recorded chance for games: die ``k`` of the game is ``counter_face(seed, k)``.
+
+    A game saves its seed; replaying its decisions replays the same faces on
+    any Python version.  :meth:`seek` sets the position for undo and replay.
+
+    >>> dice = CounterDice(1)
+    >>> dice.roll(2, section="7.7", table="Reaction Tests", figures=["f1"]).faces
+    (4, 6)
+    >>> dice.roll(3, section="7.9.10", table="Ranged Combat").faces, dice.position
+    ((4, 5, 4), 5)
+    >>> dice.seek(dice.log[1].first_die); dice.log.truncate(1)   # undo the last roll
+    >>> dice.roll(3, section="7.9.10", table="Ranged Combat").faces
+    (4, 5, 4)
+    """
+
+    def __init__(self, seed: int, log: DiceLog | None = None, *, position: int = 0) -> None:
+        if not _is_int(seed):
+            raise TypeError(f"a dice seed is an int, got {seed!r}")
+        super().__init__(log)
+        self._seed = seed
+        self.seek(position)
+
+    @property
+    def seed(self) -> int:
+        return self._seed
+
+    def seek(self, k: int) -> None:
+        """Make die number ``k`` the next one rolled (undo, replay).  The log is untouched."""
+        if not _is_int(k):
+            raise TypeError(f"a die number is an int, got {k!r}")
+        if k < 0:
+            raise ValueError(f"die numbers start at 0, got {k}")
+        self._position = k
+
+    def _faces(self, count: int, context: str) -> tuple[int, ...]:
+        start = self._position
+        return tuple(counter_face(self._seed, start + i) for i in range(count))
+
+
+class ScriptedDiceExhaustedError(DiceScriptExhaustedError):
+    """The dice script ran out: how many dice the roll needed, and what it was for.
+
+    Enough for a caller to ask a player for the right dice.  ``needed`` is the
+    dice the roll asked for, ``available`` the faces the script still held.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        needed: int = 0,
+        available: int = 0,
+        section: str = "",
+        table: str = "",
+        who: str = "",
+        figures: tuple[str, ...] = (),
+    ) -> None:
+        super().__init__(message)
+        self.needed = needed
+        self.available = available
+        self.section = section
+        self.table = table
+        self.who = who
+        self.figures = figures
+
+
 class ScriptedDice(DiceSource):
     """Dice that return a fixed list of faces in order (tests, tutorials, real dice)."""
 
@@ -186,33 +355,39 @@ class ScriptedDice(DiceSource):
         for face in self._script:
             if not isinstance(face, int) or not 1 <= face <= 6:
                 raise ValueError(f"a d6 face must be 1-6, got {face!r}")
-        self._pos = 0
 
     @property
     def remaining(self) -> int:
-        return len(self._script) - self._pos
+        return len(self._script) - self._position
 
     @property
     def used(self) -> int:
-        return self._pos
+        """Faces used so far (the same as :attr:`position`)."""
+        return self._position
 
     def check_used_up(self) -> None:
         """Raise ValueError if faces were left over (a player typed too many dice)."""
         if self.remaining:
             raise ValueError(
-                f"{len(self._script)} dice given but only {self._pos} were needed "
+                f"{len(self._script)} dice given but only {self._position} were needed "
                 f"({self.remaining} left over)"
             )
 
     def _faces(self, count: int, context: str) -> tuple[int, ...]:
+        pos = self._position
         if count > self.remaining:
-            raise DiceScriptExhaustedError(
+            asked = self._request
+            raise ScriptedDiceExhaustedError(
                 f"{context} needs {count} d6 but the dice script has only "
-                f"{self.remaining} left (used {self._pos} of {len(self._script)})"
+                f"{self.remaining} left (used {pos} of {len(self._script)})",
+                needed=count,
+                available=self.remaining,
+                section=asked.section,
+                table=asked.table,
+                who=asked.who,
+                figures=asked.figures,
             )
-        faces = self._script[self._pos : self._pos + count]
-        self._pos += count
-        return faces
+        return self._script[pos : pos + count]
 
 
 # --------------------------------------------------------------------------

@@ -1,15 +1,22 @@
 """The dice service (digest 2, book 4.1): seeding, scripts, log, reading helpers."""
 
+import hashlib
+import pickle
 import random
+from collections import Counter
 
 import pytest
 
 from crdesk.dice import (
+    CounterDice,
     Dice,
     DiceLog,
+    DiceSource,
     ScriptedDice,
+    ScriptedDiceExhaustedError,
     count_passes,
     count_successes,
+    counter_face,
     dice_count,
     half_d6,
     possible,
@@ -123,3 +130,185 @@ def test_check_used_up_catches_too_many_faces():
         dice.check_used_up()
     dice.roll(1, section="7.7", table="t")
     dice.check_used_up()
+
+
+# --------------------------------------------------------------------------
+# Counter dice: recorded chance, the same faces on any Python version
+
+SEED_1_FACES = (4, 6, 4, 5, 4, 5, 6, 6, 5, 3)
+
+
+def _sha_face(seed: int, k: int) -> int:
+    digest = hashlib.sha256(f"crdesk-dice-v1:{seed}:{k}".encode("ascii")).digest()
+    return 1 + int.from_bytes(digest[:8], "big") % 6
+
+
+def test_counter_face_is_the_documented_hash_scheme():
+    assert tuple(counter_face(1, k) for k in range(10)) == SEED_1_FACES
+    for seed in (0, 1, 7, -3, 2**70):
+        for k in (0, 1, 5, 999, 10**9):
+            assert counter_face(seed, k) == _sha_face(seed, k)
+
+
+def test_counter_face_is_a_fair_die_over_many_positions():
+    counts = Counter(counter_face(42, k) for k in range(6000))
+    assert set(counts) == {1, 2, 3, 4, 5, 6}
+    assert all(850 < n < 1150 for n in counts.values())
+
+
+@pytest.mark.parametrize(("seed", "k"), [(1, -1), (True, 0), (1, False), (1.0, 0), ("1", 0)])
+def test_counter_face_rejects_bad_arguments(seed, k):
+    with pytest.raises((TypeError, ValueError)):
+        counter_face(seed, k)
+
+
+def test_counter_dice_number_dice_over_the_whole_game():
+    dice = CounterDice(1)
+    assert dice.seed == 1 and dice.position == 0
+    a = dice.roll(3, section="7.7", table="Reaction Tests")
+    assert a.faces == SEED_1_FACES[:3] and dice.position == 3
+    dice.roll(0, section="4.1", table="nothing")
+    assert dice.position == 3
+    b = dice.roll(4, section="7.9.10", table="Ranged Combat")
+    assert b.faces == SEED_1_FACES[3:7] and dice.position == 7
+    assert [e.first_die for e in dice.log] == [0, 3, 3]
+    # a second source on the same seed reads the same faces in one go
+    assert CounterDice(1).roll(7, section="4.1", table="t").faces == SEED_1_FACES[:7]
+
+
+def test_counter_dice_seek_replays_and_undo_truncates_the_log():
+    dice = CounterDice(1)
+    for n in (2, 3, 1):
+        dice.roll(n, section="4.1", table="t")
+    # undo the last two rolls: back to the first die of entry 1
+    entry = dice.log[1]
+    dice.seek(entry.first_die)
+    dice.log.truncate(1)
+    assert dice.position == 2 and len(dice.log) == 1
+    again = dice.roll(3, section="4.1", table="t")
+    assert again.faces == SEED_1_FACES[2:5] and again.log_index == 1
+    assert dice.log[1].first_die == 2
+    dice.seek(9)
+    assert dice.roll(1, section="4.1", table="t").faces == (SEED_1_FACES[9],)
+    dice.seek(0)
+    assert dice.roll(2, section="4.1", table="t").faces == SEED_1_FACES[:2]
+    with pytest.raises(ValueError):
+        dice.seek(-1)
+
+
+def test_counter_dice_start_position_and_seed_checks():
+    dice = CounterDice(1, position=5)
+    assert dice.roll(2, section="4.1", table="t").faces == SEED_1_FACES[5:7]
+    with pytest.raises(TypeError):
+        CounterDice("1")  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        CounterDice(1, position=-2)
+
+
+def test_every_source_reports_its_position():
+    scripted = ScriptedDice([1, 2, 3, 4])
+    assert scripted.position == scripted.used == 0
+    scripted.roll(3, section="4.1", table="t")
+    assert scripted.position == scripted.used == 3 and scripted.remaining == 1
+    seeded = Dice.seeded(5)
+    seeded.roll(2, section="4.1", table="t")
+    seeded.roll(4, section="4.1", table="t")
+    assert seeded.position == 6
+    assert [e.first_die for e in seeded.log] == [0, 2]
+
+
+def test_a_failed_roll_does_not_move_the_position_or_log():
+    dice = ScriptedDice([1, 2])
+    dice.roll(1, section="4.1", table="t")
+    with pytest.raises(DiceScriptExhaustedError):
+        dice.roll(2, section="4.1", table="t")
+    assert dice.position == 1 and len(dice.log) == 1
+    assert dice.roll(1, section="4.1", table="t").faces == (2,)
+
+
+# --------------------------------------------------------------------------
+# The log: first die, figures, truncate
+
+
+def test_log_entries_carry_first_die_and_figures_into_to_dict():
+    dice = ScriptedDice([1, 2, 3, 4, 5])
+    dice.roll(2, section="7.7", table="Reaction Tests", who="Bob, Bob", figures=["f1", "f2"])
+    dice.roll(3, section="7.9.10", table="Ranged Combat", who="shooter")
+    first, second = dice.log
+    assert (first.first_die, first.figures) == (0, ("f1", "f2"))
+    assert (second.first_die, second.figures) == (2, ())
+    d = first.to_dict()
+    assert d["first_die"] == 0 and d["figures"] == ["f1", "f2"]
+    assert second.to_dict()["first_die"] == 2 and second.to_dict()["figures"] == []
+    # the printed line stays as it was
+    assert str(first) == "[7.7 Reaction Tests] Bob, Bob rolled 1,2"
+
+
+def test_figures_must_be_a_sequence_of_ids_not_one_string():
+    with pytest.raises(TypeError, match="figures"):
+        ScriptedDice([1]).roll(1, section="4.1", table="t", figures="abc")  # type: ignore[arg-type]
+
+
+def test_log_truncate_drops_entries_from_index_n_on():
+    log = DiceLog()
+    dice = ScriptedDice([1, 2, 3, 4], log=log)
+    for _ in range(4):
+        dice.roll(1, section="4.1", table="t")
+    log.truncate(2)
+    assert [e.faces for e in log] == [(1,), (2,)]
+    log.truncate(5)  # past the end: nothing to drop
+    assert len(log) == 2
+    log.truncate(0)
+    assert len(log) == 0
+    with pytest.raises(ValueError):
+        log.truncate(-1)
+
+
+# --------------------------------------------------------------------------
+# Running out of scripted dice, as data
+
+
+def test_script_exhausted_error_says_what_to_ask_the_player_for():
+    dice = ScriptedDice([1, 2, 3])
+    dice.roll(2, section="4.1", table="t")
+    with pytest.raises(DiceScriptExhaustedError) as info:
+        dice.roll(3, section="7.7", table="Reaction Tests", who="Bob", figures=("bob-1",), target=4)
+    err = info.value
+    assert isinstance(err, ScriptedDiceExhaustedError)
+    assert (err.needed, err.available) == (3, 1)
+    assert (err.section, err.table, err.who, err.figures) == (
+        "7.7",
+        "Reaction Tests",
+        "Bob",
+        ("bob-1",),
+    )
+    assert str(err) == (
+        "7.7 Reaction Tests for Bob needs 3 d6 but the dice script has only 1 left (used 2 of 3)"
+    )
+
+
+def test_script_exhausted_error_survives_pickling():
+    err = ScriptedDiceExhaustedError(
+        "msg", needed=2, available=0, section="7.7", table="t", who="A", figures=("a",)
+    )
+    back = pickle.loads(pickle.dumps(err))
+    assert str(back) == "msg" and (back.needed, back.available, back.figures) == (2, 0, ("a",))
+
+
+def test_a_source_keeping_its_count_elsewhere_logs_first_die_from_its_position():
+    state = {"die": 40}
+
+    class GameDice(DiceSource):
+        @property
+        def position(self) -> int:
+            return state["die"]
+
+        def _faces(self, count: int, context: str) -> tuple[int, ...]:
+            faces = tuple(counter_face(1, state["die"] + i) for i in range(count))
+            state["die"] += count
+            return faces
+
+    dice = GameDice()
+    dice.roll(2, section="4.1", table="t")
+    dice.roll(1, section="4.1", table="t")
+    assert [e.first_die for e in dice.log] == [40, 42] and dice.position == 43
