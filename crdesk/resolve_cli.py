@@ -273,9 +273,12 @@ class FlagDice(DiceSource):
         table: str,
         who: str = "",
         target: int | None = None,
+        figures: Sequence[str] = (),
     ) -> Roll:
         self._flag = self.route(table, who)
-        return super().roll(count, section=section, table=table, who=who, target=target)
+        return super().roll(
+            count, section=section, table=table, who=who, target=target, figures=figures
+        )
 
     def _source(self, flag: str) -> str:
         assert self.typed is not None

@@ -8,7 +8,7 @@ from typing import ClassVar
 
 from crdesk.dice import DiceSource, count_passes
 from crdesk.errors import IllegalActionError
-from crdesk.rules.common import RuleResult, check_rep, faces_text
+from crdesk.rules.common import RuleResult, check_rep, faces_text, figure_id
 
 NORMAL_MOVE = 8
 """A normal move is 8" (7.4)."""
@@ -88,16 +88,26 @@ class FastMover:
     rep: int
     carrying_wounded: bool = False
     """Carriers may Fast Move but pass at most 1d6 (7.12)."""
+    id: str = ""
+    """The figure's id; defaults to the name when empty.  Results are keyed by it."""
+
+    @property
+    def key(self) -> str:
+        """The id results are keyed by: ``id``, or the name when it is empty."""
+        return figure_id(self.name, self.id)
 
 
 @dataclass(frozen=True, slots=True)
 class FastMoveFigure(RuleResult):
+    """How far one fast mover may go (``id``: its id, or its name when it had none)."""
+
     name: str
     rep: int
     passed: int
     distance: int
     reason: str
     section: str = "7.4.2"
+    id: str = ""
 
     @property
     def result(self) -> str:
@@ -121,8 +131,16 @@ class FastMoveResult(RuleResult):
     def explain(self) -> str:
         return " ".join(f.reason for f in self.figures)
 
-    def distance(self, name: str) -> int:
-        return next(f.distance for f in self.figures if f.name == name)
+    def figure(self, id_: str) -> FastMoveFigure:
+        """The fast mover with this id (its name when it was given no id)."""
+        for f in self.figures:
+            if figure_id(f.name, f.id) == id_:
+                return f
+        raise KeyError(id_)
+
+    def distance(self, id_: str) -> int:
+        """How far the fast mover with this id may move."""
+        return self.figure(id_).distance
 
 
 def fast_move(dice: DiceSource, movers: Sequence[FastMover]) -> FastMoveResult:
@@ -134,7 +152,13 @@ def fast_move(dice: DiceSource, movers: Sequence[FastMover]) -> FastMoveResult:
         raise IllegalActionError("declare at least one fast mover")
     for m in movers:
         check_rep(m.rep)
-    roll = dice.roll(2, section="7.4.2", table="Fast Move", who=", ".join(m.name for m in movers))
+    roll = dice.roll(
+        2,
+        section="7.4.2",
+        table="Fast Move",
+        who=", ".join(m.name for m in movers),
+        figures=tuple(m.key for m in movers),
+    )
     figures = []
     for m in movers:
         passed = count_passes(roll.faces, m.rep, cap=1 if m.carrying_wounded else 2)
@@ -148,6 +172,7 @@ def fast_move(dice: DiceSource, movers: Sequence[FastMover]) -> FastMoveResult:
                 distance,
                 f'{m.name} passed {passed} vs Rep {m.rep}{carry}: may move {distance}" '
                 f"and counts as Fast Moving (7.4.2).",
+                id=m.key,
             )
         )
     dice.note(roll, "; ".join(f'{f.name} {f.distance}"' for f in figures))

@@ -8,7 +8,7 @@ same thing.  :meth:`RuleResult.to_dict` turns any of them into plain JSON data.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
@@ -78,6 +78,15 @@ def worse(a: Status, b: Status) -> Status:
     return a if a.rank >= b.rank else b
 
 
+def figure_id(name: str, id_: str) -> str:
+    """The id a rules input is keyed by: its ``id``, or its name when the id is empty.
+
+    Names are what the sentences print; ids are what results and lookups are keyed
+    by, so two figures sharing a name stay apart.
+    """
+    return id_ or name
+
+
 def faces_text(faces: tuple[int, ...]) -> str:
     return ",".join(map(str, faces)) if faces else "no dice"
 
@@ -92,17 +101,24 @@ def pass_roll(
     who: str = "",
     cap: int | None = 2,
     six_fails: bool = False,
+    figures: Sequence[str] = (),
 ) -> tuple[Roll, int]:
     """Roll ``count`` d6 as a pass test against ``target`` and return the roll and passes."""
-    roll = dice.roll(count, section=section, table=table, who=who, target=target)
+    roll = dice.roll(count, section=section, table=table, who=who, target=target, figures=figures)
     return roll, count_passes(roll.faces, target, cap=cap, six_fails=six_fails)
 
 
 def success_roll(
-    dice: DiceSource, count: int, *, section: str, table: str, who: str = ""
+    dice: DiceSource,
+    count: int,
+    *,
+    section: str,
+    table: str,
+    who: str = "",
+    figures: Sequence[str] = (),
 ) -> tuple[Roll, int]:
     """Roll ``count`` d6 counting successes (1-3)."""
-    roll = dice.roll(count, section=section, table=table, who=who)
+    roll = dice.roll(count, section=section, table=table, who=who, figures=figures)
     return roll, count_successes(roll.faces)
 
 

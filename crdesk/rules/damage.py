@@ -6,6 +6,7 @@ weapon's Impact (16.0) instead of the target's Rep.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from crdesk.dice import DiceSource
@@ -73,12 +74,16 @@ def roll_damage(
     weapon: WeaponCode | str | None = None,
     options: RulesOptions | None = None,
     who: str = "",
+    figures: Sequence[str] = (),
 ) -> DamageResult:
-    """Roll 1d6 for one hit and read it on 7.9.11 (or 16.1)."""
+    """Roll 1d6 for one hit and read it on 7.9.11 (or 16.1).
+
+    ``figures``: the id of the figure hit, for the dice log.
+    """
     options = options or RulesOptions()
     section = "16.1" if options.old_school else "7.9.11"
     title = "Old School Ranged Combat Damage" if options.old_school else "Ranged Combat Damage"
-    roll = dice.roll(1, section=section, table=title, who=who)
+    roll = dice.roll(1, section=section, table=title, who=who, figures=figures)
     result = damage_for_face(roll.faces[0], target_rep, weapon=weapon, options=options)
     dice.note(roll, words(result.status))
     return result

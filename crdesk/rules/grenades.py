@@ -15,7 +15,14 @@ from crdesk.dice import DiceSource
 from crdesk.errors import IllegalActionError
 from crdesk.model import BandType, Status
 from crdesk.options import RulesOptions
-from crdesk.rules.common import RuleResult, TableRoll, check_rep, faces_text, pass_roll
+from crdesk.rules.common import (
+    RuleResult,
+    TableRoll,
+    check_rep,
+    faces_text,
+    figure_id,
+    pass_roll,
+)
 from crdesk.rules.damage import DamageResult, roll_damage
 from crdesk.rules.shooting import TargetSpec, shot_circumstances, shot_hits
 from crdesk.tables import (
@@ -113,16 +120,26 @@ class BlastFigure:
     cover_between: bool = False
     """Cover (or a standing figure) between it and the spot: escapes damage (7.10.6)."""
     prone: bool = False
+    id: str = ""
+    """The figure's id; defaults to the name when empty.  Results are keyed by it."""
+
+    @property
+    def key(self) -> str:
+        """The id results are keyed by: ``id``, or the name when it is empty."""
+        return figure_id(self.name, self.id)
 
 
 @dataclass(frozen=True, slots=True)
 class BlastVictim(RuleResult):
+    """What the blast did to one figure (``id``: its id, or its name when it had none)."""
+
     name: str
     rep: int
     escaped: bool
     damage: DamageResult | None
     reason: str
     section: str = "7.10.6"
+    id: str = ""
 
     @property
     def received_fire(self) -> bool:
@@ -149,6 +166,13 @@ class BlastResult(RuleResult):
     def explain(self) -> str:
         return " ".join(v.reason for v in self.figures)
 
+    def victim(self, id_: str) -> BlastVictim:
+        """The figure with this id (its name when it was given no id)."""
+        for v in self.figures:
+            if figure_id(v.name, v.id) == id_:
+                return v
+        raise KeyError(id_)
+
 
 def blast(
     dice: DiceSource,
@@ -173,11 +197,14 @@ def blast(
                     True,
                     None,
                     f"{f.name} escapes damage ({why}) and takes Received Fire (7.10.6).",
+                    id=f.key,
                 )
             )
             continue
-        dmg = roll_damage(dice, f.rep, weapon=weapon, options=options, who=f.name)
-        victims.append(BlastVictim(f.name, f.rep, False, dmg, f"{f.name}: {dmg.explain()}"))
+        dmg = roll_damage(dice, f.rep, weapon=weapon, options=options, who=f.name, figures=(f.key,))
+        victims.append(
+            BlastVictim(f.name, f.rep, False, dmg, f"{f.name}: {dmg.explain()}", id=f.key)
+        )
     return BlastResult(tuple(victims))
 
 
@@ -186,7 +213,12 @@ def missed_blast(figures: Sequence[BlastFigure]) -> BlastResult:
     return BlastResult(
         tuple(
             BlastVictim(
-                f.name, f.rep, True, None, f"{f.name}: grenade missed: Received Fire (7.10.3)."
+                f.name,
+                f.rep,
+                True,
+                None,
+                f"{f.name}: grenade missed: Received Fire (7.10.3).",
+                id=f.key,
             )
             for f in figures
         )
@@ -242,16 +274,31 @@ def rocket_shot(
 
 @dataclass(frozen=True, slots=True)
 class Occupant(RuleResult):
+    """What a building hit did to one occupant (``id``: its id, or its name)."""
+
     name: str
     rep: int
     status: Status | None
     """Damage taken, or None for a Received Fire test."""
     reason: str
     section: str = "8.4"
+    id: str = ""
 
     @property
     def result(self) -> str:
         return self.status.value if self.status is not None else "received_fire"
+
+
+OccupantSpec = tuple[str, int] | tuple[str, int, str]
+"""An occupant of a building area: (name, Rep) or (name, Rep, id); the id defaults to
+the name."""
+
+
+def _occupant(spec: OccupantSpec) -> tuple[str, int, str]:
+    if len(spec) not in (2, 3):
+        raise IllegalActionError(f"an occupant is (name, Rep) or (name, Rep, id), got {spec!r}")
+    name, rep = spec[0], spec[1]
+    return name, rep, figure_id(name, spec[2] if len(spec) == 3 else "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -283,9 +330,9 @@ class BuildingHit(RuleResult):
 
 def rocket_vs_building(
     dice: DiceSource,
-    occupants: Sequence[tuple[str, int]],
+    occupants: Sequence[OccupantSpec],
     *,
-    upper_occupants: Sequence[tuple[str, int]] | None = None,
+    upper_occupants: Sequence[OccupantSpec] | None = None,
     last_area_of_level: bool = False,
     options: RulesOptions | None = None,
 ) -> BuildingHit:
@@ -296,7 +343,7 @@ def rocket_vs_building(
     lower occupants are Obviously Dead and the upper ones roll on 7.9.11; 4-6 it
     stays and its occupants take Received Fire.  When the hit area was the last of
     its level the area above collapses without a roll.  Dice order: upper-area die,
-    then damage dice lower area first.
+    then damage dice lower area first.  Occupants are (name, Rep) or (name, Rep, id).
     """
     options = options or RulesOptions()
     upper_die: int | None = None
@@ -312,7 +359,7 @@ def rocket_vs_building(
             dice.note(roll, "upper area collapses" if upper_collapsed else "upper area stays")
     rl = weapon_stats("RL", options.old_school).code
     lower: list[Occupant] = []
-    for name, rep in occupants:
+    for name, rep, oid in map(_occupant, occupants):
         if upper_collapsed:
             lower.append(
                 Occupant(
@@ -320,16 +367,19 @@ def rocket_vs_building(
                     rep,
                     Status.OBVIOUSLY_DEAD,
                     f"{name}: crushed under the upper floor: Obviously Dead (8.4).",
+                    id=oid,
                 )
             )
         else:
-            d = roll_damage(dice, rep, weapon=rl, options=options, who=name)
-            lower.append(Occupant(name, rep, d.status, f"{name}: {d.explain()}"))
+            d = roll_damage(dice, rep, weapon=rl, options=options, who=name, figures=(oid,))
+            lower.append(Occupant(name, rep, d.status, f"{name}: {d.explain()}", id=oid))
     upper: list[Occupant] = []
-    for name, rep in upper_occupants or ():
+    for name, rep, oid in map(_occupant, upper_occupants or ()):
         if upper_collapsed:
-            d = roll_damage(dice, rep, weapon=rl, options=options, who=name)
-            upper.append(Occupant(name, rep, d.status, f"{name} (upper): {d.explain()}"))
+            d = roll_damage(dice, rep, weapon=rl, options=options, who=name, figures=(oid,))
+            upper.append(Occupant(name, rep, d.status, f"{name} (upper): {d.explain()}", id=oid))
         else:
-            upper.append(Occupant(name, rep, None, f"{name} (upper): takes Received Fire (8.4)."))
+            upper.append(
+                Occupant(name, rep, None, f"{name} (upper): takes Received Fire (8.4).", id=oid)
+            )
     return BuildingHit(upper_die, upper_collapsed, tuple(lower), tuple(upper))

@@ -16,7 +16,7 @@ from typing import ClassVar
 
 from crdesk.dice import DiceSource, count_successes, dice_count
 from crdesk.errors import IllegalActionError
-from crdesk.rules.common import RuleResult, check_rep, faces_text
+from crdesk.rules.common import RuleResult, check_rep, faces_text, figure_id
 from crdesk.tables import IN_SIGHT_CONCEALED_DICE
 
 SECTION = "7.6.3"
@@ -33,6 +33,14 @@ class InSightGroup:
     enemy_concealed: bool = False
     successes: int | None = None
     """Already rolled earlier in this In Sight (7.6.5): not rolled again."""
+    id: str = ""
+    """The id the caller keys the group by (its Leader's figure id, say); defaults to
+    the name when empty.  Results are keyed by it and the dice log lists it."""
+
+    @property
+    def key(self) -> str:
+        """The id results are keyed by: ``id``, or the name when it is empty."""
+        return figure_id(self.name, self.id)
 
 
 def beats(successes: int, moving: bool, enemy_successes: int) -> bool:
@@ -42,6 +50,8 @@ def beats(successes: int, moving: bool, enemy_successes: int) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class GroupSight(RuleResult):
+    """One group's In Sight roll (``id``: its id, or its name when it had none)."""
+
     name: str
     moving: bool
     dice: int
@@ -50,6 +60,7 @@ class GroupSight(RuleResult):
     wins: bool
     reason: str
     section: str = SECTION
+    id: str = ""
 
     @property
     def result(self) -> str:
@@ -64,8 +75,14 @@ class InSightResult(RuleResult):
 
     groups: tuple[GroupSight, ...]
     order: tuple[str, ...]
-    """Winning groups in acting order (most successes first)."""
+    """Winning groups' names in acting order (most successes first)."""
     section: str = SECTION
+
+    @property
+    def order_ids(self) -> tuple[str, ...]:
+        """Winning groups' ids in acting order (most successes first), like :attr:`order`."""
+        winners = sorted((g for g in self.groups if g.wins), key=lambda g: -g.successes)
+        return tuple(figure_id(g.name, g.id) for g in winners)
 
     @property
     def result(self) -> str:
@@ -82,8 +99,12 @@ class InSightResult(RuleResult):
             f" Acting order: {', '.join(self.order)}." if self.order else ""
         )
 
-    def group(self, name: str) -> GroupSight:
-        return next(g for g in self.groups if g.name == name)
+    def group(self, id_: str) -> GroupSight:
+        """The group with this id (its name when it was given no id)."""
+        for g in self.groups:
+            if figure_id(g.name, g.id) == id_:
+                return g
+        raise KeyError(id_)
 
 
 def in_sight(dice: DiceSource, groups: Sequence[InSightGroup]) -> InSightResult:
@@ -97,7 +118,7 @@ def in_sight(dice: DiceSource, groups: Sequence[InSightGroup]) -> InSightResult:
         if g.successes is not None:
             rolled.append((g, n, (), g.successes))
             continue
-        roll = dice.roll(n, section=SECTION, table="In Sight", who=g.name)
+        roll = dice.roll(n, section=SECTION, table="In Sight", who=g.name, figures=(g.key,))
         s = count_successes(roll.faces)
         dice.note(roll, f"{s} successes", successes=s)
         rolled.append((g, n, roll.faces, s))
@@ -125,6 +146,7 @@ def in_sight(dice: DiceSource, groups: Sequence[InSightGroup]) -> InSightResult:
                 wins,
                 f"{g.name} ({'moving' if g.moving else 'not moving'}) {how}; needs {need} "
                 f"{vs}: {verdict} ({SECTION}).",
+                id=g.key,
             )
         )
     order = tuple(g.name for g in sorted((g for g in sights if g.wins), key=lambda g: -g.successes))

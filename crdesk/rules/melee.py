@@ -14,7 +14,7 @@ from crdesk.dice import DiceSource, count_passes, count_successes, dice_count
 from crdesk.errors import IllegalActionError
 from crdesk.model import MeleeWeapon, Status
 from crdesk.options import RulesOptions
-from crdesk.rules.common import RuleResult, check_rep, faces_text, words
+from crdesk.rules.common import RuleResult, check_rep, faces_text, figure_id, words
 from crdesk.tables import (
     CHARGE_TARGET_DICE,
     MAX_MELEE_ATTACKERS,
@@ -129,6 +129,8 @@ def target_charge_dice(
 
 @dataclass(frozen=True, slots=True)
 class ChargerResult(RuleResult):
+    """One charger's roll against the target's (``id``: its id, or its name)."""
+
     name: str
     rep: int
     faces: tuple[int, ...]
@@ -137,6 +139,7 @@ class ChargerResult(RuleResult):
     outcome: ChargeResult
     reason: str
     section: str = "7.11.2"
+    id: str = ""
 
     @property
     def result(self) -> str:
@@ -156,10 +159,19 @@ class ChargeTestResult(RuleResult):
     target_passed: int
     chargers: tuple[ChargerResult, ...]
     section: str = "7.11.2"
+    target_id: str = ""
+    """The target's id (its name when it was given none); ``target`` is its name."""
 
     @property
     def result(self) -> str:
         return self.chargers[0].result if len(self.chargers) == 1 else "several_chargers"
+
+    def charger(self, id_: str) -> ChargerResult:
+        """The charger with this id (its name when it was given no id)."""
+        for c in self.chargers:
+            if figure_id(c.name, c.id) == id_:
+                return c
+        raise KeyError(id_)
 
     def explain(self) -> str:
         return (
@@ -169,10 +181,24 @@ class ChargeTestResult(RuleResult):
         )
 
 
+ChargeFigure = tuple[str, int] | tuple[str, int, str]
+"""A figure in a charge: (name, Rep) or (name, Rep, id); the id defaults to the name."""
+
+
+def _charge_figure(figure: ChargeFigure) -> tuple[str, int, str]:
+    """(name, Rep, id) of a charge figure, the id defaulting to the name."""
+    if len(figure) not in (2, 3):
+        raise IllegalActionError(
+            f"a charge figure is (name, Rep) or (name, Rep, id), got {figure!r}"
+        )
+    name, rep = figure[0], figure[1]
+    return name, rep, figure_id(name, figure[2] if len(figure) == 3 else "")
+
+
 def charge(
     dice: DiceSource,
-    chargers: Sequence[tuple[str, int]],
-    target: tuple[str, int],
+    chargers: Sequence[ChargeFigure],
+    target: ChargeFigure,
     *,
     in_cover: bool = False,
     approach: Approach = Approach.FRONT,
@@ -180,25 +206,36 @@ def charge(
 ) -> ChargeTestResult:
     """Charge into Melee 7.11.2: each charger rolls 2d6 vs Rep, then the target once.
 
-    Passes are capped at 2 (4.1).  Dice order: chargers in the given order, then the target.
+    Chargers and target are (name, Rep) or (name, Rep, id): results are keyed by the
+    id (the name when none is given), the sentences print the name.  Passes are
+    capped at 2 (4.1).  Dice order: chargers in the given order, then the target.
     """
     if not chargers:
         raise IllegalActionError("a charge needs a charger")
     check_attackers(len(chargers))
-    tname, trep = target
+    tname, trep, tid = _charge_figure(target)
     check_rep(trep)
     rolled = []
-    for name, rep in chargers:
+    for name, rep, cid in map(_charge_figure, chargers):
         check_rep(rep)
-        roll = dice.roll(2, section="7.11.2", table="Charge into Melee", who=name, target=rep)
+        roll = dice.roll(
+            2,
+            section="7.11.2",
+            table="Charge into Melee",
+            who=name,
+            target=rep,
+            figures=(cid,),
+        )
         passed = count_passes(roll.faces, rep)
         dice.note(roll, f"passed {passed}", passed=passed)
-        rolled.append((name, rep, roll.faces, passed))
+        rolled.append((name, rep, cid, roll.faces, passed))
     n = target_charge_dice(in_cover=in_cover, approach=approach, options=options)
-    troll = dice.roll(n, section="7.11.2", table="Charge into Melee", who=tname, target=trep)
+    troll = dice.roll(
+        n, section="7.11.2", table="Charge into Melee", who=tname, target=trep, figures=(tid,)
+    )
     tpassed = count_passes(troll.faces, trep)
     results = []
-    for name, rep, faces, passed in rolled:
+    for name, rep, cid, faces, passed in rolled:
         outcome = charge_result(tpassed, passed)
         text = {
             ChargeResult.TARGET_FIRES: "target passed more: the target fires; a charger "
@@ -218,20 +255,25 @@ def charge(
                 outcome,
                 f"{name} rolled {faces_text(faces)} vs Rep {rep}: passed {passed}; {text} "
                 f"(7.11.2).",
+                id=cid,
             )
         )
     dice.note(troll, "; ".join(f"{c.name}: {c.outcome.value}" for c in results), passed=tpassed)
-    return ChargeTestResult(tname, trep, n, troll.faces, tpassed, tuple(results))
+    return ChargeTestResult(tname, trep, n, troll.faces, tpassed, tuple(results), target_id=tid)
 
 
 @dataclass(frozen=True, slots=True)
 class SingleShotChoice(RuleResult):
-    """Whom a target with a one-shot weapon fires at when several charge it (7.11.2)."""
+    """Whom a target with a one-shot weapon fires at when several charge it (7.11.2).
+
+    ``charger`` is the charger's name, ``charger_id`` its id (None: may not fire).
+    """
 
     charger: str | None
     rush_shot: bool
     reason: str
     section: str = "7.11.2"
+    charger_id: str | None = None
 
     @property
     def result(self) -> str:
@@ -245,7 +287,8 @@ def single_shot_target(test: ChargeTestResult, chosen: str | None = None) -> Sin
 
     It fires at one charger: the one that passed fewer dice among those it may
     fire at (ties: the first declared).  The player may pick another
-    (``chosen``), but that shot counts as a Rush Shot.  Against a charger that
+    (``chosen``, the charger's id — its name when it was given no id), but that
+    shot counts as a Rush Shot.  Against a charger that
     passed as many dice as the target, the shot is a Rush Shot anyway.
 
     >>> from crdesk.dice import ScriptedDice
@@ -259,21 +302,26 @@ def single_shot_target(test: ChargeTestResult, chosen: str | None = None) -> Sin
             None, False, f"{test.target} passed fewer: it may not fire (7.11.2)."
         )
     best = min(allowed, key=lambda c: c.passed)
+    best_id = figure_id(best.name, best.id)
     rushed = best.outcome is ChargeResult.TARGET_RUSH_SHOTS
-    if chosen is None or chosen == best.name:
+    if chosen is None or chosen == best_id:
         return SingleShotChoice(
             best.name,
             rushed,
             f"{test.target} fires at {best.name}, who passed fewest ({best.passed})"
             + (", with the Rush Shot penalty" if rushed else "")
             + " (7.11.2).",
+            charger_id=best_id,
         )
-    if chosen not in {c.name for c in allowed}:
-        raise IllegalActionError(f"{test.target} may not fire at {chosen} (7.11.2)")
+    pick = next((c for c in allowed if figure_id(c.name, c.id) == chosen), None)
+    if pick is None:
+        named = next((c.name for c in test.chargers if figure_id(c.name, c.id) == chosen), chosen)
+        raise IllegalActionError(f"{test.target} may not fire at {named} (7.11.2)")
     return SingleShotChoice(
-        chosen,
+        pick.name,
         True,
-        f"{test.target} fires at {chosen} instead of {best.name}: a Rush Shot (7.11.2).",
+        f"{test.target} fires at {pick.name} instead of {best.name}: a Rush Shot (7.11.2).",
+        charger_id=chosen,
     )
 
 
@@ -343,6 +391,13 @@ class Fighter:
     weapon: MeleeWeapon = MeleeWeapon.NONE
     opponent_prone: bool = False
     """Attacking a prone opponent: +1d6."""
+    id: str = ""
+    """The figure's id; defaults to the name when empty.  Results are keyed by it."""
+
+    @property
+    def key(self) -> str:
+        """The id results are keyed by: ``id``, or the name when it is empty."""
+        return figure_id(self.name, self.id)
 
     def dice(self, rep: int) -> int:
         bonus = MELEE_WEAPON_DICE[self.weapon] + (MELEE_VS_PRONE_DICE if self.opponent_prone else 0)
@@ -351,7 +406,10 @@ class Fighter:
 
 @dataclass(frozen=True, slots=True)
 class MeleeRound(RuleResult):
-    """One round: both roll, successes compared; a win rolls Melee Damage."""
+    """One round: both roll, successes compared; a win rolls Melee Damage.
+
+    ``winner`` is the winner's name, ``winner_id`` its id (None on a tie).
+    """
 
     a_rep: int
     b_rep: int
@@ -365,6 +423,7 @@ class MeleeRound(RuleResult):
     damage: Status | None = None
     reason: str = ""
     section: str = "7.11.4"
+    winner_id: str | None = None
 
     @property
     def result(self) -> str:
@@ -376,7 +435,12 @@ class MeleeRound(RuleResult):
 
 @dataclass(frozen=True, slots=True)
 class MeleeResult(RuleResult):
-    """A whole melee between two figures, to Out of the Fight or Obviously Dead."""
+    """A whole melee between two figures, to Out of the Fight or Obviously Dead.
+
+    ``a``, ``b``, ``winner`` and ``loser`` are names (what the sentences print);
+    ``a_id``, ``b_id``, ``winner_id`` and ``loser_id`` the fighters' ids (their
+    names when they were given none); ``rep_lost`` is keyed by id.
+    """
 
     PARTS: ClassVar[tuple[str, ...]] = ("rounds",)
 
@@ -388,6 +452,10 @@ class MeleeResult(RuleResult):
     loser_status: Status
     rep_lost: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
     section: str = "7.11.5"
+    a_id: str = ""
+    b_id: str = ""
+    winner_id: str = ""
+    loser_id: str = ""
 
     @property
     def result(self) -> str:
@@ -398,7 +466,9 @@ class MeleeResult(RuleResult):
 
 
 DamageHook = Callable[[str, Status], Status]
-"""Called with (loser's name, damage) before it applies; returns the damage that does.
+"""Called with (loser's id, damage) before it applies; returns the damage that does.
+
+The id is the :class:`Fighter`'s ``id``, or its name when it was given none.
 
 Lets the caller apply Star Power, Larger Than Life or Cheating Death (5.2) inside a
 melee: a Star whose Obviously Dead is reduced to -1 to Rep fights on."""
@@ -417,18 +487,23 @@ def melee(
     Each round both roll Rep d6 (current Rep) + weapon + prone dice, counting
     successes; equal: fight again.  The winner rolls 1d6 + the margin: 6+ Obviously
     Dead, ≥ loser's Rep Out of the Fight, lower: loser -1 to Rep and another round.
-    Dice order per round: ``a``, ``b``, then the damage die.
+    Dice order per round: ``a``, ``b``, then the damage die.  The fighters are
+    keyed by id (:attr:`Fighter.key`), so two of the same name may fight.
     """
     check_rep(a.rep)
     check_rep(b.rep)
-    reps = {a.name: a.rep, b.name: b.rep}
-    if a.name == b.name:
-        raise IllegalActionError("the two fighters need different names")
+    if a.key == b.key:
+        raise IllegalActionError("the two fighters need different ids (or names)")
+    reps = {a.key: a.rep, b.key: b.rep}
     rounds: list[MeleeRound] = []
     for _ in range(max_rounds):
-        ra, rb = reps[a.name], reps[b.name]
-        roll_a = dice.roll(a.dice(ra), section="7.11.4", table="Melee Combat", who=a.name)
-        roll_b = dice.roll(b.dice(rb), section="7.11.4", table="Melee Combat", who=b.name)
+        ra, rb = reps[a.key], reps[b.key]
+        roll_a = dice.roll(
+            a.dice(ra), section="7.11.4", table="Melee Combat", who=a.name, figures=(a.key,)
+        )
+        roll_b = dice.roll(
+            b.dice(rb), section="7.11.4", table="Melee Combat", who=b.name, figures=(b.key,)
+        )
         sa, sb = count_successes(roll_a.faces), count_successes(roll_b.faces)
         dice.note(roll_a, f"{sa} successes", successes=sa)
         dice.note(roll_b, f"{sb} successes", successes=sb)
@@ -452,14 +527,16 @@ def melee(
             continue
         win, lose = (a, b) if sa > sb else (b, a)
         margin = abs(sa - sb)
-        droll = dice.roll(1, section="7.11.5", table="Melee Damage", who=win.name)
+        droll = dice.roll(
+            1, section="7.11.5", table="Melee Damage", who=win.name, figures=(win.key,)
+        )
         die = droll.faces[0]
         score = die + margin
-        status = melee_damage(score, reps[lose.name])
+        status = melee_damage(score, reps[lose.key])
         dice.note(droll, f"{lose.name}: {words(status)}")
-        text = f"{score} vs {lose.name}'s Rep {reps[lose.name]}: {words(status)}"
+        text = f"{score} vs {lose.name}'s Rep {reps[lose.key]}: {words(status)}"
         if adjust_damage is not None:
-            adjusted = adjust_damage(lose.name, status)
+            adjusted = adjust_damage(lose.key, status)
             if adjusted is not status:
                 text += f", becomes {words(adjusted)} (5.2)"
                 status = adjusted
@@ -478,14 +555,25 @@ def melee(
                 score,
                 status,
                 f"{head}: {win.name} wins by {margin}; damage {die}+{margin}={text} (7.11.5).",
+                winner_id=win.key,
             )
         )
         if status is Status.MINUS_ONE_REP:
-            reps[lose.name] -= 1
+            reps[lose.key] -= 1
             continue
-        lost = {n: orig - reps[n] for n, orig in ((a.name, a.rep), (b.name, b.rep))}
+        lost = {k: orig - reps[k] for k, orig in ((a.key, a.rep), (b.key, b.rep))}
         return MeleeResult(
-            a.name, b.name, tuple(rounds), win.name, lose.name, status, MappingProxyType(lost)
+            a.name,
+            b.name,
+            tuple(rounds),
+            win.name,
+            lose.name,
+            status,
+            MappingProxyType(lost),
+            a_id=a.key,
+            b_id=b.key,
+            winner_id=win.key,
+            loser_id=lose.key,
         )
     raise IllegalActionError(f"melee still undecided after {max_rounds} rounds")
 
@@ -493,21 +581,23 @@ def melee(
 @dataclass(frozen=True, slots=True)
 class MeleeRepLosses:
     """-1 to Rep from melee this turn (7.8): kept until the turn's last melee is over,
-    then restored — even for figures that went Out of the Fight."""
+    then restored — even for figures that went Out of the Fight.  Keyed by figure id
+    (:attr:`MeleeResult.rep_lost`)."""
 
     lost: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
 
     def add(self, result: MeleeResult) -> MeleeRepLosses:
         merged = dict(self.lost)
-        for name, n in result.rep_lost.items():
+        for fid, n in result.rep_lost.items():
             if n:
-                merged[name] = merged.get(name, 0) + n
+                merged[fid] = merged.get(fid, 0) + n
         return MeleeRepLosses(MappingProxyType(merged))
 
-    def current_rep(self, name: str, rep: int) -> int:
-        """The Rep a figure fights with now (its Rep less this turn's melee losses)."""
-        return rep - self.lost.get(name, 0)
+    def current_rep(self, id_: str, rep: int) -> int:
+        """The Rep the figure with this id fights with now (its Rep less this turn's
+        melee losses)."""
+        return rep - self.lost.get(id_, 0)
 
     def restore(self, current: Mapping[str, int]) -> dict[str, int]:
-        """Reps after all melees of the turn are over: every loss given back."""
-        return {name: rep + self.lost.get(name, 0) for name, rep in current.items()}
+        """Reps by figure id after all melees of the turn are over: every loss given back."""
+        return {fid: rep + self.lost.get(fid, 0) for fid, rep in current.items()}

@@ -19,7 +19,7 @@ from crdesk.dice import DiceSource, count_passes
 from crdesk.errors import IllegalActionError
 from crdesk.model import Status
 from crdesk.options import RulesOptions
-from crdesk.rules.common import RuleResult, check_rep, faces_text, words, worse
+from crdesk.rules.common import RuleResult, check_rep, faces_text, figure_id, words, worse
 from crdesk.tables import reaction_row
 
 SECTION = "7.7"
@@ -50,6 +50,13 @@ class ReactingFigure:
     """A reaction the figure is still carrying out (7.7.3): it cannot score better."""
     free_will: int | None = None
     """A Star's chosen passes (2, 1 or 0) instead of rolling (5.2 Free Will)."""
+    id: str = ""
+    """The figure's id; defaults to the name when empty.  Results are keyed by it."""
+
+    @property
+    def key(self) -> str:
+        """The id results are keyed by: ``id``, or the name when it is empty."""
+        return figure_id(self.name, self.id)
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +84,11 @@ class Losses:
 
 @dataclass(frozen=True, slots=True)
 class FigureReaction(RuleResult):
-    """How one figure reacted: its passes per test and the status that applies."""
+    """How one figure reacted: its passes per test and the status that applies.
+
+    ``id`` is the tester's id (its name when it was given none); ``name`` is what
+    the sentence prints.
+    """
 
     name: str
     rep: int
@@ -87,6 +98,7 @@ class FigureReaction(RuleResult):
     status: Status
     reason: str
     section: str = SECTION
+    id: str = ""
 
     @property
     def result(self) -> str:
@@ -118,11 +130,12 @@ class ReactionResult(RuleResult):
     def explain(self) -> str:
         return " ".join(f.explain() for f in self.figures)
 
-    def for_figure(self, name: str) -> FigureReaction:
+    def for_figure(self, id_: str) -> FigureReaction:
+        """The reaction of the figure with this id (its name when it was given no id)."""
         for fig in self.figures:
-            if fig.name == name:
+            if figure_id(fig.name, fig.id) == id_:
                 return fig
-        raise KeyError(name)
+        raise KeyError(id_)
 
 
 def reaction_test(
@@ -160,6 +173,7 @@ def reaction_test(
                 raise IllegalActionError("Free Will chooses to pass 2, 1 or 0 d6")
 
     rolling = [t for t in testers if t.free_will is None]
+    rolling_ids = tuple(t.key for t in rolling)
     cover_flags = [t.in_cover for t in rolling]
     if interp.cover_die_mixed_group:
         use_cover_die = any(cover_flags)
@@ -170,7 +184,9 @@ def reaction_test(
     if rolling:
         count = 2 + (1 if use_cover_die else 0)
         who = ", ".join(t.name for t in rolling)
-        roll = dice.roll(count, section=SECTION, table="Reaction Tests", who=who)
+        roll = dice.roll(
+            count, section=SECTION, table="Reaction Tests", who=who, figures=rolling_ids
+        )
         faces = roll.faces
     cover_die = faces[2] if use_cover_die and len(faces) > 2 else None
 
@@ -179,7 +195,12 @@ def reaction_test(
     leader_roll = None
     if ReactionTest.RECEIVED_FIRE in tests and leader_rep is not None and rolling:
         leader_roll = dice.roll(
-            1, section="6.3.2", table="Leader Die", who="Star Leader", target=leader_rep
+            1,
+            section="6.3.2",
+            table="Leader Die",
+            who="Star Leader",
+            target=leader_rep,
+            figures=rolling_ids,
         )
         leader_die = leader_roll.faces[0]
         leader_passed = leader_die <= leader_rep
@@ -265,4 +286,5 @@ def _react(
         by_test=tuple(by_test),
         status=status,
         reason=reason,
+        id=t.key,
     )

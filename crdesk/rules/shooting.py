@@ -19,7 +19,7 @@ from crdesk.dice import DiceSource
 from crdesk.errors import IllegalActionError
 from crdesk.model import Status, WeaponCode
 from crdesk.options import RulesOptions
-from crdesk.rules.common import RuleResult, check_rep, faces_text
+from crdesk.rules.common import RuleResult, check_rep, faces_text, figure_id
 from crdesk.rules.damage import DamageResult, roll_damage
 from crdesk.tables import Shot, WeaponStats, outgunned_rank, ranged_combat_row, weapon_stats
 
@@ -38,6 +38,13 @@ class TargetSpec:
     carried_rep: int | None = None
     """Rep of a wounded figure this target is carrying (7.12): the carrier counts as in
     Cover, and a shot that misses only because of that Cover hits the wounded instead."""
+    id: str = ""
+    """The figure's id; defaults to the name when empty.  Results are keyed by it."""
+
+    @property
+    def key(self) -> str:
+        """The id results are keyed by: ``id``, or the name when it is empty."""
+        return figure_id(self.name, self.id)
 
 
 def weapon_rank(
@@ -134,6 +141,8 @@ class ShotResult(RuleResult):
     """Missed the carrier only because of the Cover it gets from carrying: hits the
     wounded figure instead (7.12)."""
     section: str = SECTION
+    target_id: str = ""
+    """The target's id (its name when it was given none); ``target`` is its name."""
 
     @property
     def result(self) -> str:
@@ -144,7 +153,7 @@ class ShotResult(RuleResult):
 
 @dataclass(frozen=True, slots=True)
 class TargetResult(RuleResult):
-    """What a volley did to one target."""
+    """What a volley did to one target (``id``: its id, or its name when it had none)."""
 
     PARTS: ClassVar[tuple[str, ...]] = ("shots",)
 
@@ -156,6 +165,7 @@ class TargetResult(RuleResult):
     carried_damage: tuple[DamageResult, ...] = ()
     """Damage to the wounded figure the target carries (7.12)."""
     section: str = SECTION
+    id: str = ""
 
     @property
     def hits(self) -> int:
@@ -222,6 +232,13 @@ class FireResult(RuleResult):
     @property
     def result(self) -> str:
         return "hit" if any(t.hits for t in self.targets) else "miss"
+
+    def for_target(self, id_: str) -> TargetResult:
+        """What the volley did to the target with this id (its name when it had no id)."""
+        for t in self.targets:
+            if figure_id(t.name, t.id) == id_:
+                return t
+        raise KeyError(id_)
 
     def explain(self) -> str:
         head = (
@@ -291,7 +308,10 @@ def fire(
         )
     for target in targets:
         check_rep(target.rep, "target Rep")
-    roll = dice.roll(stats.rolls, section=SECTION, table="Ranged Combat", who=who)
+    ids = [t.key for t in targets]
+    roll = dice.roll(
+        stats.rolls, section=SECTION, table="Ranged Combat", who=who, figures=tuple(ids)
+    )
     faces = roll.faces
     kept = tuple(sorted(faces, reverse=True)[:kept_count])
     ones = sum(1 for f in faces if f == 1)
@@ -300,6 +320,7 @@ def fire(
     results: list[TargetResult] = []
     pos = 0
     for index, (target, n) in enumerate(zip(targets, alloc, strict=True)):
+        tid = ids[index]
         circ = shot_circumstances(target, index, fast_moving=fast_moving, rush_shot=rush_shot)
         shots: list[ShotResult] = []
         for face in kept[pos : pos + n]:
@@ -315,7 +336,12 @@ def fire(
                 why += "; missed only because of the carrier's Cover: hits the wounded (7.12)"
             elif pitiful_shot_applies(face, shooter_rep, hit):
                 proll = dice.roll(
-                    1, section="7.9.14", table="Pitiful Shot", who=who, target=shooter_rep
+                    1,
+                    section="7.9.14",
+                    table="Pitiful Shot",
+                    who=who,
+                    target=shooter_rep,
+                    figures=(tid,),
                 )
                 pitiful = proll.faces[0]
                 hit = pitiful <= shooter_rep
@@ -324,7 +350,17 @@ def fire(
                 )
                 dice.note(proll, "hit" if hit else "miss", passed=int(hit))
             shots.append(
-                ShotResult(face, face + shooter_rep, target.name, index, hit, why, pitiful, carried)
+                ShotResult(
+                    face,
+                    face + shooter_rep,
+                    target.name,
+                    index,
+                    hit,
+                    why,
+                    pitiful,
+                    carried,
+                    target_id=tid,
+                )
             )
         pos += n
         damage: list[DamageResult] = []
@@ -332,7 +368,12 @@ def fire(
             for _ in range(sum(1 for s in shots if s.hit)):
                 damage.append(
                     roll_damage(
-                        dice, target.rep, weapon=stats.code, options=options, who=target.name
+                        dice,
+                        target.rep,
+                        weapon=stats.code,
+                        options=options,
+                        who=target.name,
+                        figures=(tid,),
                     )
                 )
         carried_damage: list[DamageResult] = []
@@ -355,6 +396,7 @@ def fire(
                 tuple(shots),
                 tuple(damage),
                 tuple(carried_damage),
+                id=tid,
             )
         )
     circ_words = tuple(
