@@ -1,0 +1,2236 @@
+"""The game controller: a Chain Reaction encounter as an exact, replayable state machine.
+
+One :class:`Game` per encounter.  It says which decision it awaits
+(:meth:`Game.awaiting`), judges an action (:meth:`Game.legal`), applies it
+(:meth:`Game.play`) and records what happened (:attr:`Game.events`).  A game
+is its scenario, its dice seed and its list of steps, so :meth:`Game.replay`
+rebuilds any game exactly and :meth:`Game.undo` goes back by replaying.
+
+How it works inside (STYLE "Playing"):
+
+* **Frames.**  A stack of plain records -- turn, side, activation, In Sight,
+  free move, reaction, aftermath of fire, duck back, star damage, melee --
+  holds everything in progress.  :meth:`Game._advance` runs the top frame
+  until one needs a decision from a side; that is what :meth:`awaiting`
+  returns.  Nothing in a frame is a closure, so the game can be saved and
+  compared mid-chain.
+* **Dice.**  Every roll goes through one dice source per step.  Seeded games
+  read die *k* from :func:`crdesk.dice.counter_face` (seed, k), so replays and
+  undo give the same faces on any Python.  Manual-dice games stop with a
+  ``"chance"`` decision when a rule needs dice the player has not typed yet;
+  the step is then run again from its start with the faces given so far (a
+  step's effect is a pure function of the state, the action and its faces).
+* **The battlefield** is the game's own copy of the scenario's and changes
+  only through :class:`~crdesk.model.Battlefield` methods, so the visibility
+  service and cohesion (which listen to its change events) follow every step.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import itertools
+import json
+import math
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import networkx as nx
+
+from crdesk.cohesion import Cohesion
+from crdesk.dice import DiceLog, DiceSource, counter_face
+from crdesk.errors import CrdeskError, IllegalActionError
+from crdesk.game import adapter
+from crdesk.game.actions import (
+    Action,
+    Activate,
+    CarryOn,
+    Charge,
+    CheatDeath,
+    DiceFaces,
+    DuckBack,
+    End,
+    FastMove,
+    Fire,
+    FreeWill,
+    Move,
+    Pass,
+    Point2,
+    Prone,
+    Reload,
+    Roll,
+    Stand,
+    StarPower,
+    Start,
+    fmt_num,
+)
+from crdesk.game.adapter import Sight
+from crdesk.game.records import CHANCE, Decision, Event, Frame, Outcome, Step
+from crdesk.geometry import movement
+from crdesk.geometry.measure import arc_of_fire, base_distance, charge_direction
+from crdesk.model import Battlefield, Figure, Scenario, Status, WeaponCode
+from crdesk.options import RulesOptions, Weather
+from crdesk.rules import activation as act_rules
+from crdesk.rules.common import RuleResult, words
+from crdesk.rules.in_sight import InSightGroup, in_sight
+from crdesk.rules.melee import Approach, charge, charger_after_fire, melee
+from crdesk.rules.reaction import Losses, ReactionTest, reaction_test
+from crdesk.rules.shooting import default_allocation, fire
+from crdesk.rules.stars import star_fate, star_power
+from crdesk.tables import weapon_stats
+from crdesk.visibility import VisibilityService
+
+SEEDED = "seeded"
+MANUAL = "manual"
+
+WALK_STEP = 1.0
+"""A move is walked in steps of this many inches, checking In Sight after each (7.6)."""
+WALK_REFINE = 3
+"""Halvings of the last step once something comes into sight: stop within 1/8"."""
+FREE_MOVE = 2.0
+"""The moving group's free move after In Sight is triggered (7.6)."""
+CHARGE_REACH = 6.0
+"""In Sight: a figure that cannot fire charges an enemy within 6" (7.6.4)."""
+EXCHANGE_LIMIT = 40
+"""Volleys in one chain of fire after which it breaks off (a guard, never met in play)."""
+CHECKPOINT_EVERY = 25
+"""Steps between the snapshots :meth:`Game.undo` and :meth:`Game.fork` start from."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameSettings:
+    """How this game is played beyond the scenario's rules settings."""
+
+    practice_undo: bool = False
+    """Let :meth:`Game.undo` go back past dice that were seen (no re-rolling by default)."""
+    max_turns: int | None = None
+    """End the encounter as a draw after this many turns (None: play to the end)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"practice_undo": self.practice_undo, "max_turns": self.max_turns}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> GameSettings:
+        return cls(bool(data.get("practice_undo", False)), data.get("max_turns"))
+
+
+class NeedDice(CrdeskError):
+    """A manual-dice step needs faces the player has not entered yet (internal)."""
+
+    def __init__(self, count: int, context: str) -> None:
+        super().__init__(f"{context} needs {count} d6")
+        self.count = count
+        self.context = context
+
+
+class _StepDice(DiceSource):
+    """The dice of one step: counter-based when seeded, typed faces when manual."""
+
+    def __init__(self, game: Game, typed: Sequence[int]) -> None:
+        super().__init__(game.dice_log)
+        self._game = game
+        self._typed = list(typed)
+        self._used = 0
+        self.faces: list[int] = []
+
+    @property
+    def position(self) -> int:
+        return self._game._state["die"]  # type: ignore[no-any-return]
+
+    def _faces(self, count: int, context: str) -> tuple[int, ...]:
+        game = self._game
+        if game.dice_mode == SEEDED:
+            k = game._state["die"]
+            faces = tuple(counter_face(game.seed, k + i) for i in range(count))
+        else:
+            if self._used + count > len(self._typed):
+                raise NeedDice(count, context)
+            faces = tuple(self._typed[self._used : self._used + count])
+            self._used += count
+        game._state["die"] += count
+        self.faces.extend(faces)
+        return faces
+
+    @property
+    def unused(self) -> int:
+        return len(self._typed) - self._used
+
+
+@dataclass(slots=True)
+class _Checkpoint:
+    steps: int
+    battlefield: Any
+    state: dict[str, Any]
+    frames: list[Frame]
+    events: int
+    dice_log: int
+
+
+# ----------------------------------------------------------------------------
+# The game
+
+
+class Game:
+    """One encounter being played.  Build with :meth:`new` or :meth:`replay`."""
+
+    def __init__(
+        self,
+        scenario: Scenario,
+        *,
+        seed: int,
+        dice: str,
+        settings: GameSettings,
+        start: bool = True,
+    ) -> None:
+        if dice not in (SEEDED, MANUAL):
+            raise IllegalActionError(f"dice must be 'seeded' or 'manual', got {dice!r}")
+        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+            raise IllegalActionError(f"the seed must be a whole number 0 or more, got {seed!r}")
+        self.scenario = scenario
+        self.seed = seed
+        self.dice_mode = dice
+        self.settings = settings
+        self.rules: RulesOptions = scenario.rules
+        self.battlefield: Battlefield = _copy_battlefield(scenario.battlefield)
+        sides = [f.id for f in self.battlefield.forces]
+        if len(sides) != 2:
+            raise IllegalActionError(
+                f"a game is played by two sides; this scenario has {len(sides)} forces"
+            )
+        self.sides: tuple[str, str] = (sides[0], sides[1])
+        self.vis = VisibilityService(self.battlefield, self.rules)
+        self.cohesion = Cohesion(self.vis)
+        self.dice_log = DiceLog()
+        self._steps: list[Step] = []
+        self._events: list[Event] = []
+        self._frames: list[Frame] = [Frame("turn", {"turn": 1, "phase": "roll"})]
+        self._state: dict[str, Any] = {
+            "turn": 1,
+            "die": 0,
+            "scores": {},
+            "activated": [],
+            "ducked": [],
+            "rep_lost": {},
+            "outcome": None,
+            "volleys": 0,
+        }
+        self._pending: dict[str, Any] | None = None
+        """Manual dice: the action waiting for faces and the faces typed so far."""
+        self._checkpoints: list[_Checkpoint] = []
+        self._sight: Sight | None = None
+        self._step_events: list[Event] = []
+        self._dice: _StepDice | None = None
+        self._checkpoint()
+        if start:
+            self._run_step(Start(), CHANCE, [], "")
+
+    # -- construction -------------------------------------------------------
+
+    @classmethod
+    def new(
+        cls,
+        scenario: Scenario,
+        *,
+        seed: int = 0,
+        dice: str = SEEDED,
+        settings: GameSettings | None = None,
+    ) -> Game:
+        """A new game of the scenario; its battlefield is the game's own copy.
+
+        With ``dice="manual"`` the game waits for the faces of real dice
+        (a ``"chance"`` decision) whenever a rule rolls.
+        """
+        return cls(scenario, seed=seed, dice=dice, settings=settings or GameSettings())
+
+    @classmethod
+    def replay(
+        cls,
+        scenario: Scenario,
+        steps: Iterable[Step],
+        *,
+        seed: int = 0,
+        dice: str = SEEDED,
+        settings: GameSettings | None = None,
+        check: Callable[[int, Game], None] | None = None,
+    ) -> Game:
+        """Rebuild a game from its steps; ``check(n, game)`` runs after step n (1-based).
+
+        Raises :class:`ReplayError` naming the first step that cannot be played.
+        """
+        game = cls(scenario, seed=seed, dice=dice, settings=settings or GameSettings(), start=False)
+        for n, step in enumerate(steps, 1):
+            game._replay_step(n, step)
+            if check is not None:
+                check(n, game)
+        return game
+
+    def _replay_step(self, n: int, step: Step) -> None:
+        typed = list(step.faces) if self.dice_mode == MANUAL else []
+        try:
+            if step.action == Start.word:
+                if self._steps:
+                    raise IllegalActionError("a game starts only once, at step 1")
+                self._run_step(Start(), CHANCE, typed, step.why)
+            elif not self._steps:
+                raise IllegalActionError("a game's first step is 'start'")
+            else:
+                self.play(step.action, faces=typed, why=step.why)
+        except IllegalActionError as exc:
+            raise ReplayError(n, f"step {n} ({step.action!r}) cannot be played: {exc}") from None
+        if self._pending is not None:
+            raise ReplayError(n, f"step {n} ({step.action!r}) needs more dice than recorded")
+        last = self._steps[-1]
+        if step.faces and last.faces != step.faces:
+            raise ReplayError(
+                n,
+                f"step {n} ({step.action!r}) rolled {_faces(last.faces)} but the file "
+                f"recorded {_faces(step.faces)}",
+            )
+
+    # -- queries ------------------------------------------------------------
+
+    @property
+    def history(self) -> tuple[Step, ...]:
+        """Every step played, in order (the game is its scenario, seed and this list)."""
+        return tuple(self._steps)
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        return tuple(self._events)
+
+    @property
+    def turn(self) -> int:
+        return int(self._state["turn"])
+
+    @property
+    def outcome(self) -> Outcome | None:
+        out = self._state["outcome"]
+        return None if out is None else Outcome(out["winner"], out["reason"], out["turn"])
+
+    @property
+    def frames(self) -> tuple[Frame, ...]:
+        return tuple(self._frames)
+
+    @property
+    def die_position(self) -> int:
+        """How many dice the game has rolled (die k of a seeded game is (seed, k))."""
+        return int(self._state["die"])
+
+    def awaiting(self) -> Decision | None:
+        """The one decision the game waits for, or None when the encounter is over."""
+        if self._state["outcome"] is not None or not self._frames:
+            return None
+        if self._pending is not None:
+            need = self._pending["need"]
+            return Decision(
+                step=len(self._steps) + 1,
+                actor=CHANCE,
+                kind="dice",
+                prompt=f"Roll {need['count']}d6 for {need['context']} and enter the faces.",
+                section="4.1",
+                accepts=("dice",),
+                frames=self._frame_path(),
+                dice=int(need["count"]),
+            )
+        return self._decision(self._frames[-1])
+
+    def legal(self, action: Action | str) -> str | None:
+        """None if the action may be played now, else why not, in a player's words."""
+        try:
+            act = Action.parse(action) if isinstance(action, str) else action
+        except IllegalActionError as exc:
+            return str(exc)
+        decision = self.awaiting()
+        if decision is None:
+            return "the encounter is over"
+        if isinstance(act, DiceFaces) != (decision.actor == CHANCE):
+            if decision.actor == CHANCE:
+                return f"the game waits for dice: {decision.prompt}"
+            return "no dice are awaited: this game rolls its own"
+        if act in decision.options:
+            return None
+        if act.word not in decision.accepts:
+            allowed = [str(o) for o in decision.options[:6]] + [
+                f"{w} ..." for w in decision.accepts
+            ]
+            return f"{decision.prompt} Legal now: {', '.join(allowed) or 'nothing'}"
+        try:
+            self._check(self._frames[-1], act)
+        except IllegalActionError as exc:
+            return str(exc)
+        return None
+
+    # -- playing ------------------------------------------------------------
+
+    def play(
+        self, action: Action | str, *, why: str = "", faces: Sequence[int] = ()
+    ) -> list[Event]:
+        """Apply a legal action; returns the events it caused.
+
+        Raises :class:`IllegalActionError` with the reason when it is not legal.
+        ``faces`` gives a manual-dice game all the dice of the step at once.
+        """
+        act = Action.parse(action) if isinstance(action, str) else action
+        reason = self.legal(act)
+        if reason is not None:
+            raise IllegalActionError(reason)
+        if isinstance(act, DiceFaces):
+            assert self._pending is not None
+            pending = self._pending
+            typed = [*pending["faces"], *act.faces]
+            return self._run_step(
+                Action.parse(pending["action"]), pending["actor"], typed, pending["why"]
+            )
+        decision = self.awaiting()
+        assert decision is not None
+        return self._run_step(act, decision.actor, list(faces), why)
+
+    def _run_step(self, act: Action, actor: str, typed: list[int], why: str) -> list[Event]:
+        mark = self._mark()
+        dice = _StepDice(self, typed)
+        self._dice = dice
+        self._step_events = []
+        self._pending = None
+        try:
+            self._apply(self._frames[-1], act)
+            self._run_automatic()
+        except NeedDice as need:
+            self._rewind(mark)
+            self._pending = {
+                "action": str(act),
+                "actor": actor,
+                "faces": typed,
+                "why": why,
+                "need": {"count": need.count, "context": need.context},
+            }
+            return []
+        except BaseException:
+            self._rewind(mark)
+            raise
+        finally:
+            self._dice = None
+        if dice.unused:
+            self._rewind(mark)
+            raise IllegalActionError(
+                f"{len(typed)} dice given but the step used only {len(typed) - dice.unused}"
+            )
+        self._steps.append(Step(actor, str(act), tuple(dice.faces), why))
+        events = self._step_events
+        self._events.extend(events)
+        self._step_events = []
+        if len(self._steps) % CHECKPOINT_EVERY == 0:
+            self._checkpoint()
+        return events
+
+    # -- undo and fork ----------------------------------------------------
+
+    def undo(self) -> Step:
+        """Take back the last step: the game is exactly as it was before it.
+
+        A step whose dice were seen cannot be taken back (no re-rolling bad
+        luck) unless the ``practice_undo`` setting is on.
+        """
+        if self._pending is not None:
+            self._pending = None
+            return Step(CHANCE, "dice")
+        if not self._steps:
+            raise IllegalActionError("nothing to undo: no step has been played")
+        last = self._steps[-1]
+        if last.faces and not self.settings.practice_undo:
+            raise IllegalActionError(
+                f"step {len(self._steps)} ({last.action}) rolled dice ({_faces(last.faces)}); "
+                "undo stops at dice that were seen (switch on practice undo to go back)"
+            )
+        self._goto(len(self._steps) - 1)
+        return last
+
+    def fork(self) -> Game:
+        """An independent copy of this game, for what-if questions and look-ahead."""
+        twin = Game.__new__(Game)
+        twin.scenario = self.scenario
+        twin.seed = self.seed
+        twin.dice_mode = self.dice_mode
+        twin.settings = self.settings
+        twin.rules = self.rules
+        twin.battlefield = _copy_battlefield(self.battlefield)
+        twin.sides = self.sides
+        twin.vis = VisibilityService(twin.battlefield, twin.rules)
+        twin.cohesion = Cohesion(twin.vis)
+        twin.dice_log = DiceLog()
+        for entry in self.dice_log:
+            twin.dice_log.append(entry)
+        twin._steps = list(self._steps)
+        twin._events = list(self._events)
+        twin._frames = copy.deepcopy(self._frames)
+        twin._state = copy.deepcopy(self._state)
+        twin._pending = copy.deepcopy(self._pending)
+        twin._checkpoints = []
+        twin._sight = None
+        twin._step_events = []
+        twin._dice = None
+        twin._checkpoint()
+        return twin
+
+    def _checkpoint(self) -> None:
+        self._checkpoints.append(
+            _Checkpoint(
+                len(self._steps),
+                self.battlefield.snapshot(),
+                copy.deepcopy(self._state),
+                copy.deepcopy(self._frames),
+                len(self._events),
+                len(self.dice_log),
+            )
+        )
+
+    def _goto(self, count: int) -> None:
+        """Put the game back to just after step ``count`` (restore, then replay)."""
+        steps = self._steps[:count]
+        while self._checkpoints and self._checkpoints[-1].steps > count:
+            self._checkpoints.pop()
+        cp = self._checkpoints[-1]
+        self._restore(cp)
+        self._steps = self._steps[: cp.steps]
+        for n, step in enumerate(steps[cp.steps :], cp.steps + 1):
+            self._replay_step(n, step)
+
+    def _restore(self, cp: _Checkpoint) -> None:
+        self.battlefield.restore(cp.battlefield)
+        self._state = copy.deepcopy(cp.state)
+        self._frames = copy.deepcopy(cp.frames)
+        del self._events[cp.events :]
+        self.dice_log.truncate(cp.dice_log)
+        self._pending = None
+        self._sight = None
+
+    def _mark(self) -> _Checkpoint:
+        return _Checkpoint(
+            len(self._steps),
+            self.battlefield.snapshot(),
+            copy.deepcopy(self._state),
+            copy.deepcopy(self._frames),
+            len(self._events),
+            len(self.dice_log),
+        )
+
+    def _rewind(self, mark: _Checkpoint) -> None:
+        self._restore(mark)
+        self._step_events = []
+        self.vis.set_moving(())
+
+    # -- canonical state ------------------------------------------------------
+
+    def state_document(self) -> dict[str, Any]:
+        """Everything that decides what happens next, as plain JSON data."""
+        return {
+            "battlefield": self.battlefield.state_document(),
+            "game": self._state,
+            "frames": [f.to_dict() for f in self._frames],
+            "pending": self._pending,
+            "steps": len(self._steps),
+        }
+
+    def state_hash(self) -> str:
+        """SHA-256 of the canonical state (sorted keys, no titles or generator text)."""
+        text = json.dumps(self.state_document(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    def summary(self) -> dict[str, Any]:
+        """The state a player asks for: turn, active side, every figure's place and flags."""
+        active = next((f for f in reversed(self._frames) if f.kind == "activation"), None)
+        side = next((f for f in reversed(self._frames) if f.kind == "side"), None)
+        figures = []
+        for fig in self.battlefield.figures():
+            figures.append(
+                {
+                    "id": fig.id,
+                    "name": fig.name,
+                    "side": fig.side,
+                    "rep": fig.rep,
+                    "x": round(fig.x, 3),
+                    "y": round(fig.y, 3),
+                    "facing": round(fig.facing, 1),
+                    "status": fig.status.value,
+                    "prone": fig.prone,
+                    "fast_moving": fig.fast_moving,
+                    "out_of_ammo": fig.out_of_ammo,
+                    "activated": fig.id in self._state["activated"],
+                    "movement_left": self._movement_left(active, fig.id) if active else None,
+                }
+            )
+        return {
+            "turn": self.turn,
+            "activation_dice": dict(self._state["scores"]),
+            "active_side": side.data["side"] if side else None,
+            "active_group": list(active.data["members"]) if active else None,
+            "outcome": self._state["outcome"],
+            "figures": figures,
+        }
+
+    # -- the engine -----------------------------------------------------------
+
+    def _frame_path(self) -> tuple[str, ...]:
+        return tuple(f.label() for f in self._frames)
+
+    def _roll(self) -> _StepDice:
+        assert self._dice is not None, "dice are rolled only inside a step"
+        return self._dice
+
+    def _emit(
+        self,
+        kind: str,
+        text: str,
+        *,
+        section: str = "",
+        figures: Iterable[str] = (),
+        result: RuleResult | None = None,
+        dice: Iterable[int] = (),
+    ) -> None:
+        data: dict[str, Any] = result.to_dict() if result is not None else {}
+        faces = tuple(dice) or tuple(_all_faces(data))
+        self._step_events.append(
+            Event(
+                step=len(self._steps) + 1,
+                kind=kind,
+                section=section or str(data.get("section", "")),
+                text=text,
+                figures=tuple(figures),
+                dice=faces,
+                data=data,
+            )
+        )
+
+    def _run_automatic(self) -> None:
+        """Run frames until one needs a decision (or the encounter ends)."""
+        for _ in range(100_000):
+            if self._state["outcome"] is not None or not self._frames:
+                break
+            frame = self._frames[-1]
+            if not self._run(frame):
+                break
+        else:  # pragma: no cover - a bug guard
+            raise RuntimeError("the game did not reach a decision")
+
+    def _run(self, frame: Frame) -> bool:
+        """Do the frame's automatic work; False when it waits for a decision."""
+        handler = getattr(self, f"_run_{frame.kind}")
+        return bool(handler(frame))
+
+    def _decision(self, frame: Frame) -> Decision:
+        handler = getattr(self, f"_decide_{frame.kind}")
+        d: Decision = handler(frame)
+        return replace(d, step=len(self._steps) + 1, frames=self._frame_path())
+
+    def _check(self, frame: Frame, act: Action) -> None:
+        handler = getattr(self, f"_check_{frame.kind}", None)
+        if handler is None:
+            raise IllegalActionError(f"{act} is not a choice now")
+        handler(frame, act)
+
+    def _apply(self, frame: Frame, act: Action) -> None:
+        getattr(self, f"_apply_{frame.kind}")(frame, act)
+
+    def _push(self, kind: str, **data: Any) -> Frame:
+        frame = Frame(kind, data)
+        self._frames.append(frame)
+        return frame
+
+    def _pop(self, frame: Frame) -> None:
+        assert self._frames and self._frames[-1] is frame, "popping a frame not on top"
+        self._frames.pop()
+
+    # -- sight helpers -----------------------------------------------------
+
+    def sight(self) -> Sight:
+        """The sight matrix now, with its ids indexed."""
+        m = self.vis.matrix()
+        if self._sight is None or self._sight.matrix is not m:
+            self._sight = Sight.of(m)
+        return self._sight
+
+    def fig(self, fid: str) -> Figure:
+        return self.battlefield.figure(fid)
+
+    def enemy_of(self, side: str) -> str:
+        return self.sides[1] if side == self.sides[0] else self.sides[0]
+
+    def _alive(self, side: str | None = None) -> list[Figure]:
+        return [
+            f
+            for f in self.battlefield.figures()
+            if f.status.can_act and (side is None or f.side == side)
+        ]
+
+    def _check_over(self) -> bool:
+        for side in self.sides:
+            if not self._alive(side):
+                other = self.enemy_of(side)
+                name = self.battlefield.force(side).name
+                self._end(other, f"{name} has no figure left that can fight")
+                return True
+        return False
+
+    def _end(self, winner: str | None, reason: str) -> None:
+        self._state["outcome"] = {"winner": winner, "reason": reason, "turn": self.turn}
+        self._emit("game_over", f"The encounter is over: {reason}.", section="12")
+        self._frames.clear()
+
+    # ======================================================================
+    # Turn (7.1)
+
+    def _apply_turn(self, frame: Frame, act: Action) -> None:
+        """Only the opening ``start`` step reaches the turn frame: it rolls activation."""
+
+    def _run_turn(self, frame: Frame) -> bool:
+        d = frame.data
+        if d["phase"] == "roll":
+            if self._check_over():
+                return True
+            res = act_rules.roll_activation(self._roll(), self.sides)
+            scores = {s: res.score(s) for s in self.sides}
+            self._state["scores"] = scores
+            first = res.first
+            order = [first, self.enemy_of(first)]
+            d.update(phase="sides", order=order, index=0)
+            names = {s: self.battlefield.force(s).name for s in self.sides}
+            text = (
+                f"Turn {d['turn']}: activation dice "
+                + ", ".join(f"{names[s]} {scores[s]}" for s in self.sides)
+                + (" after rerolling doubles" if res.rerolled else "")
+                + f"; {names[first]} activates first (7.1)."
+            )
+            self._emit("activation_roll", text, result=res, section="7.1")
+            self._push("side", side=first, die=scores[first])
+            return True
+        if d["phase"] == "sides":
+            if d["index"] == 0:
+                d["index"] = 1
+                second = d["order"][1]
+                self._push("side", side=second, die=self._state["scores"][second])
+                return True
+            self._end_turn(frame)
+            return True
+        raise AssertionError(d["phase"])
+
+    def _end_turn(self, frame: Frame) -> None:
+        bf = self.battlefield
+        restore = self._state["rep_lost"]
+        for fig in list(bf.figures()):
+            values: dict[str, Any] = {}
+            if fig.id in restore:
+                values["rep"] = fig.rep + int(restore[fig.id])
+            if fig.fast_moving:
+                values["fast_moving"] = False
+            if fig.status in (Status.RETURN_FIRE, Status.RUSH_SHOT, Status.MINUS_ONE_REP):
+                values["status"] = Status.CARRY_ON
+            if values:
+                bf.update_figure(fig.id, **values)
+        if restore:
+            self._emit(
+                "rep_restored",
+                "Rep lost in this turn's melees is restored (7.8).",
+                section="7.8",
+                figures=sorted(restore),
+            )
+        turn = self.turn
+        self._emit("turn_end", f"Turn {turn} ends (7.1).", section="7.1")
+        self._state.update(turn=turn + 1, activated=[], ducked=[], rep_lost={}, volleys=0)
+        if self.settings.max_turns is not None and turn >= self.settings.max_turns:
+            self._end(None, f"{turn} turns played, the turn limit")
+            return
+        frame.data.update(turn=turn + 1, phase="roll")
+        frame.data.pop("order", None)
+        frame.data.pop("index", None)
+
+    # -- side: activate groups one at a time (7.1) ------------------------
+
+    def _groups(self, side: str) -> list[tuple[str, int, list[str]]]:
+        """(leader, leader Rep, members) of the side's groups that have yet to activate."""
+        self.cohesion.update()
+        done = set(self._state["activated"]) | set(self._state["ducked"])
+        out = []
+        graph: nx.Graph = self.cohesion.graph
+        mine = [
+            n
+            for n in graph.nodes
+            if graph.nodes[n].get("side") == side and n not in done and self.fig(n).status.can_act
+        ]
+        sub = graph.subgraph(mine)
+        roster = {fid: k for k, fid in enumerate(self.battlefield.figure_ids())}
+        for comp in nx.connected_components(sub):
+            members = sorted(comp, key=roster.__getitem__)
+            figs = [self.fig(m) for m in members]
+            stars = [f for f in figs if f.is_star]
+            leader = max(stars or figs, key=lambda f: (f.rep, -roster[f.id]))
+            out.append((leader.id, leader.rep, members))
+        out.sort(key=lambda g: roster[g[2][0]])
+        return out
+
+    def _eligible(self, frame: Frame) -> list[tuple[str, int, list[str]]]:
+        die = frame.data["die"]
+        return [g for g in self._groups(frame.data["side"]) if act_rules.may_activate(g[1], die)]
+
+    def _run_side(self, frame: Frame) -> bool:
+        if self._check_over():
+            return True
+        if not self._eligible(frame):
+            side = frame.data["side"]
+            self._emit(
+                "side_done",
+                f"{self.battlefield.force(side).name}: no group left whose Leader's Rep is "
+                f"{frame.data['die']} or more (7.1).",
+                section="7.1",
+            )
+            self._pop(frame)
+            return True
+        return False
+
+    def _decide_side(self, frame: Frame) -> Decision:
+        side = frame.data["side"]
+        groups = self._eligible(frame)
+        top = max(g[1] for g in groups)
+        options: list[Action] = [Activate(g[0]) for g in groups if g[1] == top]
+        options.append(Pass())
+        names = ", ".join(self.fig(g[0]).name for g in groups if g[1] == top)
+        return Decision(
+            0,
+            side,
+            "activate",
+            f"{self.battlefield.force(side).name} (die {frame.data['die']}): activate a group, "
+            f"highest Leader Rep first ({names}), or pass.",
+            "7.1",
+            tuple(options),
+        )
+
+    def _apply_side(self, frame: Frame, act: Action) -> None:
+        if isinstance(act, Pass):
+            self._emit(
+                "side_done",
+                f"{self.battlefield.force(frame.data['side']).name} activates no more groups "
+                "this turn (7.1).",
+                section="7.1",
+            )
+            self._pop(frame)
+            return
+        assert isinstance(act, Activate)
+        group = next(g for g in self._eligible(frame) if g[0] == act.leader)
+        self._start_activation(frame.data["side"], group)
+
+    def _start_activation(self, side: str, group: tuple[str, int, list[str]]) -> None:
+        leader, rep, members = group
+        bf = self.battlefield
+        for fid in members:
+            fig = self.fig(fid)
+            if fig.status in adapter.STILL_REACTING:
+                bf.update_figure(fid, status=Status.CARRY_ON)
+        sight = self.sight()
+        seen = sorted(
+            {
+                e.id
+                for e in self._alive(self.enemy_of(side))
+                for m in members
+                if sight.either(m, e.id)
+            }
+        )
+        allow = {m: float(act_rules.NORMAL_MOVE) for m in members}
+        self._push(
+            "activation",
+            side=side,
+            leader=leader,
+            members=members,
+            seen=seen,
+            fired=[],
+            used={m: 0.0 for m in members},
+            allow=allow,
+            moved=[],
+            reloading=[],
+            fast=False,
+        )
+        names = ", ".join(self.fig(m).name for m in members)
+        self._emit(
+            "activate",
+            f"{self.fig(leader).name} (Rep {rep}) activates with {len(members)} figure(s): "
+            f"{names} (7.1).",
+            section="7.1",
+            figures=members,
+        )
+
+    # -- activation: the group's actions (7.2-7.4, 7.9) -------------------
+
+    def _members(self, frame: Frame) -> list[Figure]:
+        return [
+            self.fig(m)
+            for m in frame.data["members"]
+            if self.fig(m).status.can_act and m not in self._state["ducked"]
+        ]
+
+    def _movement_left(self, frame: Frame, fid: str) -> float:
+        d = frame.data
+        if fid not in d["allow"]:
+            return 0.0
+        return max(0.0, float(d["allow"][fid]) - float(d["used"][fid]))
+
+    def _run_activation(self, frame: Frame) -> bool:
+        if self._check_over():
+            return True
+        if not self._members(frame):
+            self._finish_activation(frame, "no figure of the group can act any more")
+            return True
+        return False
+
+    def _finish_activation(self, frame: Frame, why: str = "") -> None:
+        d = frame.data
+        self._state["activated"] = sorted(set(self._state["activated"]) | set(d["members"]))
+        self.vis.set_moving(())
+        self._emit(
+            "activation_end",
+            f"{self.fig(d['leader']).name}'s group ends its activation"
+            + (f": {why}" if why else "")
+            + ".",
+            section="7.1",
+            figures=d["members"],
+        )
+        self._pop(frame)
+
+    def _decide_activation(self, frame: Frame) -> Decision:
+        d = frame.data
+        options: list[Action] = [End()]
+        members = self._members(frame)
+        if not d["fast"] and not d["moved"]:
+            movers = tuple(f.id for f in members if not f.prone)
+            if movers:
+                options.append(FastMove(movers))
+        for f in members:
+            if f.prone:
+                if self._movement_left(frame, f.id) > 0:
+                    options.append(Stand(f.id))
+            else:
+                options.append(Prone(f.id))
+            if f.out_of_ammo and f.id not in d["fired"] and f.id not in d["reloading"]:
+                options.append(Reload(f.id))
+        for f in members:
+            for target in self._auto_targets(f, active=True, frame=frame):
+                options.append(target)
+                break
+        leader = self.fig(d["leader"]).name
+        return Decision(
+            0,
+            d["side"],
+            "act",
+            f"{leader}'s group is active: move, fire (once each), charge, go prone, "
+            "reload, or end the activation.",
+            "7.2",
+            tuple(options),
+            accepts=("move", "fire", "charge"),
+        )
+
+    def _check_activation(self, frame: Frame, act: Action) -> None:
+        d = frame.data
+        fid = act.who
+        if isinstance(act, FastMove):
+            self._check_fast(frame, act)
+            return
+        if fid is None:
+            raise IllegalActionError(f"{act} is not a choice now")
+        fig = self._member(frame, fid)
+        if isinstance(act, Move):
+            self._check_move(frame, fig, act, free=False)
+        elif isinstance(act, Fire):
+            if fid in d["fired"]:
+                raise IllegalActionError(f"{fig.name} has already fired this activation (7.2)")
+            if fid in d["reloading"]:
+                raise IllegalActionError(f"{fig.name} is reloading and cannot fire (7.9.2)")
+            self._check_fire(fig, act, reaction=False)
+        elif isinstance(act, Charge):
+            self._check_charge(frame, fig, act)
+        elif isinstance(act, Prone):
+            if fig.prone:
+                raise IllegalActionError(f"{fig.name} is already prone")
+        elif isinstance(act, Stand):
+            if not fig.prone:
+                raise IllegalActionError(f"{fig.name} is not prone")
+        elif isinstance(act, Reload):
+            if not fig.out_of_ammo:
+                raise IllegalActionError(f"{fig.name}'s weapon is not out of ammo")
+        else:
+            raise IllegalActionError(f"{act} is not a choice now")
+
+    def _member(self, frame: Frame, fid: str) -> Figure:
+        if fid not in frame.data["members"]:
+            raise IllegalActionError(f"{fid} is not in the active group")
+        fig = self.fig(fid)
+        if not fig.status.can_act:
+            raise IllegalActionError(f"{fig.name} is {words(fig.status)} and cannot act")
+        if fid in self._state["ducked"]:
+            raise IllegalActionError(f"{fig.name} ducked back this turn and cannot act (7.4.4)")
+        return fig
+
+    def _apply_activation(self, frame: Frame, act: Action) -> None:
+        d = frame.data
+        bf = self.battlefield
+        if isinstance(act, End):
+            self._finish_activation(frame)
+        elif isinstance(act, FastMove):
+            self._fast_move(frame, act)
+        elif isinstance(act, Move):
+            self._walk(frame, self.fig(act.figure), act)
+        elif isinstance(act, Fire):
+            d["fired"].append(act.figure)
+            self._volley(self.fig(act.figure), act, rush=False, cause_of_reaction=None)
+        elif isinstance(act, Charge):
+            self._start_charge(frame, act)
+        elif isinstance(act, Prone):
+            d["used"][act.figure] = d["allow"][act.figure]
+            bf.update_figure(act.figure, prone=True)
+            self._emit(
+                "prone",
+                f"{self.fig(act.figure).name} goes prone: no more movement until next "
+                "active (7.4.3).",
+                section="7.4.3",
+                figures=[act.figure],
+            )
+        elif isinstance(act, Stand):
+            half = d["allow"][act.figure] / 2
+            d["used"][act.figure] = min(d["allow"][act.figure], d["used"][act.figure] + half)
+            bf.update_figure(act.figure, prone=False)
+            self._emit(
+                "stand",
+                f'{self.fig(act.figure).name} stands up, using half its movement ({fmt_num(half)}"'
+                ", 7.4.3).",
+                section="7.4.3",
+                figures=[act.figure],
+            )
+        elif isinstance(act, Reload):
+            d["reloading"].append(act.figure)
+            normal = float(act_rules.NORMAL_MOVE)
+            d["allow"][act.figure] = min(d["allow"][act.figure], normal)
+            bf.update_figure(act.figure, out_of_ammo=False)
+            self._emit(
+                "reload",
+                f"{self.fig(act.figure).name} reloads: cannot fire this activation and moves "
+                "no more than normal (7.9.2).",
+                section="7.9.2",
+                figures=[act.figure],
+            )
+
+    # -- Fast Move (7.4.2) ----------------------------------------------------
+
+    def _check_fast(self, frame: Frame, act: FastMove) -> None:
+        d = frame.data
+        if d["fast"]:
+            raise IllegalActionError("the group has already rolled its Fast Move (7.4.2)")
+        if d["moved"]:
+            raise IllegalActionError("Fast Move is declared before the group moves (7.4.2)")
+        if len(set(act.figures)) != len(act.figures):
+            raise IllegalActionError("name each fast mover once")
+        for fid in act.figures:
+            fig = self._member(frame, fid)
+            if fig.prone:
+                raise IllegalActionError(f"{fig.name} is prone and cannot Fast Move")
+            if fid in d["reloading"]:
+                raise IllegalActionError(
+                    f"{fig.name} is reloading: no more than normal movement (7.9.2)"
+                )
+
+    def _fast_move(self, frame: Frame, act: FastMove) -> None:
+        d = frame.data
+        movers = [act_rules.FastMover(self.fig(f).name, self.fig(f).rep, id=f) for f in act.figures]
+        res = act_rules.fast_move(self._roll(), movers)
+        d["fast"] = True
+        for f in res.figures:
+            d["allow"][f.id] = float(f.distance)
+            self.battlefield.update_figure(f.id, fast_moving=True)
+        self._emit("fast_move", res.explain(), result=res, figures=act.figures)
+
+    # -- Movement and In Sight (7.4, 7.6) --------------------------------------
+
+    def _path_of(self, fig: Figure, act: Move) -> list[Point2]:
+        path = [(fig.x, fig.y), *act.path]
+        if len(path) >= 2 and path[1] == path[0]:
+            path.pop(0)
+        return path
+
+    def _check_move(self, frame: Frame, fig: Figure, act: Move, *, free: bool) -> None:
+        d = frame.data
+        if fig.prone:
+            raise IllegalActionError(f"{fig.name} is prone: stand up first (7.4.3)")
+        path = self._path_of(fig, act)
+        if free:
+            if fig.id in d["free_moved"]:
+                raise IllegalActionError(f"{fig.name} has already made its free move (7.6)")
+            left = FREE_MOVE
+        else:
+            left = self._movement_left(frame, fig.id)
+            if left <= 1e-9:
+                raise IllegalActionError(f"{fig.name} has no movement left this activation")
+        table = self.battlefield.table
+        r = fig.radius
+        for x, y in path:
+            on_x = r - 1e-9 <= x <= table.width - r + 1e-9
+            if not (on_x and r - 1e-9 <= y <= table.height - r + 1e-9):
+                raise IllegalActionError(
+                    f"the path leaves the table at ({fmt_num(round(x, 2))}, "
+                    f"{fmt_num(round(y, 2))}): the base must stay on the table"
+                )
+        cost = movement.path_cost(
+            self.battlefield,
+            path,
+            self.rules,
+            index=self.vis.index,
+            radius=r,
+        )
+        if not cost.allowed:
+            what = "impassable ground" if cost.forbidden == "impassable" else "a wall"
+            raise IllegalActionError(
+                f"{fig.name}'s path runs into {what}"
+                + (f" ({cost.feature_id})" if cost.feature_id else "")
+                + f' after {cost.length:.1f}" (7.4)'
+            )
+        spend = cost.length if free else cost.cost
+        if spend > left + 1e-6:
+            extra = ' (woods count double, doors 2", windows 4")' if cost.cost > cost.length else ""
+            raise IllegalActionError(
+                f'{fig.name} has {left:.1f}" of movement left; the path costs {spend:.1f}"{extra}'
+            )
+        end = path[-1]
+        for other in self.battlefield.figures():
+            if other.id == fig.id or not other.status.can_act:
+                continue
+            if math.hypot(other.x - end[0], other.y - end[1]) < other.radius + r - 1e-6:
+                raise IllegalActionError(
+                    f"{fig.name} would end on {other.name}'s base: bases may not overlap"
+                )
+
+    def _walk(self, frame: Frame, fig: Figure, act: Move, *, free: bool = False) -> None:
+        """Walk the path in small steps, stopping when a new enemy comes into sight (7.6)."""
+        d = frame.data
+        path = self._path_of(fig, act)
+        side = fig.side
+        group = d["members"] if frame.kind == "activation" else d["movers"]
+        seen = set(d["seen"]) if frame.kind == "activation" else set(d["seen_all"])
+        if fig.id not in d["moved"]:
+            d["moved"].append(fig.id)
+        moving = set(self.vis._moving) | {fig.id}
+        self.vis.set_moving(moving)
+        bf = self.battlefield
+        enemies = {e.id for e in self._alive(self.enemy_of(side))}
+        start = (fig.x, fig.y)
+        points = _sample(path, WALK_STEP)
+        prev = start
+        prev_dist = 0.0
+        spotted: list[str] = []
+        stop_at: float | None = None
+        walked = 0.0
+        for p, dist in points:
+            facing = _bearing(prev, p) if p != prev else fig.facing
+            bf.move_figure(fig.id, p[0], p[1], facing)
+            new = self._new_sightings(fig.id, enemies, seen) if not free else []
+            if new:
+                lo, hi = prev_dist, dist
+                best = (p, new)
+                for _ in range(WALK_REFINE):
+                    mid = (lo + hi) / 2
+                    q = _point_at(path, mid)
+                    bf.move_figure(fig.id, q[0], q[1], facing)
+                    found = self._new_sightings(fig.id, enemies, seen)
+                    if found:
+                        hi, best = mid, (q, found)
+                    else:
+                        lo = mid
+                q, spotted = best
+                bf.move_figure(fig.id, q[0], q[1], facing)
+                stop_at = hi
+                break
+            prev, prev_dist = p, dist
+            walked = dist
+        if stop_at is not None:
+            walked = stop_at
+        travelled = _prefix(path, walked)
+        if act.facing is not None and stop_at is None:
+            bf.move_figure(fig.id, fig.x, fig.y, act.facing)
+        if free:
+            d["free_moved"].append(fig.id)
+            cost_text = "free"
+        else:
+            cost = movement.path_cost(
+                bf, travelled, self.rules, index=self.vis.index, radius=fig.radius
+            ).cost
+            d["used"][fig.id] = float(d["used"][fig.id]) + cost
+            cost_text = f'{cost:.1f}" of movement, {self._movement_left(frame, fig.id):.1f}" left'
+        end = f"({fig.x:.1f}, {fig.y:.1f})"
+        if spotted:
+            names = ", ".join(self.fig(e).name for e in spotted)
+            self._emit(
+                "move",
+                f'{fig.name} moves {walked:.1f}" to {end} ({cost_text}) and stops: '
+                f"{names} in sight (7.6).",
+                section="7.6",
+                figures=[fig.id, *spotted],
+            )
+            self._start_in_sight(frame, fig.side, group)
+        else:
+            self._emit(
+                "move",
+                f'{fig.name} moves {walked:.1f}" to {end} ({cost_text}).',
+                section="7.4",
+                figures=[fig.id],
+            )
+
+    def _new_sightings(self, fid: str, enemies: set[str], seen: set[str]) -> list[str]:
+        row = self.vis.row(fid)
+        found = []
+        for j, other in enumerate(row.ids):
+            if other in enemies and other not in seen and (row.sees[j] or row.seen_by[j]):
+                found.append(other)
+        return found
+
+    # -- In Sight (7.6) ---------------------------------------------------
+
+    def _start_in_sight(self, frame: Frame, side: str, group: list[str]) -> None:
+        if frame.kind == "free_move":
+            return  # the test is taken once the free moves are done
+        self._push(
+            "free_move",
+            side=side,
+            movers=list(group),
+            free_moved=[],
+            moved=[],
+            seen_all=list(frame.data["seen"]),
+        )
+
+    def _run_free_move(self, frame: Frame) -> bool:
+        movers = [m for m in frame.data["movers"] if self.fig(m).status.can_act]
+        if not any(m not in frame.data["free_moved"] and not self.fig(m).prone for m in movers):
+            self._in_sight_test(frame)
+            return True
+        return False
+
+    def _decide_free_move(self, frame: Frame) -> Decision:
+        return Decision(
+            0,
+            frame.data["side"],
+            "free_move",
+            'In Sight! The moving group may move each figure up to 2" more (free), '
+            "then the In Sight test is taken; pass to take it now.",
+            "7.6",
+            (Pass(),),
+            accepts=("move",),
+        )
+
+    def _check_free_move(self, frame: Frame, act: Action) -> None:
+        if not isinstance(act, Move):
+            raise IllegalActionError(f'{act} is not a choice now: move up to 2" or pass')
+        if act.figure not in frame.data["movers"]:
+            raise IllegalActionError(f"{act.figure} is not in the moving group")
+        fig = self.fig(act.figure)
+        if not fig.status.can_act:
+            raise IllegalActionError(f"{fig.name} cannot act")
+        self._check_move(frame, fig, act, free=True)
+
+    def _apply_free_move(self, frame: Frame, act: Action) -> None:
+        if isinstance(act, Pass):
+            self._in_sight_test(frame)
+            return
+        assert isinstance(act, Move)
+        self._walk(frame, self.fig(act.figure), act, free=True)
+
+    def _in_sight_test(self, frame: Frame) -> None:
+        """7.6.3: every involved group rolls; winners act in order of successes."""
+        side = frame.data["side"]
+        movers = [m for m in frame.data["movers"] if self.fig(m).status.can_act]
+        self._pop(frame)
+        activation = self._frames[-1]
+        sight = self.sight()
+        enemies = self._alive(self.enemy_of(side))
+        involved_movers = [m for m in movers if any(sight.either(m, e.id) for e in enemies)]
+        involved_enemies = [e.id for e in enemies if any(sight.either(m, e.id) for m in movers)]
+        seen = set(activation.data["seen"]) | set(involved_enemies)
+        activation.data["seen"] = sorted(seen)
+        if not involved_movers or not involved_enemies:
+            self._emit(
+                "in_sight",
+                "Nobody is in sight any more after the free moves: no In Sight test (7.6).",
+                section="7.6",
+            )
+            return
+        self.cohesion.update()
+        enemy_groups = self._sight_groups(self.enemy_of(side), involved_enemies)
+        groups: list[tuple[InSightGroup, list[str]]] = []
+        roller = self._sight_roller(movers, involved_movers)
+        groups.append(
+            (
+                InSightGroup(
+                    self.fig(roller).name,
+                    self.fig(roller).rep,
+                    True,
+                    self._all_concealed(sight, involved_movers, involved_enemies),
+                    id=roller,
+                ),
+                involved_movers,
+            )
+        )
+        for members, involved in enemy_groups:
+            roller = self._sight_roller(members, involved)
+            groups.append(
+                (
+                    InSightGroup(
+                        self.fig(roller).name,
+                        self.fig(roller).rep,
+                        False,
+                        self._all_concealed(sight, involved, involved_movers),
+                        id=roller,
+                    ),
+                    involved,
+                )
+            )
+        res = in_sight(self._roll(), [g for g, _ in groups])
+        self._emit(
+            "in_sight",
+            res.explain(),
+            result=res,
+            figures=[*involved_movers, *involved_enemies],
+        )
+        by_id = {g.id: members for g, members in groups}
+        order = [fid for gid in res.order_ids for fid in by_id[gid]]
+        if order:
+            self._push("in_sight", side=side, order=order, index=0, choice=None)
+
+    def _sight_groups(self, side: str, involved: list[str]) -> list[tuple[list[str], list[str]]]:
+        out = []
+        for group in self.cohesion.groups(self.rules, side):
+            inv = [m for m in group.members if m in involved]
+            if inv:
+                out.append((list(group.members), inv))
+        return out
+
+    def _sight_roller(self, members: list[str], involved: list[str]) -> str:
+        """The Leader if it has LOS, else the highest-Rep figure with LOS (7.6.3)."""
+        figs = [self.fig(m) for m in members]
+        stars = [f for f in figs if f.is_star]
+        leader = stars[0] if stars else max(figs, key=lambda f: f.rep)
+        if leader.id in involved:
+            return leader.id
+        return max((self.fig(m) for m in involved), key=lambda f: f.rep).id
+
+    def _all_concealed(self, sight: Sight, viewers: list[str], enemies: list[str]) -> bool:
+        """-1d6 when every enemy the group sees is concealed from it (7.6.3)."""
+        pairs = [(v, e) for v in viewers for e in enemies if sight.sees(v, e)]
+        return bool(pairs) and all(sight.concealed(v, e) for v, e in pairs)
+
+    def _run_in_sight(self, frame: Frame) -> bool:
+        """Winners act one at a time (7.6.4); Grunts by the book, Stars choose."""
+        d = frame.data
+        while d["index"] < len(d["order"]):
+            fid = d["order"][d["index"]]
+            fig = self.fig(fid)
+            if not fig.status.can_act or fig.status in adapter.STILL_REACTING:
+                d["index"] += 1
+                continue
+            if fig.is_star:
+                return False
+            d["index"] += 1
+            self._in_sight_action(fig, self._book_in_sight_action(fig))
+            return True
+        self._pop(frame)
+        return True
+
+    def _book_in_sight_action(self, fig: Figure) -> Action:
+        """7.6.4 for a Grunt: fire, else charge within 6", else Duck Back if in range."""
+        for shot in self._auto_targets(fig, active=False):
+            return shot
+        sight = self.sight()
+        enemies = [e for e in self._alive(self.enemy_of(fig.side)) if sight.sees(fig.id, e.id)]
+        near = [e for e in enemies if sight.distance(fig.id, e.id) <= CHARGE_REACH]
+        if near:
+            target = min(near, key=lambda e: sight.distance(fig.id, e.id))
+            return Charge(fig.id, target.id)
+        for e in self._alive(self.enemy_of(fig.side)):
+            threatens = sight.sees(e.id, fig.id) and adapter.can_fire(e)
+            if threatens and sight.distance(e.id, fig.id) <= adapter.weapon_range(e, self.rules):
+                return DuckBack(fig.id)
+        return CarryOn(fig.id)
+
+    def _decide_in_sight(self, frame: Frame) -> Decision:
+        d = frame.data
+        fig = self.fig(d["order"][d["index"]])
+        options: list[Action] = list(self._auto_targets(fig, active=False))
+        sight = self.sight()
+        for e in self._alive(self.enemy_of(fig.side)):
+            if sight.sees(fig.id, e.id) and sight.distance(fig.id, e.id) <= CHARGE_REACH:
+                options.append(Charge(fig.id, e.id))
+        options += [DuckBack(fig.id), CarryOn(fig.id)]
+        return Decision(
+            0,
+            fig.side,
+            "in_sight_action",
+            f"{fig.name} won the In Sight test: fire, charge, duck back or carry on (7.6.4).",
+            "7.6.4",
+            tuple(options),
+            accepts=("fire",),
+            figure=fig.id,
+        )
+
+    def _check_in_sight(self, frame: Frame, act: Action) -> None:
+        d = frame.data
+        fid = d["order"][d["index"]]
+        if act.who != fid:
+            raise IllegalActionError(f"it is {self.fig(fid).name}'s In Sight action")
+        if isinstance(act, Fire):
+            self._check_fire(self.fig(fid), act, reaction=False)
+        elif not isinstance(act, (CarryOn, DuckBack, Charge)):
+            raise IllegalActionError(f"{act} is not an In Sight action (7.6.4)")
+
+    def _apply_in_sight(self, frame: Frame, act: Action) -> None:
+        frame.data["index"] += 1
+        fid = act.who
+        assert fid is not None
+        self._in_sight_action(self.fig(fid), act)
+
+    def _in_sight_action(self, fig: Figure, act: Action) -> None:
+        if isinstance(act, Fire):
+            self._volley(fig, act, rush=False, cause_of_reaction=None)
+        elif isinstance(act, Charge):
+            self._charge(fig, self.fig(act.target), in_sight=True)
+        elif isinstance(act, DuckBack):
+            threat = self._nearest_threat(fig)
+            self._push("duck_back", figure=fig.id, cause=threat, auto=True, why="in_sight")
+        else:
+            self._emit(
+                "carry_on",
+                f"{fig.name} carries on (7.6.4).",
+                section="7.6.4",
+                figures=[fig.id],
+            )
+
+    def _nearest_threat(self, fig: Figure) -> str | None:
+        sight = self.sight()
+        foes = [e for e in self._alive(self.enemy_of(fig.side)) if sight.either(fig.id, e.id)]
+        if not foes:
+            foes = self._alive(self.enemy_of(fig.side))
+        if not foes:
+            return None
+        return min(foes, key=lambda e: base_distance(fig, e)).id
+
+    # -- Shooting (7.9) --------------------------------------------------
+
+    def _eligible_targets(self, shooter: Figure) -> list[Figure]:
+        """Enemies the shooter sees, in range and able to be targeted (7.9.4, 7.9.8)."""
+        if not adapter.can_fire(shooter):
+            return []
+        sight = self.sight()
+        rng = adapter.weapon_range(shooter, self.rules)
+        return [
+            e
+            for e in self._alive(self.enemy_of(shooter.side))
+            if sight.sees(shooter.id, e.id) and sight.distance(shooter.id, e.id) <= rng
+        ]
+
+    def _auto_targets(self, fig: Figure, *, active: bool, frame: Frame | None = None) -> list[Fire]:
+        """The book's shot for a Grunt: the nearest enemy first, the arc towards the most
+        others, each eligible enemy in it targeted once before any twice (7.9.7, 7.9.8)."""
+        if fig.status in adapter.STILL_REACTING:
+            return []
+        if frame is not None and (
+            fig.id in frame.data["fired"] or fig.id in frame.data["reloading"]
+        ):
+            return []
+        if (
+            weapon_stats(fig.weapon, self.rules.old_school).blast
+            if fig.weapon is not WeaponCode.NONE
+            else False
+        ):
+            return []
+        targets = self._eligible_targets(fig)
+        if not targets:
+            return []
+        first = min(targets, key=lambda e: (base_distance(fig, e), e.id))
+        dice = adapter.target_dice(fig, self.rules)
+        best: list[Figure] = [first]
+        for side in ("left", "right"):
+            arc = arc_of_fire(fig, first, targets, float(dice), side)
+            if len(arc) > len(best):
+                best = arc
+        best = best[:dice]
+        alloc = default_allocation(dice, len(best))
+        return [Fire(fig.id, tuple((t.id, n) for t, n in zip(best, alloc, strict=True)))]
+
+    def _check_fire(self, shooter: Figure, act: Fire, *, reaction: bool) -> None:
+        if shooter.weapon is WeaponCode.NONE:
+            raise IllegalActionError(f"{shooter.name} has no ranged weapon")
+        stats = weapon_stats(shooter.weapon, self.rules.old_school)
+        if stats.blast:
+            raise IllegalActionError(
+                f"{stats.name} fires at a spot with a blast circle (7.10.5); not supported "
+                "by this version of the controller yet"
+            )
+        if shooter.out_of_ammo:
+            raise IllegalActionError(f"{shooter.name} is out of ammo: reload first (7.9.2)")
+        if not reaction and shooter.status in adapter.STILL_REACTING:
+            raise IllegalActionError(
+                f"{shooter.name} ducked back and may not fire until next active (7.4.4)"
+            )
+        ids = act.target_ids
+        if len(set(ids)) != len(ids):
+            raise IllegalActionError("name each target once, with the dice it gets (7.9.9)")
+        if len(ids) > stats.target:
+            raise IllegalActionError(
+                f"{stats.name} has Target {stats.target}: at most {stats.target} targets"
+            )
+        counts = [n for _, n in act.targets]
+        if any(counts) and (0 in counts or sum(counts) != stats.target):
+            raise IllegalActionError(
+                f"give every target at least one die and {stats.target} dice in all (7.9.9), "
+                f"got {counts}"
+            )
+        sight = self.sight()
+        rng = adapter.weapon_range(shooter, self.rules)
+        targets: list[Figure] = []
+        for tid in ids:
+            try:
+                t = self.fig(tid)
+            except CrdeskError:
+                raise IllegalActionError(f"there is no figure {tid!r}") from None
+            if t.side == shooter.side:
+                raise IllegalActionError(f"{t.name} is a friend, not a target")
+            if not t.status.can_act:
+                raise IllegalActionError(f"{t.name} is {words(t.status)}: not a target")
+            if not sight.sees(shooter.id, t.id):
+                why = self.vis.explain(shooter.id, t.id)
+                raise IllegalActionError(
+                    f"{shooter.name} has no line of sight to {t.name} ({_why_text(why)}) (7.9.4)"
+                )
+            dist = sight.distance(shooter.id, t.id)
+            if dist > rng:
+                raise IllegalActionError(
+                    f"{t.name} is {dist:.1f}\" away, beyond the {stats.name}'s range of "
+                    f'{fmt_num(rng)}" (7.9)'
+                )
+            targets.append(t)
+        if len(targets) > 1:
+            first = targets[0]
+            eligible = self._eligible_targets(shooter)
+            arcs = [
+                arc_of_fire(shooter, first, eligible, float(stats.target), side)
+                for side in ("left", "right")
+            ]
+            arc = next((a for a in arcs if all(t in a for t in targets)), None)
+            if arc is None:
+                raise IllegalActionError(
+                    f'the targets must stand within a {stats.target}" arc of fire starting at '
+                    f"{first.name} (7.9.7)"
+                )
+            alloc = counts if any(counts) else list(default_allocation(stats.target, len(ids)))
+            if max(alloc) > 1 and len(targets) < min(len(arc), stats.target):
+                left_out = [t.name for t in arc if t not in targets]
+                raise IllegalActionError(
+                    "every eligible enemy in the arc must be targeted once before any is "
+                    f"targeted twice (7.9.8): {', '.join(left_out)}"
+                )
+
+    def _volley(
+        self,
+        shooter: Figure,
+        act: Fire,
+        *,
+        rush: bool,
+        cause_of_reaction: str | None,
+    ) -> None:
+        """Fire one weapon (7.9.9-7.9.11) and queue what follows: damage, then the tests."""
+        self._state["volleys"] += 1
+        sight = self.sight()
+        targets = [self.fig(t) for t in act.target_ids]
+        specs = [adapter.target_spec(t, shooter, sight) for t in targets]
+        counts = [n for _, n in act.targets]
+        res = fire(
+            self._roll(),
+            shooter.rep,
+            shooter.weapon,
+            specs,
+            allocation=counts if any(counts) else None,
+            fast_moving=shooter.fast_moving,
+            rush_shot=rush,
+            options=self.rules,
+            who=shooter.name,
+        )
+        names = ", ".join(t.name for t in targets)
+        how = "Rush Shot" if rush else ("returns fire" if cause_of_reaction else "fires")
+        self._emit(
+            "fire",
+            f"{shooter.name} {how} at {names}: {res.explain()}",
+            result=res,
+            figures=[shooter.id, *act.target_ids],
+        )
+        if res.out_of_ammo:
+            self.battlefield.update_figure(shooter.id, out_of_ammo=True)
+        hits: dict[str, list[str]] = {}
+        missed: list[str] = []
+        for t, tr in zip(targets, res.targets, strict=True):
+            if tr.hits:
+                hits[t.id] = [d.status.value for d in tr.damage]
+            else:
+                missed.append(t.id)
+        stars = [t for t in hits if self.fig(t).is_star]
+        self._push(
+            "aftermath",
+            cause=shooter.id,
+            cause_rep=shooter.rep,
+            hits=hits,
+            missed=missed,
+            stars=stars,
+            fates={},
+            melee=False,
+        )
+
+    # -- after fire or melee: damage, Star Power, then the reaction tests ----
+
+    def _run_aftermath(self, frame: Frame) -> bool:
+        d = frame.data
+        while d["stars"]:
+            fid = d["stars"][0]
+            star = self.fig(fid)
+            if star.star_power and d.get("use_power") is None:
+                return False  # use or decline Star Power
+            if d.get("fate") is None:
+                damage = [Status(s) for s in d["hits"][fid]]
+                sp = None
+                if star.star_power and d.get("use_power"):
+                    sp = star_power(
+                        self._roll(), star.star_power, damage, melee=d["melee"], who=star.name
+                    )
+                    self.battlefield.update_figure(fid, star_power=sp.remaining)
+                    self._emit("star_power", sp.explain(), result=sp, figures=[fid])
+                    worst = sp.status
+                else:
+                    worst = max(damage, key=lambda s: s.rank)
+                assert worst is not None
+                d["fate"] = {"status": worst.value}
+                attacker = d["cause_rep"]
+                if worst is Status.OBVIOUSLY_DEAD and (attacker is None or attacker >= star.rep):
+                    return False  # Cheating Death?
+            fate = star_fate(
+                Status(d["fate"]["status"]),
+                star_rep=star.rep,
+                attacker_rep=d["cause_rep"],
+                cheat_death=bool(d["fate"].get("cheat")),
+            )
+            self._emit("star_fate", f"{star.name}: {fate.explain()}", result=fate, figures=[fid])
+            d["fates"][fid] = {
+                "status": fate.status.value,
+                "cheated": fate.cheated_death,
+                "rep_change": fate.rep_change,
+            }
+            d["stars"].pop(0)
+            d.pop("use_power", None)
+            d.pop("fate", None)
+        self._pop(frame)
+        self._apply_damage(d)
+        return True
+
+    def _decide_aftermath(self, frame: Frame) -> Decision:
+        d = frame.data
+        fid = d["stars"][0]
+        star = self.fig(fid)
+        if d.get("use_power") is None:
+            return Decision(
+                0,
+                star.side,
+                "star_power",
+                f"{star.name} is hit ({', '.join(words(Status(s)) for s in d['hits'][fid])}): "
+                f"roll {star.star_power} Star Power dice (each 1-3 reduces the damage one "
+                "level) or decline (5.2)?",
+                "5.2",
+                (StarPower(fid, True), StarPower(fid, False)),
+                figure=fid,
+            )
+        return Decision(
+            0,
+            star.side,
+            "cheat_death",
+            f"{star.name} would be killed: declare Cheating Death (removed to safety, -1 Rep "
+            "for good) or not (5.2)?",
+            "5.2",
+            (CheatDeath(fid, True), CheatDeath(fid, False)),
+            figure=fid,
+        )
+
+    def _apply_aftermath(self, frame: Frame, act: Action) -> None:
+        d = frame.data
+        if isinstance(act, StarPower):
+            d["use_power"] = act.use
+        elif isinstance(act, CheatDeath):
+            d["fate"]["cheat"] = act.cheat
+
+    def _apply_damage(self, d: dict[str, Any]) -> None:
+        """Damage takes effect; Man Down and Received Fire tests follow (7.9.11, 7.7)."""
+        bf = self.battlefield
+        cause = d["cause"]
+        down: list[str] = []
+        duck: list[str] = []
+        for fid, damage in d["hits"].items():
+            fig = self.fig(fid)
+            if fid in d["fates"]:
+                fate = d["fates"][fid]
+                status = Status(fate["status"])
+                if fate["cheated"]:
+                    bf.update_figure(
+                        fid,
+                        status=Status.LEAVE_THE_BATTLEFIELD,
+                        rep=max(2, fig.rep + int(fate["rep_change"])),
+                    )
+                    self._emit(
+                        "cheat_death",
+                        f"{fig.name} cheats death: removed to safety, Rep now {self.fig(fid).rep} "
+                        "(5.2).",
+                        section="5.2",
+                        figures=[fid],
+                    )
+                    continue
+            else:
+                status = max((Status(s) for s in damage), key=lambda s: s.rank)
+            if status in (Status.OUT_OF_THE_FIGHT, Status.OBVIOUSLY_DEAD):
+                bf.update_figure(fid, status=status, prone=True)
+                down.append(fid)
+                self._emit(
+                    "casualty",
+                    f"{fig.name} is {words(status)}.",
+                    section="7.9.11" if not d["melee"] else "7.11.5",
+                    figures=[fid],
+                )
+            elif status is Status.DUCK_BACK:
+                duck.append(fid)
+            elif status is Status.MINUS_ONE_REP:
+                pass
+        tests: dict[str, list[str]] = {}
+        for fid in d["missed"]:
+            if self.fig(fid).status.can_act:
+                tests.setdefault(fid, []).append(ReactionTest.RECEIVED_FIRE.value)
+        if down:
+            sight = self.sight()
+            for casualty in down:
+                cas = self.fig(casualty)
+                for friend in self._alive(cas.side):
+                    if friend.id in duck:
+                        continue
+                    near = base_distance(friend, cas) <= 4.0
+                    if near and sight.either(friend.id, casualty):
+                        mine = tests.setdefault(friend.id, [])
+                        if ReactionTest.MAN_DOWN.value not in mine:
+                            mine.append(ReactionTest.MAN_DOWN.value)
+        if tests:
+            self._push("reaction", cause=cause, tests=tests, groups=None, free_will={}, todo=[])
+        for fid in reversed(duck):
+            self._push("duck_back", figure=fid, cause=cause, auto=True, why="damage")
+
+    # -- Reaction tests (7.7) ---------------------------------------------
+
+    def _run_reaction(self, frame: Frame) -> bool:
+        d = frame.data
+        if d["groups"] is None:
+            d["groups"] = self._reaction_groups(d["tests"])
+        while d["todo"]:
+            item = d["todo"].pop(0)
+            self._carry_out(item, d["cause"])
+            return True
+        while d["groups"]:
+            group = d["groups"][0]
+            for fid in group:
+                fig = self.fig(fid)
+                if fig.is_star and fig.status.can_act and fid not in d["free_will"]:
+                    return False  # the Star's Free Will
+            d["groups"].pop(0)
+            self._take_reaction(d, [f for f in group if self.fig(f).status.can_act])
+            return True
+        self._pop(frame)
+        return True
+
+    def _reaction_groups(self, tests: dict[str, list[str]]) -> list[list[str]]:
+        self.cohesion.update()
+        out: list[list[str]] = []
+        placed: set[str] = set()
+        for side in self.sides:
+            for group in self.cohesion.groups(self.rules, side):
+                members = [m for m in group.members if m in tests]
+                if members:
+                    out.append(members)
+                    placed.update(members)
+        roster = self.battlefield.figure_ids()
+        out += [[f] for f in roster if f in tests and f not in placed]
+        return out
+
+    def _decide_reaction(self, frame: Frame) -> Decision:
+        d = frame.data
+        group = d["groups"][0]
+        star = next(
+            self.fig(f)
+            for f in group
+            if self.fig(f).is_star and self.fig(f).status.can_act and f not in d["free_will"]
+        )
+        tests = " and ".join(ReactionTest(t).label for t in d["tests"][star.id])
+        return Decision(
+            0,
+            star.side,
+            "free_will",
+            f"{star.name} takes {tests}: choose to pass 2, 1 or 0 d6 (Free Will), or roll (5.2).",
+            "5.2",
+            (FreeWill(star.id, 2), FreeWill(star.id, 1), FreeWill(star.id, 0), Roll()),
+            figure=star.id,
+        )
+
+    def _apply_reaction(self, frame: Frame, act: Action) -> None:
+        d = frame.data
+        decision = self._decide_reaction(frame)
+        assert decision.figure is not None
+        d["free_will"][decision.figure] = act.passes if isinstance(act, FreeWill) else None
+
+    def _take_reaction(self, d: dict[str, Any], group: list[str]) -> None:
+        if not group:
+            return
+        cause = self.fig(d["cause"])
+        sight = self.sight()
+        tests_of = {f: [ReactionTest(t) for t in d["tests"][f]] for f in group}
+        union = tuple(
+            t
+            for t in (ReactionTest.RECEIVED_FIRE, ReactionTest.MAN_DOWN)
+            if any(t in ts for ts in tests_of.values())
+        )
+        testers = [
+            adapter.reacting_figure(
+                self.fig(f), cause, sight, self.rules, free_will=d["free_will"].get(f)
+            )
+            for f in group
+        ]
+        leader_rep = self._leader_die_rep(group)
+        side = self.fig(group[0]).side
+        losses = Losses(
+            side_friends=self._losses(side), side_enemies=self._losses(self.enemy_of(side))
+        )
+        res = reaction_test(
+            self._roll(),
+            testers,
+            union,
+            leader_rep=leader_rep,
+            losses=losses,
+            options=self.rules,
+        )
+        self._emit("reaction", res.explain(), result=res, figures=group)
+        todo: list[dict[str, Any]] = []
+        for fr in res.figures:
+            own = [s for t, _, s in fr.by_test if t in tests_of[fr.id]]
+            status = max(own, key=lambda s: s.rank)
+            fig = self.fig(fr.id)
+            if fig.status in adapter.STILL_REACTING and fig.status.rank > status.rank:
+                status = fig.status
+            todo.append({"figure": fr.id, "status": status.value})
+        d["todo"].extend(todo)
+
+    def _leader_die_rep(self, group: list[str]) -> int | None:
+        """The Star Leader's Rep for the Leader Die, if the group has one and it is not
+        alone (6.3.2)."""
+        first = self.fig(group[0])
+        for g in self.cohesion.groups(self.rules, first.side):
+            if group[0] in g.members:
+                if g.star_led and len(g.members) > 1:
+                    return self.fig(g.leader).rep
+                return None
+        return None
+
+    def _losses(self, side: str) -> int:
+        return sum(
+            1
+            for f in self.battlefield.figures()
+            if f.side == side and f.status in (Status.OUT_OF_THE_FIGHT, Status.OBVIOUSLY_DEAD)
+        )
+
+    def _carry_out(self, item: dict[str, Any], cause_id: str) -> None:
+        """A reaction result takes effect at once (7.4.4, 7.7)."""
+        fig = self.fig(item["figure"])
+        status = Status(item["status"])
+        bf = self.battlefield
+        if not fig.status.can_act:
+            return
+        if status is Status.LEAVE_THE_BATTLEFIELD:
+            bf.update_figure(fig.id, status=status)
+            self._emit(
+                "leave",
+                f"{fig.name} leaves the battlefield (7.4.4).",
+                section="7.4.4",
+                figures=[fig.id],
+            )
+            return
+        if status in (Status.DUCK_BACK, Status.OUTGUNNED):
+            bf.update_figure(fig.id, status=status)
+            self._push("duck_back", figure=fig.id, cause=cause_id, auto=True, why="reaction")
+            return
+        if status in (Status.RETURN_FIRE, Status.RUSH_SHOT):
+            bf.update_figure(fig.id, status=status)
+            cause = self.fig(cause_id)
+            shot = Fire(fig.id, ((cause_id, 0),))
+            try:
+                if not cause.status.can_act:
+                    raise IllegalActionError(f"{cause.name} is already down")
+                if self._state["volleys"] >= EXCHANGE_LIMIT:
+                    raise IllegalActionError("the exchange of fire breaks off")
+                self._check_fire(fig, shot, reaction=True)
+            except IllegalActionError as exc:
+                self._emit(
+                    "no_fire",
+                    f"{fig.name} would {words(status)} but cannot fire at {cause.name}: {exc}.",
+                    section="7.7",
+                    figures=[fig.id],
+                )
+                return
+            dice = adapter.target_dice(fig, self.rules)
+            self._volley(
+                fig,
+                Fire(fig.id, ((cause_id, dice),)),
+                rush=status is Status.RUSH_SHOT,
+                cause_of_reaction=cause_id,
+            )
+            return
+        if fig.status is not Status.CARRY_ON and fig.status not in adapter.STILL_REACTING:
+            bf.update_figure(fig.id, status=Status.CARRY_ON)
+
+    # -- Duck Back (7.4.4) -----------------------------------------------------
+
+    def _run_duck_back(self, frame: Frame) -> bool:
+        fig = self.fig(frame.data["figure"])
+        if not fig.status.can_act:
+            self._pop(frame)
+            return True
+        return False
+
+    def _decide_duck_back(self, frame: Frame) -> Decision:
+        fig = self.fig(frame.data["figure"])
+        cause = frame.data["cause"]
+        by = f" from {self.fig(cause).name}" if cause else ""
+        return Decision(
+            0,
+            fig.side,
+            "duck_back",
+            f'{fig.name} ducks back{by}: to the nearest Cover within 6" (auto), or name '
+            "another spot in Cover (7.4.4).",
+            "7.4.4",
+            (DuckBack(fig.id),),
+            accepts=("duckback",),
+            figure=fig.id,
+        )
+
+    def _check_duck_back(self, frame: Frame, act: Action) -> None:
+        if not isinstance(act, DuckBack) or act.figure != frame.data["figure"]:
+            raise IllegalActionError(f"{self.fig(frame.data['figure']).name} must duck back now")
+        if act.point is None:
+            return
+        fig = self.fig(act.figure)
+        x, y = act.point
+        if math.hypot(x - fig.x, y - fig.y) > movement.DUCK_BACK_DISTANCE + 1e-9:
+            raise IllegalActionError('a Duck Back goes at most 6" (7.4.4)')
+        self._check_spot(fig, act.point)
+        cause = frame.data["cause"]
+        if cause is not None:
+            ok = self._covered_at(fig, act.point, cause)
+            if not ok:
+                raise IllegalActionError(
+                    f"{fig.name} would not be in Cover from {self.fig(cause).name} there (7.4.4)"
+                )
+
+    def _check_spot(self, fig: Figure, point: Point2) -> None:
+        table = self.battlefield.table
+        x, y = point
+        r = fig.radius
+        if not (r <= x <= table.width - r and r <= y <= table.height - r):
+            raise IllegalActionError("the spot is off the table")
+        cost = movement.path_cost(
+            self.battlefield,
+            [(fig.x, fig.y), point],
+            self.rules,
+            index=self.vis.index,
+            radius=r,
+            ignore_terrain=True,
+        )
+        if not cost.allowed:
+            raise IllegalActionError("the way there is blocked (impassable ground or a wall)")
+        for other in self.battlefield.figures():
+            touching = math.hypot(other.x - x, other.y - y) < other.radius + r - 1e-6
+            if other.id != fig.id and other.status.can_act and touching:
+                raise IllegalActionError(f"the spot is on {other.name}'s base")
+
+    def _covered_at(self, fig: Figure, point: Point2, cause: str) -> bool:
+        bf = self.battlefield
+        old = (fig.x, fig.y, fig.facing)
+        bf.move_figure(fig.id, point[0], point[1])
+        try:
+            row = self.vis.row(cause)
+            j = row.ids.index(fig.id)
+            return bool(not row.sees[j] or row.cover_from[j])
+        finally:
+            bf.move_figure(fig.id, old[0], old[1], old[2])
+
+    def _apply_duck_back(self, frame: Frame, act: Action) -> None:
+        assert isinstance(act, DuckBack)
+        d = frame.data
+        fig = self.fig(d["figure"])
+        cause = self.fig(d["cause"]) if d["cause"] else None
+        bf = self.battlefield
+        self._pop(frame)
+        point = act.point
+        prone = False
+        if point is None:
+            threat = (cause.x, cause.y) if cause else (fig.x, fig.y)
+            calm = not self.rules.night and self.rules.weather is Weather.CLEAR
+            spot = movement.nearest_cover(
+                bf, fig, threat, self.rules, index=self.vis.index if calm else None
+            )
+            point, prone = spot.point, spot.prone_in_place
+            if not prone:
+                try:
+                    self._check_spot(fig, point)
+                except IllegalActionError:
+                    point, prone = (fig.x, fig.y), True
+        status = fig.status if fig.status in adapter.STILL_REACTING else Status.DUCK_BACK
+        dist = math.hypot(point[0] - fig.x, point[1] - fig.y)
+        bf.update_figure(fig.id, x=point[0], y=point[1], status=status, prone=prone or fig.prone)
+        ducked = set(self._state["ducked"]) | {fig.id}
+        self._state["ducked"] = sorted(ducked)
+        where = (
+            'drops prone in place: no Cover within 6"'
+            if prone
+            else f'ducks back {dist:.1f}" to ({point[0]:.1f}, {point[1]:.1f})'
+        )
+        self._emit(
+            "duck_back",
+            f"{fig.name} {where} (7.4.4).",
+            section="7.4.4",
+            figures=[fig.id],
+        )
+
+    # -- Melee (7.11) --------------------------------------------------------
+
+    def _check_charge(self, frame: Frame, fig: Figure, act: Charge) -> None:
+        from crdesk.rules.melee import can_declare_charge
+
+        try:
+            target = self.fig(act.target)
+        except CrdeskError:
+            raise IllegalActionError(f"there is no figure {act.target!r}") from None
+        if target.side == fig.side:
+            raise IllegalActionError(f"{target.name} is a friend")
+        if not target.status.can_act:
+            raise IllegalActionError(f"{target.name} is {words(target.status)}")
+        if fig.prone:
+            raise IllegalActionError(f"{fig.name} is prone: stand up first (7.4.3)")
+        sight = self.sight()
+        decl = can_declare_charge(
+            distance=sight.distance(fig.id, target.id),
+            remaining_move=self._movement_left(frame, fig.id),
+            has_los=sight.sees(fig.id, target.id),
+            options=self.rules,
+        )
+        if not decl.allowed:
+            raise IllegalActionError(f"{fig.name} may not charge {target.name}: {decl.reason}")
+
+    def _start_charge(self, frame: Frame, act: Charge) -> None:
+        fig = self.fig(act.figure)
+        frame.data["used"][fig.id] = frame.data["allow"][fig.id]
+        if fig.id not in frame.data["moved"]:
+            frame.data["moved"].append(fig.id)
+        self._charge(fig, self.fig(act.target), in_sight=False)
+
+    def _charge(self, charger: Figure, target: Figure, *, in_sight: bool) -> None:
+        """Charge into Melee 7.11.2 and, if the charger gets there, the melee 7.11.4."""
+        sight = self.sight()
+        in_cover = sight.in_cover(charger.id, target.id)
+        start = (charger.x, charger.y)
+        contact = _contact_point(charger, target)
+        direction = charge_direction(target, start, contact, self.rules)
+        approach = Approach(direction.value)
+        test = charge(
+            self._roll(),
+            [(charger.name, charger.rep, charger.id)],
+            (target.name, target.rep, target.id),
+            in_cover=in_cover,
+            approach=approach,
+            options=self.rules,
+        )
+        self._emit("charge", test.explain(), result=test, figures=[charger.id, target.id])
+        outcome = test.chargers[0].outcome
+        self._push(
+            "melee",
+            charger=charger.id,
+            target=target.id,
+            outcome=outcome.value,
+            stage="fire",
+            contact=list(contact),
+        )
+
+    def _run_melee(self, frame: Frame) -> bool:
+        from crdesk.tables import ChargeResult
+
+        d = frame.data
+        charger, target = self.fig(d["charger"]), self.fig(d["target"])
+        outcome = ChargeResult(d["outcome"])
+        if d["stage"] == "fire":
+            d["stage"] = "after_fire"
+            shoots = outcome is not ChargeResult.CHARGER_MOVES_IN
+            if shoots and target.status.can_act and adapter.can_fire(target):
+                shot = Fire(target.id, ((charger.id, 0),))
+                try:
+                    self._check_fire(target, shot, reaction=True)
+                except IllegalActionError:
+                    shoots = False
+                if shoots:
+                    dice = adapter.target_dice(target, self.rules)
+                    self._volley(
+                        target,
+                        Fire(target.id, ((charger.id, dice),)),
+                        rush=outcome is ChargeResult.TARGET_RUSH_SHOTS,
+                        cause_of_reaction=charger.id,
+                    )
+                    # no reaction tests for a charger (7.11.2): drop them from the aftermath
+                    top = self._frames[-1]
+                    top.data["missed"] = []
+                    d["fired"] = True
+            return True
+        if d["stage"] == "after_fire":
+            if not charger.status.can_act or charger.status in adapter.STILL_REACTING:
+                self._emit(
+                    "charge_stopped",
+                    f"{charger.name}'s charge is stopped (7.11.2).",
+                    section="7.11.2",
+                    figures=[charger.id],
+                )
+                self._pop(frame)
+                return True
+            if not target.status.can_act:
+                self._pop(frame)
+                return True
+            fate = charger_after_fire(outcome, hit=False, options=self.rules)
+            del fate
+            x, y = d["contact"]
+            bf = self.battlefield
+            bf.move_figure(charger.id, x, y, _bearing((x, y), (target.x, target.y)))
+            self._emit(
+                "contact",
+                f"{charger.name} charges into contact with {target.name} (7.11.2).",
+                section="7.11.2",
+                figures=[charger.id, target.id],
+            )
+            rep_lost = self._state["rep_lost"]
+            a = replace(adapter.fighter(charger, target), rep=charger.rep)
+            b = replace(adapter.fighter(target, charger), rep=target.rep)
+            res = melee(self._roll(), a, b)
+            self._emit("melee", res.explain(), result=res, figures=[charger.id, target.id])
+            for fid, lost in res.rep_lost.items():
+                if lost:
+                    rep_lost[fid] = int(rep_lost.get(fid, 0)) + int(lost)
+                    bf.update_figure(fid, rep=max(1, self.fig(fid).rep - int(lost)))
+            loser = self.fig(res.loser_id)
+            winner = self.fig(res.winner_id)
+            self._pop(frame)
+            self._push(
+                "aftermath",
+                cause=winner.id,
+                cause_rep=winner.rep,
+                hits={loser.id: [res.loser_status.value]},
+                missed=[],
+                stars=[loser.id] if loser.is_star else [],
+                fates={},
+                melee=True,
+            )
+            return True
+        raise AssertionError(d["stage"])
+
+
+class ReplayError(IllegalActionError):
+    """A saved game's steps do not replay: names the first step that fails."""
+
+    def __init__(self, step: int, message: str) -> None:
+        super().__init__(message)
+        self.step = step
+
+
+# ----------------------------------------------------------------------------
+# helpers
+
+
+def _copy_battlefield(bf: Battlefield) -> Battlefield:
+    return bf.copy()
+
+
+def _faces(faces: Sequence[int]) -> str:
+    return ",".join(map(str, faces)) or "no dice"
+
+
+def _all_faces(data: Any) -> list[int]:
+    out: list[int] = []
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if key in ("faces", "target_faces", "a_faces", "b_faces") and isinstance(value, list):
+                out.extend(v for v in value if isinstance(v, int))
+            elif isinstance(value, dict | list):
+                out.extend(_all_faces(value))
+    elif isinstance(data, list):
+        for value in data:
+            out.extend(_all_faces(value))
+    return out
+
+
+def _why_text(result: Any) -> str:
+    reason = getattr(result, "reason", None)
+    text = getattr(reason, "value", None) or str(reason or "blocked")
+    by = getattr(result, "blocker", None) or getattr(result, "feature_id", None)
+    return f"{text.replace('_', ' ')}" + (f": {by}" if by else "")
+
+
+def _bearing(a: Point2, b: Point2) -> float:
+    """Facing from a to b: 0 towards the far edge (-y), 90 to the right, clockwise."""
+    return math.degrees(math.atan2(b[0] - a[0], -(b[1] - a[1]))) % 360.0
+
+
+def _sample(path: Sequence[Point2], step: float) -> list[tuple[Point2, float]]:
+    """Points every ``step`` inches along the path (and its end), with their distance."""
+    out: list[tuple[Point2, float]] = []
+    done = 0.0
+    for (x0, y0), (x1, y1) in itertools.pairwise(path):
+        seg = math.hypot(x1 - x0, y1 - y0)
+        if seg <= 0:
+            continue
+        n = max(1, math.ceil(seg / step - 1e-9))
+        for k in range(1, n + 1):
+            t = k / n
+            out.append(((x0 + (x1 - x0) * t, y0 + (y1 - y0) * t), done + seg * t))
+        done += seg
+    return out
+
+
+def _point_at(path: Sequence[Point2], dist: float) -> Point2:
+    done = 0.0
+    for (x0, y0), (x1, y1) in itertools.pairwise(path):
+        seg = math.hypot(x1 - x0, y1 - y0)
+        if seg > 0 and done + seg >= dist:
+            t = (dist - done) / seg
+            return (x0 + (x1 - x0) * t, y0 + (y1 - y0) * t)
+        done += seg
+    return path[-1]
+
+
+def _prefix(path: Sequence[Point2], dist: float) -> list[Point2]:
+    """The path up to ``dist`` inches along it."""
+    out = [path[0]]
+    done = 0.0
+    for (x0, y0), (x1, y1) in itertools.pairwise(path):
+        seg = math.hypot(x1 - x0, y1 - y0)
+        if done + seg >= dist - 1e-12:
+            out.append(_point_at(path, dist))
+            return out
+        out.append((x1, y1))
+        done += seg
+    return out
+
+
+def _contact_point(charger: Figure, target: Figure) -> Point2:
+    """Where the charger's base touches the target's, on the line between them."""
+    dx, dy = charger.x - target.x, charger.y - target.y
+    norm = math.hypot(dx, dy) or 1.0
+    reach = charger.radius + target.radius
+    return (target.x + dx / norm * reach, target.y + dy / norm * reach)
