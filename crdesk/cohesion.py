@@ -151,8 +151,14 @@ class Cohesion:
         self._unsubscribe()
 
     def _on_change(self, change: Change) -> None:
-        if change.what == "figure" and change.kind is ChangeKind.CHANGED:
+        if change.kind is ChangeKind.CHANGED and change.what == "figure":
             self._dirty.add(change.id)
+        elif change.kind is ChangeKind.CHANGED and change.what == "figures":
+            self._dirty.update(change.ids)  # a batch (or a restore): just these figures
+        elif change.what == "figures":
+            # a restore that changed the rosters: any figure's side or state may differ
+            self._stale = True
+            self._dirty.update(self.service.battlefield.figure_ids())
         elif change.what in ("figure", "force"):
             self._stale = True
 

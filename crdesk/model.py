@@ -9,15 +9,24 @@ refresh exactly what changed (the Anki pattern: core calls return what changed).
 
 from __future__ import annotations
 
+import copy
+import hashlib
 import itertools
+import json
 import math
-from collections.abc import Iterator
-from dataclasses import dataclass, field, fields
-from enum import StrEnum
-from typing import Any
+import numbers
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field, fields, is_dataclass
+from enum import Enum, StrEnum
+from operator import attrgetter
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
+import numpy as np
+import shapely
 from shapely.affinity import translate
 from shapely.geometry import LineString, Point, Polygon
+from shapely.geometry.base import BaseGeometry
 
 from crdesk.errors import ModelError
 from crdesk.events import Change, ChangeKind, Subject
@@ -315,7 +324,19 @@ def _same(a: Any, b: Any) -> bool:
 
 @dataclass(slots=True)
 class Figure:
-    """One figure on the table (5): who it is, its weapons, where it stands, and its state."""
+    """One figure on the table (5): who it is, its weapons, where it stands, and its state.
+
+    The fields are plain attributes so that files, tests and rules code can build
+    figures freely, but a figure on a :class:`Battlefield` must only be changed
+    through the battlefield's methods (:meth:`~Battlefield.update_figure`,
+    :meth:`~Battlefield.update_figures`, :meth:`~Battlefield.move_figure`,
+    :meth:`~Battlefield.transfer_figure`, :meth:`~Battlefield.restore`): they
+    check and coerce each value, bump the revision and announce the change.  A
+    game must never write ``figure.status = ...`` directly -- the visibility and
+    cohesion caches would not hear of it, and nothing would check the value.
+
+    The facing is kept in [0, 360) from construction on.
+    """
 
     id: str
     name: str
@@ -337,6 +358,13 @@ class Figure:
     fast_moving: bool = False
     side: str = ""
     """The id of the force the figure belongs to; set by its :class:`Force`."""
+
+    def __post_init__(self) -> None:
+        facing = self.facing
+        if isinstance(facing, numbers.Real) and not isinstance(facing, bool):
+            number = float(facing)
+            if math.isfinite(number):
+                self.facing = _normal_facing(number)
 
     @property
     def is_star(self) -> bool:
@@ -386,6 +414,267 @@ class Encounter:
 
 
 # --------------------------------------------------------------------------
+# Checked figure values
+
+FIGURE_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Figure))
+"""Every field of a :class:`Figure`, in declaration order (the order of snapshot values)."""
+
+_figure_values = attrgetter(*FIGURE_FIELDS)
+"""A figure's field values as a tuple in :data:`FIGURE_FIELDS` order."""
+
+Coercer = Callable[[str, Any], Any]
+
+
+def _normal_facing(facing: float) -> float:
+    """An angle in degrees brought into [0, 360) (never -0.0, never 360.0)."""
+    turned = facing % 360.0
+    if turned >= 360.0:  # a tiny negative angle rounds up to a full turn
+        turned = 0.0
+    return turned + 0.0
+
+
+def _real(name: str, value: Any) -> float:
+    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+        number = float(value)
+        if math.isfinite(number):
+            return number
+    raise ModelError(f"{name} must be a finite number, got {value!r}")
+
+
+def _positive(name: str, value: Any) -> float:
+    number = _real(name, value)
+    if number <= 0:
+        raise ModelError(f"{name} must be a positive number, got {value!r}")
+    return number
+
+
+def _facing(name: str, value: Any) -> float:
+    return _normal_facing(_real(name, value))
+
+
+def _flag(name: str, value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    raise ModelError(f"{name} must be True or False, got {value!r}")
+
+
+def _star_power(name: str, value: Any) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return int(value)
+    raise ModelError(f"{name} must be None or a whole number of 0 or more, got {value!r}")
+
+
+def _rep(name: str, value: Any) -> int:
+    _check_rep(value)
+    return int(value)
+
+
+def _name(name: str, value: Any) -> str:
+    if isinstance(value, str) and value.strip():
+        return value
+    raise ModelError(f"{name} must be a non-empty text, got {value!r}")
+
+
+def _enum_field(kind: type[StrEnum]) -> Coercer:
+    choices = ", ".join(member.value for member in kind)
+
+    def coerce(name: str, value: Any) -> StrEnum:
+        if isinstance(value, kind):
+            return value
+        if type(value) is str:  # the exact value text; a member of another enum is refused
+            try:
+                return kind(value)
+            except ValueError:
+                pass
+        raise ModelError(f"{name} must be one of {choices}, got {value!r}")
+
+    return coerce
+
+
+_FIGURE_COERCERS: dict[str, Coercer] = {
+    "name": _name,
+    "rep": _rep,
+    "role": _enum_field(Role),
+    "weapon": _enum_field(WeaponCode),
+    "melee": _enum_field(MeleeWeapon),
+    "x": _real,
+    "y": _real,
+    "facing": _facing,
+    "base": _positive,
+    "status": _enum_field(Status),
+    "star_power": _star_power,
+    "out_of_ammo": _flag,
+    "prone": _flag,
+    "fast_moving": _flag,
+}
+"""How each editable figure field is checked and coerced (``id`` and ``side`` are the
+model's own)."""
+assert set(_FIGURE_COERCERS) == set(FIGURE_FIELDS) - {"id", "side"}
+
+_band = _enum_field(BandType)
+
+
+def checked_figure_values(values: Mapping[str, Any]) -> dict[str, Any]:
+    """Figure field values checked and coerced: enums from their value text, numbers as
+    finite floats, the facing in [0, 360).  Raises :class:`ModelError` naming the field
+    and the bad value, or an unknown field."""
+    out: dict[str, Any] = {}
+    for key, value in values.items():
+        coerce = _FIGURE_COERCERS.get(key)
+        if coerce is None:
+            raise ModelError(f"a figure has no property {key!r}")
+        out[key] = coerce(key, value)
+    return out
+
+
+def _checked_figure(figure: Figure, *, unnamed_is_id: bool = False) -> dict[str, Any]:
+    """All editable values of a figure about to join a battlefield, checked."""
+    if not isinstance(figure.id, str):
+        raise ModelError(f"a figure id must be a text, got {figure.id!r}")
+    values = {name: getattr(figure, name) for name in _FIGURE_COERCERS}
+    if unnamed_is_id and values["name"] == "":
+        values["name"] = figure.id  # as a file does for a figure without a name
+    try:
+        return checked_figure_values(values)
+    except ModelError as exc:
+        raise ModelError(f"figure {figure.id!r}: {exc}") from None
+
+
+def _assign(target: Any, values: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Set checked values; returns the old and new values of the fields that changed."""
+    old: dict[str, Any] = {}
+    new: dict[str, Any] = {}
+    for key, value in values.items():
+        before = getattr(target, key)
+        setattr(target, key, value)
+        if not _same(before, value):
+            old[key] = before
+            new[key] = value
+    return old, new
+
+
+# --------------------------------------------------------------------------
+# Results and snapshots
+
+
+class RemovedFigure(NamedTuple):
+    """What :meth:`Battlefield.remove_figure` took away, for undo."""
+
+    figure: Figure
+    index: int  # type: ignore[assignment]  # a field, not tuple.index
+    """Its place in its force's roster."""
+
+
+class RemovedFeature(NamedTuple):
+    """What :meth:`Battlefield.remove_feature` took away, for undo."""
+
+    feature: TerrainFeature
+    index: int  # type: ignore[assignment]  # a field, not tuple.index
+    """Its place in the drawing order."""
+
+
+class Transferred(NamedTuple):
+    """Where :meth:`Battlefield.transfer_figure` took a figure from, for undo."""
+
+    force_id: str
+    index: int  # type: ignore[assignment]  # a field, not tuple.index
+
+
+@dataclass(frozen=True, slots=True)
+class ForceState:
+    """One force in a :class:`BattlefieldSnapshot`: its fields and its roster, by value."""
+
+    id: str
+    name: str
+    band: BandType
+    player: bool
+    colour: str
+    figures: tuple[tuple[Any, ...], ...]
+    """Each figure's values in :data:`FIGURE_FIELDS` order, in roster order."""
+
+    def figure(self, figure_id: str) -> dict[str, Any] | None:
+        """One figure's values by field name, or None when it is not in this roster."""
+        for values in self.figures:
+            if values[0] == figure_id:
+                return dict(zip(FIGURE_FIELDS, values, strict=True))
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class BattlefieldSnapshot:
+    """Everything about a battlefield that a game changes, by value (immutable, hashable).
+
+    The terrain is not copied: the snapshot names the terrain it belongs to, and
+    :meth:`Battlefield.restore` refuses it once the terrain has changed.  Equal
+    states give equal snapshots (``revision`` is not compared).
+    """
+
+    forces: tuple[ForceState, ...]
+    """Forces in order, each with its roster."""
+    terrain_revision: int
+    revision: int = field(compare=False)
+    """The battlefield's revision when the snapshot was taken."""
+    terrain_token: object = field(compare=False, repr=False)
+    """Which terrain this is: shared by a battlefield and its :meth:`~Battlefield.copy`
+    until either changes its terrain."""
+
+
+# --------------------------------------------------------------------------
+# Canonical state
+
+
+def _rounded(value: float) -> float:
+    return round(value, 6) + 0.0  # + 0.0: no -0.0 in canonical data
+
+
+def _coords(geometry: BaseGeometry) -> list[list[float]]:
+    points = np.round(shapely.get_coordinates(geometry), 6) + 0.0
+    result: list[list[float]] = points.tolist()
+    return result
+
+
+def _canonical(value: Any) -> Any:
+    """Plain JSON data for a model value: enums as their value, floats to 1e-6, shapes as
+    coordinate lists, dataclasses as objects of their fields (named by their class)."""
+    if isinstance(value, Enum):
+        return value.value
+    if value is None or isinstance(value, bool | str | int):
+        return value
+    if isinstance(value, float):
+        return _rounded(value)
+    if isinstance(value, Polygon):
+        return {
+            "exterior": _coords(value.exterior),
+            "interiors": [_coords(ring) for ring in value.interiors],
+        }
+    if isinstance(value, LineString | Point):
+        return _coords(value)
+    if isinstance(value, BaseGeometry):
+        return {"wkt": shapely.to_wkt(value, rounding_precision=6)}
+    if isinstance(value, list | tuple):
+        return [_canonical(v) for v in value]
+    if is_dataclass(value) and not isinstance(value, type):
+        out = {f.name: _canonical(getattr(value, f.name)) for f in fields(value)}
+        out["class"] = type(value).__name__
+        return out
+    if isinstance(value, numbers.Real):
+        return _rounded(float(value))
+    raise TypeError(f"no canonical form for {value!r}")
+
+
+def _canonical_figure(figure: Figure) -> dict[str, Any]:
+    out = {
+        name: _canonical(value)
+        for name, value in zip(FIGURE_FIELDS, _figure_values(figure), strict=True)
+    }
+    if out["facing"] == 360.0:  # 359.9999999 rounds to a full turn
+        out["facing"] = 0.0
+    return out
+
+
+# --------------------------------------------------------------------------
 # Battlefield
 
 
@@ -394,6 +683,11 @@ class Battlefield(Subject):
 
     All edits go through methods that validate, bump :attr:`revision` and emit one
     :class:`Change`.  Ids are stable: a feature keeps its id through every edit.
+
+    For games: :meth:`snapshot` and :meth:`restore` undo any number of steps,
+    :meth:`copy` forks an independent battlefield (sharing the terrain) for
+    look-ahead, and :meth:`state_hash` tells equal states apart from different
+    ones.  The terrain must not change during a game.
     """
 
     def __init__(
@@ -408,13 +702,19 @@ class Battlefield(Subject):
         self._forces: dict[str, Force] = {}
         self._figures: dict[str, Figure] = {}
         self.revision = 0
-        """Bumped on every change; caches key on it."""
+        """Bumped on every change; caches key on it.  It never goes back, not even on
+        :meth:`restore`, so one revision always means one state."""
         self.terrain_revision = 0
         """Bumped only when terrain changes, so terrain indexes survive figure moves."""
+        self._terrain_token = object()
+        """Replaced on every terrain change; shared with copies while the terrain is."""
+        self._terrain_shared = False
+        """A copy shares the feature objects: edit a feature only after copying it."""
+        self._digest: tuple[object, str] | None = None
         for feature in terrain or []:
             self._insert_feature(feature, None)
         for force in forces or []:
-            self._insert_force(force)
+            self._insert_force(force, unnamed_is_id=True)
 
     # -- queries ----------------------------------------------------------
 
@@ -474,6 +774,163 @@ class Battlefield(Subject):
                 return candidate
         raise AssertionError("unreachable")
 
+    # -- game state: snapshots, copies, canonical state ----------------------
+
+    def snapshot(self) -> BattlefieldSnapshot:
+        """The forces and figures by value, cheaply (the terrain is named, not copied)."""
+        return BattlefieldSnapshot(
+            forces=tuple(
+                ForceState(
+                    force.id,
+                    force.name,
+                    force.band,
+                    force.player,
+                    force.colour,
+                    tuple(map(_figure_values, force.figures)),
+                )
+                for force in self._forces.values()
+            ),
+            terrain_revision=self.terrain_revision,
+            revision=self.revision,
+            terrain_token=self._terrain_token,
+        )
+
+    def restore(self, snapshot: BattlefieldSnapshot) -> Change:
+        """Put the forces and figures back as ``snapshot`` holds them, as one change.
+
+        When the rosters are as they were (same forces, same figures in the same
+        order), the change is a batch CHANGED of ``"figures"`` naming the figures
+        whose values differ, so services update just those; otherwise it is a
+        RESET of ``"figures"``.  Figure and force objects that still exist are
+        kept (and set back); the revision moves on, as for any edit.  A snapshot
+        of other terrain -- taken before a terrain edit, or of a battlefield that
+        is not this one or a copy of it -- is refused with a :class:`ModelError`.
+        """
+        if snapshot.terrain_revision != self.terrain_revision:
+            raise ModelError(
+                f"the snapshot is of terrain revision {snapshot.terrain_revision}, the "
+                f"battlefield's terrain is at revision {self.terrain_revision}"
+            )
+        if snapshot.terrain_token is not self._terrain_token:
+            raise ModelError("the snapshot is of other terrain (another battlefield's)")
+        forces = list(self._forces.values())
+        if len(forces) == len(snapshot.forces) and all(map(_same_roster, forces, snapshot.forces)):
+            olds: dict[str, Any] = {}
+            news: dict[str, Any] = {}
+            names: dict[str, None] = {}
+            for force, state in zip(forces, snapshot.forces, strict=True):
+                for figure, values in zip(force.figures, state.figures, strict=True):
+                    current = _figure_values(figure)
+                    if current == values:
+                        continue
+                    old: dict[str, Any] = {}
+                    new: dict[str, Any] = {}
+                    for name, before, after in zip(FIGURE_FIELDS, current, values, strict=True):
+                        setattr(figure, name, after)
+                        if before != after:
+                            old[name], new[name] = before, after
+                    if new:
+                        olds[figure.id], news[figure.id] = old, new
+                        names.update(dict.fromkeys(new))
+            return self._changed(
+                ChangeKind.CHANGED,
+                "figures",
+                "",
+                fields=tuple(names),
+                old=olds,
+                new=news,
+                ids=tuple(news),
+            )
+        known = self._figures
+        rebuilt: dict[str, Force] = {}
+        figures: dict[str, Figure] = {}
+        for state in snapshot.forces:
+            roster: list[Figure] = []
+            for values in state.figures:
+                existing = known.get(values[0])
+                if existing is None:
+                    figure = Figure(*values)
+                else:
+                    figure = existing
+                    for name, value in zip(FIGURE_FIELDS, values, strict=True):
+                        setattr(figure, name, value)
+                roster.append(figure)
+                figures[figure.id] = figure
+            kept = self._forces.get(state.id)
+            if kept is None:
+                force = Force(state.id, state.name, state.band, state.player, state.colour)
+            else:
+                force = kept
+                force.name, force.band = state.name, state.band
+                force.player, force.colour = state.player, state.colour
+            force.figures[:] = roster
+            rebuilt[state.id] = force
+        self._forces, self._figures = rebuilt, figures
+        return self._changed(ChangeKind.RESET, "figures", "")
+
+    def copy(self) -> Battlefield:
+        """An independent battlefield with the same state and no listeners.
+
+        Forces and figures are copied; the table and the terrain feature objects
+        are shared (a terrain edit on either side copies the feature it edits
+        first, so the other never sees it).  Revisions are kept, and snapshots of
+        the one can be restored on the other while neither changes its terrain.
+        """
+        cls = type(self)
+        twin = cls.__new__(cls)
+        twin.__dict__.update(self.__dict__)
+        twin._listeners = []
+        twin._terrain = dict(self._terrain)
+        twin._forces = {}
+        twin._figures = {}
+        for force in self._forces.values():
+            roster = [Figure(*_figure_values(f)) for f in force.figures]
+            twin._forces[force.id] = Force(
+                force.id, force.name, force.band, force.player, force.colour, roster
+            )
+            for figure in roster:
+                twin._figures[figure.id] = figure
+        self._terrain_shared = twin._terrain_shared = True
+        return twin
+
+    def terrain_digest(self) -> str:
+        """SHA-256 (hex) of the terrain features' canonical data, in drawing order.
+
+        Computed once per terrain revision and remembered.
+        """
+        token = self._terrain_token
+        if self._digest is None or self._digest[0] is not token:
+            data = [_canonical(feature) for feature in self._terrain.values()]
+            text = json.dumps(data, sort_keys=True, separators=(",", ":"))
+            self._digest = (token, hashlib.sha256(text.encode("utf-8")).hexdigest())
+        return self._digest[1]
+
+    def state_document(self) -> dict[str, Any]:
+        """The battlefield's state as plain JSON data: the table size, the terrain digest,
+        and every force and figure with every field (enums as their values, floats
+        rounded to 1e-6).  No revisions, no scenario texts: equal states give equal
+        documents."""
+        return {
+            "table": {"width": _rounded(self.table.width), "height": _rounded(self.table.height)},
+            "terrain_digest": self.terrain_digest(),
+            "forces": [
+                {
+                    "id": force.id,
+                    "name": force.name,
+                    "band": _canonical(force.band),
+                    "player": force.player,
+                    "colour": force.colour,
+                    "figures": [_canonical_figure(f) for f in force.figures],
+                }
+                for force in self._forces.values()
+            ],
+        }
+
+    def state_hash(self) -> str:
+        """SHA-256 (hex) of :meth:`state_document` as sorted, compact JSON."""
+        text = json.dumps(self.state_document(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
     # -- terrain edits ----------------------------------------------------
 
     def add_feature(self, feature: TerrainFeature, index: int | None = None) -> Change:
@@ -481,23 +938,34 @@ class Battlefield(Subject):
         self._insert_feature(feature, index)
         return self._changed(ChangeKind.ADDED, "feature", feature.id, terrain=True)
 
-    def remove_feature(self, feature_id: str) -> tuple[TerrainFeature, int]:
+    def remove_feature(self, feature_id: str) -> RemovedFeature:
         """Remove a feature; returns it and its drawing-order index for undo."""
         feature = self.feature(feature_id)
         index = list(self._terrain).index(feature_id)
         del self._terrain[feature_id]
         self._changed(ChangeKind.REMOVED, "feature", feature_id, terrain=True)
-        return feature, index
+        return RemovedFeature(feature, index)
 
     def update_feature(self, feature_id: str, **values: Any) -> Change:
         """Set attributes of a feature (outline, name, crest, floors, ...)."""
         feature = self.feature(feature_id)
         allowed = {f.name for f in fields(feature)} - {"id", "kind"}
-        for key, value in values.items():
+        for key in values:
             if key not in allowed:
                 raise ModelError(f"{feature.kind.label} has no property {key!r}")
-            setattr(feature, key, value)
-        return self._changed(ChangeKind.CHANGED, "feature", feature_id, terrain=True)
+        if self._terrain_shared:  # a copy holds this object too: edit a copy of it
+            feature = copy.copy(feature)
+            self._terrain[feature_id] = feature
+        old, new = _assign(feature, values)
+        return self._changed(
+            ChangeKind.CHANGED,
+            "feature",
+            feature_id,
+            terrain=True,
+            fields=tuple(new),
+            old=old,
+            new=new,
+        )
 
     def move_feature(self, feature_id: str, dx: float, dy: float) -> Change:
         """Shift a feature and everything drawn on it (crest, areas, openings)."""
@@ -521,14 +989,21 @@ class Battlefield(Subject):
     # -- forces and figures -----------------------------------------------
 
     def add_force(self, force: Force) -> Change:
+        """Add a force with its figures (each checked as :meth:`add_figure` does)."""
         self._insert_force(force)
         return self._changed(ChangeKind.ADDED, "force", force.id)
 
     def add_figure(self, force_id: str, figure: Figure, index: int | None = None) -> Change:
-        """Add a figure to a force's roster (at an index, default last)."""
+        """Add a figure to a force's roster (at an index, default last).
+
+        Every field is checked and coerced as :meth:`update_figure` does; a bad
+        one raises :class:`ModelError` and leaves the battlefield as it was.
+        """
         force = self.force(force_id)
         self._check_new_id(figure.id)
-        _check_rep(figure.rep)
+        values = _checked_figure(figure)
+        for key, value in values.items():
+            setattr(figure, key, value)
         figure.side = force_id
         if index is None:
             force.figures.append(figure)
@@ -537,7 +1012,7 @@ class Battlefield(Subject):
         self._figures[figure.id] = figure
         return self._changed(ChangeKind.ADDED, "figure", figure.id)
 
-    def remove_figure(self, figure_id: str) -> tuple[Figure, int]:
+    def remove_figure(self, figure_id: str) -> RemovedFigure:
         """Remove a figure; returns it and its roster index for undo."""
         figure = self.figure(figure_id)
         force = self._forces[figure.side]
@@ -545,11 +1020,11 @@ class Battlefield(Subject):
         del force.figures[index]
         del self._figures[figure_id]
         self._changed(ChangeKind.REMOVED, "figure", figure_id)
-        return figure, index
+        return RemovedFigure(figure, index)
 
     def transfer_figure(
         self, figure_id: str, force_id: str, index: int | None = None
-    ) -> tuple[str, int]:
+    ) -> Transferred:
         """Move a figure to another force's roster (at an index, default last).
 
         One CHANGED event, so views keep the figure (and its selection) and only
@@ -558,14 +1033,24 @@ class Battlefield(Subject):
         figure = self.figure(figure_id)
         target = self.force(force_id)
         source = self._forces[figure.side]
-        old = (source.id, source.figures.index(figure))
+        old = Transferred(source.id, source.figures.index(figure))
         source.figures.remove(figure)
         if index is None:
             target.figures.append(figure)
         else:
             target.figures.insert(index, figure)
         figure.side = target.id
-        self._changed(ChangeKind.CHANGED, "figure", figure_id)
+        if old.force_id == target.id:
+            self._changed(ChangeKind.CHANGED, "figure", figure_id, old={}, new={})
+        else:
+            self._changed(
+                ChangeKind.CHANGED,
+                "figure",
+                figure_id,
+                fields=("side",),
+                old={"side": old.force_id},
+                new={"side": target.id},
+            )
         return old
 
     def move_figure(
@@ -573,22 +1058,60 @@ class Battlefield(Subject):
     ) -> Change:
         """Place a figure (and optionally turn it); facing is kept in [0, 360)."""
         figure = self.figure(figure_id)
-        figure.x, figure.y = float(x), float(y)
+        values = {"x": _real("x", x), "y": _real("y", y)}
         if facing is not None:
-            figure.facing = float(facing) % 360.0
-        return self._changed(ChangeKind.CHANGED, "figure", figure_id)
+            values["facing"] = _facing("facing", facing)
+        old, new = _assign(figure, values)
+        return self._changed(
+            ChangeKind.CHANGED, "figure", figure_id, fields=tuple(new), old=old, new=new
+        )
 
     def update_figure(self, figure_id: str, **values: Any) -> Change:
-        """Set attributes of a figure (name, rep, weapon, status, ...)."""
+        """Set fields of a figure (name, rep, weapon, status, ...), all or none.
+
+        Each value is checked and coerced: an enum field takes the enum or its
+        exact value text (``"duck_back"``) and stores the enum; x, y, facing and
+        base take finite real numbers (not bools) and store floats, the facing
+        turned into [0, 360) and the base positive; prone, out_of_ammo and
+        fast_moving take bools; star_power None or a whole number of 0 or more;
+        the name a non-empty text; Rep a whole number 2..9.  Anything else raises
+        :class:`ModelError` naming the field and the value, and changes nothing.
+        """
         figure = self.figure(figure_id)
-        allowed = {f.name for f in fields(figure)} - {"id", "side"}
-        for key, value in values.items():
-            if key not in allowed:
-                raise ModelError(f"a figure has no property {key!r}")
-            if key == "rep":
-                _check_rep(value)
-            setattr(figure, key, value)
-        return self._changed(ChangeKind.CHANGED, "figure", figure_id)
+        old, new = _assign(figure, checked_figure_values(values))
+        return self._changed(
+            ChangeKind.CHANGED, "figure", figure_id, fields=tuple(new), old=old, new=new
+        )
+
+    def update_figures(self, changes: Mapping[str, Mapping[str, Any]]) -> Change:
+        """Set fields of several figures at once, all or none, as ONE change.
+
+        ``changes`` maps figure ids to field values, checked as
+        :meth:`update_figure` does.  The change is a CHANGED of ``"figures"``
+        whose ``ids`` are the figures that changed, with ``old`` and ``new``
+        mapping each of them to its changed fields' values.
+        """
+        plan = [
+            (self.figure(figure_id), checked_figure_values(values))
+            for figure_id, values in changes.items()
+        ]
+        olds: dict[str, Any] = {}
+        news: dict[str, Any] = {}
+        names: dict[str, None] = {}
+        for figure, values in plan:
+            old, new = _assign(figure, values)
+            if new:
+                olds[figure.id], news[figure.id] = old, new
+                names.update(dict.fromkeys(new))
+        return self._changed(
+            ChangeKind.CHANGED,
+            "figures",
+            "",
+            fields=tuple(names),
+            old=olds,
+            new=news,
+            ids=tuple(news),
+        )
 
     # -- internals ----------------------------------------------------------
 
@@ -607,25 +1130,76 @@ class Battlefield(Subject):
         items.insert(index, (feature.id, feature))
         self._terrain = dict(items)
 
-    def _insert_force(self, force: Force) -> None:
+    def _insert_force(self, force: Force, *, unnamed_is_id: bool = False) -> None:
+        """Check a force and all its figures, then take them in (all or none)."""
         self._check_new_id(force.id)
+        band = _band("band", force.band)
+        player = _flag("player", force.player)
+        seen: set[str] = set()
+        checked: list[dict[str, Any]] = []
         for fig in force.figures:
             self._check_new_id(fig.id)
-            if fig.id in {f.id for f in force.figures if f is not fig}:
+            if fig.id in seen:
                 raise ModelError(f"the id {fig.id!r} is already used")
-            _check_rep(fig.rep)
+            seen.add(fig.id)
+            checked.append(_checked_figure(fig, unnamed_is_id=unnamed_is_id))
+        force.band, force.player = band, player
         self._forces[force.id] = force
-        for fig in force.figures:
+        for fig, values in zip(force.figures, checked, strict=True):
+            for key, value in values.items():
+                setattr(fig, key, value)
             fig.side = force.id
             self._figures[fig.id] = fig
 
-    def _changed(self, kind: ChangeKind, what: str, item_id: str, terrain: bool = False) -> Change:
+    def _changed(
+        self,
+        kind: ChangeKind,
+        what: str,
+        item_id: str,
+        terrain: bool = False,
+        *,
+        fields: tuple[str, ...] = (),
+        old: Mapping[str, Any] | None = None,
+        new: Mapping[str, Any] | None = None,
+        ids: tuple[str, ...] = (),
+    ) -> Change:
         self.revision += 1
         if terrain:
             self.terrain_revision += 1
-        change = Change(kind=kind, what=what, id=item_id, revision=self.revision)
+            self._terrain_token = object()
+        change = Change(
+            kind=kind,
+            what=what,
+            id=item_id,
+            revision=self.revision,
+            fields=fields,
+            old=_frozen(old, nested=bool(ids)),
+            new=_frozen(new, nested=bool(ids)),
+            ids=ids,
+        )
         self.notify(change)
         return change
+
+
+def _same_roster(force: Force, state: ForceState) -> bool:
+    """Whether a force has the fields and the roster (ids, in order) it has in a snapshot."""
+    return (
+        force.id == state.id
+        and force.name == state.name
+        and force.band == state.band
+        and force.player == state.player
+        and force.colour == state.colour
+        and len(force.figures) == len(state.figures)
+        and all(f.id == v[0] for f, v in zip(force.figures, state.figures, strict=True))
+    )
+
+
+def _frozen(values: Mapping[str, Any] | None, nested: bool) -> Mapping[str, Any] | None:
+    if values is None:
+        return None
+    if nested:
+        return MappingProxyType({k: MappingProxyType(dict(v)) for k, v in values.items()})
+    return MappingProxyType(dict(values))
 
 
 def translated(feature: TerrainFeature, dx: float, dy: float) -> dict[str, Any]:

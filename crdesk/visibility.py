@@ -262,10 +262,12 @@ class VisibilityService:
     # -- internals ---------------------------------------------------------
 
     def _on_change(self, change: Change) -> None:
-        if change.what == "figure" and change.kind is ChangeKind.CHANGED:
+        if change.kind is ChangeKind.CHANGED and change.what == "figure":
             self._dirty.add(change.id)
+        elif change.kind is ChangeKind.CHANGED and change.what == "figures":
+            self._dirty.update(change.ids)  # a batch (or a restore): just these figures
         else:
-            self._full = True
+            self._full = True  # added, removed, reset (terrain, or a restore of the rosters)
 
     def _viewpoints(self, index: TerrainIndex) -> Viewpoints:
         return viewpoints(self.battlefield, index, self.rules, moving=self._moving, lit=self._lit)

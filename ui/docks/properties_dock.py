@@ -334,6 +334,14 @@ class FigureForm(_Form):
         assert self.document is not None and self.item_id is not None
         return self.document.battlefield.figure(self.item_id)
 
+    def _commit_name(self, edit: QLineEdit) -> None:
+        if self.item_id is not None and not edit.text().strip():
+            # a figure must have a name (the model refuses an empty one): put it back
+            edit.setText(self._model_item().name)
+            edit.setModified(False)
+            return
+        super()._commit_name(edit)
+
     def _change_force(self, index: int) -> None:
         doc, item_id = self.document, self.item_id
         force_id = self.force_combo.itemData(index)
@@ -494,7 +502,7 @@ class PropertiesDock(QDockWidget):
             return
         if change.kind in (ChangeKind.REMOVED, ChangeKind.RESET) or change.what == "force":
             self._show_selection()
-        elif change.id == self._current:
+        elif self._current in change.item_ids:  # its own change, or a batch naming it
             self._refresh_form()
 
     def _refresh_form(self) -> None:

@@ -423,17 +423,18 @@ class RosterDock(QDockWidget):
     # -- model and selection ------------------------------------------------------
 
     def _on_model_changed(self, change: Change) -> None:
-        if change.what == "figure" and change.kind is ChangeKind.CHANGED:
-            row = self.figure_item(change.id)
+        if change.what in ("figure", "figures") and change.kind is ChangeKind.CHANGED:
             doc = self._document
-            if row is not None and doc is not None:
-                try:
-                    figure = doc.battlefield.figure(change.id)
-                    force = doc.battlefield.force(figure.side)
-                except ModelError:
-                    self.rebuild()
-                    return
-                self._sync_figure_row(row, force, figure)
+            for figure_id in change.item_ids:  # one figure, or a batch of them
+                row = self.figure_item(figure_id)
+                if row is not None and doc is not None:
+                    try:
+                        figure = doc.battlefield.figure(figure_id)
+                        force = doc.battlefield.force(figure.side)
+                    except ModelError:
+                        self.rebuild()
+                        return
+                    self._sync_figure_row(row, force, figure)
             return
         if change.what in ("figure", "force") or change.kind is ChangeKind.RESET:
             self.rebuild()

@@ -148,12 +148,18 @@ class BattlefieldScene(QGraphicsScene):
         self.ground.set_backdrop_area(self.sceneRect())
 
     def _on_change(self, change: Change) -> None:
-        if change.kind is ChangeKind.RESET:
+        if change.kind is ChangeKind.RESET and change.what == "figures":
+            self._force_changed(change)  # a restore: forces and figures, the terrain is kept
+        elif change.kind is ChangeKind.RESET:
             self.rebuild()
         elif change.what == "feature":
             self._feature_changed(change)
         elif change.what == "figure":
             self._figure_changed(change)
+        elif change.what == "figures":  # a batch of figure edits
+            for figure_id in change.ids:
+                if (item := self._figures.get(figure_id)) is not None:
+                    item.sync_from_model()
         elif change.what == "force":
             self._force_changed(change)
         self.model_synced.emit(change)
