@@ -74,7 +74,7 @@ from crdesk.options import RulesOptions, Weather
 from crdesk.rules import activation as act_rules
 from crdesk.rules.common import RuleResult, words
 from crdesk.rules.in_sight import InSightGroup, in_sight
-from crdesk.rules.melee import Approach, charge, charger_after_fire, melee
+from crdesk.rules.melee import Approach, charge, melee
 from crdesk.rules.reaction import Losses, ReactionTest, reaction_test
 from crdesk.rules.shooting import default_allocation, fire
 from crdesk.rules.stars import star_fate, star_power
@@ -348,6 +348,10 @@ class Game:
             if decision.actor == CHANCE:
                 return f"the game waits for dice: {decision.prompt}"
             return "no dice are awaited: this game rolls its own"
+        if isinstance(act, DiceFaces):
+            if len(act.faces) < decision.dice:
+                return f"{decision.prompt} ({len(act.faces)} given)"
+            return None
         if act in decision.options:
             return None
         if act.word not in decision.accepts:
@@ -718,8 +722,6 @@ class Game:
         restore = self._state["rep_lost"]
         for fig in list(bf.figures()):
             values: dict[str, Any] = {}
-            if fig.id in restore:
-                values["rep"] = fig.rep + int(restore[fig.id])
             if fig.fast_moving:
                 values["fast_moving"] = False
             if fig.status in (Status.RETURN_FIRE, Status.RUSH_SHOT, Status.MINUS_ONE_REP):
@@ -1507,26 +1509,29 @@ class Game:
                     f'{fmt_num(rng)}" (7.9)'
                 )
             targets.append(t)
-        if len(targets) > 1:
-            first = targets[0]
-            eligible = self._eligible_targets(shooter)
-            arcs = [
-                arc_of_fire(shooter, first, eligible, float(stats.target), side)
-                for side in ("left", "right")
-            ]
-            arc = next((a for a in arcs if all(t in a for t in targets)), None)
-            if arc is None:
-                raise IllegalActionError(
+        if reaction:
+            return  # a reaction always fires at the figure that caused it (7.9.8)
+        first = targets[0]
+        eligible = self._eligible_targets(shooter)
+        alloc = counts if any(counts) else list(default_allocation(stats.target, len(ids)))
+        best_reason = ""
+        for side in ("left", "right"):
+            arc = arc_of_fire(shooter, first, eligible, float(stats.target), side)
+            if not all(t in arc for t in targets):
+                best_reason = best_reason or (
                     f'the targets must stand within a {stats.target}" arc of fire starting at '
                     f"{first.name} (7.9.7)"
                 )
-            alloc = counts if any(counts) else list(default_allocation(stats.target, len(ids)))
+                continue
             if max(alloc) > 1 and len(targets) < min(len(arc), stats.target):
                 left_out = [t.name for t in arc if t not in targets]
-                raise IllegalActionError(
+                best_reason = (
                     "every eligible enemy in the arc must be targeted once before any is "
                     f"targeted twice (7.9.8): {', '.join(left_out)}"
                 )
+                continue
+            return
+        raise IllegalActionError(best_reason)
 
     def _volley(
         self,
@@ -1535,6 +1540,7 @@ class Game:
         *,
         rush: bool,
         cause_of_reaction: str | None,
+        verb: str = "",
     ) -> None:
         """Fire one weapon (7.9.9-7.9.11) and queue what follows: damage, then the tests."""
         self._state["volleys"] += 1
@@ -1554,10 +1560,11 @@ class Game:
             who=shooter.name,
         )
         names = ", ".join(t.name for t in targets)
-        how = "Rush Shot" if rush else ("returns fire" if cause_of_reaction else "fires")
+        how = verb or ("Rush Shot" if rush else ("returns fire" if cause_of_reaction else "fires"))
+        how = how if verb else f"{how} at"
         self._emit(
             "fire",
-            f"{shooter.name} {how} at {names}: {res.explain()}",
+            f"{shooter.name} {how} {names}: {res.explain()}",
             result=res,
             figures=[shooter.id, *act.target_ids],
         )
@@ -1966,6 +1973,26 @@ class Game:
         finally:
             bf.move_figure(fig.id, old[0], old[1], old[2])
 
+    def _good_duck_spot(self, fig: Figure, point: Point2, cause: str | None) -> bool:
+        """On the table, reachable, on no base, and out of sight or in Cover of the cause
+        as the sight engine judges it (base to base, 7.4.4)."""
+        try:
+            self._check_spot(fig, point)
+        except IllegalActionError:
+            return False
+        return cause is None or self._covered_at(fig, point, cause)
+
+    def _ring_search(self, fig: Figure, cause: str | None) -> Point2 | None:
+        """The nearest good spot on rings 1"-6" out, when the geometry's nearest Cover
+        (judged from the cause's centre) is still seen from the cause's base."""
+        for radius in (1.0, 2.0, 3.0, 4.0, 5.0, 6.0):
+            for k in range(12):
+                ang = math.radians(30 * k)
+                spot = (fig.x + radius * math.sin(ang), fig.y - radius * math.cos(ang))
+                if self._good_duck_spot(fig, spot, cause):
+                    return spot
+        return None
+
     def _apply_duck_back(self, frame: Frame, act: Action) -> None:
         assert isinstance(act, DuckBack)
         d = frame.data
@@ -1982,11 +2009,9 @@ class Game:
                 bf, fig, threat, self.rules, index=self.vis.index if calm else None
             )
             point, prone = spot.point, spot.prone_in_place
-            if not prone:
-                try:
-                    self._check_spot(fig, point)
-                except IllegalActionError:
-                    point, prone = (fig.x, fig.y), True
+            if not prone and not self._good_duck_spot(fig, point, d["cause"]):
+                found = self._ring_search(fig, d["cause"])
+                point, prone = (found, False) if found else ((fig.x, fig.y), True)
         status = fig.status if fig.status in adapter.STILL_REACTING else Status.DUCK_BACK
         dist = math.hypot(point[0] - fig.x, point[1] - fig.y)
         bf.update_figure(fig.id, x=point[0], y=point[1], status=status, prone=prone or fig.prone)
@@ -2063,6 +2088,10 @@ class Game:
             contact=list(contact),
         )
 
+    def _melee_rep(self, fig: Figure) -> int:
+        """The Rep a figure fights with: less this turn's -1 to Rep results (7.8)."""
+        return max(0, fig.rep - int(self._state["rep_lost"].get(fig.id, 0)))
+
     def _run_melee(self, frame: Frame) -> bool:
         from crdesk.tables import ChargeResult
 
@@ -2085,11 +2114,13 @@ class Game:
                         Fire(target.id, ((charger.id, dice),)),
                         rush=outcome is ChargeResult.TARGET_RUSH_SHOTS,
                         cause_of_reaction=charger.id,
+                        verb="fires at the charging"
+                        if outcome is ChargeResult.TARGET_FIRES
+                        else "Rush Shots at the charging",
                     )
-                    # no reaction tests for a charger (7.11.2): drop them from the aftermath
-                    top = self._frames[-1]
-                    top.data["missed"] = []
-                    d["fired"] = True
+                    if not self.rules.interpretations.charge_missed_charger_tests:
+                        # "No Reaction Tests taken" (7.11.2): a missed charger carries on
+                        self._frames[-1].data["missed"] = []
             return True
         if d["stage"] == "after_fire":
             if not charger.status.can_act or charger.status in adapter.STILL_REACTING:
@@ -2104,8 +2135,6 @@ class Game:
             if not target.status.can_act:
                 self._pop(frame)
                 return True
-            fate = charger_after_fire(outcome, hit=False, options=self.rules)
-            del fate
             x, y = d["contact"]
             bf = self.battlefield
             bf.move_figure(charger.id, x, y, _bearing((x, y), (target.x, target.y)))
@@ -2116,14 +2145,13 @@ class Game:
                 figures=[charger.id, target.id],
             )
             rep_lost = self._state["rep_lost"]
-            a = replace(adapter.fighter(charger, target), rep=charger.rep)
-            b = replace(adapter.fighter(target, charger), rep=target.rep)
+            a = replace(adapter.fighter(charger, target), rep=self._melee_rep(charger))
+            b = replace(adapter.fighter(target, charger), rep=self._melee_rep(target))
             res = melee(self._roll(), a, b)
             self._emit("melee", res.explain(), result=res, figures=[charger.id, target.id])
             for fid, lost in res.rep_lost.items():
                 if lost:
                     rep_lost[fid] = int(rep_lost.get(fid, 0)) + int(lost)
-                    bf.update_figure(fid, rep=max(1, self.fig(fid).rep - int(lost)))
             loser = self.fig(res.loser_id)
             winner = self.fig(res.winner_id)
             self._pop(frame)

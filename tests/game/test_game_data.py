@@ -4,7 +4,8 @@ final state out (``tests/data/games/*.json``; the format is in ``games.py``).
 Each file::
 
     {"about": "...", "scenario": {compact scenario}, "seed": 0 | "dice": "manual",
-     "steps": [{"do": "start", "dice": [5, 2]}, {"do": "activate p1"}, ...],
+     "steps": [{"do": "start", "dice": [5, 2]}, {"do": "activate p1"}, ...,
+               {"do": "move p1 30,2", "refused": "words of the reason"}],
      "events": [{"kind": "in_sight", "text": "substring", "figures": ["p1"]}, ...],
      "final": {"figures": {"e1": {"status": "duck_back", "prone": false}},
                "awaiting": {"actor": "p", "kind": "act"}, "turn": 1}}
@@ -16,11 +17,13 @@ events listed must appear in that order (other events may come between).
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from crdesk.errors import IllegalActionError
 from crdesk.game import Game
 from crdesk.game.actions import DiceFaces
 from tests.game.games import scenario
@@ -33,6 +36,12 @@ def play_case(case: dict[str, Any]) -> Game:
     game = Game.new(scenario(case["scenario"]), seed=case.get("seed", 0), dice=mode)
     for n, step in enumerate(case["steps"], 1):
         faces = step.get("dice", [])
+        if "refused" in step:
+            before = game.state_hash()
+            with pytest.raises(IllegalActionError, match=re.escape(step["refused"])):
+                game.play(step["do"], faces=faces)
+            assert game.state_hash() == before, f"step {n}: a refused action changed the game"
+            continue
         try:
             if step["do"] == "start":
                 if mode == "manual":
