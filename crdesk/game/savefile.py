@@ -294,6 +294,7 @@ class GameReplayError(GameFileError):
         self.detail = detail
         self.matched = matched
         self.reason = f"replay diverges at step {step}: {detail}"
+        self.good = step - 1  # where a lenient load opens: the steps before it replayed
         super().__init__(
             [Problem(path or f"steps[{step - 1}]", detail)], source, message=self.reason
         )
@@ -308,9 +309,10 @@ class GameDivergedError(GameReplayError):
         self.expected = expected
         self.got = got
         detail = f"expected hash {expected[:12]}…, got {got[:12]}…"
-        if matched < step - 1:
+        if matched:
             detail += f" (the state last matched the file at step {matched})"
         super().__init__(step, detail, path=path, matched=matched, source=source)
+        self.good = matched  # the steps after the last matching check are unconfirmed
 
 
 # --------------------------------------------------------------------------
@@ -525,7 +527,16 @@ def check_game_document(data: dict[str, Any]) -> list[Problem]:
     problems = [schema_problem(err) for err in _VALIDATOR.iter_errors(data)]
     if not problems:
         problems = _cross_checks(data)
-    return sorted(problems, key=lambda p: path_sort_key(p.path))
+    return sorted(problems, key=_problem_order)
+
+
+_FIELD_ORDER = {name: i for i, name in enumerate(GAME_SCHEMA["properties"])}
+
+
+def _problem_order(problem: Problem) -> tuple[int, list[tuple[int, int | str]]]:
+    """Problems in the order of the file's fields, then by path within a field."""
+    top = re.split(r"[.\[]", problem.path, maxsplit=1)[0]
+    return (_FIELD_ORDER.get(top, -1), path_sort_key(problem.path))
 
 
 def _cross_checks(data: dict[str, Any]) -> list[Problem]:
@@ -613,7 +624,7 @@ def load_document(
     if rules_hash(scenario) != data["rules_hash"]:
         warnings.append(
             "the scenario's rules settings differ from those the game was saved with "
-            "(rules_hash); the replay checks below say whether that changed anything"
+            "(rules_hash); the replay's state checks tell whether that changes the game"
         )
     steps = [
         Step(s["actor"], s["action"], tuple(s.get("faces", ())), s.get("why", ""))
@@ -625,12 +636,8 @@ def load_document(
     except GameReplayError as exc:
         if strict:
             raise
-        game = _open_at(data, scenario, steps[: exc.matched], settings, source)
-        where = (
-            f"opened at step {len(game.history)}"
-            if game.history
-            else "opened at the start of the game"
-        )
+        game = _open_at(data, scenario, steps[: exc.good], settings, source)
+        where = f"opened at step {exc.good}" if exc.good else "opened at the start of the game"
         note = ""
         written = data.get("crdesk_version")
         if written and written != __version__:

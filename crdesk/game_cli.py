@@ -1,0 +1,641 @@
+"""``crdesk game``: play an encounter from the command line, one saved step at a time.
+
+::
+
+    crdesk game new demo.crdesk -o g.crgame --seed 7     # start a game, save it
+    crdesk game show g.crgame                            # what is awaited, where is everyone
+    crdesk game do g.crgame activate p1                  # play one action, save again
+    crdesk game do g.crgame move p1 10,12 face 90
+    crdesk game do g.crgame --dice 3,5                   # a manual-dice game's faces
+    crdesk game log g.crgame                             # every step and what it caused
+    crdesk game replay g.crgame --verify                 # does the file replay exactly?
+    crdesk game auto demo.crdesk --turns 3               # the book policy plays both sides
+
+Every subcommand prints text, or one JSON object with ``--json``.  A refused
+action, a bad argument or a file that is not a game prints one line
+``error: ...`` on stderr and exits 2 (the game file is left untouched); a game
+whose steps no longer replay exits 1.  ``crdesk.cli`` wires it in with
+:func:`register`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import secrets
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+from crdesk.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, load_for_command
+from crdesk.errors import CrdeskError, IllegalActionError
+from crdesk.game import actions as actions_module
+from crdesk.game.actions import ACTION_WORDS, parse_faces
+from crdesk.game.controller import MANUAL, SEEDED, Game, GameSettings
+from crdesk.game.policy import BookPolicy, play_policies
+from crdesk.game.records import Decision, Event
+from crdesk.game.savefile import (
+    GameFileError,
+    GameReplayError,
+    LoadedGame,
+    load_document,
+    load_game,
+    read_game_document,
+    save_game,
+)
+
+DESCRIPTION = (
+    "Play a Chain Reaction encounter from the command line.  A game lives in a .crgame "
+    "file (its scenario, dice seed and steps); each 'crdesk game do' plays one action and "
+    "saves the file again, so a game can be played a step at a time, shared and replayed "
+    "exactly."
+)
+
+MAX_SEED = 2**63 - 1
+
+
+def _action_table() -> str:
+    """The text forms of the actions, from :mod:`crdesk.game.actions`' docstring table."""
+    lines = (actions_module.__doc__ or "").splitlines()
+    rules = [i for i, line in enumerate(lines) if re.fullmatch(r"=+(\s+=+)+", line.strip())]
+    rows: list[tuple[str, str]] = []
+    if len(rules) >= 3:
+        rule = lines[rules[0]]
+        col = rule.index("=", rule.index(" ", rule.index("=")))
+        for line in lines[rules[1] + 1 : rules[2]]:
+            left, right = line[:col].strip().replace("``", ""), line[col:].strip()
+            if left:
+                rows.append((left, right))
+    if not rows:
+        return "actions: " + ", ".join(ACTION_WORDS)
+    width = max(len(left) for left, _ in rows)
+    body = "\n".join(f"  {left:<{width}}  {right}" for left, right in rows)
+    return (
+        "actions (the words after 'crdesk game do FILE'):\n"
+        f"{body}\n\n"
+        "Points are x,y in inches.  Put '--' before an action with a negative number:\n"
+        "  crdesk game do g.crgame -- move p1 -1,3"
+    )
+
+
+# --------------------------------------------------------------------------
+# Argument parsing with one-line errors
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argparse parser whose errors are one line on stderr (exit 2), no usage dump."""
+
+    def error(self, message: str) -> NoReturn:
+        message = " ".join(message.split()).removeprefix("argument ")
+        if message.startswith("COMMAND: "):
+            message = "game: " + message.removeprefix("COMMAND: ")
+        print(f"error: {message}", file=sys.stderr)
+        sys.exit(EXIT_USAGE)
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        ns, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return ns, extras
+
+
+class _IntermixedParser(_Parser):
+    """Options may come anywhere, before or after the action's words (``do``)."""
+
+    _inside = False
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        if self._inside:  # the two passes of parse_known_intermixed_args
+            return argparse.ArgumentParser.parse_known_args(self, args, namespace)
+        self._inside = True
+        try:
+            ns, extras = self.parse_known_intermixed_args(args, namespace)
+        finally:
+            self._inside = False
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return ns, extras
+
+
+def _whole(low: int, high: int, what: str) -> Callable[[str], int]:
+    def convert(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"{what} must be a whole number, got {text!r}"
+            ) from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{what} must be {low}-{high}, got {value}")
+        return value
+
+    convert.__name__ = what
+    return convert
+
+
+_seed = _whole(0, MAX_SEED, "the seed")
+_turns = _whole(1, 10_000, "a number of turns")
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``game`` and its subcommands to the ``crdesk`` parser's subparsers."""
+    saved = subparsers._parser_class
+    subparsers._parser_class = _Parser
+    try:
+        game = subparsers.add_parser(
+            "game",
+            help="play an encounter a step at a time from a saved .crgame file",
+            description=DESCRIPTION,
+            epilog=_action_table(),
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+    finally:
+        subparsers._parser_class = saved
+
+    def no_command(args: argparse.Namespace) -> int:
+        game.print_help(sys.stderr)
+        return EXIT_USAGE
+
+    game.set_defaults(handler=no_command)
+    sub = game.add_subparsers(
+        dest="game_command", metavar="COMMAND", parser_class=_Parser, title="commands"
+    )
+
+    p = sub.add_parser("new", help="start a game of a scenario and save it")
+    p.add_argument("scenario", metavar="SCENARIO", help="a .crdesk scenario file")
+    p.add_argument("-o", "--output", required=True, metavar="GAME", help="the .crgame to write")
+    p.add_argument("--seed", type=_seed, help="the dice seed (default: a random one)")
+    p.add_argument(
+        "--manual-dice", action="store_true", help="roll real dice and enter their faces"
+    )
+    p.add_argument("--max-turns", type=_turns, metavar="N", help="end as a draw after N turns")
+    p.add_argument("--force", action="store_true", help="replace GAME if it exists")
+    p.set_defaults(handler=cmd_new)
+
+    p = sub.add_parser("show", help="the decision awaited and where every figure is")
+    p.add_argument("game", metavar="GAME", help="a .crgame file")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(handler=cmd_show)
+
+    sub._parser_class = _IntermixedParser
+    p = sub.add_parser(
+        "do",
+        help="play one action (or enter dice) and save the game",
+        description="Play one action, e.g. 'crdesk game do g.crgame move p1 10,12', or "
+        "answer a chance decision with --dice 3,5 (or the action 'dice 3,5').  In a "
+        "manual-dice game an action with --dice is played with those faces.",
+        epilog=_action_table(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("game", metavar="GAME", help="a .crgame file")
+    p.add_argument("action", nargs="*", metavar="ACTION", help="the action's words")
+    p.add_argument("--dice", metavar="FACES", help="faces of real dice, e.g. 3,5")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(handler=cmd_do)
+    sub._parser_class = _Parser
+
+    p = sub.add_parser("log", help="every step played and the events it caused")
+    p.add_argument("game", metavar="GAME", help="a .crgame file")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(handler=cmd_log)
+
+    p = sub.add_parser(
+        "replay",
+        help="replay the steps and check every recorded state (exit 1 if they diverge)",
+    )
+    p.add_argument("game", metavar="GAME", help="a .crgame file")
+    p.add_argument(
+        "--verify",
+        action="store_true",
+        help="also compare the replayed final state with the one saved, field by field",
+    )
+    p.set_defaults(handler=cmd_replay)
+
+    p = sub.add_parser("auto", help="the book policy plays both sides of a scenario")
+    p.add_argument("scenario", metavar="SCENARIO", help="a .crdesk scenario file")
+    p.add_argument("--seed", type=_seed, help="the dice seed (default: a random one)")
+    p.add_argument(
+        "--turns", type=_turns, default=10, metavar="N", help="turns to play (default 10)"
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("-o", "--output", metavar="GAME", help="save the game played")
+    p.add_argument("--force", action="store_true", help="replace GAME if it exists")
+    p.set_defaults(handler=cmd_auto)
+
+
+# --------------------------------------------------------------------------
+# Helpers
+
+
+def _error(message: str, status: int = EXIT_USAGE) -> int:
+    print(f"error: {' '.join(message.split())}", file=sys.stderr)
+    return status
+
+
+def _open(path: str, *, strict: bool) -> LoadedGame | int:
+    """Load a game for a command, or print why not and return the exit status."""
+    try:
+        loaded = load_game(path, strict=strict)
+    except GameReplayError as exc:
+        return _error(
+            f"{exc.one_line()} ('crdesk game show {path}' opens it at the last good step)",
+            EXIT_PROBLEMS,
+        )
+    except GameFileError as exc:
+        return _error(exc.one_line())
+    for warning in loaded.warnings:
+        print(f"warning: {path}: {warning}", file=sys.stderr)
+    return loaded
+
+
+def _refuse_overwrite(path: str | None, force: bool) -> int | None:
+    if path and not force and Path(path).exists():
+        return _error(f"{path} exists; give --force to replace it")
+    return None
+
+
+def _save(game: Game, path: str) -> int | None:
+    try:
+        save_game(game, path)
+    except OSError as exc:
+        return _error(f"{path}: cannot save ({exc.strerror or exc})")
+    return None
+
+
+def _dump(data: Any) -> None:
+    print(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def _side_name(game: Game, side: str | None) -> str:
+    for force in game.battlefield.forces:
+        if force.id == side:
+            return f"{force.name} ({side})"
+    return str(side)
+
+
+def _outcome_text(game: Game) -> str:
+    out = game.outcome
+    if out is None:
+        return "the encounter goes on"
+    who = f"{_side_name(game, out.winner)} wins" if out.winner else "a draw"
+    return f"Outcome: {who}: {out.reason} (turn {out.turn})"
+
+
+def _decision_lines(decision: Decision | None, game: Game) -> list[str]:
+    if decision is None:
+        return [_outcome_text(game)]
+    actor = "chance (the dice)" if decision.actor == "chance" else _side_name(game, decision.actor)
+    lines = [
+        f"Awaiting: {actor} (step {decision.step}, decision '{decision.kind}')",
+        f"  {decision.prompt} ({decision.section})",
+    ]
+    if decision.dice:
+        lines.append(f"  enter {decision.dice} faces: dice F,F,...  (or --dice F,F,...)")
+    if decision.options:
+        lines.append("  choose one of:")
+        lines += [f"    {option}" for option in decision.options]
+    accepts = [w for w in decision.accepts if w != "dice"]
+    if accepts:
+        lines.append(f"  or an action starting: {', '.join(accepts)}")
+    return lines
+
+
+def _next_line(game: Game) -> str:
+    decision = game.awaiting()
+    if decision is None:
+        return _outcome_text(game)
+    actor = "chance" if decision.actor == "chance" else decision.actor
+    return f"next: {actor}: {decision.prompt}"
+
+
+def _flags(fig: dict[str, Any], active: bool) -> str:
+    flags = [
+        name
+        for key, name in (
+            ("prone", "prone"),
+            ("fast_moving", "fast moving"),
+            ("out_of_ammo", "out of ammo"),
+            ("activated", "activated"),
+        )
+        if fig.get(key)
+    ]
+    if active and fig.get("movement_left") is not None:
+        flags.append(f'{fig["movement_left"]:g}" to move')
+    return ", ".join(flags)
+
+
+def _num(value: float) -> str:
+    return f"{value:g}"
+
+
+def _table(rows: list[list[str]]) -> list[str]:
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return [
+        "  " + "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
+        for row in rows
+    ]
+
+
+def _summary_lines(game: Game) -> list[str]:
+    s = game.summary()
+    dice = ", ".join(f"{k} {v}" for k, v in s["activation_dice"].items()) or "not rolled"
+    head = f"Turn {s['turn']}; activation dice: {dice}"
+    if s["active_side"]:
+        head += f"; active side: {s['active_side']}"
+    if s["active_group"]:
+        head += f"; active group: {', '.join(s['active_group'])}"
+    rows = [["id", "name", "side", "rep", "x", "y", "facing", "status", "flags"]]
+    for fig in s["figures"]:
+        rows.append(
+            [
+                fig["id"],
+                fig["name"],
+                fig["side"],
+                str(fig["rep"]),
+                _num(fig["x"]),
+                _num(fig["y"]),
+                _num(fig["facing"]),
+                fig["status"],
+                _flags(fig, fig["id"] in (s["active_group"] or ())),
+            ]
+        )
+    return [head, *_table(rows)]
+
+
+def _header(path: str, game: Game) -> str:
+    return (
+        f"{path}: {game.scenario.title}, seed {game.seed}, {game.dice_mode} dice, "
+        f"{len(game.history)} step{'s' if len(game.history) != 1 else ''}"
+    )
+
+
+# --------------------------------------------------------------------------
+# The subcommands
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    """``crdesk game new SCENARIO -o GAME``."""
+    refused = _refuse_overwrite(args.output, args.force)
+    if refused is not None:
+        return refused
+    scenario = load_for_command(args.scenario)
+    if isinstance(scenario, int):
+        return scenario
+    seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    try:
+        game = Game.new(
+            scenario,
+            seed=seed,
+            dice=MANUAL if args.manual_dice else SEEDED,
+            settings=GameSettings(max_turns=args.max_turns),
+        )
+    except IllegalActionError as exc:
+        return _error(f"{args.scenario}: {exc}")
+    failed = _save(game, args.output)
+    if failed is not None:
+        return failed
+    print(f"{args.output}: a new game of {scenario.title!r}, seed {seed}, {game.dice_mode} dice")
+    for event in game.events:
+        print(event.text)
+    print(_next_line(game))
+    return EXIT_OK
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    """``crdesk game show GAME [--json]``."""
+    loaded = _open(args.game, strict=False)
+    if isinstance(loaded, int):
+        return loaded
+    game = loaded.game
+    decision = game.awaiting()
+    if args.json:
+        _dump(
+            {
+                "file": args.game,
+                "title": game.scenario.title,
+                "seed": game.seed,
+                "dice": game.dice_mode,
+                "steps": len(game.history),
+                "complete": loaded.complete,
+                "warnings": loaded.warnings,
+                "awaiting": decision.to_dict() if decision is not None else None,
+                "outcome": game.outcome.to_dict() if game.outcome is not None else None,
+                "summary": game.summary(),
+            }
+        )
+        return EXIT_OK
+    print(_header(args.game, game))
+    for line in _decision_lines(decision, game):
+        print(line)
+    for line in _summary_lines(game):
+        print(line)
+    return EXIT_OK
+
+
+def cmd_do(args: argparse.Namespace) -> int:
+    """``crdesk game do GAME ACTION... [--dice FACES] [--json]``."""
+    text = " ".join(args.action).strip()
+    faces: tuple[int, ...] = ()
+    if args.dice is not None:
+        try:
+            faces = parse_faces(args.dice)
+        except IllegalActionError as exc:
+            return _error(f"--dice: {exc}")
+    if not text and not faces:
+        return _error("give an action (see 'crdesk game --help') or --dice FACES")
+    loaded = _open(args.game, strict=True)
+    if isinstance(loaded, int):
+        return loaded
+    game = loaded.game
+    if not text:
+        text, faces = "dice " + ",".join(map(str, faces)), ()
+    elif faces and game.dice_mode != MANUAL:
+        return _error("--dice is for manual-dice games; this game rolls its own dice")
+    try:
+        reason = game.legal(text)
+        if reason is not None:
+            return _error(reason)
+        events = game.play(text, faces=faces)
+    except IllegalActionError as exc:
+        return _error(str(exc))
+    failed = _save(game, args.game)
+    if failed is not None:
+        return failed
+    if args.json:
+        decision = game.awaiting()
+        _dump(
+            {
+                "events": [e.to_dict() for e in events],
+                "awaiting": decision.to_dict() if decision is not None else None,
+                "outcome": game.outcome.to_dict() if game.outcome is not None else None,
+            }
+        )
+        return EXIT_OK
+    for event in events:
+        print(event.text)
+    print(_next_line(game))
+    return EXIT_OK
+
+
+def cmd_log(args: argparse.Namespace) -> int:
+    """``crdesk game log GAME [--json]``."""
+    loaded = _open(args.game, strict=False)
+    if isinstance(loaded, int):
+        return loaded
+    game = loaded.game
+    by_step: dict[int, list[Event]] = {}
+    for event in game.events:
+        by_step.setdefault(event.step, []).append(event)
+    steps: list[dict[str, Any]] = [
+        {
+            "n": n,
+            "actor": step.actor,
+            "action": step.action,
+            "faces": list(step.faces),
+            "why": step.why,
+            "events": by_step.get(n, []),
+        }
+        for n, step in enumerate(game.history, 1)
+    ]
+    pending = game.state_document()["pending"]
+    if args.json:
+        for step in steps:
+            step["events"] = [e.to_dict() for e in step["events"]]
+        _dump(
+            {
+                "file": args.game,
+                "steps": steps,
+                "pending": pending,
+                "complete": loaded.complete,
+                "warnings": loaded.warnings,
+                "outcome": game.outcome.to_dict() if game.outcome is not None else None,
+            }
+        )
+        return EXIT_OK
+    print(_header(args.game, game))
+    width = len(str(len(steps)))
+    for step in steps:
+        line = f"{step['n']:>{width}}. {step['actor']}: {step['action']}"
+        if step["faces"]:
+            line += f"  [dice {','.join(map(str, step['faces']))}]"
+        if step["why"]:
+            line += f"  ({step['why']})"
+        print(line)
+        for event in step["events"]:
+            print(f"{'':>{width}}    {event.text}")
+    if pending is not None:
+        typed = ",".join(map(str, pending.get("faces") or [])) or "none yet"
+        print(f"waiting for dice: {pending['action']} (faces typed: {typed})")
+    print(_next_line(game))
+    return EXIT_OK
+
+
+def _first_difference(a: Any, b: Any, path: str = "") -> str | None:
+    """The JSON path of the first place two documents differ, with both values."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for key in sorted(set(a) | set(b)):
+            sub = f"{path}.{key}" if path else str(key)
+            if key not in a or key not in b:
+                return f"{sub}: only in {'the replay' if key in b else 'the file'}"
+            found = _first_difference(a[key], b[key], sub)
+            if found:
+                return found
+        return None
+    if isinstance(a, list) and isinstance(b, list):
+        if len(a) != len(b):
+            return f"{path}: {len(a)} items in the file, {len(b)} in the replay"
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            found = _first_difference(x, y, f"{path}[{i}]")
+            if found:
+                return found
+        return None
+    if a != b or (type(a) is not type(b) and not {type(a), type(b)} <= {int, float}):
+        return f"{path}: the file says {json.dumps(a)}, the replay {json.dumps(b)}"
+    return None
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """``crdesk game replay GAME [--verify]``."""
+    try:
+        document = read_game_document(args.game)
+        loaded = load_document(document, source=args.game, strict=True)
+    except GameReplayError as exc:
+        print(f"{args.game}: {exc.reason}")
+        return EXIT_PROBLEMS
+    except GameFileError as exc:
+        return _error(exc.one_line())
+    for warning in loaded.warnings:
+        print(f"warning: {args.game}: {warning}", file=sys.stderr)
+    count = len(loaded.game.history)
+    if args.verify:
+        replayed = json.loads(json.dumps(loaded.game.state_document()))
+        diff = _first_difference(document["final"]["state"], replayed)
+        if diff is not None:
+            print(
+                f"{args.game}: the saved final state differs from the replay at final.state.{diff}"
+            )
+            return EXIT_PROBLEMS
+        print(f"OK: {count} steps replay exactly, and the saved final state matches")
+        return EXIT_OK
+    print(f"OK: {count} steps replay exactly")
+    return EXIT_OK
+
+
+def cmd_auto(args: argparse.Namespace) -> int:
+    """``crdesk game auto SCENARIO [--seed N] [--turns N] [--json] [-o GAME]``."""
+    refused = _refuse_overwrite(args.output, args.force)
+    if refused is not None:
+        return refused
+    scenario = load_for_command(args.scenario)
+    if isinstance(scenario, int):
+        return scenario
+    seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    try:
+        game = Game.new(scenario, seed=seed, settings=GameSettings(max_turns=args.turns))
+    except IllegalActionError as exc:
+        return _error(f"{args.scenario}: {exc}")
+    if not args.json:
+        print(f"{scenario.title}: seed {seed}, at most {args.turns} turns, book policy both sides")
+        for event in game.events:
+            print(event.text)
+
+    def on_step(decision: Decision, action: object, why: str, events: list[Event]) -> None:
+        if not args.json:
+            for event in events:
+                print(event.text)
+
+    policy = BookPolicy()
+    policies = {side: policy for side in game.sides}
+    try:
+        while game.awaiting() is not None:
+            if play_policies(game, policies, on_step=on_step) == 0:
+                decision = game.awaiting()
+                who = decision.actor if decision is not None else "nobody"
+                return _error(f"the game waits for {who}, whom no policy plays", EXIT_PROBLEMS)
+    except CrdeskError as exc:
+        return _error(f"step {len(game.history) + 1}: {exc}", EXIT_PROBLEMS)
+    if args.output:
+        failed = _save(game, args.output)
+        if failed is not None:
+            return failed
+    if args.json:
+        _dump(
+            {
+                "seed": seed,
+                "outcome": game.outcome.to_dict() if game.outcome is not None else None,
+                "steps": len(game.history),
+                "events": [e.to_dict() for e in game.events],
+                "file": args.output,
+            }
+        )
+        return EXIT_OK
+    print(_outcome_text(game))
+    if args.output:
+        print(f"saved {len(game.history)} steps to {args.output}")
+    return EXIT_OK
