@@ -88,14 +88,20 @@ def target_dice(figure: Figure, rules: RulesOptions) -> int:
     return int(weapon_stats(figure.weapon, rules.old_school).target)
 
 
-def target_spec(target: Figure, shooter: Figure, sight: Sight) -> TargetSpec:
-    """A target of fire with its circumstances on 7.9.10 as the table shows them."""
+def target_spec(
+    target: Figure, shooter: Figure, sight: Sight, *, carrying: int | None = None
+) -> TargetSpec:
+    """A target of fire with its circumstances on 7.9.10 as the table shows them.
+
+    ``carrying`` is the Rep of a wounded friend the target carries (7.12).
+    """
     return TargetSpec(
         name=target.name,
         rep=target.rep,
         in_cover=sight.in_cover(shooter.id, target.id),
         prone=target.prone,
         fast_moving=target.fast_moving,
+        carried_rep=carrying,
         id=target.id,
     )
 

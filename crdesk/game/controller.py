@@ -46,9 +46,11 @@ from crdesk.game.actions import (
     Action,
     Activate,
     CarryOn,
+    ChangeFloor,
     Charge,
     CheatDeath,
     DiceFaces,
+    Drop,
     DuckBack,
     End,
     FastMove,
@@ -56,29 +58,49 @@ from crdesk.game.actions import (
     FreeWill,
     Move,
     Pass,
+    Pickup,
     Point2,
     Prone,
+    Ready,
     Reload,
     Roll,
     Stand,
     StarPower,
     Start,
+    Throw,
     fmt_num,
 )
 from crdesk.game.adapter import Sight
 from crdesk.game.records import CHANCE, Decision, Event, Frame, Outcome, Step
 from crdesk.geometry import movement
-from crdesk.geometry.measure import arc_of_fire, base_distance, charge_direction
-from crdesk.model import Battlefield, Figure, Scenario, Status, WeaponCode
+from crdesk.geometry.measure import (
+    arc_of_fire,
+    base_distance,
+    blast_members,
+    charge_direction,
+    cover_from_blast,
+)
+from crdesk.model import Battlefield, Building, Figure, Scenario, Status, WeaponCode
 from crdesk.options import RulesOptions, Weather
 from crdesk.rules import activation as act_rules
+from crdesk.rules.campaign import retrieve_wounded
 from crdesk.rules.common import RuleResult, words
+from crdesk.rules.grenades import (
+    GRENADE_RANGE,
+    BlastFigure,
+    blast,
+    missed_blast,
+    ready_grenade,
+    rocket_shot,
+    rocket_vs_building,
+    throw_grenade,
+)
 from crdesk.rules.in_sight import InSightGroup, in_sight
 from crdesk.rules.melee import Approach, charge, melee
 from crdesk.rules.reaction import Losses, ReactionTest, reaction_test
 from crdesk.rules.shooting import default_allocation, fire
 from crdesk.rules.stars import star_fate, star_power
-from crdesk.tables import weapon_stats
+from crdesk.tables import GRENADE, GRENADE_BANDS, GrenadeReady, GrenadeThrow, weapon_stats
 from crdesk.visibility import VisibilityService
 
 SEEDED = "seeded"
@@ -146,8 +168,9 @@ class _StepDice(DiceSource):
             k = game._state["die"]
             faces = tuple(counter_face(game.seed, k + i) for i in range(count))
         else:
-            if self._used + count > len(self._typed):
-                raise NeedDice(count, context)
+            available = len(self._typed) - self._used
+            if count > available:
+                raise NeedDice(count - available, context)
             faces = tuple(self._typed[self._used : self._used + count])
             self._used += count
         game._state["die"] += count
@@ -216,6 +239,12 @@ class Game:
             "rep_lost": {},
             "outcome": None,
             "volleys": 0,
+            "activations": 0,
+            "grenades": {},
+            "thrown": [],
+            "floors": {},
+            "carrying": {},
+            "collapsed": [],
         }
         self._pending: dict[str, Any] | None = None
         """Manual dice: the action waiting for faces and the faces typed so far."""
@@ -447,6 +476,8 @@ class Game:
         if not self._steps:
             raise IllegalActionError("nothing to undo: no step has been played")
         last = self._steps[-1]
+        if len(self._steps) == 1:
+            raise IllegalActionError("the opening activation roll cannot be taken back")
         if last.faces and not self.settings.practice_undo:
             raise IllegalActionError(
                 f"step {len(self._steps)} ({last.action}) rolled dice ({_faces(last.faces)}); "
@@ -475,11 +506,11 @@ class Game:
         twin._frames = copy.deepcopy(self._frames)
         twin._state = copy.deepcopy(self._state)
         twin._pending = copy.deepcopy(self._pending)
-        twin._checkpoints = []
+        twin._checkpoints = list(self._checkpoints)
         twin._sight = None
         twin._step_events = []
         twin._dice = None
-        twin._checkpoint()
+        twin._sync_moving()
         return twin
 
     def _checkpoint(self) -> None:
@@ -513,6 +544,16 @@ class Game:
         self.dice_log.truncate(cp.dice_log)
         self._pending = None
         self._sight = None
+        self._sync_moving()
+
+    def _sync_moving(self) -> None:
+        """Tell the sight engine who is moving (concealed, not in Cover, 7.9.5): the
+        figures that moved in the activation under way, as the frames record them."""
+        moving: set[str] = set()
+        for frame in self._frames:
+            if frame.kind in ("activation", "free_move"):
+                moving.update(frame.data["moved"])
+        self.vis.set_moving(moving)
 
     def _mark(self) -> _Checkpoint:
         return _Checkpoint(
@@ -527,7 +568,6 @@ class Game:
     def _rewind(self, mark: _Checkpoint) -> None:
         self._restore(mark)
         self._step_events = []
-        self.vis.set_moving(())
 
     # -- canonical state ------------------------------------------------------
 
@@ -747,7 +787,9 @@ class Game:
             )
         turn = self.turn
         self._emit("turn_end", f"Turn {turn} ends (7.1).", section="7.1")
-        self._state.update(turn=turn + 1, activated=[], ducked=[], rep_lost={}, volleys=0)
+        self._state.update(
+            turn=turn + 1, activated=[], ducked=[], rep_lost={}, volleys=0, thrown=[]
+        )
         if self.settings.max_turns is not None and turn >= self.settings.max_turns:
             self._end(None, f"{turn} turns played, the turn limit")
             return
@@ -846,8 +888,11 @@ class Game:
             }
         )
         allow = {m: float(act_rules.NORMAL_MOVE) for m in members}
+        self._state["activations"] += 1
         self._push(
             "activation",
+            number=self._state["activations"],
+            unwilling=[],
             side=side,
             leader=leader,
             members=members,
@@ -921,6 +966,10 @@ class Game:
                 options.append(Prone(f.id))
             if f.out_of_ammo and f.id not in d["fired"] and f.id not in d["reloading"]:
                 options.append(Reload(f.id))
+            if self._can_ready(frame, f) is None:
+                options.append(Ready(f.id))
+            if f.id in self._state["carrying"]:
+                options.append(Drop(f.id))
         for f in members:
             for target in self._auto_targets(f, active=True, frame=frame):
                 options.append(target)
@@ -934,7 +983,7 @@ class Game:
             "reload, or end the activation.",
             "7.2",
             tuple(options),
-            accepts=("move", "fire", "charge"),
+            accepts=("move", "fire", "charge", "throw", "pickup", "floor"),
         )
 
     def _check_activation(self, frame: Frame, act: Action) -> None:
@@ -962,6 +1011,19 @@ class Game:
         elif isinstance(act, Stand):
             if not fig.prone:
                 raise IllegalActionError(f"{fig.name} is not prone")
+        elif isinstance(act, Ready):
+            why = self._can_ready(frame, fig)
+            if why is not None:
+                raise IllegalActionError(why)
+        elif isinstance(act, Throw):
+            self._check_throw(frame, fig, act)
+        elif isinstance(act, Pickup):
+            self._check_pickup(frame, fig, act)
+        elif isinstance(act, Drop):
+            if fid not in self._state["carrying"]:
+                raise IllegalActionError(f"{fig.name} is carrying nobody")
+        elif isinstance(act, ChangeFloor):
+            self._check_floor(frame, fig, act)
         elif isinstance(act, Reload):
             if not fig.out_of_ammo:
                 raise IllegalActionError(f"{fig.name}'s weapon is not out of ammo")
@@ -1017,6 +1079,16 @@ class Game:
                 section="7.4.3",
                 figures=[act.figure],
             )
+        elif isinstance(act, Ready):
+            self._ready(frame, self.fig(act.figure))
+        elif isinstance(act, Throw):
+            self._throw(frame, self.fig(act.figure), act.point)
+        elif isinstance(act, Pickup):
+            self._pickup(frame, self.fig(act.figure), self.fig(act.wounded))
+        elif isinstance(act, Drop):
+            self._drop(act.figure, "puts down")
+        elif isinstance(act, ChangeFloor):
+            self._change_floor(frame, self.fig(act.figure), act.floor)
         elif isinstance(act, Reload):
             d["reloading"].append(act.figure)
             normal = float(act_rules.NORMAL_MOVE)
@@ -1051,7 +1123,11 @@ class Game:
 
     def _fast_move(self, frame: Frame, act: FastMove) -> None:
         d = frame.data
-        movers = [act_rules.FastMover(self.fig(f).name, self.fig(f).rep, id=f) for f in act.figures]
+        carrying = self._state["carrying"]
+        movers = [
+            act_rules.FastMover(self.fig(f).name, self.fig(f).rep, f in carrying, id=f)
+            for f in act.figures
+        ]
         res = act_rules.fast_move(self._roll(), movers)
         d["fast"] = True
         for f in res.figures:
@@ -1127,8 +1203,7 @@ class Game:
         seen = set(d["seen"]) if frame.kind == "activation" else set(d["seen_all"])
         if fig.id not in d["moved"]:
             d["moved"].append(fig.id)
-        moving = set(self.vis._moving) | {fig.id}
-        self.vis.set_moving(moving)
+        self._sync_moving()
         bf = self.battlefield
         enemies = {e.id for e in self._alive(self.enemy_of(side))}
         start = (fig.x, fig.y)
@@ -1155,8 +1230,9 @@ class Game:
                     else:
                         lo = mid
                 q, spotted = best
+                stop_at = self._free_spot(fig, path, hi, 0.0)
+                q = _point_at(path, stop_at)
                 bf.move_figure(fig.id, q[0], q[1], facing)
-                stop_at = hi
                 break
             prev, prev_dist = p, dist
             walked = dist
@@ -1165,6 +1241,7 @@ class Game:
         travelled = _prefix(path, walked)
         if act.facing is not None and stop_at is None:
             bf.move_figure(fig.id, fig.x, fig.y, act.facing)
+        self._carry_along(fig)
         if free:
             d["free_moved"].append(fig.id)
             cost_text = "free"
@@ -1192,6 +1269,18 @@ class Game:
                 section="7.4",
                 figures=[fig.id],
             )
+
+    def _free_spot(self, fig: Figure, path: Sequence[Point2], at: float, floor: float) -> float:
+        """The distance along the path, at or before ``at``, where the base overlaps no
+        other standing base (a move stopped by In Sight must still end on free ground)."""
+        others = [o for o in self.battlefield.figures() if o.id != fig.id and o.status.can_act]
+        d = at
+        while d > floor + 1e-9:
+            x, y = _point_at(path, d)
+            if all(math.hypot(o.x - x, o.y - y) >= o.radius + fig.radius - 1e-6 for o in others):
+                return d
+            d -= 0.125
+        return floor
 
     def _new_sightings(self, fid: str, enemies: set[str], seen: set[str]) -> list[str]:
         row = self.vis.row(fid)
@@ -1451,16 +1540,14 @@ class Game:
             fig.id in frame.data["fired"] or fig.id in frame.data["reloading"]
         ):
             return []
-        if (
-            weapon_stats(fig.weapon, self.rules.old_school).blast
-            if fig.weapon is not WeaponCode.NONE
-            else False
-        ):
+        if fig.weapon is WeaponCode.NONE:
             return []
         targets = self._eligible_targets(fig)
         if not targets:
             return []
         first = min(targets, key=lambda e: (base_distance(fig, e), e.id))
+        if weapon_stats(fig.weapon, self.rules.old_school).blast:
+            return [Fire(fig.id, ((first.id, 0),))]
         dice = adapter.target_dice(fig, self.rules)
         best: list[Figure] = [first]
         for side in ("left", "right"):
@@ -1475,10 +1562,9 @@ class Game:
         if shooter.weapon is WeaponCode.NONE:
             raise IllegalActionError(f"{shooter.name} has no ranged weapon")
         stats = weapon_stats(shooter.weapon, self.rules.old_school)
-        if stats.blast:
+        if stats.blast and len(act.targets) != 1:
             raise IllegalActionError(
-                f"{stats.name} fires at a spot with a blast circle (7.10.5); not supported "
-                "by this version of the controller yet"
+                f"{stats.name} fires at the spot of one figure, with a blast circle (7.10.5)"
             )
         if shooter.out_of_ammo:
             raise IllegalActionError(f"{shooter.name} is out of ammo: reload first (7.9.2)")
@@ -1494,7 +1580,9 @@ class Game:
                 f"{stats.name} has Target {stats.target}: at most {stats.target} targets"
             )
         counts = [n for _, n in act.targets]
-        if any(counts) and (0 in counts or sum(counts) != stats.target):
+        if stats.blast:
+            counts = [0]
+        elif any(counts) and (0 in counts or sum(counts) != stats.target):
             raise IllegalActionError(
                 f"give every target at least one die and {stats.target} dice in all (7.9.9), "
                 f"got {counts}"
@@ -1523,7 +1611,7 @@ class Game:
                     f'{fmt_num(rng)}" (7.9)'
                 )
             targets.append(t)
-        if reaction:
+        if reaction or stats.blast:
             return  # a reaction always fires at the figure that caused it (7.9.8)
         first = targets[0]
         eligible = self._eligible_targets(shooter)
@@ -1560,7 +1648,13 @@ class Game:
         self._state["volleys"] += 1
         sight = self.sight()
         targets = [self.fig(t) for t in act.target_ids]
-        specs = [adapter.target_spec(t, shooter, sight) for t in targets]
+        if weapon_stats(shooter.weapon, self.rules.old_school).blast:
+            self._rocket(shooter, targets[0], rush=rush)
+            return
+        carrying = self._state["carrying"]
+        specs = [
+            adapter.target_spec(t, shooter, sight, carrying=self._carried(t.id)) for t in targets
+        ]
         counts = [n for _, n in act.targets]
         res = fire(
             self._roll(),
@@ -1591,6 +1685,8 @@ class Game:
                 hits[t.id] = [d.status.value for d in tr.damage]
             else:
                 missed.append(t.id)
+            if tr.carried_damage and t.id in carrying:
+                hits[carrying[t.id]] = [d.status.value for d in tr.carried_damage]
         stars = [t for t in hits if self.fig(t).is_star]
         self._push(
             "aftermath",
@@ -1710,6 +1806,11 @@ class Game:
             else:
                 status = max((Status(s) for s in damage), key=lambda s: s.rank)
             if status in (Status.OUT_OF_THE_FIGHT, Status.OBVIOUSLY_DEAD):
+                if fig.status in (Status.OUT_OF_THE_FIGHT, Status.OBVIOUSLY_DEAD):
+                    # a wounded figure hit again (carried, or in a blast)
+                    if status.rank > fig.status.rank:
+                        bf.update_figure(fid, status=status)
+                    continue
                 bf.update_figure(fid, status=status, prone=True)
                 down.append(fid)
                 self._emit(
@@ -1742,6 +1843,18 @@ class Game:
             self._push("reaction", cause=cause, tests=tests, groups=None, free_will={}, todo=[])
         for fid in reversed(duck):
             self._push("duck_back", figure=fid, cause=cause, auto=True, why="damage")
+        for fid in down:
+            if fid in self._state["carrying"]:
+                self._drop(fid, "goes down and drops")
+            if self._state["grenades"].pop(fid, None) is not None:
+                fig = self.fig(fid)
+                self._emit(
+                    "grenade_dropped",
+                    f"{fig.name} drops a readied grenade: it explodes on the spot (7.10.1).",
+                    section="7.10.1",
+                    figures=[fid],
+                )
+                self._blast((fig.x, fig.y), fid, attacker_rep=None)
 
     # -- Reaction tests (7.7) ---------------------------------------------
 
@@ -2029,6 +2142,7 @@ class Game:
         status = fig.status if fig.status in adapter.STILL_REACTING else Status.DUCK_BACK
         dist = math.hypot(point[0] - fig.x, point[1] - fig.y)
         bf.update_figure(fig.id, x=point[0], y=point[1], status=status, prone=prone or fig.prone)
+        self._carry_along(fig)
         ducked = set(self._state["ducked"]) | {fig.id}
         self._state["ducked"] = sorted(ducked)
         where = (
@@ -2042,6 +2156,325 @@ class Game:
             section="7.4.4",
             figures=[fig.id],
         )
+
+    # -- Grenades and the Rocket Launcher (7.10, 8.4) -------------------------
+
+    def _can_ready(self, frame: Frame, fig: Figure) -> str | None:
+        """None if the figure may ready a grenade now (7.10.1), else why not."""
+        band = self.battlefield.force(fig.side).band
+        if band not in GRENADE_BANDS:
+            return (
+                f"{band.value.title()} forces have no grenades (Military, Guerilla and "
+                "Militia only, 7.10)"
+            )
+        if fig.id in self._state["grenades"]:
+            return f"{fig.name} already holds a readied grenade"
+        if fig.id in self._state["thrown"]:
+            return f"{fig.name} has thrown a grenade this turn: one throw per turn (7.10)"
+        if fig.prone:
+            return f"{fig.name} is prone"
+        half = float(frame.data["allow"][fig.id]) / 2
+        if self._movement_left(frame, fig.id) < half - 1e-9:
+            return f'readying costs half the movement ({fmt_num(half)}"); {fig.name} has less left'
+        return None
+
+    def _ready(self, frame: Frame, fig: Figure) -> None:
+        d = frame.data
+        d["used"][fig.id] = float(d["used"][fig.id]) + float(d["allow"][fig.id]) / 2
+        res = ready_grenade(
+            self._roll(), fig.rep, band=self.battlefield.force(fig.side).band, who=fig.name
+        )
+        self._state["grenades"][fig.id] = {
+            "now": res.result == GrenadeReady.THROW_NOW.value,
+            "activation": d["number"],
+        }
+        self._emit("ready", res.explain(), result=res, figures=[fig.id])
+
+    def _check_throw(self, frame: Frame, fig: Figure, act: Throw) -> None:
+        held = self._state["grenades"].get(fig.id)
+        if held is None:
+            raise IllegalActionError(f"{fig.name} has no readied grenade: ready one first (7.10.1)")
+        if not held["now"] and held["activation"] == frame.data["number"]:
+            raise IllegalActionError(
+                f"{fig.name}'s grenade may not be thrown until next active (7.10.1)"
+            )
+        table = self.battlefield.table
+        x, y = act.point
+        if not (0 <= x <= table.width and 0 <= y <= table.height):
+            raise IllegalActionError("the spot is off the table")
+        reach = max(0.0, math.hypot(x - fig.x, y - fig.y) - fig.radius)
+        if reach > GRENADE_RANGE + 1e-9:
+            raise IllegalActionError(
+                f'a grenade is thrown up to 6"; the spot is {reach:.1f}" from {fig.name} (7.10.3)'
+            )
+
+    def _throw(self, frame: Frame, fig: Figure, spot: Point2) -> None:
+        held = self._state["grenades"].pop(fig.id)
+        del held
+        self._state["thrown"] = sorted(set(self._state["thrown"]) | {fig.id})
+        in_los = movement.sees_point(self.battlefield, fig, spot, self.rules, index=self.vis.index)
+        reach = max(0.0, math.hypot(spot[0] - fig.x, spot[1] - fig.y) - fig.radius)
+        res = throw_grenade(self._roll(), fig.rep, distance=reach, spot_in_los=in_los, who=fig.name)
+        self._emit("throw", res.explain(), result=res, figures=[fig.id])
+        if res.result == GrenadeThrow.OOPS.value:
+            self._blast((fig.x, fig.y), fig.id, attacker_rep=fig.rep)
+        elif res.result == GrenadeThrow.MISS.value:
+            self._blast(spot, fig.id, attacker_rep=fig.rep, missed=True)
+        else:
+            self._blast(spot, fig.id, attacker_rep=fig.rep)
+
+    def _blast(
+        self,
+        centre: Point2,
+        cause: str,
+        *,
+        attacker_rep: int | None,
+        weapon: str = GRENADE,
+        missed: bool = False,
+        exclude: Iterable[str] = (),
+    ) -> None:
+        """A blast circle (7.10.5): damage, or Received Fire for those who escape (7.10.6)."""
+        skip = set(exclude)
+        standing = [f for f in self.battlefield.figures() if f.status.can_act and f.id not in skip]
+        members = blast_members(centre, standing, self.rules)
+        calm = not self.rules.night and self.rules.weather is Weather.CLEAR
+        index = self.vis.index if calm else None
+        specs = [
+            BlastFigure(
+                f.name,
+                f.rep,
+                cover_from_blast(self.battlefield, centre, f, self.rules, index=index).covered,
+                f.prone,
+                id=f.id,
+            )
+            for f in members
+        ]
+        where = f"({centre[0]:.1f}, {centre[1]:.1f})"
+        if not specs:
+            self._emit("blast", f"The blast at {where} catches nobody (7.10.5).", section="7.10.5")
+            return
+        res = (
+            missed_blast(specs)
+            if missed
+            else blast(self._roll(), specs, weapon=weapon, options=self.rules)
+        )
+        self._emit(
+            "blast",
+            f"Blast at {where}: {res.explain()}",
+            result=res,
+            figures=[v.id for v in res.figures],
+        )
+        hits = {v.id: [v.damage.status.value] for v in res.figures if v.damage is not None}
+        self._push(
+            "aftermath",
+            cause=cause,
+            cause_rep=attacker_rep,
+            hits=hits,
+            missed=[v.id for v in res.figures if v.damage is None],
+            stars=[fid for fid in hits if self.fig(fid).is_star],
+            fates={},
+            melee=False,
+        )
+
+    def _rocket(self, shooter: Figure, target: Figure, *, rush: bool) -> None:
+        """A Rocket Launcher fired at the figure on a spot (7.10.5); a building area
+        hit collapses with its occupants (8.4)."""
+        sight = self.sight()
+        spec = adapter.target_spec(target, shooter, sight)
+        res = rocket_shot(
+            self._roll(),
+            shooter.rep,
+            target=spec,
+            fast_moving=shooter.fast_moving,
+            rush_shot=rush,
+            who=shooter.name,
+        )
+        self._emit(
+            "fire",
+            f"{shooter.name} fires the Rocket Launcher at {target.name}: {res.explain()}",
+            result=res,
+            figures=[shooter.id, target.id],
+        )
+        self.battlefield.update_figure(shooter.id, out_of_ammo=True)
+        spot = (target.x, target.y)
+        if not res.on_target:
+            self._blast(spot, shooter.id, attacker_rep=shooter.rep, weapon="RL", missed=True)
+            return
+        area = self._building_area(spot)
+        if area is None:
+            self._blast(spot, shooter.id, attacker_rep=shooter.rep, weapon="RL")
+            return
+        self._collapse(shooter, area, spot)
+
+    def _building_area(self, spot: Point2) -> tuple[str, int] | None:
+        from shapely.geometry import Point
+
+        p = Point(spot)
+        for feature in self.battlefield.features_at(*spot):
+            if isinstance(feature, Building):
+                for k, poly in enumerate(feature.areas):
+                    if poly.covers(p) and f"{feature.id}:{k}" not in self._state["collapsed"]:
+                        return (feature.id, k)
+        return None
+
+    def _collapse(self, shooter: Figure, area: tuple[str, int], spot: Point2) -> None:
+        """8.4: the area collapses; its occupants roll damage, the area above may fall."""
+        from shapely.geometry import Point
+
+        building = self.battlefield.feature(area[0])
+        assert isinstance(building, Building)
+        poly = building.areas[area[1]]
+        floors = self._state["floors"]
+        inside = [
+            f
+            for f in self.battlefield.figures()
+            if f.status.can_act and poly.covers(Point(f.x, f.y))
+        ]
+        lower = [f for f in inside if int(floors.get(f.id, 1)) == 1]
+        upper = [f for f in inside if int(floors.get(f.id, 1)) > 1]
+        collapsed = set(self._state["collapsed"]) | {f"{area[0]}:{area[1]}"}
+        last = all(f"{area[0]}:{k}" in collapsed for k in range(len(building.areas)))
+        res = rocket_vs_building(
+            self._roll(),
+            [(f.name, f.rep, f.id) for f in lower],
+            upper_occupants=[(f.name, f.rep, f.id) for f in upper] if building.floors > 1 else None,
+            last_area_of_level=last,
+            options=self.rules,
+        )
+        self._state["collapsed"] = sorted(collapsed)
+        self._emit(
+            "collapse",
+            f"{building.name}: {res.explain()}",
+            result=res,
+            figures=[f.id for f in inside],
+        )
+        hits: dict[str, list[str]] = {}
+        missed: list[str] = []
+        for occ in (*res.lower, *res.upper):
+            if occ.status is None:
+                missed.append(occ.id)
+            else:
+                hits[occ.id] = [occ.status.value]
+        self._blast(
+            spot, shooter.id, attacker_rep=shooter.rep, weapon="RL", exclude=[f.id for f in inside]
+        )
+        self._push(
+            "aftermath",
+            cause=shooter.id,
+            cause_rep=shooter.rep,
+            hits=hits,
+            missed=missed,
+            stars=[fid for fid in hits if self.fig(fid).is_star],
+            fates={},
+            melee=False,
+        )
+
+    # -- Buildings: floors (8.2) ---------------------------------------------
+
+    def _building_of(self, fig: Figure) -> Building | None:
+        for feature in self.battlefield.features_at(fig.x, fig.y):
+            if isinstance(feature, Building):
+                return feature
+        return None
+
+    def _check_floor(self, frame: Frame, fig: Figure, act: ChangeFloor) -> None:
+        building = self._building_of(fig)
+        if building is None:
+            raise IllegalActionError(f"{fig.name} is not inside a building (8.2)")
+        here = int(self._state["floors"].get(fig.id, 1))
+        if not 1 <= act.floor <= building.floors:
+            raise IllegalActionError(f"{building.name} has floors 1 to {building.floors}")
+        if act.floor == here:
+            raise IllegalActionError(f"{fig.name} is already on floor {here}")
+        if abs(act.floor - here) != 1:
+            raise IllegalActionError("a figure changes one floor at a time (8.2)")
+        d = frame.data
+        if fig.id in d["moved"] or fig.id in d["fired"] or float(d["used"][fig.id]) > 0:
+            raise IllegalActionError(
+                f"changing floor takes {fig.name}'s whole activation: it has already acted (8.2)"
+            )
+
+    def _change_floor(self, frame: Frame, fig: Figure, floor: int) -> None:
+        d = frame.data
+        d["used"][fig.id] = d["allow"][fig.id]
+        d["fired"].append(fig.id)
+        d["moved"].append(fig.id)
+        floors = self._state["floors"]
+        if floor == 1:
+            floors.pop(fig.id, None)
+        else:
+            floors[fig.id] = floor
+        self._emit(
+            "floor",
+            f"{fig.name} moves to floor {floor}: that is its whole activation (8.2).",
+            section="8.2",
+            figures=[fig.id],
+        )
+
+    # -- Retrieving wounded (7.12) ---------------------------------------------
+
+    def _carried(self, fid: str) -> int | None:
+        """Rep of the wounded figure ``fid`` carries, if any (it counts as in Cover, 7.12)."""
+        wounded = self._state["carrying"].get(fid)
+        return None if wounded is None else self.fig(wounded).rep
+
+    def _check_pickup(self, frame: Frame, fig: Figure, act: Pickup) -> None:
+        try:
+            wounded = self.fig(act.wounded)
+        except CrdeskError:
+            raise IllegalActionError(f"there is no figure {act.wounded!r}") from None
+        if wounded.side != fig.side:
+            raise IllegalActionError(f"{wounded.name} is not a friend (7.12)")
+        if wounded.status is not Status.OUT_OF_THE_FIGHT:
+            raise IllegalActionError(f"{wounded.name} is not Out of the Fight (7.12)")
+        if fig.id in self._state["carrying"]:
+            raise IllegalActionError(f"{fig.name} already carries a wounded friend")
+        if wounded.id in self._state["carrying"].values():
+            raise IllegalActionError(f"{wounded.name} is already being carried")
+        if base_distance(fig, wounded) > 0.25:
+            raise IllegalActionError(
+                f"{fig.name} must be in base contact with {wounded.name} to pick it up (7.12)"
+            )
+        if fig.id in frame.data["unwilling"]:
+            raise IllegalActionError(
+                f"{fig.name} failed its test: it will not retrieve the wounded (7.12)"
+            )
+        if self._movement_left(frame, fig.id) < 2.0 - 1e-9:
+            raise IllegalActionError(f'picking up costs 2" of movement; {fig.name} has less left')
+
+    def _pickup(self, frame: Frame, fig: Figure, wounded: Figure) -> None:
+        res = retrieve_wounded(self._roll(), fig.rep, is_star=fig.is_star, who=fig.name)
+        self._emit("retrieve", res.explain(), result=res, figures=[fig.id, wounded.id])
+        if res.result == "will_not_retrieve":
+            frame.data["unwilling"].append(fig.id)
+            return
+        d = frame.data
+        d["used"][fig.id] = float(d["used"][fig.id]) + 2.0
+        self._state["carrying"][fig.id] = wounded.id
+        self._carry_along(fig)
+        self._emit(
+            "pickup",
+            f'{fig.name} picks up {wounded.name} (2" of movement, 7.12).',
+            section="7.12",
+            figures=[fig.id, wounded.id],
+        )
+
+    def _drop(self, carrier: str, how: str) -> None:
+        wounded = self._state["carrying"].pop(carrier, None)
+        if wounded is None:
+            return
+        self._emit(
+            "drop",
+            f"{self.fig(carrier).name} {how} {self.fig(wounded).name} (7.12).",
+            section="7.12",
+            figures=[carrier, wounded],
+        )
+
+    def _carry_along(self, carrier: Figure) -> None:
+        """The carried wounded goes where its carrier goes (7.12)."""
+        wounded = self._state["carrying"].get(carrier.id)
+        if wounded is not None:
+            self.battlefield.move_figure(wounded, carrier.x, carrier.y)
 
     # -- Melee (7.11) --------------------------------------------------------
 
@@ -2077,6 +2510,8 @@ class Game:
 
     def _charge(self, charger: Figure, target: Figure, *, in_sight: bool) -> None:
         """Charge into Melee 7.11.2 and, if the charger gets there, the melee 7.11.4."""
+        if target.id in self._state["carrying"]:
+            self._drop(target.id, "is charged and drops")
         sight = self.sight()
         in_cover = sight.in_cover(charger.id, target.id)
         start = (charger.x, charger.y)

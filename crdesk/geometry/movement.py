@@ -422,6 +422,38 @@ def nearest_cover(
     return DuckBack((figure.x, figure.y), 0.0, True, "prone")
 
 
+def sees_point(
+    battlefield: Battlefield,
+    figure: Figure,
+    spot: Point2,
+    rules: RulesOptions,
+    *,
+    index: TerrainIndex | None = None,
+) -> bool:
+    """Whether the figure has LOS to a spot on the table (grenade throws 7.10.3, Rocket
+    Launcher spots 7.10.5): its front 180°, terrain only (figures do not hide a spot)."""
+    index = index or build_index(battlefield, rules, raster=False)
+    fx, fy = figure.facing_vector()
+    vp = Viewpoints(
+        ids=[figure.id, "@spot"],
+        x=np.array([figure.x, spot[0]]),
+        y=np.array([figure.y, spot[1]]),
+        r=np.array([figure.radius, 0.0]),
+        fx=np.array([fx, 0.0]),
+        fy=np.array([fy, 0.0]),
+        blocks=np.zeros(2, dtype=bool),
+        moving=np.zeros(2, dtype=bool),
+        lit=np.ones(2, dtype=bool),
+        present=np.ones(2, dtype=bool),
+        places=[
+            locate(index, figure.x, figure.y, figure.radius, rules),
+            locate(index, spot[0], spot[1], 0.0, rules),
+        ],
+    )
+    res = evaluate(index, vp, np.zeros(1, dtype=np.int64), np.ones(1, dtype=np.int64), rules)
+    return bool(res.ab[0] == 0)
+
+
 def _crosses_wall(index: TerrainIndex, start: Point, spot: Point2, place: object) -> bool:
     """A Duck Back into a building must pass a door or window (8.2)."""
     seg = LineString([(start.x, start.y), spot])
@@ -442,5 +474,6 @@ __all__ = [
     "nearest_cover",
     "path_cost",
     "reachable_area",
+    "sees_point",
     "shortest_path",
 ]

@@ -168,3 +168,21 @@ def test_duck_back_building_interiors_option() -> None:
     off = RulesOptions(interpretations=Interpretations(duck_back_interiors_count=False))
     res_off = nearest_cover(bf, bf.figure("a"), (13, 34), off)
     assert res_off.prone_in_place or res_off.point[1] > 16
+
+
+def test_sees_point_front_arc_and_terrain() -> None:
+    from shapely.geometry import Polygon
+
+    from crdesk.geometry.movement import sees_point
+    from crdesk.model import Battlefield, Figure, Force, Table, TerrainFeature, TerrainKind
+    from crdesk.options import RulesOptions
+
+    rock = TerrainFeature(
+        "r", TerrainKind.IMPASSABLE, "rock", Polygon([(8, 8), (12, 8), (12, 10), (8, 10)])
+    )
+    fig = Figure("a", "A", 4, x=10, y=14, facing=0)
+    bf = Battlefield(Table(24, 24), [rock], [Force("p", "P", figures=[fig])])
+    rules = RulesOptions()
+    assert not sees_point(bf, fig, (10, 4), rules)  # behind the rock
+    assert sees_point(bf, fig, (16, 8), rules)  # in front, clear
+    assert not sees_point(bf, fig, (10, 20), rules)  # behind the figure
