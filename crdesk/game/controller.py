@@ -27,10 +27,10 @@ How it works inside (STYLE "Playing"):
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import itertools
 import json
+import marshal
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -118,6 +118,8 @@ EXCHANGE_LIMIT = 40
 """Volleys in one chain of fire after which it breaks off (a guard, never met in play)."""
 CHECKPOINT_EVERY = 25
 """Steps between the snapshots :meth:`Game.undo` and :meth:`Game.fork` start from."""
+HASH_EVERY = 10
+"""Steps between the state hashes recorded while playing (a saved game's checks)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,7 +189,7 @@ class _Checkpoint:
     steps: int
     battlefield: Any
     state: dict[str, Any]
-    frames: list[Frame]
+    frames: list[tuple[str, dict[str, Any]]]
     events: int
     dice_log: int
 
@@ -252,6 +254,11 @@ class Game:
         self._sight: Sight | None = None
         self._step_events: list[Event] = []
         self._dice: _StepDice | None = None
+        self._hashes: dict[int, str] = {}
+        self._version = 0
+        """Bumped whenever the state changes: the awaited decision is cached on it."""
+        self._awaited: tuple[int, Decision | None] | None = None
+        self._group_memo: tuple[tuple[Any, ...], list[tuple[str, int, list[str]]]] | None = None
         self._checkpoint()
         if start:
             self._run_step(Start(), CHANCE, [], "")
@@ -350,6 +357,17 @@ class Game:
 
     def awaiting(self) -> Decision | None:
         """The one decision the game waits for, or None when the encounter is over."""
+        if self._awaited is not None and self._awaited[0] == self._version:
+            return self._awaited[1]
+        decision = self._awaiting()
+        self._awaited = (self._version, decision)
+        return decision
+
+    def recorded_hashes(self) -> dict[int, str]:
+        """State hashes after every tenth step, recorded while the steps were played."""
+        return dict(self._hashes)
+
+    def _awaiting(self) -> Decision | None:
         if self._state["outcome"] is not None or not self._frames:
             return None
         if self._pending is not None:
@@ -426,6 +444,7 @@ class Game:
         return self._run_step(act, decision.actor, list(faces), why)
 
     def _run_step(self, act: Action, actor: str, typed: list[int], why: str) -> list[Event]:
+        self._version += 1
         mark = self._mark()
         dice = _StepDice(self, typed)
         self._dice = dice
@@ -455,6 +474,9 @@ class Game:
                 f"{len(typed)} dice given but the step used only {len(typed) - dice.unused}"
             )
         self._steps.append(Step(actor, str(act), tuple(dice.faces), why))
+        self._version += 1
+        if len(self._steps) % HASH_EVERY == 0:
+            self._hashes[len(self._steps)] = self.state_hash()
         events = self._step_events
         self._events.extend(events)
         self._step_events = []
@@ -472,6 +494,7 @@ class Game:
         """
         if self._pending is not None:
             self._pending = None
+            self._version += 1
             return Step(CHANCE, "dice")
         if not self._steps:
             raise IllegalActionError("nothing to undo: no step has been played")
@@ -503,9 +526,15 @@ class Game:
             twin.dice_log.append(entry)
         twin._steps = list(self._steps)
         twin._events = list(self._events)
-        twin._frames = copy.deepcopy(self._frames)
-        twin._state = copy.deepcopy(self._state)
-        twin._pending = copy.deepcopy(self._pending)
+        twin._frames = [
+            Frame(kind, data) for kind, data in _plain([(f.kind, f.data) for f in self._frames])
+        ]
+        twin._state = _plain(self._state)
+        twin._pending = _plain(self._pending)
+        twin._hashes = dict(self._hashes)
+        twin._version = 0
+        twin._awaited = None
+        twin._group_memo = None
         twin._checkpoints = list(self._checkpoints)
         twin._sight = None
         twin._step_events = []
@@ -514,16 +543,7 @@ class Game:
         return twin
 
     def _checkpoint(self) -> None:
-        self._checkpoints.append(
-            _Checkpoint(
-                len(self._steps),
-                self.battlefield.snapshot(),
-                copy.deepcopy(self._state),
-                copy.deepcopy(self._frames),
-                len(self._events),
-                len(self.dice_log),
-            )
-        )
+        self._checkpoints.append(self._mark())
 
     def _goto(self, count: int) -> None:
         """Put the game back to just after step ``count`` (restore, then replay)."""
@@ -537,9 +557,11 @@ class Game:
             self._replay_step(n, step)
 
     def _restore(self, cp: _Checkpoint) -> None:
+        self._version += 1
         self.battlefield.restore(cp.battlefield)
-        self._state = copy.deepcopy(cp.state)
-        self._frames = copy.deepcopy(cp.frames)
+        self._state = _plain(cp.state)
+        self._frames = [Frame(kind, data) for kind, data in _plain(cp.frames)]
+        self._hashes = {k: h for k, h in self._hashes.items() if k <= cp.steps}
         del self._events[cp.events :]
         self.dice_log.truncate(cp.dice_log)
         self._pending = None
@@ -559,8 +581,8 @@ class Game:
         return _Checkpoint(
             len(self._steps),
             self.battlefield.snapshot(),
-            copy.deepcopy(self._state),
-            copy.deepcopy(self._frames),
+            _plain(self._state),
+            _plain([(f.kind, f.data) for f in self._frames]),
             len(self._events),
             len(self.dice_log),
         )
@@ -801,6 +823,14 @@ class Game:
 
     def _groups(self, side: str) -> list[tuple[str, int, list[str]]]:
         """(leader, leader Rep, members) of the side's groups that have yet to activate."""
+        key = (
+            self.battlefield.revision,
+            side,
+            tuple(self._state["activated"]),
+            tuple(self._state["ducked"]),
+        )
+        if self._group_memo is not None and self._group_memo[0] == key:
+            return self._group_memo[1]
         self.cohesion.update()
         done = set(self._state["activated"]) | set(self._state["ducked"])
         out = []
@@ -819,6 +849,7 @@ class Game:
             leader = max(stars or figs, key=lambda f: (f.rep, -roster[f.id]))
             out.append((leader.id, leader.rep, members))
         out.sort(key=lambda g: roster[g[2][0]])
+        self._group_memo = (key, out)
         return out
 
     def _eligible(self, frame: Frame) -> list[tuple[str, int, list[str]]]:
@@ -2632,6 +2663,12 @@ class ReplayError(IllegalActionError):
 
 def _copy_battlefield(bf: Battlefield) -> Battlefield:
     return bf.copy()
+
+
+def _plain(data: Any) -> Any:
+    """A deep copy of plain JSON-like data (dicts, lists, str, numbers, None); marshal is
+    the fastest exact copier for it (internal state only, never a file)."""
+    return marshal.loads(marshal.dumps(data))
 
 
 def _faces(faces: Sequence[int]) -> str:

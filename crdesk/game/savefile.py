@@ -56,7 +56,7 @@ from crdesk.errors import (
     ScenarioFormatError,
     UnreadableFileError,
 )
-from crdesk.game.controller import MANUAL, SEEDED, Game, GameSettings, ReplayError
+from crdesk.game.controller import HASH_EVERY, MANUAL, SEEDED, Game, GameSettings, ReplayError
 from crdesk.game.records import Step
 from crdesk.model import Scenario
 from crdesk.scenario import MAX_FILE_BYTES, from_document, to_document, write_atomic
@@ -66,7 +66,7 @@ from crdesk.scenario import _problem as schema_problem
 SUFFIX = ".crgame"
 GAME_FORMAT_VERSION = 1
 """The newest saved-game format this crdesk writes and reads."""
-CHECK_EVERY = 10
+CHECK_EVERY = HASH_EVERY
 """Steps between the state hashes recorded in ``checks`` (and one after the last step)."""
 MAX_DEPTH = 64
 """Deepest JSON nesting accepted; a real game file nests about 8 levels."""
@@ -351,7 +351,7 @@ def _check_hashes(game: Game) -> dict[int, str]:
     history = game.history
     count = len(history)
     wanted = _check_steps(count)
-    known: dict[int, str] = {}
+    known: dict[int, str] = game.recorded_hashes()
     memo = _MEMO.get(game)
     if memo is not None:
         same = 0
@@ -359,7 +359,7 @@ def _check_hashes(game: Game) -> dict[int, str]:
             if a != b:
                 break
             same += 1
-        known = {k: h for k, h in memo.hashes.items() if k <= same}
+        known.update({k: h for k, h in memo.hashes.items() if k <= same})
     if count and game.state_document()["pending"] is None:
         known[count] = game.state_hash()
     missing = {k for k in wanted if k not in known}
