@@ -117,6 +117,19 @@ def _segment_events(
     return pieces, events
 
 
+def _one_crossing(
+    events: list[tuple[float, float, str | None, str]], on_wall: set[str], length: float
+) -> tuple[list[tuple[float, float, str | None, str]], set[str]]:
+    """A path whose corner lies on a door or wall crosses it once, not once per segment.
+
+    Drops a crossing at the very start of a segment when the previous segment
+    ended on that building's outline; returns the buildings this segment ends on.
+    """
+    kept = [e for e in events if not (e[0] <= GRAZE and e[3] in on_wall and e[2] != "impassable")]
+    ends = {e[3] for e in kept if e[0] >= length - GRAZE and e[2] != "impassable"}
+    return kept, ends
+
+
 def _points(geom: BaseGeometry) -> list[Point]:
     if geom.is_empty:
         return []
@@ -141,9 +154,11 @@ def path_cost(
     index = index or build_index(battlefield, rules, raster=False)
     total = 0.0
     length = 0.0
+    on_wall: set[str] = set()
     for p, q in itertools.pairwise(path):
         seg = LineString([p, q])
         pieces, events = _segment_events(index, seg, ignore_terrain, radius)
+        events, on_wall = _one_crossing(events, on_wall, seg.length)
         for d, cost, forbidden, fid in events:
             if forbidden is not None:
                 return PathCost(math.inf, length + d, forbidden, fid)
@@ -182,9 +197,11 @@ def farthest_along(
     index = index or build_index(battlefield, rules, raster=False)
     left = allowance
     here: Point2 = tuple(path[0])  # type: ignore[assignment]
+    on_wall: set[str] = set()
     for p, q in itertools.pairwise(path):
         seg = LineString([p, q])
         pieces, events = _segment_events(index, seg, ignore_terrain, radius)
+        events, on_wall = _one_crossing(events, on_wall, seg.length)
         # walk the segment in order; at the same spot pay a crossing before moving on
         marks: list[tuple[float, int, _Piece | None, tuple[float, float, str | None, str]]] = [
             (pc.start, 1, pc, (0.0, 0.0, None, "")) for pc in pieces

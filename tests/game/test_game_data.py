@@ -38,6 +38,8 @@ def play_case(case: dict[str, Any]) -> Game:
         faces = step.get("dice", [])
         if "refused" in step:
             before = game.state_hash()
+            reason = game.legal(step["do"])
+            assert reason is not None, f"step {n} {step['do']!r} was not refused"
             with pytest.raises(IllegalActionError, match=re.escape(step["refused"])):
                 game.play(step["do"], faces=faces)
             assert game.state_hash() == before, f"step {n}: a refused action changed the game"

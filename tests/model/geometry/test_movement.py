@@ -186,3 +186,27 @@ def test_sees_point_front_arc_and_terrain() -> None:
     assert not sees_point(bf, fig, (10, 4), rules)  # behind the rock
     assert sees_point(bf, fig, (16, 8), rules)  # in front, clear
     assert not sees_point(bf, fig, (10, 20), rules)  # behind the figure
+
+
+def test_a_path_with_a_corner_on_a_door_pays_for_it_once() -> None:
+    from shapely.geometry import Polygon
+
+    from crdesk.geometry.movement import farthest_along, path_cost
+    from crdesk.model import Battlefield, Building, Opening, OpeningKind, Table
+    from crdesk.model import TerrainKind as Kind
+    from crdesk.options import RulesOptions
+
+    shed = Building(
+        "b",
+        Kind.BUILDING,
+        "Shed",
+        Polygon([(10, 8), (16, 8), (16, 14), (10, 14)]),
+        openings=[Opening(OpeningKind.DOOR, (12, 14), (14, 14))],
+    )
+    bf = Battlefield(Table(24, 24), [shed])
+    rules = RulesOptions()
+    straight = path_cost(bf, [(13, 17), (13, 12)], rules, radius=0.5)
+    cornered = path_cost(bf, [(13, 17), (13, 14), (13, 12)], rules, radius=0.5)
+    assert straight.cost == cornered.cost == 7.0  # 5" walked + 2" for the door (8.2)
+    reach = farthest_along(bf, [(13, 17), (13, 14), (13, 12)], 7.0, rules, radius=0.5)
+    assert reach.point == (13.0, 12.0) and reach.stopped_by is None
