@@ -1429,8 +1429,20 @@ class Game:
         )
         by_id = {g.id: members for g, members in groups}
         order = [fid for gid in res.order_ids for fid in by_id[gid]]
-        if order:
-            self._push("in_sight", side=side, order=order, index=0, choice=None)
+        best: dict[str, list[Any]] = {}
+        for g, members in groups:
+            got = res.group(g.id).successes
+            gside = self.fig(members[0]).side
+            if gside not in best or got > best[gside][0]:
+                best[gside] = [got, g.name, g.leader_rep, g.id]
+        self._push(
+            "in_sight",
+            side=side,
+            order=order,
+            index=0,
+            involved=[*involved_movers, *involved_enemies],
+            best=best,
+        )
 
     def _sight_groups(self, side: str, involved: list[str]) -> list[tuple[list[str], list[str]]]:
         out = []
@@ -1457,6 +1469,8 @@ class Game:
     def _run_in_sight(self, frame: Frame) -> bool:
         """Winners act one at a time (7.6.4); Grunts by the book, Stars choose."""
         d = frame.data
+        if self._join_in_sight(d):
+            return True
         while d["index"] < len(d["order"]):
             fid = d["order"][d["index"]]
             fig = self.fig(fid)
@@ -1469,6 +1483,55 @@ class Game:
             self._in_sight_action(fig, self._book_in_sight_action(fig))
             return True
         self._pop(frame)
+        return True
+
+    def _join_in_sight(self, d: dict[str, Any]) -> bool:
+        """7.6.5: a figure that becomes involved takes its own test against the original
+        opponent's score, and acts (after those already acting) if it beats it."""
+        sight = self.sight()
+        involved = set(d["involved"])
+        newcomers = [
+            f
+            for f in self._alive()
+            if f.id not in involved
+            and any(
+                self.fig(e).side != f.side and self.fig(e).status.can_act and sight.either(f.id, e)
+                for e in involved
+            )
+        ]
+        if not newcomers:
+            return False
+        for fig in newcomers:
+            involved.add(fig.id)
+            other = self.enemy_of(fig.side)
+            if other not in d["best"]:
+                continue
+            score, name, rep, gid = d["best"][other]
+            moving = fig.side == d["side"]
+            foes = [e for e in involved if self.fig(e).side == other]
+            res = in_sight(
+                self._roll(),
+                [
+                    InSightGroup(
+                        fig.name,
+                        fig.rep,
+                        moving,
+                        self._all_concealed(sight, [fig.id], foes),
+                        id=fig.id,
+                    ),
+                    InSightGroup(name, rep, not moving, successes=score, id=gid),
+                ],
+            )
+            wins = res.group(fig.id).wins
+            self._emit(
+                "in_sight",
+                f"{fig.name} joins the In Sight (7.6.5): {res.explain()}",
+                result=res,
+                figures=[fig.id],
+            )
+            if wins:
+                d["order"].append(fig.id)
+        d["involved"] = sorted(involved)
         return True
 
     def _book_in_sight_action(self, fig: Figure) -> Action:

@@ -170,3 +170,47 @@ def test_events_explain_themselves() -> None:
     assert fast.section == "7.4.2" and fast.dice == (2, 5)
     assert 'Cpl. Diaz passed 1 vs Rep 4: may move 12"' in fast.text
     assert fast.data["results"][0]["distance"] == 12
+
+
+def test_a_figure_that_becomes_involved_takes_its_own_in_sight_test() -> None:
+    """7.6.5: a newcomer rolls against the original opponent's score; a win lets it act."""
+    sc = scenario(
+        {
+            "table": [24, 24],
+            "terrain": [
+                {"kind": "impassable", "outline": [[10, 10], [14, 10], [14, 14], [10, 14]]}
+            ],
+            "forces": [
+                {
+                    "id": "p",
+                    "player": True,
+                    "figures": [
+                        {"id": "p1", "name": "Anya", "role": "star", "rep": 5, "at": [12, 18]}
+                    ],
+                },
+                {
+                    "id": "e",
+                    "figures": [
+                        {"id": "e1", "name": "Viper", "rep": 4, "at": [12, 4], "facing": 180},
+                        {"id": "e2", "name": "Shiv", "rep": 4, "at": [1, 1], "facing": 0},
+                    ],
+                },
+            ],
+        }
+    )
+    game = Game.new(sc, dice="manual")
+    game.play("dice 5,1")
+    game.play("activate p1")
+    game.play("move p1 20,18")
+    game.play("pass", faces=(1, 2, 3, 4, 5, 4, 5, 6, 6))  # Anya 3 successes, Viper 0
+    d = game.awaiting()
+    assert d is not None and d.kind == "in_sight_action" and d.figure == "p1"
+    # Shiv comes into sight while the In Sight is being resolved
+    game.battlefield.move_figure("e2", 22, 4, 180)
+    events = game.play("carryon p1", faces=(1, 2, 3, 4, 1, 2, 3))
+    joined = [e for e in events if "joins the In Sight" in e.text]
+    assert joined and joined[0].section == "7.6.3" and "Shiv" in joined[0].text
+    assert "needs at least as many as Anya 3: acts" in joined[0].text
+    assert any(e.kind == "fire" and e.text.startswith("Shiv fires at Anya") for e in events)
+    d = game.awaiting()
+    assert d is not None and d.kind == "free_will" and d.figure == "p1"
