@@ -14,7 +14,7 @@ text                                   meaning
 ``fast p1,p2``                         declare a Fast Move for these figures (7.4.2)
 ``prone p1`` / ``stand p1``            go prone / stand up (7.4.3)
 ``fire p1 at e1:2,e2:1``               fire, with the dice allotted to each target
-``charge p1 at e2``                    declare a Charge into Melee (7.11.2)
+``charge p1,p2 at e2``                 declare a Charge into Melee (7.11.2, 7.11.6)
 ``ready p1`` / ``throw p1 at 10,12``   ready / throw a grenade (7.10)
 ``reload p1``                          reload (7.9.2)
 ``pickup p1 p3`` / ``drop p1``         pick up / put down a wounded friend (7.12)
@@ -360,20 +360,27 @@ class Fire(Action):
 
 @dataclass(frozen=True, slots=True)
 class Charge(Action):
-    """Declare a Charge into Melee at a target (7.11.2)."""
+    """Declare a Charge into Melee at a target (7.11.2); up to three may charge one
+    target together (7.11.6): ``charge p1,p2 at e2``."""
 
     figure: str
     target: str
+    others: tuple[str, ...] = ()
     word: ClassVar[str] = "charge"
 
+    @property
+    def chargers(self) -> tuple[str, ...]:
+        return (self.figure, *self.others)
+
     def __str__(self) -> str:
-        return f"charge {self.figure} at {self.target}"
+        return f"charge {','.join(self.chargers)} at {self.target}"
 
     @classmethod
     def _from_words(cls, words: list[str]) -> Action:
         if len(words) != 3 or words[1] != "at":
-            raise IllegalActionError("'charge' is written 'charge ID at TARGET'")
-        return cls(_fid(words[0]), _fid(words[2]))
+            raise IllegalActionError("'charge' is written 'charge ID[,ID...] at TARGET'")
+        chargers = _ids(words[0])
+        return cls(chargers[0], _fid(words[2]), chargers[1:])
 
 
 @dataclass(frozen=True, slots=True)

@@ -1590,7 +1590,7 @@ class Game:
         if isinstance(act, Fire):
             self._volley(fig, act, rush=False, cause_of_reaction=None)
         elif isinstance(act, Charge):
-            self._charge(fig, self.fig(act.target), in_sight=True)
+            self._charge([fig], self.fig(act.target))
         elif isinstance(act, DuckBack):
             threat = self._nearest_threat(fig)
             self._push("duck_back", figure=fig.id, cause=threat, auto=True, why="in_sight")
@@ -2573,7 +2573,7 @@ class Game:
     # -- Melee (7.11) --------------------------------------------------------
 
     def _check_charge(self, frame: Frame, fig: Figure, act: Charge) -> None:
-        from crdesk.rules.melee import can_declare_charge
+        from crdesk.rules.melee import can_declare_charge, check_attackers
 
         try:
             target = self.fig(act.target)
@@ -2583,89 +2583,157 @@ class Game:
             raise IllegalActionError(f"{target.name} is a friend")
         if not target.status.can_act:
             raise IllegalActionError(f"{target.name} is {words(target.status)}")
-        if fig.prone:
-            raise IllegalActionError(f"{fig.name} is prone: stand up first (7.4.3)")
+        chargers = act.chargers
+        if len(set(chargers)) != len(chargers):
+            raise IllegalActionError("name each charger once")
+        try:
+            check_attackers(len(chargers))
+        except IllegalActionError as exc:
+            raise IllegalActionError(f"{exc} (7.11.6)") from None
         sight = self.sight()
-        decl = can_declare_charge(
-            distance=sight.distance(fig.id, target.id),
-            remaining_move=self._movement_left(frame, fig.id),
-            has_los=sight.sees(fig.id, target.id),
-            options=self.rules,
-        )
-        if not decl.allowed:
-            raise IllegalActionError(f"{fig.name} may not charge {target.name}: {decl.reason}")
+        for cid in chargers:
+            charger = self._member(frame, cid) if frame.kind == "activation" else self.fig(cid)
+            if charger.prone:
+                raise IllegalActionError(f"{charger.name} is prone: stand up first (7.4.3)")
+            if frame.kind == "activation" and cid in frame.data["moved"]:
+                raise IllegalActionError(f"{charger.name} has already moved this activation")
+            left = self._movement_left(frame, cid) if frame.kind == "activation" else 8.0
+            decl = can_declare_charge(
+                distance=sight.distance(cid, target.id),
+                remaining_move=left,
+                has_los=sight.sees(cid, target.id),
+                options=self.rules,
+            )
+            if not decl.allowed:
+                raise IllegalActionError(
+                    f"{charger.name} may not charge {target.name}: {decl.reason}"
+                )
 
     def _start_charge(self, frame: Frame, act: Charge) -> None:
-        fig = self.fig(act.figure)
-        frame.data["used"][fig.id] = frame.data["allow"][fig.id]
-        if fig.id not in frame.data["moved"]:
-            frame.data["moved"].append(fig.id)
-        self._charge(fig, self.fig(act.target), in_sight=False)
+        for cid in act.chargers:
+            frame.data["used"][cid] = frame.data["allow"][cid]
+            if cid not in frame.data["moved"]:
+                frame.data["moved"].append(cid)
+        self._charge([self.fig(c) for c in act.chargers], self.fig(act.target))
 
-    def _charge(self, charger: Figure, target: Figure, *, in_sight: bool) -> None:
-        """Charge into Melee 7.11.2 and, if the charger gets there, the melee 7.11.4."""
+    def _charge(self, chargers: list[Figure], target: Figure) -> None:
+        """Charge into Melee 7.11.2: every charger rolls against one target roll; the
+        target may fire; those not stopped fight it one on one in turn (7.11.4, 7.11.6)."""
+        from crdesk.rules.melee import single_shot_target
+        from crdesk.tables import ChargeResult
+
         if target.id in self._state["carrying"]:
             self._drop(target.id, "is charged and drops")
         sight = self.sight()
-        in_cover = sight.in_cover(charger.id, target.id)
-        start = (charger.x, charger.y)
-        contact = _contact_point(charger, target)
-        direction = charge_direction(target, start, contact, self.rules)
-        approach = Approach(direction.value)
+        in_cover = any(sight.in_cover(c.id, target.id) for c in chargers)
+        contacts = self._contact_points(chargers, target)
+        approaches = [
+            Approach(charge_direction(target, (c.x, c.y), contacts[c.id], self.rules).value)
+            for c in chargers
+        ]
+        worst = {Approach.FRONT: 0, Approach.FLANK: 1, Approach.REAR: 2}
+        approach = max(approaches, key=worst.__getitem__)
         test = charge(
             self._roll(),
-            [(charger.name, charger.rep, charger.id)],
+            [(c.name, c.rep, c.id) for c in chargers],
             (target.name, target.rep, target.id),
             in_cover=in_cover,
             approach=approach,
             options=self.rules,
         )
-        self._emit("charge", test.explain(), result=test, figures=[charger.id, target.id])
-        outcome = test.chargers[0].outcome
+        self._emit(
+            "charge",
+            test.explain(),
+            result=test,
+            figures=[*(c.id for c in chargers), target.id],
+        )
+        outcomes = {c.id: c.outcome for c in test.chargers}
+        may = [c for c in chargers if outcomes[c.id] is not ChargeResult.CHARGER_MOVES_IN]
+        fire_at: list[str] = []
+        rush = False
+        if may and adapter.can_fire(target):
+            if adapter.target_dice(target, self.rules) >= len(may):
+                fire_at = [c.id for c in may]
+                rush = any(outcomes[c] is ChargeResult.TARGET_RUSH_SHOTS for c in fire_at)
+            else:
+                choice = single_shot_target(test)
+                if choice.charger_id is not None:
+                    fire_at, rush = [choice.charger_id], choice.rush_shot
         self._push(
             "melee",
-            charger=charger.id,
+            chargers=[c.id for c in chargers],
             target=target.id,
-            outcome=outcome.value,
+            fire_at=fire_at,
+            rush=rush,
             stage="fire",
-            contact=list(contact),
+            index=0,
+            contacts={k: list(v) for k, v in contacts.items()},
         )
+
+    def _contact_points(self, chargers: list[Figure], target: Figure) -> dict[str, Point2]:
+        """Where each charger's base touches the target's, on its line to the target,
+        turned round the target when another base is already there."""
+        taken = [
+            (o.x, o.y, o.radius)
+            for o in self.battlefield.figures()
+            if o.status.can_act and o.id != target.id and o not in chargers
+        ]
+        table = self.battlefield.table
+        out: dict[str, Point2] = {}
+        for c in chargers:
+            base = math.atan2(c.x - target.x, -(c.y - target.y))
+            reach = c.radius + target.radius
+            spot = _contact_point(c, target)
+            for turn in (0, 25, -25, 50, -50, 75, -75, 100, -100, 135, -135, 180):
+                ang = base + math.radians(turn)
+                x, y = target.x + reach * math.sin(ang), target.y - reach * math.cos(ang)
+                on = (
+                    c.radius <= x <= table.width - c.radius
+                    and c.radius <= y <= table.height - c.radius
+                )
+                if on and all(
+                    math.hypot(x - ox, y - oy) >= r + c.radius - 1e-6 for ox, oy, r in taken
+                ):
+                    spot = (x, y)
+                    break
+            out[c.id] = spot
+            taken.append((spot[0], spot[1], c.radius))
+        return out
 
     def _melee_rep(self, fig: Figure) -> int:
         """The Rep a figure fights with: less this turn's -1 to Rep results (7.8)."""
         return max(0, fig.rep - int(self._state["rep_lost"].get(fig.id, 0)))
 
     def _run_melee(self, frame: Frame) -> bool:
-        from crdesk.tables import ChargeResult
-
         d = frame.data
-        charger, target = self.fig(d["charger"]), self.fig(d["target"])
-        outcome = ChargeResult(d["outcome"])
+        target = self.fig(d["target"])
         if d["stage"] == "fire":
-            d["stage"] = "after_fire"
-            shoots = outcome is not ChargeResult.CHARGER_MOVES_IN
-            if shoots and target.status.can_act and adapter.can_fire(target):
-                shot = Fire(target.id, ((charger.id, 0),))
+            d["stage"] = "melee"
+            fire_at = [c for c in d["fire_at"] if self.fig(c).status.can_act]
+            if fire_at and target.status.can_act:
+                shot = Fire(target.id, tuple((c, 0) for c in fire_at))
                 try:
                     self._check_fire(target, shot, reaction=True)
                 except IllegalActionError:
-                    shoots = False
-                if shoots:
-                    dice = adapter.target_dice(target, self.rules)
-                    self._volley(
-                        target,
-                        Fire(target.id, ((charger.id, dice),)),
-                        rush=outcome is ChargeResult.TARGET_RUSH_SHOTS,
-                        cause_of_reaction=charger.id,
-                        verb="fires at the charging"
-                        if outcome is ChargeResult.TARGET_FIRES
-                        else "Rush Shots at the charging",
-                    )
-                    if not self.rules.interpretations.charge_missed_charger_tests:
-                        # "No Reaction Tests taken" (7.11.2): a missed charger carries on
-                        self._frames[-1].data["missed"] = []
+                    return True
+                dice = adapter.target_dice(target, self.rules)
+                alloc = default_allocation(dice, len(fire_at))
+                self._volley(
+                    target,
+                    Fire(target.id, tuple(zip(fire_at, alloc, strict=True))),
+                    rush=bool(d["rush"]),
+                    cause_of_reaction=fire_at[0],
+                    verb="Rush Shots at the charging" if d["rush"] else "fires at the charging",
+                )
+                if not self.rules.interpretations.charge_missed_charger_tests:
+                    # "No Reaction Tests taken" (7.11.2): a missed charger carries on
+                    self._frames[-1].data["missed"] = []
             return True
-        if d["stage"] == "after_fire":
+        while d["index"] < len(d["chargers"]):
+            charger = self.fig(d["chargers"][d["index"]])
+            d["index"] += 1
+            if not target.status.can_act:
+                break
             if not charger.status.can_act or charger.status in adapter.STILL_REACTING:
                 self._emit(
                     "charge_stopped",
@@ -2673,43 +2741,44 @@ class Game:
                     section="7.11.2",
                     figures=[charger.id],
                 )
-                self._pop(frame)
-                return True
-            if not target.status.can_act:
-                self._pop(frame)
-                return True
-            x, y = d["contact"]
-            bf = self.battlefield
-            bf.move_figure(charger.id, x, y, _bearing((x, y), (target.x, target.y)))
-            self._emit(
-                "contact",
-                f"{charger.name} charges into contact with {target.name} (7.11.2).",
-                section="7.11.2",
-                figures=[charger.id, target.id],
-            )
-            rep_lost = self._state["rep_lost"]
-            a = replace(adapter.fighter(charger, target), rep=self._melee_rep(charger))
-            b = replace(adapter.fighter(target, charger), rep=self._melee_rep(target))
-            res = melee(self._roll(), a, b)
-            self._emit("melee", res.explain(), result=res, figures=[charger.id, target.id])
-            for fid, lost in res.rep_lost.items():
-                if lost:
-                    rep_lost[fid] = int(rep_lost.get(fid, 0)) + int(lost)
-            loser = self.fig(res.loser_id)
-            winner = self.fig(res.winner_id)
-            self._pop(frame)
-            self._push(
-                "aftermath",
-                cause=winner.id,
-                cause_rep=winner.rep,
-                hits={loser.id: [res.loser_status.value]},
-                missed=[],
-                stars=[loser.id] if loser.is_star else [],
-                fates={},
-                melee=True,
-            )
+                continue
+            self._fight(charger, target, d["contacts"][charger.id])
             return True
-        raise AssertionError(d["stage"])
+        self._pop(frame)
+        return True
+
+    def _fight(self, charger: Figure, target: Figure, contact: list[float]) -> None:
+        """Into contact, then one melee to the end (7.11.4, 7.11.5)."""
+        x, y = contact
+        bf = self.battlefield
+        bf.move_figure(charger.id, x, y, _bearing((x, y), (target.x, target.y)))
+        self._carry_along(charger)
+        self._emit(
+            "contact",
+            f"{charger.name} charges into contact with {target.name} (7.11.2).",
+            section="7.11.2",
+            figures=[charger.id, target.id],
+        )
+        rep_lost = self._state["rep_lost"]
+        a = replace(adapter.fighter(charger, target), rep=self._melee_rep(charger))
+        b = replace(adapter.fighter(target, charger), rep=self._melee_rep(target))
+        res = melee(self._roll(), a, b)
+        self._emit("melee", res.explain(), result=res, figures=[charger.id, target.id])
+        for fid, lost in res.rep_lost.items():
+            if lost:
+                rep_lost[fid] = int(rep_lost.get(fid, 0)) + int(lost)
+        loser = self.fig(res.loser_id)
+        winner = self.fig(res.winner_id)
+        self._push(
+            "aftermath",
+            cause=winner.id,
+            cause_rep=winner.rep,
+            hits={loser.id: [res.loser_status.value]},
+            missed=[],
+            stars=[loser.id] if loser.is_star else [],
+            fates={},
+            melee=True,
+        )
 
 
 class ReplayError(IllegalActionError):
