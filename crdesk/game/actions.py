@@ -18,6 +18,9 @@ text                                   meaning
 ``ready p1`` / ``throw p1 at 10,12``   ready / throw a grenade (7.10)
 ``reload p1``                          reload (7.9.2)
 ``pickup p1 p3`` / ``drop p1``         pick up / put down a wounded friend (7.12)
+``capture p1 e2``                      capture an Out of the Fight enemy in contact (7.9.12)
+``dispatch p1 e2``                     dispatch an Out of the Fight enemy in contact (7.9.12)
+``exit p1``                            leave the table by an edge the encounter allows
 ``floor p1 2``                         change floor in a building (8.2)
 ``freewill p1 2``                      a Star's Free Will: pass 2, 1 or 0 d6 (5.2)
 ``roll``                               roll the dice instead of using Free Will
@@ -423,6 +426,46 @@ class Pickup(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class Capture(Action):
+    """Capture an Out of the Fight enemy in base contact (7.9.12)."""
+
+    figure: str
+    target: str
+    word: ClassVar[str] = "capture"
+
+    def __str__(self) -> str:
+        return f"{self.word} {self.figure} {self.target}"
+
+    @classmethod
+    def _from_words(cls, words: list[str]) -> Action:
+        if len(words) != 2:
+            raise IllegalActionError(f"'{cls.word}' is written '{cls.word} ID ENEMY'")
+        return cls(_fid(words[0]), _fid(words[1]))
+
+
+@dataclass(frozen=True, slots=True)
+class Dispatch(Capture):
+    """Dispatch an Out of the Fight enemy in base contact (7.9.12)."""
+
+    word: ClassVar[str] = "dispatch"
+
+
+@dataclass(frozen=True, slots=True)
+class Exit(Action):
+    """Leave the table by an edge the encounter allows (7.4, 12)."""
+
+    figure: str
+    word: ClassVar[str] = "exit"
+
+    def __str__(self) -> str:
+        return f"{self.word} {self.figure}"
+
+    @classmethod
+    def _from_words(cls, words: list[str]) -> Action:
+        return cls(_one_figure(cls.word, words))
+
+
+@dataclass(frozen=True, slots=True)
 class ChangeFloor(Action):
     """Move to another floor of the building the figure is in (8.2)."""
 
@@ -577,6 +620,9 @@ _WORDS: dict[str, type[Action]] = {
         Charge,
         Throw,
         Pickup,
+        Capture,
+        Dispatch,
+        Exit,
         ChangeFloor,
         FreeWill,
         StarPower,

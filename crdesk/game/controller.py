@@ -45,14 +45,17 @@ from crdesk.game import adapter
 from crdesk.game.actions import (
     Action,
     Activate,
+    Capture,
     CarryOn,
     ChangeFloor,
     Charge,
     CheatDeath,
     DiceFaces,
+    Dispatch,
     Drop,
     DuckBack,
     End,
+    Exit,
     FastMove,
     Fire,
     FreeWill,
@@ -80,6 +83,7 @@ from crdesk.geometry.measure import (
     charge_direction,
     cover_from_blast,
 )
+from crdesk.geometry.terrain_index import locate
 from crdesk.model import Battlefield, Building, Figure, Scenario, Status, WeaponCode
 from crdesk.options import RulesOptions, Weather
 from crdesk.rules import activation as act_rules
@@ -247,6 +251,9 @@ class Game:
             "floors": {},
             "carrying": {},
             "collapsed": [],
+            "captives": {},
+            "exited": [],
+            "fired_from": {},
         }
         self._pending: dict[str, Any] | None = None
         """Manual dice: the action waiting for faces and the faces typed so far."""
@@ -810,7 +817,13 @@ class Game:
         turn = self.turn
         self._emit("turn_end", f"Turn {turn} ends (7.1).", section="7.1")
         self._state.update(
-            turn=turn + 1, activated=[], ducked=[], rep_lost={}, volleys=0, thrown=[]
+            turn=turn + 1,
+            activated=[],
+            ducked=[],
+            rep_lost={},
+            volleys=0,
+            thrown=[],
+            fired_from={},
         )
         if self.settings.max_turns is not None and turn >= self.settings.max_turns:
             self._end(None, f"{turn} turns played, the turn limit")
@@ -1001,6 +1014,8 @@ class Game:
                 options.append(Ready(f.id))
             if f.id in self._state["carrying"]:
                 options.append(Drop(f.id))
+            if self._exit_edge(frame, f) is not None:
+                options.append(Exit(f.id))
         for f in members:
             for target in self._auto_targets(f, active=True, frame=frame):
                 options.append(target)
@@ -1014,7 +1029,7 @@ class Game:
             "reload, or end the activation.",
             "7.2",
             tuple(options),
-            accepts=("move", "fire", "charge", "throw", "pickup", "floor"),
+            accepts=("move", "fire", "charge", "throw", "pickup", "floor", "capture", "dispatch"),
         )
 
     def _check_activation(self, frame: Frame, act: Action) -> None:
@@ -1055,6 +1070,11 @@ class Game:
                 raise IllegalActionError(f"{fig.name} is carrying nobody")
         elif isinstance(act, ChangeFloor):
             self._check_floor(frame, fig, act)
+        elif isinstance(act, Capture):
+            self._check_capture(fig, act)
+        elif isinstance(act, Exit):
+            if self._exit_edge(frame, fig) is None:
+                raise IllegalActionError(self._no_exit(frame, fig))
         elif isinstance(act, Reload):
             if not fig.out_of_ammo:
                 raise IllegalActionError(f"{fig.name}'s weapon is not out of ammo")
@@ -1120,6 +1140,10 @@ class Game:
             self._drop(act.figure, "puts down")
         elif isinstance(act, ChangeFloor):
             self._change_floor(frame, self.fig(act.figure), act.floor)
+        elif isinstance(act, Capture):
+            self._capture(self.fig(act.figure), self.fig(act.target), isinstance(act, Dispatch))
+        elif isinstance(act, Exit):
+            self._exit(frame, self.fig(act.figure))
         elif isinstance(act, Reload):
             d["reloading"].append(act.figure)
             normal = float(act_rules.NORMAL_MOVE)
@@ -1662,6 +1686,15 @@ class Game:
             )
         if shooter.out_of_ammo:
             raise IllegalActionError(f"{shooter.name} is out of ammo: reload first (7.9.2)")
+        opening = self._opening_of(shooter)
+        if opening is not None:
+            others = set(self._state["fired_from"].get(opening, [])) - {shooter.id}
+            if len(others) >= 2:
+                raise IllegalActionError(
+                    "up to two figures may fire from each door or window (8.5): "
+                    + ", ".join(sorted(self.fig(o).name for o in others))
+                    + " already have"
+                )
         if not reaction and shooter.status in adapter.STILL_REACTING:
             raise IllegalActionError(
                 f"{shooter.name} ducked back and may not fire until next active (7.4.4)"
@@ -1740,6 +1773,11 @@ class Game:
     ) -> None:
         """Fire one weapon (7.9.9-7.9.11) and queue what follows: damage, then the tests."""
         self._state["volleys"] += 1
+        opening = self._opening_of(shooter)
+        if opening is not None:
+            fired = self._state["fired_from"].setdefault(opening, [])
+            if shooter.id not in fired:
+                fired.append(shooter.id)
         sight = self.sight()
         targets = [self.fig(t) for t in act.target_ids]
         if weapon_stats(shooter.weapon, self.rules.old_school).blast:
@@ -2503,6 +2541,108 @@ class Game:
             f"{fig.name} moves to floor {floor}: that is its whole activation (8.2).",
             section="8.2",
             figures=[fig.id],
+        )
+
+    def _opening_of(self, fig: Figure) -> str | None:
+        """The door or window a figure inside a building stands at, as "feature:n" (8.5)."""
+        place = locate(self.vis.index, fig.x, fig.y, fig.radius, self.rules)
+        if place.building < 0 or not place.openings:
+            return None
+        return f"{self.vis.index.features[place.building]}:{place.openings[0]}"
+
+    # -- Auto-kill or capture (7.9.12), leaving the table ----------------------
+
+    def _check_capture(self, fig: Figure, act: Capture) -> None:
+        try:
+            target = self.fig(act.target)
+        except CrdeskError:
+            raise IllegalActionError(f"there is no figure {act.target!r}") from None
+        if target.side == fig.side:
+            raise IllegalActionError(f"{target.name} is a friend")
+        if target.status is not Status.OUT_OF_THE_FIGHT:
+            raise IllegalActionError(f"{target.name} is not Out of the Fight (7.9.12)")
+        if target.id in self._state["captives"]:
+            raise IllegalActionError(f"{target.name} is already a captive")
+        if base_distance(fig, target) > 0.25:
+            raise IllegalActionError(
+                f"{fig.name} must be in base contact with {target.name} (7.9.12)"
+            )
+
+    def _capture(self, fig: Figure, target: Figure, dispatch: bool) -> None:
+        if dispatch:
+            self.battlefield.update_figure(target.id, status=Status.OBVIOUSLY_DEAD)
+            text = f"{fig.name} dispatches {target.name} (7.9.12)."
+        else:
+            self._state["captives"][target.id] = fig.id
+            text = (
+                f"{fig.name} captures {target.name}: captives need at least one armed guard, "
+                "one per six (7.9.12)."
+            )
+        self._emit("capture", text, section="7.9.12", figures=[fig.id, target.id])
+
+    def _allowed_edges(self, side: str) -> tuple[str, ...]:
+        """Edges a side may leave by: any in free play; in an encounter the player's
+        force by its own (near) edge and the other side by the far edge (12)."""
+        from crdesk.model import EncounterType
+
+        if self.scenario.encounter.type is EncounterType.FREE:
+            return ("near", "far", "left", "right")
+        return ("near",) if self.battlefield.force(side).player else ("far",)
+
+    def _exit_edge(self, frame: Frame, fig: Figure) -> tuple[str, Point2] | None:
+        """The allowed edge the figure can reach with the movement it has left, if any."""
+        if fig.prone or frame.data["allow"].get(fig.id) is None:
+            return None
+        left = self._movement_left(frame, fig.id)
+        table = self.battlefield.table
+        r = fig.radius
+        spots = {
+            "near": (fig.x, table.height - r),
+            "far": (fig.x, r),
+            "left": (r, fig.y),
+            "right": (table.width - r, fig.y),
+        }
+        for edge in self._allowed_edges(fig.side):
+            spot = spots[edge]
+            if math.hypot(spot[0] - fig.x, spot[1] - fig.y) > left + 1e-9:
+                continue
+            cost = movement.path_cost(
+                self.battlefield,
+                [(fig.x, fig.y), spot],
+                self.rules,
+                index=self.vis.index,
+                radius=r,
+            )
+            if cost.allowed and cost.cost <= left + 1e-6:
+                return edge, spot
+        return None
+
+    def _no_exit(self, frame: Frame, fig: Figure) -> str:
+        edges = " or ".join(self._allowed_edges(fig.side))
+        return (
+            f"{fig.name} cannot reach the {edges} edge with "
+            f'{self._movement_left(frame, fig.id):.1f}" of movement left'
+        )
+
+    def _exit(self, frame: Frame, fig: Figure) -> None:
+        found = self._exit_edge(frame, fig)
+        assert found is not None
+        edge, spot = found
+        bf = self.battlefield
+        bf.update_figure(fig.id, x=spot[0], y=spot[1], status=Status.LEAVE_THE_BATTLEFIELD)
+        gone = [fig.id]
+        wounded = self._state["carrying"].pop(fig.id, None)
+        if wounded is not None:
+            bf.move_figure(wounded, spot[0], spot[1])
+            gone.append(wounded)
+        self._state["exited"] = sorted(set(self._state["exited"]) | set(gone))
+        frame.data["used"][fig.id] = frame.data["allow"][fig.id]
+        carried = f", carrying {self.fig(wounded).name}" if wounded else ""
+        self._emit(
+            "exit",
+            f"{fig.name} leaves the table by the {edge} edge{carried}.",
+            section="12",
+            figures=gone,
         )
 
     # -- Retrieving wounded (7.12) ---------------------------------------------

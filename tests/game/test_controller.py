@@ -7,6 +7,7 @@ import pytest
 from crdesk.errors import IllegalActionError
 from crdesk.game import CHANCE, Game, GameSettings
 from crdesk.game.actions import Activate, DiceFaces, End, Move, Pass
+from crdesk.model import EncounterType
 from tests.game.games import scenario
 
 WOODS = [[14, 12], [22, 12], [22, 18], [14, 18]]
@@ -214,3 +215,107 @@ def test_a_figure_that_becomes_involved_takes_its_own_in_sight_test() -> None:
     assert any(e.kind == "fire" and e.text.startswith("Shiv fires at Anya") for e in events)
     d = game.awaiting()
     assert d is not None and d.kind == "free_will" and d.figure == "p1"
+
+
+def test_leaving_the_table_by_an_allowed_edge() -> None:
+    sc = scenario(
+        {
+            "table": [24, 24],
+            "forces": [
+                {"id": "p", "player": True, "figures": [{"id": "p1", "rep": 4, "at": [5, 20]}]},
+                {"id": "e", "figures": [{"id": "e1", "rep": 4, "at": [20, 2], "facing": 90}]},
+            ],
+        }
+    )
+    game = Game.new(sc, dice="manual")
+    game.play("dice 4,1")
+    game.play("activate p1")
+    d = game.awaiting()
+    assert d is not None and "exit p1" in [str(o) for o in d.options]
+    events = game.play("exit p1")
+    assert any(e.kind == "exit" and "leaves the table by the" in e.text for e in events)
+    assert game.battlefield.figure("p1").status.value == "leave_the_battlefield"
+
+
+def test_an_encounter_allows_only_the_players_own_edge() -> None:
+    sc = scenario(
+        {
+            "table": [24, 24],
+            "forces": [
+                {"id": "p", "player": True, "figures": [{"id": "p1", "rep": 4, "at": [5, 3]}]},
+                {"id": "e", "figures": [{"id": "e1", "rep": 4, "at": [20, 2], "facing": 90}]},
+            ],
+        }
+    )
+    sc.encounter.type = EncounterType.RAID
+    game = Game.new(sc, dice="manual")
+    game.play("dice 4,1")
+    game.play("activate p1")
+    assert "cannot reach the near edge" in (game.legal("exit p1") or "")
+
+
+def test_capture_and_dispatch_an_out_of_the_fight_enemy() -> None:
+    sc = scenario(
+        {
+            "table": [24, 24],
+            "forces": [
+                {"id": "p", "player": True, "figures": [{"id": "p1", "rep": 4, "at": [5, 20]}]},
+                {
+                    "id": "e",
+                    "figures": [
+                        {"id": "e1", "rep": 4, "at": [6, 20], "status": "out_of_the_fight"},
+                        {"id": "e2", "rep": 4, "at": [8, 20], "status": "out_of_the_fight"},
+                        {"id": "e3", "rep": 4, "at": [20, 2], "facing": 90},
+                    ],
+                },
+            ],
+        }
+    )
+    game = Game.new(sc, dice="manual")
+    game.play("dice 4,1")
+    game.play("activate p1")
+    assert "base contact" in (game.legal("capture p1 e2") or "")
+    events = game.play("capture p1 e1")
+    assert any("captures e1" in e.text and e.section == "7.9.12" for e in events)
+    assert "already a captive" in (game.legal("dispatch p1 e1") or "")
+    game.play("move p1 7,20")
+    game.play("dispatch p1 e2")
+    assert game.battlefield.figure("e2").status.value == "obviously_dead"
+
+
+def test_up_to_two_figures_fire_from_one_window() -> None:
+    sc = scenario(
+        {
+            "table": [24, 24],
+            "terrain": [
+                {
+                    "kind": "building",
+                    "outline": [[10, 8], [16, 8], [16, 14], [10, 14]],
+                    "floors": 1,
+                    "areas": [[[10, 8], [16, 8], [16, 14], [10, 14]]],
+                    "openings": [{"kind": "window", "start": [11, 8], "end": [15, 8]}],
+                }
+            ],
+            "forces": [
+                {
+                    "id": "p",
+                    "player": True,
+                    "figures": [
+                        {"id": "p1", "name": "Lind", "rep": 4, "at": [2, 22]},
+                        {"id": "p2", "name": "Diaz", "rep": 4, "at": [4, 22]},
+                        {"id": "p3", "rep": 4, "at": [13, 8.6]},
+                    ],
+                },
+                {"id": "e", "figures": [{"id": "e1", "rep": 4, "at": [13, 2], "facing": 180}]},
+            ],
+        }
+    )
+    game = Game.new(sc, dice="manual")
+    game.play("dice 4,1")
+    game.play("activate p3")
+    key = game._opening_of(game.battlefield.figure("p3"))
+    assert key is not None and key.startswith("building-1:")
+    assert game.legal("fire p3 at e1") is None
+    game._state["fired_from"][key] = ["p1", "p2"]  # two have fired from it this turn
+    reason = game.legal("fire p3 at e1") or ""
+    assert "up to two figures may fire from each door or window (8.5): Diaz, Lind" in reason
