@@ -3,9 +3,12 @@ keep figures where figures may stand.
 
 The games are random walks through the decisions: at each one a drawn choice
 plays one of the decision's options, a random Move of a group member (up to a
-few inches, kept only when :meth:`Game.legal` accepts it), a random Fire or
-Charge at an enemy (likewise kept only if legal), a chosen Duck Back spot, or
-the book policy's choice (which keeps the game moving towards the enemy).
+few inches, or towards another figure, kept only when :meth:`Game.legal`
+accepts it), a random Fire, Charge or grenade Throw at an enemy, a pick-up,
+capture or dispatch of a figure that is down, a change of floor, a chosen Duck
+Back spot (each likewise kept only if legal; a refused one must be refused by
+:meth:`Game.play` too and change nothing), or the book policy's choice (which
+keeps the game moving towards the enemy).
 They run on the two demo tables and on small generated scenarios.
 
 Everything is derandomized with no example database, so the runs are the same
@@ -28,8 +31,10 @@ from crdesk.errors import IllegalActionError
 from crdesk.game import Game
 from crdesk.game.actions import (
     Action,
+    Capture,
     ChangeFloor,
     Charge,
+    Dispatch,
     DuckBack,
     End,
     Fire,
@@ -216,18 +221,28 @@ def _random_at_enemy(game: Game, decision: Decision, draw: Draw) -> Action | Non
 
 
 def _random_care(game: Game, decision: Decision, draw: Draw) -> Action | None:
-    """Pick up a friend who is Out of the Fight, or change floor."""
+    """Pick up a friend who is Out of the Fight, capture or dispatch such an enemy, or
+    change floor."""
     members = [m for m in _group(game) if game.fig(m).status.can_act]
     if not members:
         return None
     fid = draw(st.sampled_from(members))
     side = game.fig(fid).side
-    down = [f.id for f in game.battlefield.figures() if f.side == side and not f.status.can_act]
-    if "pickup" in decision.accepts and down and draw(st.booleans()):
-        return Pickup(fid, _nearest_first(game, fid, down)[0])
-    if "floor" in decision.accepts:
+    down = [f for f in game.battlefield.figures() if not f.status.can_act]
+    words = [w for w in ("pickup", "capture", "dispatch", "floor") if w in decision.accepts]
+    if not words:
+        return None
+    word = draw(st.sampled_from(words))
+    if word == "floor":
         return ChangeFloor(fid, draw(st.integers(1, 3)))
-    return None
+    friends = word == "pickup"
+    ids = [f.id for f in down if (f.side == side) == friends]
+    if not ids:
+        return None
+    target = _nearest_first(game, fid, ids)[0]
+    if word == "pickup":
+        return Pickup(fid, target)
+    return Capture(fid, target) if word == "capture" else Dispatch(fid, target)
 
 
 def _random_duck_spot(game: Game, decision: Decision, draw: Draw) -> Action | None:
@@ -247,7 +262,7 @@ def random_action(game: Game, draw: Draw) -> Action:
         kinds += ["move", "move", "move", "move"]
     if {"fire", "charge", "throw"} & set(decision.accepts):
         kinds += ["enemy", "enemy"]
-    if {"pickup", "floor"} & set(decision.accepts):
+    if {"pickup", "capture", "dispatch", "floor"} & set(decision.accepts):
         kinds.append("care")
     if decision.kind == "duck_back":
         kinds.append("spot")
@@ -263,8 +278,15 @@ def random_action(game: Game, draw: Draw) -> Action:
         act = _random_duck_spot(game, decision, draw)
     elif kind == "book":
         act = BOOK.decide(game, decision)[0]
-    if act is not None and game.legal(act) is None:
-        return act
+    if act is not None:
+        reason = game.legal(act)
+        if reason is None:
+            return act
+        # a refused action is refused by play too, and changes nothing
+        before = game.state_hash()
+        with pytest.raises(IllegalActionError):
+            game.play(act)
+        assert game.state_hash() == before, f"refused {act} ({reason}) changed the game"
     assert decision.options, f"no options for {decision.kind}"
     options = decision.options
     busy = [o for o in options if not isinstance(o, End | Prone | Pass)]
