@@ -1416,34 +1416,15 @@ class Game:
             return
         self.cohesion.update()
         enemy_groups = self._sight_groups(self.enemy_of(side), involved_enemies)
+        sides = [(movers, involved_movers, True, involved_enemies)] + [
+            (members, involved, False, involved_movers) for members, involved in enemy_groups
+        ]
         groups: list[tuple[InSightGroup, list[str]]] = []
-        roller = self._sight_roller(movers, involved_movers)
-        groups.append(
-            (
-                InSightGroup(
-                    self.fig(roller).name,
-                    self.fig(roller).rep,
-                    True,
-                    self._all_concealed(sight, involved_movers, involved_enemies),
-                    id=roller,
-                ),
-                involved_movers,
-            )
-        )
-        for members, involved in enemy_groups:
-            roller = self._sight_roller(members, involved)
-            groups.append(
-                (
-                    InSightGroup(
-                        self.fig(roller).name,
-                        self.fig(roller).rep,
-                        False,
-                        self._all_concealed(sight, involved, involved_movers),
-                        id=roller,
-                    ),
-                    involved,
-                )
-            )
+        for members, involved, moving, foes in sides:
+            roller = self.fig(self._sight_roller(members, involved))
+            concealed = self._all_concealed(sight, involved, foes)
+            group = InSightGroup(roller.name, roller.rep, moving, concealed, id=roller.id)
+            groups.append((group, involved))
         res = in_sight(self._roll(), [g for g, _ in groups])
         self._emit(
             "in_sight",
