@@ -135,6 +135,20 @@ def _one_figure(cls_word: str, words: list[str]) -> str:
 
 
 @dataclass(frozen=True, slots=True)
+class OneFigure(Action):
+    """An action about one figure, written ``WORD ID`` (``prone p1``, ``reload p2``)."""
+
+    figure: str
+
+    def __str__(self) -> str:
+        return f"{self.word} {self.figure}"
+
+    @classmethod
+    def _from_words(cls, words: list[str]) -> Action:
+        return cls(_one_figure(cls.word, words))
+
+
+@dataclass(frozen=True, slots=True)
 class Activate(Action):
     """Activate the group led by ``leader`` (7.1)."""
 
@@ -242,93 +256,45 @@ class FastMove(Action):
 
 
 @dataclass(frozen=True, slots=True)
-class Prone(Action):
+class Prone(OneFigure):
     """Go prone (7.4.3): ends the figure's movement until next active."""
 
-    figure: str
     word: ClassVar[str] = "prone"
 
-    def __str__(self) -> str:
-        return f"{self.word} {self.figure}"
-
-    @classmethod
-    def _from_words(cls, words: list[str]) -> Action:
-        return cls(_one_figure(cls.word, words))
-
 
 @dataclass(frozen=True, slots=True)
-class Stand(Action):
+class Stand(OneFigure):
     """Stand up (7.4.3): costs half the figure's movement."""
 
-    figure: str
     word: ClassVar[str] = "stand"
 
-    def __str__(self) -> str:
-        return f"{self.word} {self.figure}"
-
-    @classmethod
-    def _from_words(cls, words: list[str]) -> Action:
-        return cls(_one_figure(cls.word, words))
-
 
 @dataclass(frozen=True, slots=True)
-class Reload(Action):
+class Reload(OneFigure):
     """Reload an empty weapon (7.9.2)."""
 
-    figure: str
     word: ClassVar[str] = "reload"
 
-    def __str__(self) -> str:
-        return f"{self.word} {self.figure}"
-
-    @classmethod
-    def _from_words(cls, words: list[str]) -> Action:
-        return cls(_one_figure(cls.word, words))
-
 
 @dataclass(frozen=True, slots=True)
-class Ready(Action):
+class Ready(OneFigure):
     """Ready a grenade (7.10.1)."""
 
-    figure: str
     word: ClassVar[str] = "ready"
 
-    def __str__(self) -> str:
-        return f"{self.word} {self.figure}"
-
-    @classmethod
-    def _from_words(cls, words: list[str]) -> Action:
-        return cls(_one_figure(cls.word, words))
-
 
 @dataclass(frozen=True, slots=True)
-class Drop(Action):
+class Drop(OneFigure):
     """Put down a carried wounded friend (7.12)."""
 
-    figure: str
     word: ClassVar[str] = "drop"
-
-    def __str__(self) -> str:
-        return f"{self.word} {self.figure}"
-
-    @classmethod
-    def _from_words(cls, words: list[str]) -> Action:
-        return cls(_one_figure(cls.word, words))
 
 
 @dataclass(frozen=True, slots=True)
-class CarryOn(Action):
+class CarryOn(OneFigure):
     """A Star's In Sight choice to carry on (7.6.4)."""
 
-    figure: str
     word: ClassVar[str] = "carryon"
-
-    def __str__(self) -> str:
-        return f"{self.word} {self.figure}"
-
-    @classmethod
-    def _from_words(cls, words: list[str]) -> Action:
-        return cls(_one_figure(cls.word, words))
 
 
 @dataclass(frozen=True, slots=True)
@@ -451,18 +417,10 @@ class Dispatch(Capture):
 
 
 @dataclass(frozen=True, slots=True)
-class Exit(Action):
+class Exit(OneFigure):
     """Leave the table by an edge the encounter allows (7.4, 12)."""
 
-    figure: str
     word: ClassVar[str] = "exit"
-
-    def __str__(self) -> str:
-        return f"{self.word} {self.figure}"
-
-    @classmethod
-    def _from_words(cls, words: list[str]) -> Action:
-        return cls(_one_figure(cls.word, words))
 
 
 @dataclass(frozen=True, slots=True)

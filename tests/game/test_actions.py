@@ -10,16 +10,23 @@ from crdesk.errors import IllegalActionError
 from crdesk.game.actions import (
     Action,
     Activate,
+    CarryOn,
     Charge,
     CheatDeath,
     DiceFaces,
+    Drop,
     DuckBack,
     End,
+    Exit,
     FastMove,
     Fire,
     FreeWill,
     Move,
     Pass,
+    Prone,
+    Ready,
+    Reload,
+    Stand,
     StarPower,
     Throw,
 )
@@ -31,7 +38,7 @@ points = st.tuples(nums, nums)
 
 @st.composite
 def actions(draw: st.DrawFn) -> Action:
-    kind = draw(st.integers(0, 10))
+    kind = draw(st.integers(0, 11))
     fid = draw(ids)
     if kind == 0:
         return Activate(fid)
@@ -46,7 +53,7 @@ def actions(draw: st.DrawFn) -> Action:
         targets = draw(st.lists(st.tuples(ids, st.integers(0, 4)), min_size=1, max_size=3))
         return Fire(fid, tuple(targets))
     if kind == 5:
-        return Charge(fid, draw(ids))
+        return Charge(fid, draw(ids), tuple(draw(st.lists(ids, max_size=2))))
     if kind == 6:
         return Throw(fid, draw(points))
     if kind == 7:
@@ -55,7 +62,10 @@ def actions(draw: st.DrawFn) -> Action:
         return DuckBack(fid, draw(st.none() | points))
     if kind == 9:
         return DiceFaces(tuple(draw(st.lists(st.integers(1, 6), min_size=1, max_size=8))))
-    return CheatDeath(fid, draw(st.booleans()))
+    if kind == 10:
+        return CheatDeath(fid, draw(st.booleans()))
+    one = draw(st.sampled_from([Prone, Stand, Reload, Ready, Drop, CarryOn, Exit]))
+    return one(fid)
 
 
 @given(actions())
