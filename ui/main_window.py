@@ -34,6 +34,7 @@ from ui.docks import HistoryDock, IssuesDock, PropertiesDock, RosterDock, instal
 from ui.docks.roster_dock import FigureDropTarget
 from ui.document import Document
 from ui.editor import Editor
+from ui.play import PlayMode
 from ui.rulers import RuledView
 from ui.scene.scene import BattlefieldScene
 from ui.scene.view import BattlefieldView
@@ -251,6 +252,9 @@ class MainWindow(QMainWindow):
         view_menu.addActions(list(self.theme_actions.values()))
         tools_menu = bar.addMenu("&Tools")
         self.editor.install_menus(edit_menu, tools_menu)
+        # -- the play mode (ui/play): the Game menu, its docks and the mode badge --
+        self.play = PlayMode(self, restore_title=self._update_title)
+        bar.addMenu(self.play.menu)
         help_menu = bar.addMenu("&Help")
         help_menu.addAction(self.action_about)
         self._refresh_recent()
@@ -388,6 +392,9 @@ class MainWindow(QMainWindow):
         self._update_title()
 
     def _update_title(self) -> None:
+        if self.play.active:  # a game being played owns the title (ui/play)
+            self.setWindowTitle(self.play.title())
+            return
         name = self.path.name if self.path is not None else "not saved"
         self.setWindowTitle(f"{self.scenario.title} — {name}[*] — crdesk")
 
@@ -526,6 +533,9 @@ class MainWindow(QMainWindow):
         )
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        if not self.play.maybe_stop():  # a game being played: offer to save it first
+            event.ignore()
+            return
         if not self.maybe_save():
             event.ignore()
             return

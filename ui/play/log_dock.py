@@ -1,0 +1,229 @@
+"""The event log: every event of the game in order, with its dice drawn as dice.
+
+Each row is one :class:`~crdesk.game.Event`: a small heading (step, section,
+kind), the controller's sentence, and the faces rolled for it.  The newest
+event is at the bottom and the list follows it unless the reader has scrolled
+up.  Selecting a row emits the figures it names, which the play mode rings on
+the table.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPointF, QRect, QRectF, QSize, Qt
+from PySide6.QtCore import Signal as _Signal
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette, QPen
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDockWidget,
+    QListView,
+    QListWidget,
+    QListWidgetItem,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QWidget,
+)
+
+from crdesk.game import Event
+from ui.play.session import PlaySession
+
+EVENT_ROLE = int(Qt.ItemDataRole.UserRole) + 1
+"""Item data: the :class:`~crdesk.game.Event` the row shows."""
+DIE = 15
+"""Side of a drawn die, in pixels."""
+PAD = 6
+
+_PIPS: dict[int, tuple[tuple[float, float], ...]] = {
+    1: ((0.5, 0.5),),
+    2: ((0.27, 0.27), (0.73, 0.73)),
+    3: ((0.27, 0.27), (0.5, 0.5), (0.73, 0.73)),
+    4: ((0.27, 0.27), (0.73, 0.27), (0.27, 0.73), (0.73, 0.73)),
+    5: ((0.27, 0.27), (0.73, 0.27), (0.5, 0.5), (0.27, 0.73), (0.73, 0.73)),
+    6: ((0.27, 0.25), (0.73, 0.25), (0.27, 0.5), (0.73, 0.5), (0.27, 0.75), (0.73, 0.75)),
+}
+
+
+def paint_die(painter: QPainter, rect: QRectF, face: int) -> None:
+    """One white die with its pips (a face outside 1-6 is written as a number)."""
+    painter.save()
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    painter.setPen(QPen(QColor(70, 70, 70), 1))
+    painter.setBrush(QColor(252, 252, 248))
+    painter.drawRoundedRect(rect, rect.width() * 0.2, rect.width() * 0.2)
+    pips = _PIPS.get(face)
+    if pips is None:
+        painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, str(face))
+    else:
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QColor(30, 30, 30))
+        r = rect.width() * 0.09
+        for fx, fy in pips:
+            painter.drawEllipse(
+                QPointF(rect.left() + fx * rect.width(), rect.top() + fy * rect.height()), r, r
+            )
+    painter.restore()
+
+
+def heading(event: Event) -> str:
+    parts = [f"Step {event.step}"]
+    if event.section:
+        parts.append(f"§ {event.section}")
+    parts.append(event.kind.replace("_", " "))
+    return "  ·  ".join(parts)
+
+
+class EventDelegate(QStyledItemDelegate):
+    """Paints an event: heading, wrapped sentence, and a row of dice."""
+
+    def __init__(self, view: QListView) -> None:
+        super().__init__(view)
+        self._view = view
+
+    def _fonts(self, option: QStyleOptionViewItem) -> tuple[QFont, QFont]:
+        small = QFont(option.font)
+        small.setPointSizeF(max(6.0, small.pointSizeF() * 0.82))
+        return small, QFont(option.font)
+
+    def _text_width(self) -> int:
+        return max(80, self._view.viewport().width() - 2 * PAD)
+
+    def sizeHint(
+        self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> QSize:
+        event = index.data(EVENT_ROLE)
+        if not isinstance(event, Event):
+            return super().sizeHint(option, index)
+        small, body = self._fonts(option)
+        width = self._text_width()
+        head_h = QFontMetrics(small).height()
+        text_h = self._text_rect(body, event.text, width).height()
+        dice_h = DIE + 4 if event.dice else 0
+        return QSize(width + 2 * PAD, PAD + head_h + 2 + text_h + dice_h + PAD)
+
+    @staticmethod
+    def _text_rect(font: QFont, text: str, width: int) -> QRect:
+        flags = int(Qt.TextFlag.TextWordWrap)
+        return QFontMetrics(font).boundingRect(QRect(0, 0, width, 100_000), flags, text)
+
+    def paint(
+        self,
+        painter: QPainter,
+        option: QStyleOptionViewItem,
+        index: QModelIndex | QPersistentModelIndex,
+    ) -> None:
+        event = index.data(EVENT_ROLE)
+        if not isinstance(event, Event):
+            super().paint(painter, option, index)
+            return
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        opt.text = ""
+        style = opt.widget.style() if opt.widget is not None else None
+        if style is not None:
+            style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget)
+        selected = bool(opt.state & QStyle.StateFlag.State_Selected)
+        palette = opt.palette
+        text_colour = palette.color(
+            QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
+        )
+        faint = QColor(text_colour)
+        faint.setAlphaF(0.6)
+        small, body = self._fonts(opt)
+        rect = opt.rect.adjusted(PAD, PAD, -PAD, -PAD)
+        painter.save()
+        painter.setFont(small)
+        painter.setPen(faint)
+        head_h = QFontMetrics(small).height()
+        painter.drawText(
+            QRect(rect.left(), rect.top(), rect.width(), head_h),
+            int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
+            heading(event),
+        )
+        painter.setFont(body)
+        painter.setPen(text_colour)
+        top = rect.top() + head_h + 2
+        text = self._text_rect(body, event.text, rect.width())
+        painter.drawText(
+            QRect(rect.left(), top, rect.width(), text.height()),
+            int(Qt.TextFlag.TextWordWrap | Qt.AlignmentFlag.AlignLeft),
+            event.text,
+        )
+        y = top + text.height() + 3
+        x = rect.left()
+        for face in event.dice:
+            if x + DIE > rect.right():
+                break
+            paint_die(painter, QRectF(x + 0.5, y + 0.5, DIE, DIE), face)
+            x += DIE + 3
+        painter.restore()
+        # separator between events
+        painter.save()
+        line = QColor(palette.color(QPalette.ColorRole.Mid))
+        line.setAlphaF(0.5)
+        painter.setPen(QPen(line, 1))
+        painter.drawLine(opt.rect.bottomLeft(), opt.rect.bottomRight())
+        painter.restore()
+
+
+class EventLogDock(QDockWidget):
+    """The game's events, oldest first; the newest stays in view."""
+
+    figures_selected = _Signal(object)
+    """The figure ids of the selected event (an empty tuple when none is selected)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("Event log", parent)
+        self.setObjectName("EventLogDock")
+        self.session: PlaySession | None = None
+        self.list = QListWidget()
+        self.list.setItemDelegate(EventDelegate(self.list))
+        self.list.setResizeMode(QListView.ResizeMode.Adjust)
+        self.list.setUniformItemSizes(False)
+        self.list.setWordWrap(True)
+        self.list.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.list.setToolTip("Every event of the game; click one to ring its figures on the table")
+        self.list.itemSelectionChanged.connect(self._selection_changed)
+        self.setWidget(self.list)
+        self.setMinimumWidth(300)
+
+    def set_session(self, session: PlaySession | None) -> None:
+        if self.session is not None:
+            self.session.stepped.disconnect(self.append)
+            self.session.rewound.disconnect(self.rebuild)
+        self.session = session
+        if session is not None:
+            session.stepped.connect(self.append)
+            session.rewound.connect(self.rebuild)
+        self.rebuild()
+
+    def events(self) -> list[Event]:
+        """The events listed, in order."""
+        out = []
+        for row in range(self.list.count()):
+            event = self.list.item(row).data(EVENT_ROLE)
+            if isinstance(event, Event):
+                out.append(event)
+        return out
+
+    def rebuild(self) -> None:
+        self.list.clear()
+        if self.session is not None:
+            self.append(list(self.session.game.events))
+
+    def append(self, events: list[Event]) -> None:
+        bar = self.list.verticalScrollBar()
+        following = bar.value() >= bar.maximum() - 4
+        for event in events:
+            item = QListWidgetItem()
+            item.setData(EVENT_ROLE, event)
+            item.setToolTip(event.text)
+            self.list.addItem(item)
+        if events and following:
+            self.list.scrollToBottom()
+
+    def _selection_changed(self) -> None:
+        items = self.list.selectedItems()
+        event = items[0].data(EVENT_ROLE) if items else None
+        self.figures_selected.emit(tuple(event.figures) if isinstance(event, Event) else ())

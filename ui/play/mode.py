@@ -1,0 +1,448 @@
+"""The play mode of the main window: the Game menu, and switching between editor and table.
+
+Starting an encounter builds a :class:`~crdesk.game.Game` on a copy of the open
+scenario and shows *the game's* battlefield in the view, in a scene of its
+own; the editor's document, its undo stack and its scene are left exactly as
+they were, and the editor's tools, actions and docks are switched off until
+the game is stopped.  Everything the game shows comes from the controller
+through a :class:`~ui.play.session.PlaySession`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QDialog,
+    QDockWidget,
+    QFileDialog,
+    QLabel,
+    QMenu,
+    QMessageBox,
+    QToolBar,
+)
+
+from crdesk import scenario as scenario_io
+from crdesk.errors import CrdeskError
+from crdesk.game import Action, Game, GameSettings
+from crdesk.game.savefile import load_game, save_game
+from crdesk.model import Scenario
+from ui.play.decision_dock import DecisionDock
+from ui.play.log_dock import EventLogDock
+from ui.play.move_tool import MoveTool
+from ui.play.session import PlaySession
+from ui.play.start_dialog import StartDialog, default_program
+from ui.scene.scene import BattlefieldScene
+
+if TYPE_CHECKING:
+    from ui.main_window import MainWindow
+
+GAME_FILTER = "Chain Reaction games (*.crgame);;All files (*)"
+MESSAGE_MS = 8000
+BADGE_STYLE = (
+    "QLabel {{ background: {bg}; color: white; font-weight: bold; border-radius: 4px; "
+    "padding: 2px 10px; margin: 2px 6px; }}"
+)
+
+
+class PlayMode(QObject):
+    """The Game menu and everything that is on while a game is played in the window."""
+
+    def __init__(self, window: MainWindow, restore_title: Callable[[], None]) -> None:
+        super().__init__(window)
+        self.window = window
+        self._restore_title = restore_title
+        self.session: PlaySession | None = None
+        self.scene: BattlefieldScene | None = None
+        self.move_tool: MoveTool | None = None
+        self.autoplay = True
+        """Whether the program's steps run by themselves (tests turn this off and call
+        :meth:`run_program`)."""
+        self._switched_off: list[tuple[QAction | QDockWidget | QToolBar, bool]] = []
+        self.decision_dock = DecisionDock(window)
+        self.log_dock = EventLogDock(window)
+        for area, dock in (
+            (Qt.DockWidgetArea.LeftDockWidgetArea, self.decision_dock),
+            (Qt.DockWidgetArea.RightDockWidgetArea, self.log_dock),
+        ):
+            window.addDockWidget(area, dock)
+            dock.hide()
+        self.decision_dock.chosen.connect(self.choose)
+        self.decision_dock.typed.connect(self.choose_text)
+        self.log_dock.figures_selected.connect(self.highlight)
+        self.badge = QLabel()
+        self.badge.setObjectName("modeBadge")
+        window.menuBar().setCornerWidget(self.badge, Qt.Corner.TopRightCorner)
+        self._build_actions()
+        self.menu = self._build_menu()
+        window.action_sections.toggled.connect(self._sync_overlays)
+        window.action_grid.toggled.connect(self._sync_overlays)
+        self._update()
+
+    # -- set-up -------------------------------------------------------------------
+
+    def _action(
+        self, text: str, slot: Callable[[], object], shortcut: str | None = None, tip: str = ""
+    ) -> QAction:
+        action = QAction(text, self.window)
+        if shortcut:
+            action.setShortcut(QKeySequence(shortcut))
+        if tip:
+            action.setStatusTip(tip)
+            keys = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+            action.setToolTip(f"{tip} ({keys})" if keys else tip)
+        action.triggered.connect(lambda _checked=False: slot())
+        self.window.addAction(action)
+        return action
+
+    def _build_actions(self) -> None:
+        self.action_start = self._action(
+            "&Start Encounter…",
+            self.start_dialog,
+            "Ctrl+Shift+P",
+            "Play the open scenario: seeded dice, the program plays the sides you give it",
+        )
+        self.action_open = self._action(
+            "&Open Game…", self.open_dialog, "Ctrl+Shift+O", "Resume a saved game (.crgame)"
+        )
+        self.action_save = self._action(
+            "Sa&ve Game…", self.save_dialog, "Ctrl+Alt+S", "Save the game being played (.crgame)"
+        )
+        self.action_undo = self._action(
+            "&Undo Step",
+            self.undo,
+            "Ctrl+Z",
+            "Take back your last step (not past dice that were seen)",
+        )
+        self.action_default = self._action(
+            "&Play Highlighted Option",
+            self.play_default,
+            None,
+            "Play the decision's highlighted option",
+        )
+        self.action_default.setShortcuts([QKeySequence("Return"), QKeySequence("Enter")])
+        self.action_stop = self._action(
+            "S&top Game", self.stop, None, "Put the game away and go back to the editor"
+        )
+
+    def _build_menu(self) -> QMenu:
+        menu = QMenu("&Game", self.window)
+        menu.addActions([self.action_start, self.action_open, self.action_save])
+        menu.addSeparator()
+        menu.addActions([self.action_default, self.action_undo])
+        menu.addSeparator()
+        menu.addActions([self.decision_dock.toggleViewAction(), self.log_dock.toggleViewAction()])
+        menu.addSeparator()
+        menu.addAction(self.action_stop)
+        return menu
+
+    # -- state ----------------------------------------------------------------------
+
+    @property
+    def active(self) -> bool:
+        """Whether a game is being played in the window."""
+        return self.session is not None
+
+    @property
+    def game(self) -> Game | None:
+        return self.session.game if self.session is not None else None
+
+    def title(self) -> str:
+        """The window title while playing."""
+        assert self.session is not None
+        game = self.session.game
+        over = " — over" if game.awaiting() is None else ""
+        return f"Play: {game.scenario.title} — turn {game.turn}{over} — crdesk"
+
+    def _update(self) -> None:
+        playing = self.active
+        self.action_start.setEnabled(not playing)
+        for action in (self.action_save, self.action_undo, self.action_stop):
+            action.setEnabled(playing)
+        self.action_default.setEnabled(playing)
+        self.decision_dock.toggleViewAction().setEnabled(playing)
+        self.log_dock.toggleViewAction().setEnabled(playing)
+        colour = "#d9771f" if playing else "#5b6f8a"
+        self.badge.setText("PLAY" if playing else "EDITOR")
+        self.badge.setStyleSheet(BADGE_STYLE.format(bg=colour))
+        self.badge.setToolTip(
+            "A game is being played: the editor is off until Game ▸ Stop Game"
+            if playing
+            else "Editing the table; Game ▸ Start Encounter plays it"
+        )
+        if playing:
+            self.window.setWindowTitle(self.title())
+
+    def show_message(self, text: str) -> None:
+        self.window.statusBar().showMessage(text, MESSAGE_MS)
+
+    # -- starting and stopping --------------------------------------------------------
+
+    def start_dialog(self) -> None:
+        dialog = StartDialog(self.window.scenario, self.window)
+        if dialog.exec() == QDialog.DialogCode.Accepted:
+            self.start(dialog.seed(), dialog.program_sides())
+
+    def start(
+        self,
+        seed: int,
+        program: Iterable[str] | None = None,
+        settings: GameSettings | None = None,
+    ) -> bool:
+        """Start an encounter on (a copy of) the open scenario; False if it cannot be played."""
+        if not self.maybe_stop():
+            return False
+        try:
+            scenario = _copy(self.window.scenario)
+            game = Game.new(scenario, seed=seed, settings=settings)
+        except CrdeskError as exc:
+            self.window.show_error("Cannot start the encounter", str(exc))
+            return False
+        chosen = default_program(scenario) if program is None else set(program)
+        self.enter(game, chosen)
+        self.show_message(f"Encounter started with dice seed {seed}")
+        return True
+
+    def enter(self, game: Game, program: Iterable[str], saved: bool = False) -> None:
+        """Show ``game`` on the table and switch the editor off."""
+        if self.active:
+            self._leave()
+        window = self.window
+        self.session = PlaySession(game, program, autoplay=False, parent=self)
+        if not saved:
+            self.session.saved_steps = -1  # a new game has nothing on disk yet
+        self.session.message.connect(self.show_message)
+        self.session.changed.connect(self._update)
+        self._switch_editor_off()
+        self.scene = BattlefieldScene(game.battlefield, parent=window)
+        self._sync_overlays()
+        window.view.setScene(self.scene)
+        self.move_tool = MoveTool(window.view, self.scene, self.session, self.show_message)
+        self.decision_dock.set_session(self.session)
+        self.log_dock.set_session(self.session)
+        self.decision_dock.show()
+        self.log_dock.show()
+        self.decision_dock.raise_()
+        self.log_dock.raise_()
+        self._update()
+        self.session.autoplay = self.autoplay
+
+    def maybe_stop(self) -> bool:
+        """Before a game is put away: offer to save steps not on disk.  True to go on."""
+        if self.session is None:
+            return True
+        if self.session.has_unsaved_steps():
+            answer = QMessageBox.warning(
+                self.window,
+                "Game not saved",
+                "The game has steps that are not saved.",
+                QMessageBox.StandardButton.Save
+                | QMessageBox.StandardButton.Discard
+                | QMessageBox.StandardButton.Cancel,
+                QMessageBox.StandardButton.Save,
+            )
+            if answer == QMessageBox.StandardButton.Cancel:
+                return False
+            if answer == QMessageBox.StandardButton.Save and not self.save_dialog():
+                return False
+        self._leave()
+        return True
+
+    def stop(self) -> bool:
+        """Game ▸ Stop Game: back to the editor (asking first about unsaved steps)."""
+        return self.maybe_stop()
+
+    def _leave(self) -> None:
+        window = self.window
+        if self.session is not None:
+            self.session.stop()
+            self.session.message.disconnect(self.show_message)
+            self.session.changed.disconnect(self._update)
+        if self.move_tool is not None:
+            self.move_tool.detach()
+            self.move_tool.deleteLater()
+            self.move_tool = None
+        self.decision_dock.set_session(None)
+        self.log_dock.set_session(None)
+        self.decision_dock.hide()
+        self.log_dock.hide()
+        if window.scene is not None:
+            window.view.setScene(window.scene)
+        if self.scene is not None:
+            self.scene.detach()
+            self.scene.deleteLater()
+            self.scene = None
+        if self.session is not None:
+            self.session.deleteLater()
+            self.session = None
+        self._switch_editor_on()
+        self._update()
+        self._restore_title()
+
+    def _switch_editor_off(self) -> None:
+        """Tools, edit actions, file actions that would change the scenario, and editor docks."""
+        window = self.window
+        editor = window.editor
+        if editor.tool is not None:
+            editor.tool.cancel()
+        if editor.manager is not None:
+            window.view.viewport().removeEventFilter(editor.manager)
+            window.view.removeEventFilter(editor.manager)
+        off: list[QAction | QDockWidget | QToolBar] = [
+            *editor.findChildren(QAction),
+            window.action_new,
+            window.action_open,
+            window.action_save,
+            window.action_save_as,
+            window.action_generate,
+            window.recent_menu.menuAction(),
+        ]
+        docks = [d for d in window.findChildren(QDockWidget) if d not in self._own_docks()]
+        off += [d.toggleViewAction() for d in docks]
+        self._switched_off = [(w, w.isEnabled()) for w in off]
+        self._switched_off += [(d, d.isVisible()) for d in docks]
+        self._switched_off += [
+            (t, t.isVisible())
+            for t in window.findChildren(QToolBar)
+            if t.objectName() == "toolsToolBar"
+        ]
+        for thing, _state in self._switched_off:
+            if isinstance(thing, QAction):
+                thing.setEnabled(False)
+            else:
+                thing.hide()
+
+    def _switch_editor_on(self) -> None:
+        window = self.window
+        for thing, state in reversed(self._switched_off):
+            if isinstance(thing, QAction):
+                thing.setEnabled(state)
+            else:
+                thing.setVisible(state)
+        self._switched_off = []
+        editor = window.editor
+        if editor.manager is not None:
+            window.view.viewport().installEventFilter(editor.manager)
+            window.view.installEventFilter(editor.manager)
+
+    def _own_docks(self) -> tuple[QDockWidget, ...]:
+        return (self.decision_dock, self.log_dock)
+
+    def _sync_overlays(self, _on: bool = False) -> None:
+        if self.scene is not None:
+            self.scene.set_sections_visible(self.window.action_sections.isChecked())
+            self.scene.set_grid_visible(self.window.action_grid.isChecked())
+
+    # -- files -------------------------------------------------------------------------
+
+    def _default_game_path(self) -> str:
+        path = self.window.path
+        if path is not None:
+            return str(path.with_suffix(".crgame"))
+        title = self.game.scenario.title if self.game is not None else "game"
+        return f"{title}.crgame"
+
+    def save_dialog(self) -> bool:
+        if self.session is None:
+            return False
+        path, _ = QFileDialog.getSaveFileName(
+            self.window, "Save game", self._default_game_path(), GAME_FILTER
+        )
+        if not path:
+            return False
+        if not Path(path).suffix:
+            path += ".crgame"
+        return self.save_to(path)
+
+    def save_to(self, path: str | os.PathLike[str]) -> bool:
+        """Save the game being played; failures are shown, never raised."""
+        if self.session is None:
+            return False
+        try:
+            save_game(self.session.game, path)
+        except (OSError, CrdeskError, ValueError) as exc:
+            self.window.show_error("Could not save the game", str(exc))
+            return False
+        self.session.saved_steps = len(self.session.game.history)
+        self.show_message(f"Saved the game to {Path(path).name}")
+        return True
+
+    def open_dialog(self) -> None:
+        start = str(self.window.path.parent) if self.window.path is not None else ""
+        path, _ = QFileDialog.getOpenFileName(self.window, "Open game", start, GAME_FILTER)
+        if path:
+            self.open_file(path)
+
+    def open_file(self, path: str | os.PathLike[str], program: Iterable[str] | None = None) -> bool:
+        """Resume a saved game; the program plays the sides not marked the player's."""
+        if not self.maybe_stop():
+            return False
+        try:
+            loaded = load_game(path, strict=False)
+        except (CrdeskError, OSError) as exc:
+            self.window.show_error("Could not open the game", str(exc))
+            return False
+        game = loaded.game
+        chosen = default_program(game.scenario) if program is None else set(program)
+        self.enter(game, chosen, saved=loaded.complete)
+        notes = list(loaded.warnings)
+        if loaded.error is not None:
+            QMessageBox.information(
+                self.window, "Game opened before its end", "\n".join(notes) or str(loaded.error)
+            )
+        self.show_message(
+            f"Opened {Path(path).name} at step {len(game.history)}, turn {game.turn}"
+            + (f" ({'; '.join(notes)})" if notes else "")
+        )
+        return True
+
+    # -- playing -------------------------------------------------------------------------
+
+    def choose(self, action: Action) -> None:
+        """A person's choice from the decision dock."""
+        self._send(action)
+
+    def choose_text(self, text: str) -> None:
+        if self._send(text):
+            self.decision_dock.action_edit.clear()
+
+    def _send(self, action: Action | str) -> bool:
+        if self.session is None:
+            return False
+        reason = self.session.play(action)
+        if reason is not None:
+            self.show_message(f"Not played: {reason}")
+            return False
+        return True
+
+    def play_default(self) -> None:
+        if not self.decision_dock.play_default():
+            self.show_message("No option to play: drag a figure, or type an action")
+
+    def undo(self) -> None:
+        if self.session is None:
+            return
+        reason = self.session.undo()
+        self.show_message(f"Cannot undo: {reason}" if reason else "Step taken back")
+
+    def run_program(self) -> int:
+        """Play every step the program has to play now (instead of one per timer tick)."""
+        return self.session.run_pending() if self.session is not None else 0
+
+    def highlight(self, figures: tuple[str, ...]) -> None:
+        """Ring the figures of the event selected in the log."""
+        if self.scene is None:
+            return
+        wanted = set(figures)
+        for item in self.scene.figure_items():
+            item.set_highlighted(item.model_id in wanted)
+
+
+def _copy(scenario: Scenario) -> Scenario:
+    """The game's own scenario: a game never shares objects with the editor's document."""
+    return scenario_io.from_document(scenario_io.to_document(scenario))
