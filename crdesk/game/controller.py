@@ -134,13 +134,25 @@ class GameSettings:
     """Let :meth:`Game.undo` go back past dice that were seen (no re-rolling by default)."""
     max_turns: int | None = None
     """End the encounter as a draw after this many turns (None: play to the end)."""
+    program_sides: tuple[str, ...] = ()
+    """Sides the program plays (saved so a resumed game seats them again; the
+    controller itself treats every side alike)."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"practice_undo": self.practice_undo, "max_turns": self.max_turns}
+        return {
+            "practice_undo": self.practice_undo,
+            "max_turns": self.max_turns,
+            "program_sides": list(self.program_sides),
+        }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GameSettings:
-        return cls(bool(data.get("practice_undo", False)), data.get("max_turns"))
+        sides = data.get("program_sides", [])
+        return cls(
+            bool(data.get("practice_undo", False)),
+            data.get("max_turns"),
+            tuple(str(s) for s in sides),
+        )
 
 
 class NeedDice(CrdeskError):
@@ -503,18 +515,42 @@ class Game:
             self._pending = None
             self._version += 1
             return Step(CHANCE, "dice")
-        if not self._steps:
-            raise IllegalActionError("nothing to undo: no step has been played")
+        reason = self.can_undo()
+        if reason is not None:
+            raise IllegalActionError(reason)
         last = self._steps[-1]
-        if len(self._steps) == 1:
-            raise IllegalActionError("the opening activation roll cannot be taken back")
-        if last.faces and not self.settings.practice_undo:
-            raise IllegalActionError(
-                f"step {len(self._steps)} ({last.action}) rolled dice ({_faces(last.faces)}); "
-                "undo stops at dice that were seen (switch on practice undo to go back)"
-            )
         self._goto(len(self._steps) - 1)
         return last
+
+    def can_undo(self, count: int = 1) -> str | None:
+        """None if the last ``count`` steps can be taken back, else why not."""
+        if self._pending is not None and count == 1:
+            return None
+        if count < 1:
+            return "undo takes back at least one step"
+        if len(self._steps) <= count:
+            if len(self._steps) <= 1:
+                return "the opening activation roll cannot be taken back"
+            return f"only {len(self._steps) - 1} step(s) can be taken back"
+        if not self.settings.practice_undo:
+            for n in range(len(self._steps), len(self._steps) - count, -1):
+                step = self._steps[n - 1]
+                if step.faces:
+                    return (
+                        f"step {n} ({step.action}) rolled dice ({_faces(step.faces)}); undo "
+                        "stops at dice that were seen (switch on practice undo to go back)"
+                    )
+        return None
+
+    def undo_steps(self, count: int) -> list[Step]:
+        """Take back the last ``count`` steps at once (a person's step and the program's
+        answers to it); refused as a whole, with the reason, if any of them cannot be."""
+        reason = self.can_undo(count)
+        if reason is not None:
+            raise IllegalActionError(reason)
+        taken = self._steps[len(self._steps) - count :]
+        self._goto(len(self._steps) - count)
+        return taken
 
     def fork(self) -> Game:
         """An independent copy of this game, for what-if questions and look-ahead."""
@@ -703,7 +739,8 @@ class Game:
     def _decision(self, frame: Frame) -> Decision:
         handler = getattr(self, f"_decide_{frame.kind}")
         d: Decision = handler(frame)
-        return replace(d, step=len(self._steps) + 1, frames=self._frame_path())
+        default = d.default or (_book_default(d.options) if d.options else None)
+        return replace(d, step=len(self._steps) + 1, frames=self._frame_path(), default=default)
 
     def _check(self, frame: Frame, act: Action) -> None:
         handler = getattr(self, f"_check_{frame.kind}", None)
@@ -2916,6 +2953,21 @@ class ReplayError(IllegalActionError):
 
 def _copy_battlefield(bf: Battlefield) -> Battlefield:
     return bf.copy()
+
+
+def _book_default(options: Sequence[Action]) -> Action:
+    """The book's pick among discrete options: fire if it can (7.6.4), roll the dice
+    rather than Free Will, use Star Power and Cheating Death, else the first option."""
+    for kind in (Fire, Roll):
+        found = next((o for o in options if isinstance(o, kind)), None)
+        if found is not None:
+            return found
+    for o in options:
+        if (isinstance(o, StarPower) and o.use) or (isinstance(o, CheatDeath) and o.cheat):
+            return o
+    if any(isinstance(o, End) for o in options):
+        return next(o for o in options if isinstance(o, End))
+    return options[0]
 
 
 def _plain(data: Any) -> Any:

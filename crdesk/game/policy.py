@@ -23,18 +23,22 @@ from typing import Protocol
 from crdesk.errors import IllegalActionError
 from crdesk.game.actions import (
     Action,
-    Activate,
-    CheatDeath,
-    DuckBack,
     End,
     Fire,
     Move,
-    Pass,
-    Roll,
-    StarPower,
 )
 from crdesk.game.controller import Game
 from crdesk.game.records import CHANCE, Decision, Event
+
+_WHY = {
+    "activate": "the group with the highest Leader Rep activates first (7.1)",
+    "in_sight_action": "fire if it can, else charge, else duck back (7.6.4)",
+    "free_will": "rolls the dice",
+    "star_power": "uses Star Power",
+    "cheat_death": "cheats death",
+    "duck_back": "ducks back to the nearest Cover (7.4.4)",
+    "free_move": "takes the In Sight test at once",
+}
 
 
 class Policy(Protocol):
@@ -52,29 +56,11 @@ class BookPolicy:
 
     def decide(self, game: Game, decision: Decision) -> tuple[Action, str]:
         kind = decision.kind
-        options = decision.options
-        if kind == "activate":
-            first = next((o for o in options if isinstance(o, Activate)), None)
-            if first is not None:
-                return first, "the group with the highest Leader Rep activates first (7.1)"
-            return Pass(), "no group left to activate"
         if kind == "act":
             return self._act(game, decision)
-        if kind == "in_sight_action":
-            return options[0], "fire if it can, else charge, else duck back (7.6.4)"
-        if kind == "free_will":
-            return Roll(), "rolls the dice"
-        if kind == "star_power":
-            return next(o for o in options if isinstance(o, StarPower) and o.use), "uses Star Power"
-        if kind == "cheat_death":
-            return next(o for o in options if isinstance(o, CheatDeath) and o.cheat), "cheats death"
-        if kind == "duck_back":
-            fid = decision.figure
-            assert fid is not None
-            return DuckBack(fid), "ducks back to the nearest Cover (7.4.4)"
-        if options:
-            return options[0], "the first legal option"
-        raise IllegalActionError(f"the book policy cannot answer a {kind} decision")
+        if decision.default is None:
+            raise IllegalActionError(f"the book policy cannot answer a {kind} decision")
+        return decision.default, _WHY.get(kind, "the book's choice")
 
     def _act(self, game: Game, decision: Decision) -> tuple[Action, str]:
         for option in decision.options:

@@ -40,6 +40,9 @@ class Decision:
     """The figure the decision is about, when there is one."""
     dice: int = 0
     """For a chance decision: how many d6 to roll."""
+    default: Action | None = None
+    """The book's choice (what a Grunt would do, 7.6.4; roll rather than Free Will;
+    use Star Power): what one key plays in the GUI and what :class:`BookPolicy` picks."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -53,6 +56,7 @@ class Decision:
             "frames": list(self.frames),
             "figure": self.figure,
             "dice": self.dice,
+            "default": None if self.default is None else str(self.default),
         }
 
 

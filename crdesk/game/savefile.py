@@ -116,6 +116,12 @@ _SETTING_TYPES: dict[str, dict[str, Any]] = {
         "anyOf": [{"type": "null"}, {"type": "integer", "minimum": 1, "maximum": 10_000}],
         "x-expected": "null or a number of turns 1..10000",
     },
+    "program_sides": {
+        "type": "array",
+        "maxItems": 8,
+        "items": {"type": "string", "maxLength": 200},
+        "x-expected": "a list of side ids",
+    },
 }
 
 

@@ -319,3 +319,29 @@ def test_up_to_two_figures_fire_from_one_window() -> None:
     game._state["fired_from"][key] = ["p1", "p2"]  # two have fired from it this turn
     reason = game.legal("fire p3 at e1") or ""
     assert "up to two figures may fire from each door or window (8.5): Diaz, Lind" in reason
+
+
+def test_decisions_name_the_books_default() -> None:
+    game = started()
+    d = game.awaiting()
+    assert d is not None and d.default is not None and str(d.default).startswith("fire p1 at e1")
+    game.play(End())
+    d = game.awaiting()
+    assert d is not None and d.default == Activate("e1")
+
+
+def test_undo_several_steps_at_once_or_not_at_all() -> None:
+    game = started()
+    before = game.state_hash()
+    game.play(Move("p1", ((5, 17),)))
+    game.play(Move("p2", ((7, 17),)))
+    assert game.can_undo(2) is None
+    taken = game.undo_steps(2)
+    assert [s.action for s in taken] == ["move p1 5,17", "move p2 7,17"]
+    assert game.state_hash() == before
+    game.play("fast p1,p2", faces=(1, 1))
+    game.play(Move("p1", ((5, 17),)))
+    assert "undo stops at dice that were seen" in (game.can_undo(2) or "")
+    with pytest.raises(IllegalActionError):
+        game.undo_steps(2)
+    assert game.battlefield.figure("p1").y == 17

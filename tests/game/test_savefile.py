@@ -95,7 +95,7 @@ def test_round_trip_keeps_state_history_and_events(game: Game, tmp_path: Path) -
 def test_document_layout(game: Game, doc: dict[str, Any]) -> None:
     assert doc["format_version"] == 1
     assert doc["seed"] == SEED and doc["dice"] == "seeded"
-    assert doc["settings"] == {"practice_undo": False, "max_turns": 2}
+    assert doc["settings"] == {"practice_undo": False, "max_turns": 2, "program_sides": []}
     assert doc["steps"][0] == {"actor": "chance", "action": "start", "faces": [3, 1]}
     assert doc["steps"] == [s.to_dict() for s in game.history]
     assert [c["step"] for c in doc["checks"]] == [10, 20, 21]
