@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -199,11 +200,12 @@ class PlayMode(QObject):
             return False
         try:
             scenario = _copy(self.window.scenario)
-            game = Game.new(scenario, seed=seed, settings=settings)
+            chosen = default_program(scenario) if program is None else set(program)
+            seats = replace(settings or GameSettings(), program_sides=tuple(sorted(chosen)))
+            game = Game.new(scenario, seed=seed, settings=seats)
         except CrdeskError as exc:
             self.window.show_error("Cannot start the encounter", str(exc))
             return False
-        chosen = default_program(scenario) if program is None else set(program)
         self.enter(game, chosen)
         self.show_message(f"Encounter started with dice seed {seed}")
         return True
@@ -388,7 +390,12 @@ class PlayMode(QObject):
             self.window.show_error("Could not open the game", str(exc))
             return False
         game = loaded.game
-        chosen = default_program(game.scenario) if program is None else set(program)
+        if program is not None:
+            chosen = set(program)
+        elif game.settings.program_sides:
+            chosen = set(game.settings.program_sides)  # seated as when it was saved
+        else:
+            chosen = default_program(game.scenario)
         self.enter(game, chosen, saved=loaded.complete)
         notes = list(loaded.warnings)
         if loaded.error is not None:

@@ -152,15 +152,11 @@ class PlaySession(QObject):
                 break
         if count == 0:
             return "nothing to undo: no step has been played"
-        trial = self.game.fork()
-        try:
-            for _ in range(count):
-                trial.undo()
-        except CrdeskError as exc:
-            return str(exc)
+        reason = self.game.can_undo(count)
+        if reason is not None:
+            return reason
         self._timer.stop()
-        for _ in range(count):
-            self.game.undo()
+        self.game.undo_steps(count)
         self._stuck = None
         self.rewound.emit()
         self.changed.emit()

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from crdesk.errors import CrdeskError
 from crdesk.game import Action, Decision, Game
 from crdesk.game.actions import (
     Activate,
@@ -36,7 +35,6 @@ from crdesk.game.actions import (
     Throw,
     fmt_num,
 )
-from crdesk.game.policy import BookPolicy
 
 Names = Callable[[str], str]
 
@@ -119,16 +117,9 @@ def row_verb(option: Action) -> str | None:
 
 
 def default_option(game: Game, decision: Decision) -> Action | None:
-    """The option the Enter key plays: the book's automatic choice when it is one, else the first.
-
-    The book's choice comes from :class:`~crdesk.game.policy.BookPolicy` without
-    its advance (which is a move, not an option): fire at the nearest enemy,
-    Duck Back, use Star Power, the highest Leader first.
-    """
+    """The option the Enter key plays: the controller's :attr:`Decision.default` (the
+    book's automatic choice) when it is one of the options, else the first."""
+    del game
     if not decision.options:
         return None
-    try:
-        choice, _why = BookPolicy(advance=False).decide(game, decision)
-    except (CrdeskError, StopIteration, KeyError, AssertionError):
-        return decision.options[0]
-    return choice if choice in decision.options else decision.options[0]
+    return decision.default if decision.default in decision.options else decision.options[0]
