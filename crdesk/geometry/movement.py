@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import itertools
 import math
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 import networkx as nx
 import numpy as np
@@ -21,11 +23,24 @@ import shapely
 from shapely.geometry import LineString, MultiPoint, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
+from crdesk.geometry import kernels, los
 from crdesk.geometry.los import CODE, Reason, Viewpoints, evaluate
-from crdesk.geometry.terrain_index import GRAZE, TerrainIndex, build_index, locate, locate_many
+from crdesk.geometry.terrain_index import (
+    _NOWHERE,
+    GRAZE,
+    Bools,
+    Floats,
+    Ints,
+    Place,
+    TerrainIndex,
+    build_index,
+    locate,
+    locate_many,
+    locate_reach,
+)
 from crdesk.model import Battlefield, Figure, OpeningKind
 from crdesk.model import TerrainKind as K
-from crdesk.options import RulesOptions, Weather
+from crdesk.options import Interpretations, RulesOptions, Weather
 
 Point2 = tuple[float, float]
 
@@ -360,6 +375,171 @@ _HIDDEN = {
         Reason.HILL,
     )
 }
+_HIDDEN_CODES = np.array(sorted(_HIDDEN), dtype=np.int8)
+
+
+DUCK_BACK_BATCHES = (1, 64, 512)
+"""How many spots (nearest first) Duck Back judges by the end of each batch; then the rest."""
+
+
+def _duck_offsets(max_distance: float, spacing: float) -> tuple[Floats, Floats]:
+    """The grid of Duck Back spots around the figure: (0, 0) first, then the grid points
+    within ``max_distance``, row by row (cached per distance and spacing)."""
+    key = (max_distance, spacing)
+    cached = _OFFSETS.get(key)
+    if cached is None:
+        ax = np.arange(-max_distance, max_distance + 1e-9, spacing)
+        gx, gy = np.meshgrid(ax, ax)
+        keep = np.hypot(gx, gy) <= max_distance
+        cached = (np.concatenate([[0.0], gx[keep]]), np.concatenate([[0.0], gy[keep]]))
+        if len(_OFFSETS) > 16:
+            _OFFSETS.clear()
+        _OFFSETS[key] = cached
+    return cached
+
+
+_OFFSETS: dict[tuple[float, float], tuple[Floats, Floats]] = {}
+
+
+def _duck_solids(
+    index: TerrainIndex, radius: float
+) -> tuple[BaseGeometry | None, BaseGeometry | None]:
+    """Impassable ground, and the walls and vehicles, grown by the base radius: where a
+    base's centre may not stand (kept on the index per radius)."""
+    key = f"duck-solids-{radius!r}"
+    cached = index.cache.get(key)
+    if cached is None:
+        solid = [index.outlines[n] for n in index.obstacle_ids]
+        walls_grown = None
+        if solid:
+            walls_grown = shapely.union_all(solid).buffer(max(radius - GRAZE, 0.0), quad_segs=4)
+            shapely.prepare(walls_grown)
+        cached = (_obstacles(index, radius), walls_grown)
+        index.cache[key] = cached
+    return cached  # type: ignore[return-value]
+
+
+_REACH_CHUNKS = (2, 16, 128, 1 << 30)
+"""How many good spots (nearest first) are tried at a time for a straight way there."""
+
+
+def _duck_reach(index: TerrainIndex, radius: float, features: Ints) -> Any:
+    """Impassable ground ``features`` grown by the base radius and eroded by GRAZE: what
+    :func:`path_cost` forbids a segment to meet (kept on the index per radius, each built
+    on first use)."""
+    key = f"duck-reach-{radius!r}"
+    cached = index.cache.get(key)
+    if not isinstance(cached, np.ndarray):
+        cached = np.full(len(index.features), None, dtype=object)
+        index.cache[key] = cached
+    for n in np.unique(features).tolist():
+        if cached[n] is None:
+            grown = index.outlines[n].buffer(max(radius - GRAZE, 0.0), quad_segs=4)
+            cached[n] = grown.buffer(-GRAZE)
+    return cached[features]
+
+
+def _duck_walls(index: TerrainIndex) -> tuple[Any, Bools, Bools, Ints, Ints, Any]:
+    """For :func:`_reachable` (cached): each feature's outline ring, whether it is
+    impassable, whether it is a building, and each building's openings (first, count,
+    segments)."""
+    cached = index.cache.get("duck-walls")
+    if cached is None:
+        f = len(index.features)
+        rings = shapely.get_exterior_ring(index.outline_array)
+        impassable = np.array([k is K.IMPASSABLE for k in index.kinds], dtype=bool)
+        building = np.array([k is K.BUILDING for k in index.kinds], dtype=bool)
+        first = np.zeros(f, dtype=np.int64)
+        count = np.zeros(f, dtype=np.int64)
+        segs: list[LineString] = []
+        for n in range(f):
+            ops = index.building_openings.get(n, []) if building[n] else []
+            first[n], count[n] = len(segs), len(ops)
+            segs.extend(o for _k, _o, o in ops)
+        seg_arr = np.empty(len(segs), dtype=object)
+        seg_arr[:] = segs
+        cached = (rings, impassable, building, first, count, seg_arr)
+        index.cache["duck-walls"] = cached
+    return cached  # type: ignore[return-value]
+
+
+def _reachable(
+    index: TerrainIndex, x0: float, y0: float, xs: Floats, ys: Floats, radius: float
+) -> Bools:
+    """Whether the straight move from (x0, y0) to each spot is allowed: :func:`path_cost`
+    with ``ignore_terrain`` (no impassable ground) and not :func:`_crosses_wall` (walls only
+    at doors and windows) -- the same shapely calls on the same geometries, vectorised."""
+    m = len(xs)
+    coords = np.empty((m, 2, 2), dtype=np.float64)
+    coords[:, 0, 0], coords[:, 0, 1] = x0, y0
+    coords[:, 1, 0], coords[:, 1, 1] = xs, ys
+    segs = shapely.linestrings(coords)
+    ok = np.ones(m, dtype=bool)
+    si, fi = index.outline_tree.query(segs)
+    if not len(si):
+        return ok
+    rings, impassable, building, first, count, openings = _duck_walls(index)
+    imp = impassable[fi]
+    if imp.any():
+        hit = shapely.intersects(segs[si[imp]], _duck_reach(index, radius, fi[imp]))
+        ok[si[imp][hit]] = False
+    wall = building[fi] & ok[si]
+    if wall.any():
+        ws, wf = si[wall], fi[wall]
+        # where each segment crosses the building's outline; each crossing must be at
+        # a door or window
+        pts, at = shapely.get_coordinates(
+            shapely.intersection(segs[ws], rings[wf]), return_index=True
+        )
+        if len(pts):
+            pb = wf[at]
+            cnt = count[pb]
+            of = np.repeat(np.arange(len(pts)), cnt)
+            op = first[pb][of] + np.arange(len(of)) - np.repeat(np.cumsum(cnt) - cnt, cnt)
+            near = np.zeros(len(pts), dtype=bool)
+            if len(of):
+                d = shapely.distance(openings[op], shapely.points(pts[of]))
+                np.logical_or.at(near, of, d <= GRAZE)
+            ok[ws[at[~near]]] = False
+    return ok
+
+
+def _locate_spots(
+    index: TerrainIndex, xs: Floats, ys: Floats, radii: Floats, rules: RulesOptions
+) -> list[Place]:
+    """:func:`locate_many`, called only for the spots with a feature within its reach (the
+    others are nowhere): most Duck Back spots on open ground cost nothing then."""
+    n = len(xs)
+    if not n or not index.features:
+        return locate_many(index, xs, ys, radii, rules)
+    reach = locate_reach(radii, rules)
+    hits, _f = index.outline_tree.query(shapely.points(xs, ys), predicate="dwithin", distance=reach)
+    near = np.unique(hits)
+    if len(near) * 4 >= n * 3:
+        return locate_many(index, xs, ys, radii, rules, reach=reach)
+    out = [_NOWHERE] * n
+    found = locate_many(index, xs[near], ys[near], radii[near], rules, reach=reach)
+    for k, place in zip(near.tolist(), found, strict=True):
+        out[k] = place
+    return out
+
+
+_CALM_INDEXES: weakref.WeakKeyDictionary[
+    Battlefield, tuple[tuple[int, Interpretations], TerrainIndex]
+] = weakref.WeakKeyDictionary()
+"""Per battlefield, the terrain index Duck Back builds when it is given none (night, bad
+weather), with the terrain revision and interpretations it was built for."""
+
+
+def _calm_index(battlefield: Battlefield, calm: RulesOptions) -> TerrainIndex:
+    """``build_index(battlefield, calm, raster=False)``, kept until the terrain changes."""
+    key = (battlefield.terrain_revision, calm.interpretations)
+    kept = _CALM_INDEXES.get(battlefield)
+    if kept is not None and kept[0] == key:
+        return kept[1]
+    index = build_index(battlefield, calm, raster=False)
+    _CALM_INDEXES[battlefield] = (key, index)
+    return index
 
 
 def nearest_cover(
@@ -380,62 +560,90 @@ def nearest_cover(
     other figures do not make Cover.  Building interiors count unless the
     ``duck_back_interiors_count`` option is off.  Without such a spot the
     figure drops prone in place.
+
+    Spots lie on a ``spacing`` grid; the figure's own spot comes first, and ties
+    of distance go in grid order.  They are judged nearest first, in batches
+    (:data:`DUCK_BACK_BATCHES`), until one is good and can be reached -- the
+    same answer as judging them all and taking the nearest good one.
     """
     calm = replace(rules, night=False, weather=Weather.CLEAR)
-    index = index or build_index(battlefield, calm, raster=False)
+    index = index or _calm_index(battlefield, calm)
     r = figure.radius
-    ax = np.arange(-max_distance, max_distance + 1e-9, spacing)
-    gx, gy = np.meshgrid(ax, ax)
-    keep = np.hypot(gx, gy) <= max_distance
-    xs = np.concatenate([[0.0], gx[keep]]) + figure.x
-    ys = np.concatenate([[0.0], gy[keep]]) + figure.y
+    ox, oy = _duck_offsets(max_distance, spacing)
+    xs = ox + figure.x
+    ys = oy + figure.y
     table = battlefield.table
     on = (xs >= r) & (xs <= table.width - r) & (ys >= r) & (ys <= table.height - r)
     on[0] = True
-    grown = _obstacles(index, r)
-    if grown is not None:
-        on &= ~shapely.contains_xy(grown, xs, ys)
-    # a base may not stand on a wall or in a vehicle
-    solid = [index.outlines[n] for n in index.obstacle_ids]
-    if solid:
-        walls_grown = shapely.union_all(solid).buffer(max(r - GRAZE, 0.0), quad_segs=4)
-        on[1:] &= ~shapely.contains_xy(walls_grown, xs[1:], ys[1:])
-    xs, ys = xs[on], ys[on]
-    dist = np.hypot(xs - figure.x, ys - figure.y)
-    places = locate_many(index, xs, ys, np.full(len(xs), r), calm)
-    n = len(xs)
-    vp = Viewpoints(
-        ids=["@threat", *[f"@{k}" for k in range(n)]],
-        x=np.concatenate([[threat[0]], xs]),
-        y=np.concatenate([[threat[1]], ys]),
-        r=np.concatenate([[0.0], np.full(n, r)]),
-        fx=np.zeros(n + 1),
-        fy=np.zeros(n + 1),
-        blocks=np.zeros(n + 1, dtype=bool),
-        moving=np.zeros(n + 1, dtype=bool),
-        lit=np.zeros(n + 1, dtype=bool),
-        present=np.ones(n + 1, dtype=bool),
-        places=[locate(index, threat[0], threat[1], 0.0, calm), *places],
-    )
-    res = evaluate(index, vp, np.zeros(n, dtype=np.int64), np.arange(1, n + 1), calm)
-    hidden = np.isin(res.ab, list(_HIDDEN))
-    covered = (res.ab == 0) & res.cover_ab
-    good = hidden | covered
-    if not rules.interpretations.duck_back_interiors_count:
-        good &= np.array([p.building < 0 for p in places], dtype=bool)
-    here = Point(figure.x, figure.y)
-    for k in np.argsort(dist, kind="stable"):
-        if not good[k]:
+    # nearest first (a stable sort: ties in grid order); spots on rock or walls are
+    # dropped batch by batch, which keeps the order of the others
+    cand = np.flatnonzero(on)
+    dist_all = np.hypot(xs[cand] - figure.x, ys[cand] - figure.y)
+    rank = np.argsort(dist_all, kind="stable")
+    order, dist_sorted = cand[rank], dist_all[rank]
+    grown, walls_grown = _duck_solids(index, r)
+    compiled = los.USE_KERNELS and kernels.usable()
+    locate_all = los._locate_compiled if compiled else _locate_spots
+    threat_place = locate_all(
+        index, np.array([threat[0]], dtype=np.float64), np.array([threat[1]]), np.zeros(1), calm
+    )[0]
+    interiors = rules.interpretations.duck_back_interiors_count
+    ends = [e for e in DUCK_BACK_BATCHES if e < len(order)] + [len(order)]
+    begin = 0
+    for end in ends:
+        sel, dist = order[begin:end], dist_sorted[begin:end]
+        begin = end
+        sx, sy = xs[sel], ys[sel]
+        ok = np.ones(len(sel), dtype=bool)
+        if grown is not None:
+            ok &= ~shapely.contains_xy(grown, sx, sy)
+        # a base may not stand on a wall or in a vehicle
+        if walls_grown is not None:
+            ok &= (sel == 0) | ~shapely.contains_xy(walls_grown, sx, sy)
+        if not ok.all():
+            sx, sy, dist = sx[ok], sy[ok], dist[ok]
+        n = len(sx)
+        if not n:
             continue
-        spot = (float(xs[k]), float(ys[k]))
-        if dist[k] == 0:
-            return DuckBack(spot, 0.0, False, "hidden" if hidden[k] else "cover")
-        cost = path_cost(
-            battlefield, [(here.x, here.y), spot], calm, index=index, radius=r, ignore_terrain=True
+        places = locate_all(index, sx, sy, np.full(n, r), calm)
+        vp = Viewpoints(
+            ids=["@threat", *[f"@{k}" for k in range(n)]],
+            x=np.concatenate([[threat[0]], sx]),
+            y=np.concatenate([[threat[1]], sy]),
+            r=np.concatenate([[0.0], np.full(n, r)]),
+            fx=np.zeros(n + 1),
+            fy=np.zeros(n + 1),
+            blocks=np.zeros(n + 1, dtype=bool),
+            moving=np.zeros(n + 1, dtype=bool),
+            lit=np.zeros(n + 1, dtype=bool),
+            present=np.ones(n + 1, dtype=bool),
+            places=[threat_place, *places],
         )
-        if not cost.allowed or _crosses_wall(index, here, spot, places[k]):
+        res = evaluate(index, vp, np.zeros(n, dtype=np.int64), np.arange(1, n + 1), calm)
+        hidden = np.isin(res.ab, _HIDDEN_CODES)
+        good = hidden | ((res.ab == 0) & res.cover_ab)
+        if not interiors:
+            good &= np.array([p.building < 0 for p in places], dtype=bool)
+        picks = np.flatnonzero(good)
+        if not len(picks):
             continue
-        return DuckBack(spot, float(dist[k]), False, "hidden" if hidden[k] else "cover")
+        if dist[picks[0]] == 0:
+            k = int(picks[0])
+            spot = (float(sx[k]), float(sy[k]))
+            return DuckBack(spot, 0.0, False, "hidden" if hidden[k] else "cover")
+        # the nearest good spot the figure can get to in a straight line (as path_cost
+        # and _crosses_wall judge it), a few spots at a time
+        start = 0
+        for size in _REACH_CHUNKS:
+            some = picks[start : start + size]
+            start += size
+            if not len(some):
+                break
+            ok = np.flatnonzero(_reachable(index, figure.x, figure.y, sx[some], sy[some], r))
+            if len(ok):
+                k = int(some[ok[0]])
+                spot = (float(sx[k]), float(sy[k]))
+                return DuckBack(spot, float(dist[k]), False, "hidden" if hidden[k] else "cover")
     return DuckBack((figure.x, figure.y), 0.0, True, "prone")
 
 
