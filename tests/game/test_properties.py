@@ -416,7 +416,7 @@ def test_undo_refuses_steps_that_rolled_dice(table: str, data: st.DataObject) ->
 @given(data=st.data())
 def test_fork_is_independent(table: str, data: st.DataObject) -> None:
     sc, seed = table_and_seed(data, table)
-    game = new_game(sc, seed)
+    game = new_game(sc, seed, practice_undo=True)
     play_random(game, data.draw, steps=data.draw(st.integers(0, STEPS), label="prefix"))
     original = game.state_hash()
     history = game.history
@@ -435,6 +435,11 @@ def test_fork_is_independent(table: str, data: st.DataObject) -> None:
     forked = twin.state_hash()
     play_random(game, data.draw, steps=5)
     assert twin.state_hash() == forked
+    # the fork undoes (practice undo) back to where it was forked, step by step
+    for want in reversed([original, *twin_hashes][:-1]):
+        twin.undo()
+        assert twin.state_hash() == want
+    assert twin.history == history
 
 
 # ----------------------------------------------------------------------------
