@@ -59,7 +59,8 @@ class PathCost:
     cost: float
     length: float
     forbidden: str | None = None
-    """``"impassable"`` or ``"wall"`` (and the feature id) when the path cannot be taken."""
+    """``"impassable"``, ``"wall"`` (and the feature id) or ``"edge"`` (the base would
+    leave the table) when the path cannot be taken."""
     feature_id: str | None = None
 
     @property
@@ -132,6 +133,55 @@ def _segment_events(
     return pieces, events
 
 
+def leaves_table(battlefield: Battlefield, p: Point2, q: Point2, radius: float) -> float | None:
+    """How far along the segment p-q a base of ``radius`` first leaves the table, or
+    None if it stays on it (bases stay wholly on the table; leaving by an edge is an
+    action of its own).  A base that already hangs over an edge may move along or
+    back, not further out."""
+    table = battlefield.table
+    (x0, y0), (x1, y1) = p, q
+    # a base already over an edge may move, but not further out
+    lo_x, hi_x = min(radius, x0) - 1e-9, max(table.width - radius, x0) + 1e-9
+    lo_y, hi_y = min(radius, y0) - 1e-9, max(table.height - radius, y0) + 1e-9
+    length = math.hypot(x1 - x0, y1 - y0)
+    if lo_x <= x1 <= hi_x and lo_y <= y1 <= hi_y:
+        return None
+    t_out = 1.0
+    for start, delta, lo, hi in ((x0, x1 - x0, lo_x, hi_x), (y0, y1 - y0, lo_y, hi_y)):
+        if delta > 0:
+            t_out = min(t_out, (hi - start) / delta)
+        elif delta < 0:
+            t_out = min(t_out, (lo - start) / delta)
+    return max(0.0, t_out) * length
+
+
+def _with_edge(
+    events: list[tuple[float, float, str | None, str]],
+    battlefield: Battlefield,
+    p: Point2,
+    q: Point2,
+    radius: float,
+) -> list[tuple[float, float, str | None, str]]:
+    """The segment's crossings plus, where the base would leave the table, an edge."""
+    d = leaves_table(battlefield, p, q, radius)
+    if d is None:
+        return events
+    return sorted([*events, (d, math.inf, "edge", "")])
+
+
+def _cut(pieces: list[_Piece], at: list[float]) -> list[_Piece]:
+    """Split the rate pieces at these distances (so a walk stops exactly there)."""
+    for d in at:
+        out: list[_Piece] = []
+        for pc in pieces:
+            if pc.start < d < pc.end:
+                out += [_Piece(pc.start, d, pc.rate), _Piece(d, pc.end, pc.rate)]
+            else:
+                out.append(pc)
+        pieces = out
+    return pieces
+
+
 def _one_crossing(
     events: list[tuple[float, float, str | None, str]], on_wall: set[str], length: float
 ) -> tuple[list[tuple[float, float, str | None, str]], set[str]]:
@@ -174,6 +224,7 @@ def path_cost(
         seg = LineString([p, q])
         pieces, events = _segment_events(index, seg, ignore_terrain, radius)
         events, on_wall = _one_crossing(events, on_wall, seg.length)
+        events = _with_edge(events, battlefield, p, q, radius)
         for d, cost, forbidden, fid in events:
             if forbidden is not None:
                 return PathCost(math.inf, length + d, forbidden, fid)
@@ -217,6 +268,8 @@ def farthest_along(
         seg = LineString([p, q])
         pieces, events = _segment_events(index, seg, ignore_terrain, radius)
         events, on_wall = _one_crossing(events, on_wall, seg.length)
+        events = _with_edge(events, battlefield, p, q, radius)
+        pieces = _cut(pieces, [e[0] for e in events if e[2] == "edge"])
         # walk the segment in order; at the same spot pay a crossing before moving on
         marks: list[tuple[float, int, _Piece | None, tuple[float, float, str | None, str]]] = [
             (pc.start, 1, pc, (0.0, 0.0, None, "")) for pc in pieces

@@ -210,3 +210,22 @@ def test_a_path_with_a_corner_on_a_door_pays_for_it_once() -> None:
     assert straight.cost == cornered.cost == 7.0  # 5" walked + 2" for the door (8.2)
     reach = farthest_along(bf, [(13, 17), (13, 14), (13, 12)], 7.0, rules, radius=0.5)
     assert reach.point == (13.0, 12.0) and reach.stopped_by is None
+
+
+def test_paths_know_the_table_edge() -> None:
+    from crdesk.geometry.movement import farthest_along, leaves_table, path_cost
+    from crdesk.model import Battlefield, Table
+    from crdesk.options import RulesOptions
+
+    bf = Battlefield(Table(24, 24))
+    rules = RulesOptions()
+    off = path_cost(bf, [(5, 5), (-5, -5)], rules, radius=0.5)
+    assert off.forbidden == "edge" and not off.allowed
+    assert off.length == pytest.approx(4.5 * 2**0.5)  # the base's edge reaches x=0 at x=0.5
+    assert path_cost(bf, [(5, 5), (10, 5)], rules, radius=0.5).allowed
+    reach = farthest_along(bf, [(5, 12), (-3, 12)], 8.0, rules, radius=0.5)
+    assert reach.stopped_by == "edge" and reach.point[0] == pytest.approx(0.5, abs=0.02)
+    assert leaves_table(bf, (0.2, 5), (3, 5), 0.5) is None  # back onto the table
+    assert leaves_table(bf, (0.2, 5), (0.2, 9), 0.5) is None  # along, no further out
+    assert leaves_table(bf, (0.2, 5), (-1, 5), 0.5) == pytest.approx(0.0, abs=1e-6)
+    assert leaves_table(bf, (1, 1), (23, 23), 0.5) is None
