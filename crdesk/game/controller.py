@@ -1798,10 +1798,11 @@ class Game:
                 fired.append(shooter.id)
         sight = self.sight()
         targets = [self.fig(t) for t in act.target_ids]
+        carrying = self._state["carrying"]
+        rush = rush or shooter.id in carrying  # carriers fire with the Rush Shot penalty (7.12)
         if weapon_stats(shooter.weapon, self.rules.old_school).blast:
             self._rocket(shooter, targets[0], rush=rush)
             return
-        carrying = self._state["carrying"]
         specs = [
             adapter.target_spec(t, shooter, sight, carrying=self._carried(t.id)) for t in targets
         ]

@@ -345,3 +345,49 @@ def test_undo_several_steps_at_once_or_not_at_all() -> None:
     with pytest.raises(IllegalActionError):
         game.undo_steps(2)
     assert game.battlefield.figure("p1").y == 17
+
+
+def test_a_carrier_fires_with_the_rush_shot_penalty_and_counts_as_in_cover() -> None:
+    sc = scenario(
+        {
+            "table": [24, 24],
+            "forces": [
+                {
+                    "id": "p",
+                    "player": True,
+                    "figures": [
+                        {"id": "p1", "name": "Diaz", "rep": 4, "at": [12, 20]},
+                        {
+                            "id": "p2",
+                            "name": "Lind",
+                            "rep": 4,
+                            "at": [12, 21],
+                            "status": "out_of_the_fight",
+                            "prone": True,
+                        },
+                    ],
+                },
+                {
+                    "id": "e",
+                    "figures": [
+                        {
+                            "id": "e1",
+                            "name": "Viper",
+                            "rep": 4,
+                            "at": [12, 6],
+                            "facing": 180,
+                            "out_of_ammo": True,
+                        }
+                    ],
+                },
+            ],
+        }
+    )
+    game = Game.new(sc, dice="manual")
+    game.play("dice 4,1")
+    game.play("activate p1")
+    game.play("pickup p1 p2", faces=(2,))
+    # 4+4=8 would hit a target in the open, but a carrier's shot is a Rush Shot (7.12)
+    events = game.play("fire p1 at e1", faces=(4, 2, 3, 1, 2))  # Viper, empty: Outgunned
+    fire = next(e for e in events if e.kind == "fire")
+    assert "Diaz Rush Shot at Viper" in fire.text and "missed (rush shot)" in fire.text
