@@ -83,7 +83,6 @@ from crdesk.geometry.measure import (
     charge_direction,
     cover_from_blast,
 )
-from crdesk.geometry.terrain_index import locate
 from crdesk.model import Battlefield, Building, Figure, Scenario, Status, WeaponCode
 from crdesk.options import RulesOptions, Weather
 from crdesk.rules import activation as act_rules
@@ -2564,7 +2563,8 @@ class Game:
 
     def _opening_of(self, fig: Figure) -> str | None:
         """The door or window a figure inside a building stands at, as "feature:n" (8.5)."""
-        place = locate(self.vis.index, fig.x, fig.y, fig.radius, self.rules)
+        vp = self.vis.viewpoints()  # where the sight engine placed every figure
+        place = vp.places[self.sight().pos[fig.id]]
         if place.building < 0 or not place.openings:
             return None
         return f"{self.vis.index.features[place.building]}:{place.openings[0]}"
