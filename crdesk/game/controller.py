@@ -75,7 +75,7 @@ from crdesk.game.actions import (
 )
 from crdesk.game.adapter import Sight
 from crdesk.game.records import CHANCE, Decision, Event, Frame, Outcome, Step
-from crdesk.geometry import movement
+from crdesk.geometry import kernels, movement
 from crdesk.geometry.measure import (
     arc_of_fire,
     base_distance,
@@ -241,8 +241,11 @@ class Game:
                 f"a game is played by two sides; this scenario has {len(sides)} forces"
             )
         self.sides: tuple[str, str] = (sides[0], sides[1])
+        self.sight_route = kernels.usable()
+        """The sight engine's route this game keeps (compiled kernels or numpy)."""
         self.vis = VisibilityService(self.battlefield, self.rules)
-        self.cohesion = Cohesion(self.vis)
+        with kernels.pinned(self.sight_route):
+            self.cohesion = Cohesion(self.vis)
         self.dice_log = DiceLog()
         self._steps: list[Step] = []
         self._events: list[Event] = []
@@ -377,7 +380,8 @@ class Game:
         """The one decision the game waits for, or None when the encounter is over."""
         if self._awaited is not None and self._awaited[0] == self._version:
             return self._awaited[1]
-        decision = self._awaiting()
+        with kernels.pinned(self.sight_route):
+            decision = self._awaiting()
         self._awaited = (self._version, decision)
         return decision
 
@@ -422,7 +426,8 @@ class Game:
         if act in decision.options:
             return None
         try:
-            self._check(self._frames[-1], act)
+            with kernels.pinned(self.sight_route):
+                self._check(self._frames[-1], act)
         except IllegalActionError as exc:
             return str(exc)
         if act.word not in decision.accepts:
@@ -469,8 +474,9 @@ class Game:
         self._step_events = []
         self._pending = None
         try:
-            self._apply(self._frames[-1], act)
-            self._run_automatic()
+            with kernels.pinned(self.sight_route):
+                self._apply(self._frames[-1], act)
+                self._run_automatic()
         except NeedDice as need:
             self._rewind(mark)
             self._pending = {
@@ -559,10 +565,12 @@ class Game:
         twin.dice_mode = self.dice_mode
         twin.settings = self.settings
         twin.rules = self.rules
+        twin.sight_route = self.sight_route
         twin.battlefield = _copy_battlefield(self.battlefield)
         twin.sides = self.sides
         twin.vis = VisibilityService(twin.battlefield, twin.rules)
-        twin.cohesion = Cohesion(twin.vis)
+        with kernels.pinned(twin.sight_route):
+            twin.cohesion = Cohesion(twin.vis)
         twin.dice_log = DiceLog()
         for entry in self.dice_log:
             twin.dice_log.append(entry)

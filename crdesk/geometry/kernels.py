@@ -30,6 +30,8 @@ import math
 import os
 import threading
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -902,14 +904,35 @@ def warm_up_in_background() -> None:
     threading.Thread(target=warm_up, name="crdesk-jit", daemon=True).start()
 
 
+_pin = threading.local()
+"""A route pinned on this thread (a game keeps the route it started on)."""
+
+
 def usable() -> bool:
     """Whether the engine may call the kernels: only once :func:`warm_up` has made them ready.
 
     Nothing compiles implicitly: a one-shot command (``crdesk los``) is done on
     the numpy route long before numba would be, while the GUI, the tests and
     the benchmarks -- which judge sight thousands of times -- warm up first.
+    Inside :func:`pinned` the answer is the pinned route's (kernels only if ready).
     """
-    return _state == "ready"
+    route = getattr(_pin, "route", None)
+    return _state == "ready" and route is not False
+
+
+@contextmanager
+def pinned(use_kernels: bool) -> Iterator[None]:
+    """Judge sight on one route inside the block, whatever the warm-up does meanwhile.
+
+    Both routes give the same verdicts (property-tested); a game still keeps the
+    route it started on, so a warm-up finishing mid-game changes nothing in it.
+    """
+    before = getattr(_pin, "route", None)
+    _pin.route = use_kernels
+    try:
+        yield
+    finally:
+        _pin.route = before
 
 
 __all__ = [
@@ -919,6 +942,7 @@ __all__ = [
     "TERRAIN_OPEN",
     "base_on_line",
     "evaluate_pairs",
+    "pinned",
     "recheck_moved",
     "sight_line",
     "store_pairs",

@@ -391,3 +391,25 @@ def test_a_carrier_fires_with_the_rush_shot_penalty_and_counts_as_in_cover() -> 
     events = game.play("fire p1 at e1", faces=(4, 2, 3, 1, 2))  # Viper, empty: Outgunned
     fire = next(e for e in events if e.kind == "fire")
     assert "Diaz Rush Shot at Viper" in fire.text and "missed (rush shot)" in fire.text
+
+
+def test_a_game_keeps_the_sight_route_it_started_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    from crdesk.geometry import kernels, los
+
+    if not kernels.warm_up():
+        pytest.skip("the compiled sight kernels are not available here")
+    with kernels.pinned(False):
+        assert not kernels.usable()
+        game = started()
+    assert game.sight_route is False and kernels.usable()
+    assert game.fork().sight_route is False
+    unpinned = started()
+
+    def no_kernels(*args: object, **kwargs: object) -> object:
+        raise AssertionError("a game pinned to numpy judged sight on the kernels")
+
+    monkeypatch.setattr(los, "_evaluate_compiled", no_kernels)
+    game.play(Move("p1", ((5, 15),)))  # walked with In Sight checks, all on numpy
+    assert game.battlefield.figure("p1").y == 15
+    with pytest.raises(AssertionError, match="judged sight on the kernels"):
+        unpinned.play(Move("p1", ((5, 15),)))
