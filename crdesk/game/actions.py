@@ -21,6 +21,7 @@ text                                   meaning
 ``capture p1 e2``                      capture an Out of the Fight enemy in contact (7.9.12)
 ``dispatch p1 e2``                     dispatch an Out of the Fight enemy in contact (7.9.12)
 ``exit p1``                            leave the table by an edge the encounter allows
+``npmove e1``                          roll NP Force Movement for e1's group (11.4)
 ``floor p1 2``                         change floor in a building (8.2)
 ``freewill p1 2``                      a Star's Free Will: pass 2, 1 or 0 d6 (5.2)
 ``roll``                               roll the dice instead of using Free Will
@@ -417,6 +418,14 @@ class Dispatch(Capture):
 
 
 @dataclass(frozen=True, slots=True)
+class NpMove(OneFigure):
+    """Roll NP Force Movement (11.4) for the active non-player group led by ``figure``:
+    the solo enemy's table roll, a chance step of the history like any other."""
+
+    word: ClassVar[str] = "npmove"
+
+
+@dataclass(frozen=True, slots=True)
 class Exit(OneFigure):
     """Leave the table by an edge the encounter allows (7.4, 12)."""
 
@@ -581,6 +590,7 @@ _WORDS: dict[str, type[Action]] = {
         Capture,
         Dispatch,
         Exit,
+        NpMove,
         ChangeFloor,
         FreeWill,
         StarPower,

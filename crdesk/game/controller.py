@@ -60,6 +60,7 @@ from crdesk.game.actions import (
     Fire,
     FreeWill,
     Move,
+    NpMove,
     Pass,
     Pickup,
     Point2,
@@ -100,6 +101,7 @@ from crdesk.rules.grenades import (
 )
 from crdesk.rules.in_sight import InSightGroup, in_sight
 from crdesk.rules.melee import Approach, charge, melee
+from crdesk.rules.pef import np_move
 from crdesk.rules.reaction import Losses, ReactionTest, reaction_test
 from crdesk.rules.shooting import default_allocation, fire
 from crdesk.rules.stars import star_fate, star_power
@@ -1060,6 +1062,8 @@ class Game:
                 options.append(Drop(f.id))
             if self._exit_edge(frame, f) is not None:
                 options.append(Exit(f.id))
+        if self._np_move_why(frame) is None:
+            options.append(NpMove(d["leader"]))
         for f in members:
             for target in self._auto_targets(f, active=True, frame=frame):
                 options.append(target)
@@ -1081,6 +1085,13 @@ class Game:
         fid = act.who
         if isinstance(act, FastMove):
             self._check_fast(frame, act)
+            return
+        if isinstance(act, NpMove):
+            why = self._np_move_why(frame)
+            if why is None and act.figure != d["leader"]:
+                why = f"{act.figure} does not lead the active group"
+            if why is not None:
+                raise IllegalActionError(why)
             return
         if fid is None:
             raise IllegalActionError(self._not_now())
@@ -1188,6 +1199,8 @@ class Game:
             self._capture(self.fig(act.figure), self.fig(act.target), isinstance(act, Dispatch))
         elif isinstance(act, Exit):
             self._exit(frame, self.fig(act.figure))
+        elif isinstance(act, NpMove):
+            self._np_move(frame)
         elif isinstance(act, Reload):
             d["reloading"].append(act.figure)
             normal = float(act_rules.NORMAL_MOVE)
@@ -2671,6 +2684,48 @@ class Game:
             section="12",
             figures=gone,
         )
+
+    # -- The solo enemy's table (11.4) -----------------------------------------
+
+    def _np_move_why(self, frame: Frame) -> str | None:
+        """None if NP Force Movement may be rolled now for the active group, else why not."""
+        d = frame.data
+        if self.battlefield.force(d["side"]).player:
+            return "NP Force Movement is rolled for the non-player side only (11.4)"
+        if "np_move" in d:
+            return "NP Force Movement is rolled once per activation (11.4)"
+        if d["moved"] or d["fired"]:
+            return "NP Force Movement is rolled before the group moves or fires (11.4)"
+        return None
+
+    def _closest_enemy_group(self, members: list[str]) -> list[str]:
+        """The player group closest to these figures (by base-to-base distance)."""
+        side = self.fig(members[0]).side
+        groups = self.cohesion.groups(self.rules, self.enemy_of(side))
+        if not groups:
+            return []
+        sight = self.sight()
+
+        def gap(group: Any) -> float:
+            return min(sight.distance(m, o) for m in members for o in group.members)
+
+        return list(min(groups, key=gap).members)
+
+    def _np_move(self, frame: Frame) -> None:
+        d = frame.data
+        members = [f.id for f in self._members(frame)]
+        self.cohesion.update()
+        target = self._closest_enemy_group(members)
+        outnumbers = bool(target) and len(members) >= 2 * len(target)
+        leader = self.fig(d["leader"])
+        res = np_move(self._roll(), leader.rep, outnumbers=outnumbers, who=leader.name)
+        d["np_move"] = {
+            "passed": res.passed,
+            "move": res.result,
+            "flank": res.get("flank"),
+            "closest": target,
+        }
+        self._emit("np_move", res.explain(), result=res, figures=members)
 
     # -- Retrieving wounded (7.12) ---------------------------------------------
 

@@ -413,3 +413,21 @@ def test_a_game_keeps_the_sight_route_it_started_on(monkeypatch: pytest.MonkeyPa
     assert game.battlefield.figure("p1").y == 15
     with pytest.raises(AssertionError, match="judged sight on the kernels"):
         unpinned.play(Move("p1", ((5, 15),)))
+
+
+def test_the_solo_enemy_rolls_np_force_movement_as_a_step() -> None:
+    game = started()
+    assert "non-player side only" in (game.legal("npmove p1") or "")
+    game.play(End())
+    game.play(Activate("e1"))
+    d = game.awaiting()
+    assert d is not None and "npmove e1" in [str(o) for o in d.options]
+    events = game.play("npmove e1", faces=(1, 2))
+    (roll,) = [e for e in events if e.kind == "np_move"]
+    assert roll.section == "11.4" and roll.dice == (1, 2)
+    assert (
+        "passed 2: moves to Cover from which it can fire at the closest player group" in roll.text
+    )
+    assert game.frames[-1].data["np_move"]["closest"] == ["p1", "p2"]
+    assert "once per activation" in (game.legal("npmove e1") or "")
+    assert game.history[-1].faces == (1, 2)
