@@ -326,6 +326,60 @@ class Game:
                 check(n, game)
         return game
 
+    @classmethod
+    def from_snapshot(
+        cls,
+        scenario: Scenario,
+        state: dict[str, Any],
+        steps: Iterable[Step],
+        *,
+        seed: int = 0,
+        dice: str = SEEDED,
+        settings: GameSettings | None = None,
+    ) -> Game:
+        """A game put straight into a saved :meth:`state_document`, its history taken as
+        recorded (unchecked): for a saved game whose steps no longer replay.  Undo
+        cannot go back before the snapshot.  Raises IllegalActionError when the
+        snapshot does not fit the scenario or cannot be played on."""
+        game = cls(scenario, seed=seed, dice=dice, settings=settings or GameSettings(), start=False)
+        try:
+            game._load_state(state, list(steps))
+            game.awaiting()
+        except IllegalActionError:
+            raise
+        except Exception as exc:  # a hostile or broken snapshot
+            raise IllegalActionError(f"the saved snapshot cannot be played on ({exc})") from None
+        return game
+
+    def _load_state(self, doc: dict[str, Any], steps: list[Step]) -> None:
+        bf_doc = doc["battlefield"]
+        if bf_doc["terrain_digest"] != self.battlefield.terrain_digest():
+            raise IllegalActionError("the snapshot was taken on other terrain")
+        rows = [fig for force in bf_doc["forces"] for fig in force["figures"]]
+        if [r.get("id") for r in rows] != self.battlefield.figure_ids():
+            raise IllegalActionError("the snapshot's figures are not the scenario's")
+        if doc["steps"] != len(steps):
+            raise IllegalActionError(
+                f"the snapshot is of step {doc['steps']}, the file has {len(steps)} steps"
+            )
+        if set(doc["game"]) != set(self._state):
+            raise IllegalActionError("the snapshot's game state is not this crdesk's")
+        frames = [Frame(str(f["kind"]), dict(f["data"])) for f in doc["frames"]]
+        for frame in frames:
+            if not hasattr(self, f"_run_{frame.kind}"):
+                raise IllegalActionError(f"the snapshot has an unknown frame {frame.kind!r}")
+        self.battlefield.update_figures(
+            {r["id"]: {k: v for k, v in r.items() if k not in ("id", "side")} for r in rows}
+        )
+        self._state = _plain(doc["game"])
+        self._frames = frames
+        self._pending = _plain(doc["pending"])
+        self._steps = list(steps)
+        self._checkpoints = [self._mark()]
+        self._hashes = {}
+        self._version += 1
+        self._sync_moving()
+
     def _replay_step(self, n: int, step: Step) -> None:
         typed = list(step.faces) if self.dice_mode == MANUAL else []
         try:
@@ -535,6 +589,8 @@ class Game:
             return None
         if count < 1:
             return "undo takes back at least one step"
+        if len(self._steps) - count < self._checkpoints[0].steps:
+            return "undo cannot go back before the saved snapshot this game was opened from"
         if len(self._steps) <= count:
             if len(self._steps) <= 1:
                 return "the opening activation roll cannot be taken back"

@@ -595,15 +595,17 @@ def load_game(path: str | os.PathLike[str], *, strict: bool = True) -> LoadedGam
     game.  When the steps do not replay -- a step the rules refuse, or a state
     hash that differs (:class:`GameDivergedError`) -- a strict load raises
     :class:`GameReplayError`; with ``strict=False`` the game is opened at the
-    last step known to be good and a warning says what happened::
+    last step known to be good, or from its snapshot, and a warning says what
+    happened::
 
         replay diverges at step 212: ...; opened at step 211
 
-    (Opening a divergent file from its final snapshot is not possible with this
-    controller, which rebuilds every state by replaying steps; opening at the
-    last good step is the honest equivalent.  For a state hash that differs,
-    the last good step is the last check that matched, since the file holds no
-    hash for the steps in between.)
+    The game is opened from the file's final snapshot when that snapshot is whole
+    (its own hash fits it) and fits the scenario (:meth:`Game.from_snapshot`):
+    the steps are kept as recorded, unchecked, and undo cannot go back before
+    the snapshot.  Otherwise it is opened at the last good step: for a state
+    hash that differs, the last check that matched, since the file holds no
+    hash for the steps in between.
     """
     source = str(path)
     return load_document(read_game_document(path), source=source, strict=strict)
@@ -642,8 +644,12 @@ def load_document(
     except GameReplayError as exc:
         if strict:
             raise
-        game = _open_at(data, scenario, steps[: exc.good], settings, source)
-        where = f"opened at step {exc.good}" if exc.good else "opened at the start of the game"
+        snapshot, where = _open_snapshot(data, scenario, steps, settings)
+        if snapshot is not None:
+            game = snapshot
+        else:
+            game = _open_at(data, scenario, steps[: exc.good], settings, source)
+            where = f"opened at step {exc.good}" if exc.good else "opened at the start of the game"
         note = ""
         written = data.get("crdesk_version")
         if written and written != __version__:
@@ -651,6 +657,30 @@ def load_document(
         warnings.append(f"{exc.reason}; {where}{note}")
         return LoadedGame(game, warnings, len(steps), exc)
     return LoadedGame(game, warnings, len(steps), None)
+
+
+def _open_snapshot(
+    data: dict[str, Any], scenario: Scenario, steps: list[Step], settings: GameSettings
+) -> tuple[Game | None, str]:
+    """The game as its final snapshot holds it, when the snapshot is whole and fits."""
+    final = data["final"]
+    try:
+        game = Game.from_snapshot(
+            scenario,
+            final["state"],
+            steps,
+            seed=data["seed"],
+            dice=data["dice"],
+            settings=settings,
+        )
+    except (CrdeskError, KeyError, TypeError, ValueError):
+        return None, ""
+    if game.state_hash() != final["state_hash"]:
+        return None, ""
+    return game, (
+        f"opened from the saved snapshot at step {len(steps)} (its steps are not checked; "
+        "undo cannot go back before it)"
+    )
 
 
 def _scenario(doc: dict[str, Any], source: str) -> Scenario:

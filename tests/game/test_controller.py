@@ -431,3 +431,18 @@ def test_the_solo_enemy_rolls_np_force_movement_as_a_step() -> None:
     assert game.frames[-1].data["np_move"]["closest"] == ["p1", "p2"]
     assert "once per activation" in (game.legal("npmove e1") or "")
     assert game.history[-1].faces == (1, 2)
+
+
+def test_from_snapshot_resumes_the_saved_state_and_refuses_what_does_not_fit() -> None:
+    game = started()
+    game.play(Move("p1", ((5, 16),)))
+    doc = game.state_document()
+    again = Game.from_snapshot(game.scenario, doc, game.history, dice="manual")
+    assert again.state_hash() == game.state_hash()
+    assert again.awaiting() == game.awaiting()
+    assert "before the saved snapshot" in (again.can_undo() or "")
+    bad = dict(doc, frames=[{"kind": "nonsense", "data": {}}])
+    with pytest.raises(IllegalActionError, match="unknown frame 'nonsense'"):
+        Game.from_snapshot(game.scenario, bad, game.history, dice="manual")
+    with pytest.raises(IllegalActionError, match="the file has 2 steps"):
+        Game.from_snapshot(game.scenario, doc, game.history[:2], dice="manual")

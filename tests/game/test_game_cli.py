@@ -342,10 +342,10 @@ def test_show_and_log_open_a_divergent_game_with_a_warning(game_file: Path, caps
     status, out, err = run(capsys, "game", "show", str(game_file))
     assert status == 0
     assert err.startswith(f"warning: {game_file}: replay diverges at step 3: ")
-    assert err.rstrip().endswith("; opened at step 2")
-    assert "2 steps" in out.splitlines()[0]
+    assert "opened from the saved snapshot at step 3" in err
+    assert "3 steps" in out.splitlines()[0]
     data = run_json(capsys, "game", "log", str(game_file), "--json")
-    assert len(data["steps"]) == 2 and data["complete"] is False
+    assert len(data["steps"]) == 3 and data["complete"] is False
     assert data["warnings"][0].startswith("replay diverges at step 3")
     before = game_file.read_bytes()
     status, _, err = run(capsys, "game", "do", str(game_file), "pass")

@@ -227,9 +227,26 @@ def test_a_tampered_final_hash_is_named(doc: dict[str, Any]) -> None:
 # strict=False opens a divergent file at the last good step
 
 
+def test_lenient_load_opens_from_the_saved_snapshot(tmp_path: Path, doc: dict[str, Any]) -> None:
+    i = action_index(doc, "fire")
+    doc["steps"][i]["action"] = "fire p1 at nobody"
+    loaded = load_game(write(tmp_path, doc), strict=False)
+    assert len(loaded.game.history) == 21 and loaded.error is not None
+    assert loaded.game.state_hash() == doc["final"]["state_hash"]
+    assert loaded.warnings[0].startswith(f"replay diverges at step {i + 1}: ")
+    assert "opened from the saved snapshot at step 21" in loaded.warnings[0]
+    assert "before the saved snapshot" in (loaded.game.can_undo() or "")
+
+
+def broken_snapshot(doc: dict[str, Any]) -> None:
+    """A final state whose hash does not fit it: the snapshot cannot be trusted."""
+    doc["final"]["state_hash"] = "f" * 64
+
+
 def test_lenient_load_opens_before_an_unplayable_step(tmp_path: Path, doc: dict[str, Any]) -> None:
     i = action_index(doc, "fire")
     doc["steps"][i]["action"] = "fire p1 at nobody"
+    broken_snapshot(doc)
     loaded = load_game(write(tmp_path, doc), strict=False)
     assert len(loaded.game.history) == i
     assert not loaded.complete and loaded.error is not None and loaded.error.step == i + 1
@@ -241,6 +258,7 @@ def test_lenient_load_opens_before_an_unplayable_step(tmp_path: Path, doc: dict[
 
 def test_lenient_load_opens_at_the_last_matching_check(tmp_path: Path, doc: dict[str, Any]) -> None:
     doc["checks"][1]["hash"] = "0" * 64
+    broken_snapshot(doc)
     loaded = load_game(write(tmp_path, doc), strict=False)
     assert len(loaded.game.history) == 10
     assert loaded.game.state_hash() == doc["checks"][0]["hash"]
@@ -252,6 +270,7 @@ def test_lenient_load_with_no_good_check_opens_at_the_start(
     tmp_path: Path, doc: dict[str, Any]
 ) -> None:
     doc["checks"][0]["hash"] = "0" * 64
+    broken_snapshot(doc)
     loaded = load_game(write(tmp_path, doc), strict=False)
     assert len(loaded.game.history) == 1  # the start step: the scenario and seed alone
     assert loaded.warnings[0].endswith("; opened at the start of the game")
