@@ -2234,6 +2234,8 @@ class Game:
                     raise IllegalActionError("the exchange of fire breaks off")
                 self._check_fire(fig, shot, reaction=True)
             except IllegalActionError as exc:
+                if cause.status.can_act and self._reaction_throw(fig, cause):
+                    return
                 self._emit(
                     "no_fire",
                     f"{fig.name} would {words(status)} but cannot fire at {cause.name}: {exc}.",
@@ -2436,8 +2438,11 @@ class Game:
             )
 
     def _throw(self, frame: Frame, fig: Figure, spot: Point2) -> None:
-        held = self._state["grenades"].pop(fig.id)
-        del held
+        self._throw_now(fig, spot)
+
+    def _throw_now(self, fig: Figure, spot: Point2) -> None:
+        """Throw the figure's readied grenade at a spot (7.10.3) and resolve the blast."""
+        del self._state["grenades"][fig.id]
         self._state["thrown"] = sorted(set(self._state["thrown"]) | {fig.id})
         in_los = movement.sees_point(self.battlefield, fig, spot, self.rules, index=self.vis.index)
         reach = max(0.0, math.hypot(spot[0] - fig.x, spot[1] - fig.y) - fig.radius)
@@ -2449,6 +2454,25 @@ class Game:
             self._blast(spot, fig.id, attacker_rep=fig.rep, missed=True)
         else:
             self._blast(spot, fig.id, attacker_rep=fig.rep)
+
+    def _reaction_throw(self, fig: Figure, cause: Figure) -> bool:
+        """A figure told to fire that cannot, but holds a readied grenade and has the
+        cause within 6", throws it at the cause instead (7.10.1: "when active or in
+        reaction"; a grenade needs no LOS).  True when it threw."""
+        if fig.id not in self._state["grenades"] or fig.id in self._state["thrown"]:
+            return False
+        reach = max(0.0, math.hypot(cause.x - fig.x, cause.y - fig.y) - fig.radius)
+        if reach > GRENADE_RANGE:
+            return False
+        self._emit(
+            "reaction_throw",
+            f"{fig.name} cannot fire at {cause.name} and throws its readied grenade "
+            "instead (7.10.1).",
+            section="7.10.1",
+            figures=[fig.id, cause.id],
+        )
+        self._throw_now(fig, (cause.x, cause.y))
+        return True
 
     def _blast(
         self,
