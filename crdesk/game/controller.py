@@ -8,12 +8,17 @@ rebuilds any game exactly and :meth:`Game.undo` goes back by replaying.
 
 How it works inside (STYLE "Playing"):
 
-* **Frames.**  A stack of plain records -- turn, side, activation, In Sight,
-  free move, reaction, aftermath of fire, duck back, star damage, melee --
-  holds everything in progress.  :meth:`Game._advance` runs the top frame
-  until one needs a decision from a side; that is what :meth:`awaiting`
-  returns.  Nothing in a frame is a closure, so the game can be saved and
-  compared mid-chain.
+* **Frames.**  A stack of plain records -- turn, side, activation, free move,
+  In Sight, reaction, aftermath (damage, Star Power, Cheating Death), duck
+  back, melee -- holds everything in progress.  After each action the game
+  runs the top frame's automatic work (``_run_<kind>``) until a frame needs a
+  decision from a side (``_decide_<kind>``); that is what :meth:`awaiting`
+  returns, ``_check_<kind>`` judges a parametric action and ``_apply_<kind>``
+  carries it out.  Nothing in a frame is a closure, so the game can be saved
+  and compared mid-chain, and :meth:`Game.from_snapshot` can resume one.
+* **The book's choices** are the decisions' :attr:`~Decision.default`; Grunts'
+  In Sight actions (7.6.4), Return Fire at the cause and the Leader Die are
+  automatic, as the book has them.
 * **Dice.**  Every roll goes through one dice source per step.  Seeded games
   read die *k* from :func:`crdesk.dice.counter_face` (seed, k), so replays and
   undo give the same faces on any Python.  Manual-dice games stop with a
