@@ -189,7 +189,8 @@ class DecisionDock(QDockWidget):
             self.hint_label.show()
         elif decision.actor == CHANCE:
             self.hint_label.setText(
-                f"Roll {decision.dice}d6 and type the faces below, e.g. “dice 3,5”."
+                f"Roll {decision.dice}d6 and enter the faces in the dice panel "
+                "(its buttons, or the keys 1–6 and Enter)."
             )
             self.hint_label.show()
         self._enable_typing(not program)

@@ -9,7 +9,7 @@ the table.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPointF, QRect, QRectF, QSize, Qt
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QRectF, QSize, Qt
 from PySide6.QtCore import Signal as _Signal
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette, QPen
 from PySide6.QtWidgets import (
@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from crdesk.game import Event
+from ui.play.dice_view import paint_die
 from ui.play.session import PlaySession
 
 EVENT_ROLE = int(Qt.ItemDataRole.UserRole) + 1
@@ -32,36 +33,6 @@ EVENT_ROLE = int(Qt.ItemDataRole.UserRole) + 1
 DIE = 15
 """Side of a drawn die, in pixels."""
 PAD = 6
-
-_PIPS: dict[int, tuple[tuple[float, float], ...]] = {
-    1: ((0.5, 0.5),),
-    2: ((0.27, 0.27), (0.73, 0.73)),
-    3: ((0.27, 0.27), (0.5, 0.5), (0.73, 0.73)),
-    4: ((0.27, 0.27), (0.73, 0.27), (0.27, 0.73), (0.73, 0.73)),
-    5: ((0.27, 0.27), (0.73, 0.27), (0.5, 0.5), (0.27, 0.73), (0.73, 0.73)),
-    6: ((0.27, 0.25), (0.73, 0.25), (0.27, 0.5), (0.73, 0.5), (0.27, 0.75), (0.73, 0.75)),
-}
-
-
-def paint_die(painter: QPainter, rect: QRectF, face: int) -> None:
-    """One white die with its pips (a face outside 1-6 is written as a number)."""
-    painter.save()
-    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-    painter.setPen(QPen(QColor(70, 70, 70), 1))
-    painter.setBrush(QColor(252, 252, 248))
-    painter.drawRoundedRect(rect, rect.width() * 0.2, rect.width() * 0.2)
-    pips = _PIPS.get(face)
-    if pips is None:
-        painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, str(face))
-    else:
-        painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(QColor(30, 30, 30))
-        r = rect.width() * 0.09
-        for fx, fy in pips:
-            painter.drawEllipse(
-                QPointF(rect.left() + fx * rect.width(), rect.top() + fy * rect.height()), r, r
-            )
-    painter.restore()
 
 
 def heading(event: Event) -> str:

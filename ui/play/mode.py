@@ -25,19 +25,23 @@ from PySide6.QtWidgets import (
     QLabel,
     QMenu,
     QMessageBox,
+    QScrollArea,
     QToolBar,
 )
 
 from crdesk import scenario as scenario_io
 from crdesk.errors import CrdeskError
-from crdesk.game import Action, Game, GameSettings
+from crdesk.game import CHANCE, SEEDED, Action, Game, GameSettings
 from crdesk.game.savefile import load_game, save_game
 from crdesk.model import Scenario
 from ui.play.decision_dock import DecisionDock
+from ui.play.dice_entry import DiceEntryDock
+from ui.play.dice_tray import DiceTrayDock
 from ui.play.log_dock import EventLogDock
 from ui.play.move_tool import MoveTool
 from ui.play.session import PlaySession
 from ui.play.start_dialog import StartDialog, default_program
+from ui.play.turn_dock import TurnDock
 from ui.scene.scene import BattlefieldScene
 
 if TYPE_CHECKING:
@@ -66,15 +70,24 @@ class PlayMode(QObject):
         :meth:`run_program`)."""
         self._switched_off: list[tuple[QAction | QDockWidget | QToolBar, bool]] = []
         self.decision_dock = DecisionDock(window)
+        self.dice_entry = DiceEntryDock(window)
+        self.turn_dock = TurnDock(window)
+        self.dice_tray = DiceTrayDock(window)
         self.log_dock = EventLogDock(window)
         for area, dock in (
             (Qt.DockWidgetArea.LeftDockWidgetArea, self.decision_dock),
+            (Qt.DockWidgetArea.LeftDockWidgetArea, self.dice_entry),
+            (Qt.DockWidgetArea.RightDockWidgetArea, self.turn_dock),
+            (Qt.DockWidgetArea.RightDockWidgetArea, self.dice_tray),
             (Qt.DockWidgetArea.RightDockWidgetArea, self.log_dock),
         ):
             window.addDockWidget(area, dock)
             dock.hide()
+        window.addActions([self.turn_dock.action_end, self.turn_dock.action_pass])
         self.decision_dock.chosen.connect(self.choose)
         self.decision_dock.typed.connect(self.choose_text)
+        self.turn_dock.chosen.connect(self.choose)
+        self.dice_entry.entered.connect(self.choose)
         self.log_dock.figures_selected.connect(self.highlight)
         self.badge = QLabel()
         self.badge.setObjectName("modeBadge")
@@ -135,9 +148,16 @@ class PlayMode(QObject):
         menu = QMenu("&Game", self.window)
         menu.addActions([self.action_start, self.action_open, self.action_save])
         menu.addSeparator()
-        menu.addActions([self.action_default, self.action_undo])
+        menu.addActions(
+            [
+                self.action_default,
+                self.turn_dock.action_end,
+                self.turn_dock.action_pass,
+                self.action_undo,
+            ]
+        )
         menu.addSeparator()
-        menu.addActions([self.decision_dock.toggleViewAction(), self.log_dock.toggleViewAction()])
+        menu.addActions([d.toggleViewAction() for d in self._panels()])
         menu.addSeparator()
         menu.addAction(self.action_stop)
         return menu
@@ -166,8 +186,8 @@ class PlayMode(QObject):
         for action in (self.action_save, self.action_undo, self.action_stop):
             action.setEnabled(playing)
         self.action_default.setEnabled(playing)
-        self.decision_dock.toggleViewAction().setEnabled(playing)
-        self.log_dock.toggleViewAction().setEnabled(playing)
+        for dock in self._panels():
+            dock.toggleViewAction().setEnabled(playing)
         colour = "#d9771f" if playing else "#5b6f8a"
         self.badge.setText("PLAY" if playing else "EDITOR")
         self.badge.setStyleSheet(BADGE_STYLE.format(bg=colour))
@@ -187,27 +207,35 @@ class PlayMode(QObject):
     def start_dialog(self) -> None:
         dialog = StartDialog(self.window.scenario, self.window)
         if dialog.exec() == QDialog.DialogCode.Accepted:
-            self.start(dialog.seed(), dialog.program_sides())
+            self.start(dialog.seed(), dialog.program_sides(), dice=dialog.dice_mode())
 
     def start(
         self,
         seed: int,
         program: Iterable[str] | None = None,
         settings: GameSettings | None = None,
+        *,
+        dice: str = SEEDED,
     ) -> bool:
-        """Start an encounter on (a copy of) the open scenario; False if it cannot be played."""
+        """Start an encounter on (a copy of) the open scenario; False if it cannot be played.
+
+        ``dice="manual"``: the person rolls real dice and enters them in the dice panel.
+        """
         if not self.maybe_stop():
             return False
         try:
             scenario = _copy(self.window.scenario)
             chosen = default_program(scenario) if program is None else set(program)
             seats = replace(settings or GameSettings(), program_sides=tuple(sorted(chosen)))
-            game = Game.new(scenario, seed=seed, settings=seats)
+            game = Game.new(scenario, seed=seed, dice=dice, settings=seats)
         except CrdeskError as exc:
             self.window.show_error("Cannot start the encounter", str(exc))
             return False
         self.enter(game, chosen)
-        self.show_message(f"Encounter started with dice seed {seed}")
+        if dice == SEEDED:
+            self.show_message(f"Encounter started with dice seed {seed}")
+        else:
+            self.show_message("Encounter started: roll your own dice and enter them")
         return True
 
     def enter(self, game: Game, program: Iterable[str], saved: bool = False) -> None:
@@ -225,14 +253,24 @@ class PlayMode(QObject):
         self._sync_overlays()
         window.view.setScene(self.scene)
         self.move_tool = MoveTool(window.view, self.scene, self.session, self.show_message)
-        self.decision_dock.set_session(self.session)
-        self.log_dock.set_session(self.session)
-        self.decision_dock.show()
-        self.log_dock.show()
-        self.decision_dock.raise_()
-        self.log_dock.raise_()
+        for dock in self._panels():
+            dock.set_session(self.session)
+        for dock in (self.decision_dock, self.turn_dock, self.dice_tray, self.log_dock):
+            dock.show()
+            dock.raise_()
+        self.dice_entry.refresh()  # shown only while the game waits for dice
+        self._size_docks()
         self._update()
         self.session.autoplay = self.autoplay
+
+    def _size_docks(self) -> None:
+        """The turn panel as tall as it needs, the tray room for a volley, the log the rest."""
+        window = self.window
+        turn = self.turn_dock.widget()
+        body = turn.widget() if isinstance(turn, QScrollArea) else turn
+        turn_height = (body.sizeHint().height() if body is not None else 200) + 44
+        docks: list[QDockWidget] = [self.turn_dock, self.dice_tray, self.log_dock]
+        window.resizeDocks(docks, [turn_height, 300, 400], Qt.Orientation.Vertical)
 
     def maybe_stop(self) -> bool:
         """Before a game is put away: offer to save steps not on disk.  True to go on."""
@@ -269,10 +307,9 @@ class PlayMode(QObject):
             self.move_tool.detach()
             self.move_tool.deleteLater()
             self.move_tool = None
-        self.decision_dock.set_session(None)
-        self.log_dock.set_session(None)
-        self.decision_dock.hide()
-        self.log_dock.hide()
+        for dock in self._panels():
+            dock.set_session(None)
+            dock.hide()
         if window.scene is not None:
             window.view.setScene(window.scene)
         if self.scene is not None:
@@ -332,8 +369,14 @@ class PlayMode(QObject):
             window.view.viewport().installEventFilter(editor.manager)
             window.view.installEventFilter(editor.manager)
 
+    def _panels(
+        self,
+    ) -> tuple[DecisionDock, DiceEntryDock, TurnDock, DiceTrayDock, EventLogDock]:
+        """The play mode's docks."""
+        return (self.decision_dock, self.dice_entry, self.turn_dock, self.dice_tray, self.log_dock)
+
     def _own_docks(self) -> tuple[QDockWidget, ...]:
-        return (self.decision_dock, self.log_dock)
+        return self._panels()
 
     def _sync_overlays(self, _on: bool = False) -> None:
         if self.scene is not None:
@@ -428,6 +471,11 @@ class PlayMode(QObject):
         return True
 
     def play_default(self) -> None:
+        decision = self.session.awaiting() if self.session is not None else None
+        if decision is not None and decision.actor == CHANCE:
+            if not self.dice_entry.send():
+                self.show_message(f"{decision.prompt} Enter the faces in the dice panel (1-6).")
+            return
         if not self.decision_dock.play_default():
             self.show_message("No option to play: drag a figure, or type an action")
 

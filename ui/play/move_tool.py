@@ -7,6 +7,11 @@ battlefield is untouched), with a line from where it stood and the straight
 distance; the line turns red when the controller would refuse the move.  A
 refused drop snaps back with the controller's reason in the status bar; an
 accepted one is shown by the scene following the battlefield's change events.
+
+A click on a figure of the active group (without dragging it) selects it as
+the shooter.  Hovering an enemy then shows the line to it and a tooltip with
+the range, Cover and concealment and the exact odds of the shot
+(:mod:`ui.play.fire_preview`); clicking the enemy fires, or says why not.
 """
 
 from __future__ import annotations
@@ -15,11 +20,19 @@ import math
 from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QLineF, QObject, QPointF, Qt
-from PySide6.QtGui import QBrush, QColor, QKeyEvent, QMouseEvent, QPen
-from PySide6.QtWidgets import QGraphicsEllipseItem, QGraphicsLineItem, QGraphicsSimpleTextItem
+from PySide6.QtGui import QBrush, QColor, QHelpEvent, QKeyEvent, QMouseEvent, QPen
+from PySide6.QtWidgets import (
+    QGraphicsEllipseItem,
+    QGraphicsLineItem,
+    QGraphicsSimpleTextItem,
+    QToolTip,
+)
 
+from crdesk.errors import CrdeskError
 from crdesk.game.actions import Move
+from ui.play.fire_preview import ShotPreview, preview_shot
 from ui.play.session import PlaySession
+from ui.play.text import figure_names
 from ui.scene.layers import Layer
 from ui.scene.scene import BattlefieldScene
 from ui.scene.view import BattlefieldView
@@ -32,6 +45,7 @@ CHECK_EVERY = 0.1
 OK_COLOUR = QColor(20, 120, 50)
 BAD_COLOUR = QColor(200, 40, 40)
 RING_COLOUR = QColor(255, 255, 255, 230)
+SELECTED_COLOUR = QColor(255, 214, 40)
 
 
 class MoveTool(QObject):
@@ -60,6 +74,15 @@ class MoveTool(QObject):
         self._ok = True
         self.last_reason: str | None = None
         """The controller's refusal of the last drop (None when it was played)."""
+        self.selected: str | None = None
+        """The figure of the active group chosen as the shooter (a click on it)."""
+        self._selected_ring: QGraphicsEllipseItem | None = None
+        self._aim: QGraphicsLineItem | None = None
+        self.hovered: ShotPreview | None = None
+        """The preview of the shot at the enemy under the pointer, while one is hovered."""
+        self._fire_press: str | None = None
+        self.last_fire_reason: str | None = None
+        """Why the last click on an enemy did not fire (None when it fired)."""
         view.viewport().installEventFilter(self)
         view.installEventFilter(self)
         session.changed.connect(self.refresh_rings)
@@ -68,6 +91,7 @@ class MoveTool(QObject):
 
     def detach(self) -> None:
         self.cancel()
+        self.select(None)
         self._clear_rings()
         self.view.viewport().removeEventFilter(self)
         self.view.removeEventFilter(self)
@@ -86,8 +110,9 @@ class MoveTool(QObject):
         return [str(fid) for fid in group]
 
     def refresh_rings(self) -> None:
-        """Ring the figures that can be dragged now."""
+        """Ring the figures that can be dragged now (and keep the selection if it still may act)."""
         self._clear_rings()
+        self._clear_hover()
         bf = self.session.game.battlefield
         pen = QPen(RING_COLOUR, 0)
         pen.setCosmetic(True)
@@ -107,6 +132,10 @@ class MoveTool(QObject):
             ring.setToolTip("Drag to move")
             self.scene.addItem(ring)
             self._rings[fid] = ring
+        if self.selected is not None and self.selected not in self._rings:
+            self.select(None)
+        elif self.selected is not None:
+            self._place_selected_ring()
 
     def _clear_rings(self) -> None:
         for ring in self._rings.values():
@@ -120,6 +149,129 @@ class MoveTool(QObject):
             if fid != self._figure:
                 figure = bf.figure(fid)
                 ring.setPos(figure.x, figure.y)
+        if self.selected is not None and self.selected != self._figure:
+            self._place_selected_ring()
+
+    # -- the shooter ---------------------------------------------------------------
+
+    def select(self, fid: str | None) -> None:
+        """Choose the shooter (None: nobody); its base gets a solid yellow ring."""
+        self._clear_hover()
+        if self._selected_ring is not None and self._selected_ring.scene() is not None:
+            self._selected_ring.scene().removeItem(self._selected_ring)
+        self._selected_ring = None
+        self.selected = fid
+        if fid is None:
+            return
+        pen = QPen(SELECTED_COLOUR, 0)
+        pen.setCosmetic(True)
+        pen.setWidthF(3.0)
+        ring = QGraphicsEllipseItem()
+        ring.setPen(pen)
+        ring.setBrush(QBrush(Qt.BrushStyle.NoBrush))
+        ring.setZValue(Layer.FIGURES - 0.5)
+        ring.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.scene.addItem(ring)
+        self._selected_ring = ring
+        self._place_selected_ring()
+
+    def _place_selected_ring(self) -> None:
+        if self._selected_ring is None or self.selected is None:
+            return
+        figure = self.session.game.battlefield.figure(self.selected)
+        r = figure.radius + 0.4
+        self._selected_ring.setRect(-r, -r, 2 * r, 2 * r)
+        self._selected_ring.setPos(figure.x, figure.y)
+
+    def _is_enemy(self, fid: str) -> bool:
+        if self.selected is None:
+            return False
+        bf = self.session.game.battlefield
+        return bf.figure(fid).side != bf.figure(self.selected).side
+
+    def preview(self, target: str) -> ShotPreview | None:
+        """The selected figure's shot at ``target`` (None without a shooter or on an error)."""
+        if self.selected is None:
+            return None
+        try:
+            return preview_shot(self.session.game, self.selected, target, self.session.legal)
+        except (CrdeskError, KeyError, ValueError) as exc:
+            self.show_message(f"No preview: {exc}")
+            return None
+
+    def hover_text(self) -> str:
+        """The tooltip of the hovered shot ("" when none)."""
+        if self.hovered is None:
+            return ""
+        return "\n".join(self.hovered.lines(figure_names(self.session.game)))
+
+    def hover_html(self) -> str:
+        """The hovered shot's tooltip as rich text."""
+        if self.hovered is None:
+            return ""
+        return self.hovered.html(figure_names(self.session.game))
+
+    def _hover(self, pos: QPointF, global_pos: QPointF) -> None:
+        fid = self._pick(pos)
+        if fid is None or not self._is_enemy(fid):
+            if self.hovered is not None:
+                self._clear_hover()
+                QToolTip.hideText()
+            return
+        if self.hovered is None or self.hovered.target != fid:
+            self._clear_hover()
+            self.hovered = self.preview(fid)
+            if self.hovered is None:
+                return
+            self._draw_aim(self.hovered)
+        QToolTip.showText(global_pos.toPoint(), self.hover_html(), self.view.viewport())
+
+    def _draw_aim(self, shot: ShotPreview) -> None:
+        bf = self.session.game.battlefield
+        a, b = bf.figure(shot.shooter), bf.figure(shot.target)
+        ok = shot.action is not None
+        pen = QPen(OK_COLOUR if ok else BAD_COLOUR, 0)
+        pen.setCosmetic(True)
+        pen.setWidthF(2.0)
+        pen.setStyle(Qt.PenStyle.SolidLine if ok else Qt.PenStyle.DashLine)
+        line = QGraphicsLineItem(QLineF(a.x, a.y, b.x, b.y))
+        line.setPen(pen)
+        line.setZValue(Layer.TOOLS)
+        line.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.scene.addItem(line)
+        self._aim = line
+
+    def _clear_hover(self) -> None:
+        self.hovered = None
+        if self._aim is not None and self._aim.scene() is not None:
+            self._aim.scene().removeItem(self._aim)
+        self._aim = None
+
+    def _fire_at(self, target: str) -> None:
+        shot = self.preview(target)
+        if shot is None:
+            return
+        names = figure_names(self.session.game)
+        if shot.action is None:
+            self.last_fire_reason = shot.reason
+            self.show_message(f"Cannot fire: {shot.reason}")
+            QToolTip.showText(
+                self.view.viewport().mapToGlobal(self.view.mapFromScene(self._figure_pos(target))),
+                f"Cannot fire: {shot.reason}",
+                self.view.viewport(),
+            )
+            return
+        reason = self.session.play(shot.action)
+        self.last_fire_reason = reason
+        if reason is not None:
+            self.show_message(f"Not fired: {reason}")
+            return
+        aims = ", ".join(names(t) for t in shot.action.target_ids)
+        self.show_message(f"{names(shot.shooter)} fires at {aims}")
+
+    def _figure_pos(self, fid: str) -> QPointF:
+        figure = self.session.game.battlefield.figure(fid)
+        return QPointF(figure.x, figure.y)
 
     def rings(self) -> list[str]:
         """The figures ringed as movable now."""
@@ -152,6 +304,14 @@ class MoveTool(QObject):
                 event.accept()
                 return True
             return False
+        if kind == QEvent.Type.ToolTip and self.hovered is not None:
+            # the enemy's own tooltip would hide the shot's: show the shot's
+            if isinstance(event, QHelpEvent):
+                QToolTip.showText(event.globalPos(), self.hover_html(), self.view.viewport())
+            return True
+        if kind == QEvent.Type.Leave:
+            self._clear_hover()
+            return False
         if not isinstance(event, QMouseEvent) or getattr(self.view, "_space_held", False):
             return False
         pos = self.view.mapToScene(event.position().toPoint())
@@ -161,6 +321,18 @@ class MoveTool(QObject):
             if event.buttons() & Qt.MouseButton.LeftButton:
                 self._moved(pos)
             return False  # the view still reports the pointer position
+        if kind == QEvent.Type.MouseMove and self.selected is not None and not event.buttons():
+            self._hover(pos, event.globalPosition())
+            return False
+        if (
+            kind == QEvent.Type.MouseButtonRelease
+            and event.button() == Qt.MouseButton.LeftButton
+            and self._fire_press is not None
+        ):
+            target, self._fire_press = self._fire_press, None
+            if self._pick(pos) == target:
+                self._fire_at(target)
+            return True
         if (
             kind == QEvent.Type.MouseButtonRelease
             and event.button() == Qt.MouseButton.LeftButton
@@ -173,7 +345,11 @@ class MoveTool(QObject):
     def _pressed(self, pos: QPointF) -> bool:
         fid = self._pick(pos)
         if fid is None:
+            self.select(None)
             return False
+        if self.selected is not None and self._is_enemy(fid):
+            self._fire_press = fid  # fires on the release over the same enemy
+            return True
         if fid not in self.movable():
             figure = self.session.game.battlefield.figure(fid)
             decision = self.session.awaiting()
@@ -212,6 +388,7 @@ class MoveTool(QObject):
         target = self._origin + (pos - self._press)
         self.cancel()
         if not dragging:
+            self.select(fid)
             self.show_message(self._figure_note(fid))
             return
         move = Move(fid, ((round(target.x(), 2), round(target.y(), 2)),))
@@ -227,7 +404,7 @@ class MoveTool(QObject):
             if row["id"] == fid:
                 left = row.get("movement_left")
                 room = f': {left:.1f}" of movement left' if isinstance(left, float | int) else ""
-                return f"{row['name']}{room}; drag to move"
+                return f"{row['name']}{room}; drag to move, or click an enemy to fire"
         return "Drag to move"
 
     def _snap(self, fid: str) -> None:

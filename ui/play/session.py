@@ -144,6 +144,18 @@ class PlaySession(QObject):
         whole take-back is tried on a fork first, so a refusal (dice were seen)
         leaves the game as it was; the refusal is the controller's own words.
         """
+        decision = self.game.awaiting()
+        if decision is not None and decision.actor == CHANCE:
+            # dice are awaited for an action: taking it back drops the action and its dice
+            if not self.game.history:
+                return "the opening activation roll cannot be taken back"
+            self._timer.stop()
+            self.game.undo()
+            self._stuck = None
+            self.rewound.emit()
+            self.changed.emit()
+            self._schedule()
+            return None
         history = self.game.history
         count = 0
         for step in reversed(history):

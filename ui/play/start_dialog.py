@@ -16,11 +16,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from crdesk.game import MANUAL, SEEDED
 from crdesk.model import Scenario
 
 MAX_SEED = 2**31 - 1
 PERSON = "A person at this screen"
 PROGRAM = "The program (the book's choices)"
+SEEDED_DICE = "Seeded dice (the program rolls)"
+OWN_DICE = "I roll my own dice"
 
 
 def random_seed() -> int:
@@ -55,6 +58,15 @@ class StartDialog(QDialog):
         seed_row.addWidget(self.seed_box, 1)
         seed_row.addWidget(reroll)
         form.addRow("Dice seed:", seed_row)
+        self.dice_box = QComboBox()
+        self.dice_box.addItems([SEEDED_DICE, OWN_DICE])
+        self.dice_box.setToolTip(
+            "Your own dice: the game asks for the faces of every roll in a small dice panel "
+            "(big 1-6 buttons, or the keys 1-6, Backspace and Enter)"
+        )
+        self.dice_box.currentIndexChanged.connect(self._dice_changed)
+        self._seed_widgets = (self.seed_box, reroll)
+        form.addRow("Dice:", self.dice_box)
         self.side_boxes: dict[str, QComboBox] = {}
         program = default_program(scenario)
         for force in scenario.battlefield.forces:
@@ -72,8 +84,16 @@ class StartDialog(QDialog):
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)
 
+    def _dice_changed(self, _index: int) -> None:
+        for widget in self._seed_widgets:
+            widget.setEnabled(self.dice_mode() == SEEDED)
+
     def seed(self) -> int:
         return int(self.seed_box.value())
+
+    def dice_mode(self) -> str:
+        """``"seeded"`` or ``"manual"`` (the person's own dice)."""
+        return MANUAL if self.dice_box.currentIndex() == 1 else SEEDED
 
     def program_sides(self) -> set[str]:
         return {side for side, box in self.side_boxes.items() if box.currentIndex() == 1}

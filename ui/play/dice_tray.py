@@ -1,0 +1,393 @@
+"""The dice tray: the rolls of the last step that rolled, drawn as dice with what they meant.
+
+Each event with dice gets a card: its section and kind, the controller's
+sentence on one line (in full in the tooltip), and one row per reading -- the
+activation dice in the sides' colours (rerolled doubles greyed), each die of a
+volley green for a hit and red for a miss with its total in the die's tooltip,
+the damage dice by the damage done, a test's dice with the Rep they were
+rolled against and the result.  The readings come from the event data the
+controller wrote (:func:`readings`); what is not recognised is shown as plain
+dice, so a new kind of roll is never hidden.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QFont
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QScrollArea,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
+
+from crdesk.game import Event, Game
+from ui.play.dice_view import BAD, GOOD, MID, VERDICT_EDGE, DiceRow, Die
+from ui.play.session import PlaySession
+
+TRAY_DIE = 22
+"""Side of a die in the tray, in pixels."""
+
+ColourOf = Callable[[str], QColor | None]
+
+_GOOD_STATUS = frozenset({"carry_on", "acts", "hit", "passed", "wins"})
+_BAD_STATUS = frozenset({"obviously_dead", "out_of_the_fight", "miss", "reacts", "fails"})
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """One row of the tray: dice, and a caption saying what they meant."""
+
+    dice: tuple[Die, ...]
+    caption: str
+    verdict: str | None = None
+    """The whole row's verdict (colours the caption), when there is one."""
+    side: str = ""
+
+
+@dataclass(slots=True)
+class Card:
+    """One event's rolls."""
+
+    event: Event
+    readings: list[Reading] = field(default_factory=list)
+
+
+def _words(value: object) -> str:
+    return str(value).replace("_", " ")
+
+
+def status_verdict(status: object) -> str | None:
+    """A result's colour: good for carrying on or acting, bad for being put down, else amber."""
+    text = str(status)
+    if text in _GOOD_STATUS:
+        return GOOD
+    if text in _BAD_STATUS:
+        return BAD
+    return MID if text else None
+
+
+def _faces(value: object) -> tuple[int, ...]:
+    if isinstance(value, list | tuple) and all(isinstance(f, int) for f in value):
+        return tuple(value)
+    return ()
+
+
+def _activation(event: Event, names: Callable[[str], str], colour_of: ColourOf) -> list[Reading]:
+    data = event.data
+    sides = [str(s) for s in data.get("sides", [])]
+    scores = _faces(data.get("scores"))
+    if len(sides) != len(scores):
+        return []
+    out: list[Reading] = []
+    for k, roll in enumerate(data.get("rerolled", []) or []):
+        faces = _faces(roll)
+        out.append(
+            Reading(
+                tuple(
+                    Die(f, colour_of(s), faded=True, tip="doubles: rerolled")
+                    for f, s in zip(faces, sides, strict=False)
+                ),
+                f"doubles {'again ' if k else ''}rerolled",
+            )
+        )
+    for side, score in zip(sides, scores, strict=True):
+        leads = str(data.get("result", "")).startswith(f"{side}_")
+        out.append(
+            Reading(
+                (Die(score, colour_of(side), tip=f"{names(side)}: {score}"),),
+                f"{names(side)}" + ("  — activates first" if leads else ""),
+                side=side,
+            )
+        )
+    return out
+
+
+def _fire_target(item: Mapping[str, Any]) -> list[Reading]:
+    """A target of a volley: its to-hit dice, then its damage dice."""
+    out: list[Reading] = []
+    name = str(item.get("name", ""))
+    shots = [r for r in item.get("results", []) or [] if isinstance(r, Mapping) and "face" in r]
+    if shots:
+        dice = tuple(
+            Die(int(r["face"]), verdict=GOOD if r.get("hit") else BAD, tip=str(r.get("reason", "")))
+            for r in shots
+        )
+        hits = sum(1 for r in shots if r.get("hit"))
+        rep = item.get("rep")
+        who = f"{name} (Rep {rep})" if rep is not None else name
+        out.append(
+            Reading(dice, f"{who}: {hits} hit{'s' if hits != 1 else ''}", GOOD if hits else BAD)
+        )
+    damage = [d for d in item.get("damage", []) or [] if isinstance(d, Mapping) and "face" in d]
+    if damage:
+        dice = tuple(
+            Die(
+                int(d["face"]),
+                verdict=status_verdict(d.get("status")),
+                tip=str(d.get("explain", "")),
+            )
+            for d in damage
+        )
+        worst = str(item.get("result", ""))
+        out.append(
+            Reading(dice, f"damage: {_words(worst)}" if worst else "damage", status_verdict(worst))
+        )
+    return out
+
+
+def _rolled_item(item: Mapping[str, Any]) -> Reading | None:
+    """A figure that rolled its own dice (In Sight and the like)."""
+    faces = _faces(item.get("faces"))
+    if not faces:
+        return None
+    name = str(item.get("name", ""))
+    parts: list[str] = []
+    if isinstance(item.get("successes"), int):
+        n = item["successes"]
+        parts.append(f"{n} success{'es' if n != 1 else ''}")
+    elif isinstance(item.get("passed"), int):
+        parts.append(f"passed {item['passed']}")
+    result = item.get("result")
+    if result:
+        parts.append(_words(result))
+    if isinstance(item.get("wins"), bool):
+        verdict: str | None = GOOD if item["wins"] else BAD
+    else:
+        verdict = status_verdict(result) if result else None
+    tip = str(item.get("explain", item.get("reason", "")))
+    dice = tuple(Die(f, tip=tip) for f in faces)
+    said = ", ".join(parts)
+    return Reading(dice, f"{name}: {said}" if name and said else name or said, verdict)
+
+
+def _tested_item(item: Mapping[str, Any]) -> Reading:
+    """A figure that took a test on dice shared with others (a reaction test)."""
+    name = str(item.get("name", ""))
+    rep = item.get("rep")
+    status = item.get("status", item.get("result", ""))
+    text = f"{name}: vs Rep {rep}, passed {item.get('passed')} — {_words(status)}"
+    return Reading((), text, status_verdict(status))
+
+
+def readings(
+    event: Event,
+    names: Callable[[str], str] = str,
+    colour_of: ColourOf = lambda _side: None,
+) -> list[Reading]:
+    """What the tray shows for an event: rows of dice with their meaning (no dice: none)."""
+    if not event.dice:
+        return []
+    data = event.data
+    if event.kind == "activation_roll":
+        found = _activation(event, names, colour_of)
+        if found:
+            return found
+    out: list[Reading] = []
+    shared = _faces(data.get("faces"))
+    items = [r for r in data.get("results", []) or [] if isinstance(r, Mapping)]
+    fire_like = any(isinstance(r.get("results"), list) or "damage" in r for r in items)
+    if fire_like:
+        for item in items:
+            out.extend(_fire_target(item))
+    else:
+        tested: list[Reading] = []
+        for item in items:
+            rolled = _rolled_item(item)
+            if rolled is not None:
+                out.append(rolled)
+            elif "passed" in item or "status" in item:
+                tested.append(_tested_item(item))
+        if tested:
+            extra = []
+            for key, label in (("cover_die", "Cover die"), ("leader_die", "Leader Die")):
+                if isinstance(data.get(key), int):
+                    extra.append(f"{label} {data[key]}")
+            dice = tuple(Die(f) for f in (shared or event.dice))
+            tests = [_words(t).title() for t in data.get("tests", []) or []]
+            caption = " and ".join(tests) or "rolled"
+            caption += f" ({', '.join(extra)})" if extra else ""
+            out.append(Reading(dice, caption))
+            out.extend(tested)
+    if not out:
+        verdict = status_verdict(data.get("result")) if data.get("result") else None
+        caption = _words(data.get("result", "")) if data.get("result") else ""
+        out.append(Reading(tuple(Die(f) for f in event.dice), caption, verdict))
+    return out
+
+
+def last_rolls(game: Game) -> list[Event]:
+    """The events with dice of the latest step that rolled any."""
+    events = game.events
+    for k in range(len(events) - 1, -1, -1):
+        if events[k].dice:
+            step = events[k].step
+            return [e for e in events if e.step == step and e.dice]
+    return []
+
+
+# -- the dock --------------------------------------------------------------------------
+
+
+class ElidedLabel(QLabel):
+    """One line of text, shortened with "…" to fit; the full text is its tooltip."""
+
+    def __init__(self, text: str = "", parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self.full_text = ""
+        self.set_full_text(text)
+
+    def set_full_text(self, text: str) -> None:
+        self.full_text = text
+        self.setToolTip(text)
+        self._elide()
+
+    def _elide(self) -> None:
+        room = max(20, self.width())
+        metrics = self.fontMetrics()
+        self.setText(metrics.elidedText(self.full_text, Qt.TextElideMode.ElideRight, room))
+
+    def resizeEvent(self, event):  # type: ignore[no-untyped-def]
+        super().resizeEvent(event)
+        self._elide()
+
+
+class CardWidget(QFrame):
+    """One event's rolls in the tray."""
+
+    def __init__(self, card: Card, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.card = card
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setObjectName("diceCard")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 4, 6, 5)
+        layout.setSpacing(3)
+        event = card.event
+        head = QLabel(
+            "  ·  ".join(
+                p for p in (f"§ {event.section}" if event.section else "", _words(event.kind)) if p
+            )
+        )
+        small = QFont(head.font())
+        small.setPointSizeF(max(6.0, small.pointSizeF() * 0.82))
+        head.setFont(small)
+        head.setEnabled(False)
+        layout.addWidget(head)
+        self.text_label = ElidedLabel(event.text)
+        layout.addWidget(self.text_label)
+        self.rows: list[DiceRow] = []
+        self.captions: list[ElidedLabel] = []
+        for reading in card.readings:
+            row = QHBoxLayout()
+            row.setSpacing(6)
+            dice = DiceRow(TRAY_DIE)
+            dice.set_dice(reading.dice)
+            if reading.dice:
+                row.addWidget(dice)
+            caption = ElidedLabel(reading.caption)
+            if reading.verdict is not None:
+                caption.setStyleSheet(f"color: {VERDICT_EDGE[reading.verdict].name()};")
+            row.addWidget(caption, 1)
+            layout.addLayout(row)
+            self.rows.append(dice)
+            self.captions.append(caption)
+
+
+class DiceTrayDock(QDockWidget):
+    """The last step's rolls, drawn as dice."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("Dice tray", parent)
+        self.setObjectName("DiceTrayDock")
+        self.session: PlaySession | None = None
+        self.cards: list[CardWidget] = []
+        body = self._body = QWidget()
+        self._layout = QVBoxLayout(body)
+        self._layout.setContentsMargins(6, 6, 6, 6)
+        self._layout.setSpacing(5)
+        self.title = QLabel()
+        bold = QFont(self.title.font())
+        bold.setBold(True)
+        self.title.setFont(bold)
+        self._layout.addWidget(self.title)
+        self._cards_box = QVBoxLayout()
+        self._cards_box.setSpacing(5)
+        self._layout.addLayout(self._cards_box)
+        self._layout.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setWidget(body)
+        self.setWidget(scroll)
+        self.setMinimumWidth(300)
+        self.refresh()
+
+    def set_session(self, session: PlaySession | None) -> None:
+        if self.session is not None:
+            self.session.changed.disconnect(self.refresh)
+        self.session = session
+        if session is not None:
+            session.changed.connect(self.refresh)
+        self.refresh()
+
+    def _colour_of(self, side: str) -> QColor | None:
+        assert self.session is not None
+        try:
+            return QColor(self.session.game.battlefield.force(side).colour)
+        except ValueError:
+            return None
+
+    def refresh(self) -> None:
+        for widget in self.cards:
+            widget.hide()
+            widget.deleteLater()
+        self.cards = []
+        session = self.session
+        if session is None:
+            self.title.setText("No game")
+            return
+        game = session.game
+        events = last_rolls(game)
+        if not events:
+            self.title.setText("No dice rolled yet")
+            return
+        step = events[0].step
+        ago = len(game.history) - step
+        when = "the last step" if ago <= 0 else f"{ago} step{'s' if ago != 1 else ''} ago"
+        self.title.setText(f"Step {step} rolled ({when})")
+        for event in events:
+            card = Card(event, readings(event, session.side_name, self._colour_of))
+            widget = CardWidget(card)
+            self._cards_box.addWidget(widget)
+            widget.show()
+            self.cards.append(widget)
+        # lay the cards out now, not at the next turn of the event loop: what is shown
+        # (and grabbed) right after a step is that step's dice
+        body = self._body
+        need = body.minimumSizeHint().height()
+        if body.height() < need:
+            body.resize(body.width(), need)
+        layout = body.layout()
+        if layout is not None:
+            layout.activate()
+
+    def shown_faces(self) -> list[tuple[int, ...]]:
+        """Every row's faces, card by card (for tests and the report)."""
+        return [row.faces() for card in self.cards for row in card.rows]
+
+
+def side_dice(readings_: Sequence[Reading]) -> dict[str, tuple[int, ...]]:
+    """The faces shown per side (activation rolls)."""
+    return {r.side: tuple(d.face for d in r.dice) for r in readings_ if r.side}

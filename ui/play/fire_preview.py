@@ -1,0 +1,178 @@
+"""What a shot would be, before it is fired: range, Cover, concealment and the exact odds.
+
+No rule is decided here.  The shot a click plays is the first of these that
+the controller's :meth:`~crdesk.game.Game.legal` accepts: all the shooter's
+dice at the hovered enemy (``Fire(shooter, ((target, 0),))``, the default
+allocation), else the book's shot for that shooter offered in the decision
+when it includes the enemy (the arc rule of 7.9.8 may make the first one
+illegal).  The odds are :func:`crdesk.odds.fire_odds` for exactly that shot,
+with the targets read from the table by the controller's adapter, as the
+controller reads them when it fires.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from html import escape
+
+from crdesk.errors import CrdeskError
+from crdesk.game import Decision, Game, adapter
+from crdesk.game.actions import Fire
+from crdesk.odds import FireOdds, fire_odds
+from crdesk.tables import weapon_stats
+
+Legal = Callable[[Fire], str | None]
+
+
+@dataclass(frozen=True, slots=True)
+class ShotPreview:
+    """A shot's preview from ``shooter`` at ``target``."""
+
+    shooter: str
+    target: str
+    action: Fire | None
+    """The shot a click plays, or None when the shooter cannot fire at the target now."""
+    reason: str | None
+    """Why not (the controller's words), when ``action`` is None."""
+    distance: float
+    weapon: str
+    range: float
+    sees: bool
+    in_cover: bool
+    concealed: bool
+    odds: FireOdds | None = None
+    odds_note: str = ""
+    """Why there are no odds (a blast weapon), when ``odds`` is None."""
+
+    @property
+    def hit(self) -> Fraction | None:
+        """The chance to hit the hovered target at least once."""
+        if self.odds is None or self.action is None:
+            return None
+        ids = self.action.target_ids
+        return self.odds.targets[ids.index(self.target)].hit if self.target in ids else None
+
+    def lines(self, name: Callable[[str], str]) -> list[str]:
+        """The tooltip, one line each, in a player's words."""
+        out = [f"{name(self.shooter)} → {name(self.target)}"]
+        rng = f'{self.distance:.1f}" — {self.weapon} range {self.range:g}"'
+        out.append(f"Range {rng}" + ("" if self.distance <= self.range else " (out of range)"))
+        if self.sees:
+            cover = "in Cover" if self.in_cover else "not in Cover"
+            hidden = "concealed" if self.concealed else "not concealed"
+            out.append(f"{name(self.target)} is {cover}, {hidden}")
+        else:
+            out.append("No line of sight")
+        if self.odds is not None and self.action is not None:
+            counts = dict(self.action.targets)
+            for t, odds in zip(self.action.target_ids, self.odds.targets, strict=True):
+                dice = f" ({counts[t]}d)" if counts.get(t) else ""
+                out.append(
+                    f"{odds.name}{dice}: hit {pct(odds.hit)} · Out of the Fight "
+                    f"{pct(odds.out_of_the_fight)} · Obviously Dead {pct(odds.obviously_dead)}"
+                )
+            out.append(
+                f"Duck Back {pct(self.odds.targets[0].duck_back)} · out of ammo "
+                f"{pct(self.odds.out_of_ammo)}"
+                if len(self.odds.targets) == 1
+                else f"Any hit {pct(self.odds.any_hit)} · out of ammo {pct(self.odds.out_of_ammo)}"
+            )
+        elif self.odds_note:
+            out.append(self.odds_note)
+        if self.action is not None:
+            others = [t for t in self.action.target_ids if t != self.target]
+            also = f" (with {', '.join(name(t) for t in others)}: the arc of fire, 7.9.8)"
+            out.append("Click to fire" + (also if others else ""))
+        else:
+            out.append(f"Cannot fire: {self.reason}")
+        return out
+
+    def html(self, name: Callable[[str], str]) -> str:
+        """The tooltip as rich text: the pair in bold, the odds stressed, a refusal in red."""
+        lines = [escape(line) for line in self.lines(name)]
+        odds = len(self.odds.targets) if self.odds is not None and self.action else 0
+        out = [f"<b>{lines[0]}</b>", *lines[1:3]]
+        out += [f"<b>{line}</b>" for line in lines[3 : 3 + odds]]
+        out += lines[3 + odds : -1]
+        last = lines[-1]
+        colour = "#1b7a36" if self.action is not None else "#b3261e"
+        out.append(f'<span style="color:{colour}">{last}</span>')
+        return "<p style='white-space:pre'>" + "<br>".join(out) + "</p>"
+
+
+def pct(p: Fraction) -> str:
+    """A chance as a percentage, never rounding a possible outcome to 0 or a sure one to 100."""
+    value = float(p) * 100
+    if 0 < value < 0.5:
+        return "<1%"
+    if 99.5 <= value < 100:
+        return ">99%"
+    return f"{value:.0f}%"
+
+
+def candidates(decision: Decision | None, shooter: str, target: str) -> list[Fire]:
+    """The shots a click may play, in order: all dice at the target, then the book's shot."""
+    out = [Fire(shooter, ((target, 0),))]
+    if decision is not None:
+        for option in decision.options:
+            if (
+                isinstance(option, Fire)
+                and option.figure == shooter
+                and target in option.target_ids
+                and option not in out
+            ):
+                out.append(option)
+    return out
+
+
+def preview_shot(game: Game, shooter: str, target: str, legal: Legal | None = None) -> ShotPreview:
+    """The preview of ``shooter`` firing at ``target`` now; ``legal`` defaults to the game's."""
+    judge: Legal = legal or game.legal
+    decision = game.awaiting()
+    action: Fire | None = None
+    reason: str | None = None
+    for shot in candidates(decision, shooter, target):
+        why = judge(shot)
+        if why is None:
+            action = shot
+            break
+        reason = reason or why
+    fig = game.fig(shooter)
+    sight = game.sight()
+    sees = sight.sees(shooter, target)
+    stats = weapon_stats(fig.weapon, game.rules.old_school)
+    odds: FireOdds | None = None
+    note = ""
+    if action is not None:
+        if stats.blast:
+            note = f"{stats.name}: a blast weapon (no per-target odds)"
+        else:
+            specs = [adapter.target_spec(game.fig(t), fig, sight) for t in action.target_ids]
+            counts = [n for _, n in action.targets]
+            try:
+                odds = fire_odds(
+                    fig.rep,
+                    fig.weapon,
+                    specs,
+                    allocation=counts if any(counts) else None,
+                    fast_moving=fig.fast_moving,
+                    options=game.rules,
+                )
+            except CrdeskError as exc:
+                note = f"No odds: {exc}"
+    return ShotPreview(
+        shooter=shooter,
+        target=target,
+        action=action,
+        reason=reason,
+        distance=sight.distance(shooter, target),
+        weapon=stats.name,
+        range=adapter.weapon_range(fig, game.rules),
+        sees=sees,
+        in_cover=sees and sight.in_cover(shooter, target),
+        concealed=sees and sight.concealed(shooter, target),
+        odds=odds,
+        odds_note=note,
+    )

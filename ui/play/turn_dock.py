@@ -1,0 +1,389 @@
+"""The turn panel: the turn, both sides' activation dice, the active side, its groups, and
+the End activation / Pass buttons.
+
+Everything shown is read from the controller: the turn's ``activation_roll``
+event (its data names the sides, their scores and the doubles rerolled), the
+awaited decision (whose it is, the groups it offers to activate, whether End
+or Pass is an option) and :meth:`~crdesk.game.Game.summary` (the active side
+and group, the figures that have activated).  The buttons play the options
+the controller offers, nothing else; E and P are their shortcuts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from html import escape
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QAction, QColor, QFont, QKeySequence
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
+
+from crdesk.errors import CrdeskError
+from crdesk.game import CHANCE, Action, Decision, Event, Game
+from crdesk.game.actions import Activate, End, Pass
+from ui.docks._common import swatch_icon
+from ui.play.dice_view import DiceRow, Die
+from ui.play.session import PlaySession
+
+ACTIVE = "active"
+MAY = "may"
+DONE = "done"
+TURN_DIE = 30
+"""Side of an activation die in the panel, in pixels."""
+MARKS = {ACTIVE: "▶", MAY: "○", DONE: "✓"}
+
+
+@dataclass(frozen=True, slots=True)
+class GroupRow:
+    """A group of the turn: its Leader, the Leader's Rep, its size and where it stands."""
+
+    leader: str
+    name: str
+    rep: int
+    side: str
+    state: str
+    size: int | None = None
+
+
+@dataclass(slots=True)
+class TurnView:
+    """What the turn panel shows, read from the game."""
+
+    turn: int
+    roll: Event | None
+    active_side: str | None
+    scores: dict[str, int] = field(default_factory=dict)
+    groups: list[GroupRow] = field(default_factory=list)
+
+
+def _leader_of(game: Game, event: Event) -> str:
+    """The Leader of an ``activate`` event: the step's Activate action, else its first figure."""
+    history = game.history
+    if 0 < event.step <= len(history):
+        try:
+            action = Action.parse(history[event.step - 1].action)
+        except CrdeskError:
+            action = None
+        if isinstance(action, Activate):
+            return action.leader
+    return event.figures[0] if event.figures else ""
+
+
+def turn_view(game: Game, decision: Decision | None) -> TurnView:
+    """The turn as the panel shows it."""
+    summary = game.summary()
+    rows = {str(r["id"]): r for r in summary["figures"]}
+    events = game.events
+    start = next(
+        (k for k in range(len(events) - 1, -1, -1) if events[k].kind == "activation_roll"), -1
+    )
+    roll = events[start] if start >= 0 else None
+    view = TurnView(
+        turn=game.turn,
+        roll=roll,
+        active_side=summary.get("active_side"),
+        scores={str(k): int(v) for k, v in (summary.get("activation_dice") or {}).items()},
+    )
+    active = next((f for f in reversed(game.frames) if f.kind == "activation"), None)
+    active_leader = str(active.data.get("leader", "")) if active is not None else ""
+    listed: set[str] = set()
+    for event in events[start + 1 :] if start >= 0 else ():
+        if event.kind != "activate":
+            continue
+        leader = _leader_of(game, event)
+        row = rows.get(leader)
+        if row is None or leader in listed:
+            continue
+        listed.add(leader)
+        state = ACTIVE if leader == active_leader and summary.get("active_group") else DONE
+        view.groups.append(
+            GroupRow(
+                leader,
+                str(row["name"]),
+                int(row["rep"]),
+                str(row["side"]),
+                state,
+                len(event.figures),
+            )
+        )
+    if decision is not None and decision.kind == "activate":
+        for option in decision.options:
+            if isinstance(option, Activate) and option.leader not in listed:
+                row = rows.get(option.leader)
+                if row is not None:
+                    listed.add(option.leader)
+                    view.groups.append(
+                        GroupRow(
+                            option.leader, str(row["name"]), int(row["rep"]), str(row["side"]), MAY
+                        )
+                    )
+    return view
+
+
+class TurnDock(QDockWidget):
+    """The turn at a glance, with the buttons that end an activation or a side."""
+
+    chosen = Signal(object)
+    """An option (End or Pass) a person chose here."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("Turn", parent)
+        self.setObjectName("TurnDock")
+        self.session: PlaySession | None = None
+        self.view: TurnView | None = None
+        self._end: Action | None = None
+        self._pass: Action | None = None
+        body = self._body = QWidget()
+        layout = QVBoxLayout(body)
+        layout.setContentsMargins(8, 6, 8, 8)
+        layout.setSpacing(6)
+        self.turn_label = QLabel()
+        big = QFont(self.turn_label.font())
+        big.setBold(True)
+        big.setPointSizeF(big.pointSizeF() * 1.45)
+        self.turn_label.setFont(big)
+        self.roll_note = QLabel()
+        self.roll_note.setEnabled(False)
+        self.roll_note.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        head = QHBoxLayout()
+        head.addWidget(self.turn_label)
+        head.addStretch(1)
+        head.addWidget(self.roll_note)
+        layout.addLayout(head)
+        self.dice_grid = QGridLayout()
+        self.dice_grid.setHorizontalSpacing(8)
+        self.dice_grid.setVerticalSpacing(4)
+        layout.addLayout(self.dice_grid)
+        self.side_rows: dict[str, tuple[DiceRow, QLabel, QLabel]] = {}
+        self.decider = QLabel()
+        self.decider.setObjectName("decider")
+        self.decider.setWordWrap(True)
+        bold = QFont(self.decider.font())
+        bold.setBold(True)
+        self.decider.setFont(bold)
+        self.decider_swatch = QLabel()
+        self.decider_swatch.setFixedSize(16, 16)
+        who = QHBoxLayout()
+        who.addWidget(self.decider_swatch, 0, Qt.AlignmentFlag.AlignTop)
+        who.addWidget(self.decider, 1)
+        layout.addLayout(who)
+        self.groups_title = QLabel("Groups")
+        self.groups_title.setEnabled(False)
+        layout.addWidget(self.groups_title)
+        self.groups_box = QVBoxLayout()
+        self.groups_box.setSpacing(2)
+        layout.addLayout(self.groups_box)
+        self.group_labels: list[QLabel] = []
+        buttons = QHBoxLayout()
+        self.end_button = QPushButton("End activation  (E)")
+        self.pass_button = QPushButton("Pass  (P)")
+        for button in (self.end_button, self.pass_button):
+            button.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+            button.setMinimumWidth(80)
+            buttons.addWidget(button)
+        layout.addLayout(buttons)
+        layout.addStretch(1)
+        self.action_end = QAction("&End Activation", self)
+        self.action_end.setShortcut(QKeySequence("E"))
+        self.action_end.setStatusTip("End the active group's activation")
+        self.action_pass = QAction("&Pass", self)
+        self.action_pass.setShortcut(QKeySequence("P"))
+        self.action_pass.setStatusTip("Pass: activate no more groups this turn (End side)")
+        self.action_end.triggered.connect(lambda _c=False: self._choose(self._end))
+        self.action_pass.triggered.connect(lambda _c=False: self._choose(self._pass))
+        self.end_button.clicked.connect(self.action_end.trigger)
+        self.pass_button.clicked.connect(self.action_pass.trigger)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setWidget(body)
+        self.setWidget(scroll)
+        self.setMinimumWidth(300)
+        self.refresh()
+
+    # -- binding --------------------------------------------------------------------
+
+    def set_session(self, session: PlaySession | None) -> None:
+        if self.session is not None:
+            self.session.changed.disconnect(self.refresh)
+        self.session = session
+        if session is not None:
+            session.changed.connect(self.refresh)
+        self.refresh()
+
+    def _choose(self, option: Action | None) -> None:
+        if option is not None:
+            self.chosen.emit(option)
+
+    def _colour(self, side: str) -> QColor | None:
+        assert self.session is not None
+        try:
+            return QColor(self.session.game.battlefield.force(side).colour)
+        except ValueError:
+            return None
+
+    # -- showing the turn -----------------------------------------------------------
+
+    def refresh(self) -> None:
+        session = self.session
+        self._end = self._pass = None
+        if session is None:
+            self.view = None
+            self.turn_label.setText("No game")
+            self.roll_note.setText("")
+            self._show_dice(None)
+            self.decider.setText("")
+            self.decider_swatch.clear()
+            self._show_groups([])
+            self._sync_buttons(None)
+            return
+        game = session.game
+        decision = session.awaiting()
+        view = self.view = turn_view(game, decision)
+        over = " — over" if decision is None else ""
+        self.turn_label.setText(f"Turn {view.turn}{over}")
+        self._show_dice(view)
+        self._show_decider(decision)
+        self._show_groups(view.groups)
+        self._sync_buttons(decision)
+        layout = self._body.layout()
+        if layout is not None:
+            layout.activate()
+
+    def _show_dice(self, view: TurnView | None) -> None:
+        session = self.session
+        while self.dice_grid.count():
+            item = self.dice_grid.takeAt(0)
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.hide()
+                widget.deleteLater()
+        self.side_rows = {}
+        if session is None or view is None:
+            return
+        data = view.roll.data if view.roll is not None else {}
+        sides = [str(s) for s in data.get("sides", [])] or list(session.game.sides)
+        scores = list(data.get("scores", []))
+        rerolled = [tuple(r) for r in data.get("rerolled", []) or []]
+        first = str(data.get("result", ""))
+        self.roll_note.setText(
+            f"doubles rerolled ×{len(rerolled)}"
+            if rerolled
+            else ("" if scores else "not rolled yet")
+        )
+        for r, side in enumerate(sides):
+            colour = self._colour(side)
+            dice: list[Die] = [
+                Die(int(roll[r]), colour, faded=True, tip=f"doubles {roll[0]},{roll[1]}: rerolled")
+                for roll in rerolled
+                if len(roll) > r
+            ]
+            score = scores[r] if r < len(scores) else view.scores.get(side)
+            if score is not None:
+                dice.append(
+                    Die(int(score), colour, tip=f"{session.side_name(side)} rolled {score}")
+                )
+            row = DiceRow(TURN_DIE)
+            row.set_dice(dice, slots=0 if score is not None else 1)
+            name = QLabel(session.side_name(side))
+            name.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+            mark = QLabel()
+            notes = []
+            if first.startswith(f"{side}_"):
+                notes.append("first")
+            if side == view.active_side:
+                notes.append("<b>active</b>")
+            mark.setText(" · ".join(notes))
+            mark.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            self.dice_grid.addWidget(row, r, 0)
+            self.dice_grid.addWidget(name, r, 1)
+            self.dice_grid.addWidget(mark, r, 2)
+            for widget in (row, name, mark):
+                widget.show()
+            if side == view.active_side:
+                font = QFont(name.font())
+                font.setBold(True)
+                name.setFont(font)
+            self.side_rows[side] = (row, name, mark)
+        self.dice_grid.setColumnStretch(1, 1)
+
+    def _show_decider(self, decision: Decision | None) -> None:
+        session = self.session
+        assert session is not None
+        self.decider_swatch.clear()
+        if decision is None:
+            outcome = session.game.outcome
+            winner = session.side_name(outcome.winner) if outcome and outcome.winner else "Nobody"
+            self.decider.setText(f"The encounter is over: {winner} wins" if outcome else "Over")
+            return
+        who = session.side_name(decision.actor)
+        if decision.actor == CHANCE:
+            text = f"Dice to roll: {decision.dice}d6"
+        elif session.is_program_turn():
+            text = f"{who} (program) is deciding…"
+        else:
+            text = f"{who} to decide"
+        self.decider.setText(text)
+        colour = self._colour(decision.actor) if decision.actor != CHANCE else None
+        if colour is not None:
+            self.decider_swatch.setPixmap(swatch_icon(colour.name()).pixmap(16, 16))
+
+    def _show_groups(self, groups: list[GroupRow]) -> None:
+        for label in self.group_labels:
+            label.hide()
+            label.deleteLater()
+        self.group_labels = []
+        self.groups_title.setVisible(bool(groups))
+        for group in groups:
+            size = f" · {group.size} figure{'s' if group.size != 1 else ''}" if group.size else ""
+            state = {ACTIVE: "active", MAY: "may activate", DONE: "done"}[group.state]
+            colour = self._colour(group.side) if self.session is not None else None
+            dot = f'<span style="color:{colour.name()}">⬤</span> ' if colour is not None else ""
+            label = QLabel(
+                f"{dot}{MARKS[group.state]}  {escape(group.name)} · Rep {group.rep}{size} — {state}"
+            )
+            label.setTextFormat(Qt.TextFormat.RichText)
+            label.setObjectName(f"group_{group.leader}")
+            label.setProperty("state", group.state)
+            if group.state == ACTIVE:
+                font = QFont(label.font())
+                font.setBold(True)
+                label.setFont(font)
+            elif group.state == DONE:
+                label.setEnabled(False)
+            self.groups_box.addWidget(label)
+            label.show()
+            self.group_labels.append(label)
+
+    def _sync_buttons(self, decision: Decision | None) -> None:
+        session = self.session
+        person = session is not None and session.person_to_decide()
+        options = decision.options if decision is not None and person else ()
+        self._end = next((o for o in options if isinstance(o, End)), None)
+        self._pass = next((o for o in options if isinstance(o, Pass)), None)
+        side_pass = decision is not None and decision.kind == "activate"
+        self.pass_button.setText("End side — Pass  (P)" if side_pass else "Pass  (P)")
+        self.pass_button.setToolTip(
+            "Activate no more groups this turn (7.1)" if side_pass else "Decline what is offered"
+        )
+        self.end_button.setToolTip("End the active group's activation (E)")
+        self.action_end.setEnabled(self._end is not None)
+        self.action_pass.setEnabled(self._pass is not None)
+        self.end_button.setEnabled(self._end is not None)
+        self.pass_button.setEnabled(self._pass is not None)
+
+    def group_states(self) -> dict[str, str]:
+        """Leader id to ``active``/``may``/``done`` as listed (tests)."""
+        return {g.leader: g.state for g in (self.view.groups if self.view else [])}
