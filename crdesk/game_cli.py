@@ -10,6 +10,7 @@
     crdesk game log g.crgame                             # every step and what it caused
     crdesk game replay g.crgame --verify                 # does the file replay exactly?
     crdesk game auto demo.crdesk --turns 3               # the book policy plays both sides
+    crdesk game auto demo.crdesk --enemy solo            # the enemy moves by table 11.4
 
 Every subcommand prints text, or one JSON object with ``--json``.  A refused
 action, a bad argument or a file that is not a game prints one line
@@ -34,7 +35,7 @@ from crdesk.errors import CrdeskError, IllegalActionError
 from crdesk.game import actions as actions_module
 from crdesk.game.actions import ACTION_WORDS, parse_faces
 from crdesk.game.controller import MANUAL, SEEDED, Game, GameSettings
-from crdesk.game.policy import BookPolicy, play_policies
+from crdesk.game.policy import BookPolicy, Policy, play_policies
 from crdesk.game.records import Decision, Event
 from crdesk.game.savefile import (
     GameFileError,
@@ -222,6 +223,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--seed", type=_seed, help="the dice seed (default: a random one)")
     p.add_argument(
         "--turns", type=_turns, default=10, metavar="N", help="turns to play (default 10)"
+    )
+    p.add_argument(
+        "--enemy",
+        choices=("book", "solo"),
+        default="book",
+        help="who plays the non-player force: the book policy (default) or the solo enemy "
+        "AI, which moves by table 11.4 (crdesk.solo)",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("-o", "--output", metavar="GAME", help="save the game played")
@@ -588,7 +596,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_auto(args: argparse.Namespace) -> int:
-    """``crdesk game auto SCENARIO [--seed N] [--turns N] [--json] [-o GAME]``."""
+    """``crdesk game auto SCENARIO [--seed N] [--turns N] [--enemy E] [--json] [-o GAME]``."""
     refused = _refuse_overwrite(args.output, args.force)
     if refused is not None:
         return refused
@@ -600,18 +608,31 @@ def cmd_auto(args: argparse.Namespace) -> int:
         game = Game.new(scenario, seed=seed, settings=GameSettings(max_turns=args.turns))
     except IllegalActionError as exc:
         return _error(f"{args.scenario}: {exc}")
+    policy: Policy = BookPolicy()
+    policies = {side: policy for side in game.sides}
+    who = "book policy both sides"
+    solo_sides: set[str] = set()
+    if args.enemy == "solo":
+        from crdesk.solo import SoloEnemyPolicy
+
+        solo = SoloEnemyPolicy()
+        for force in game.battlefield.forces:
+            if not force.player:
+                policies[force.id] = solo
+                solo_sides.add(force.id)
+        who = "book policy for the player, solo enemy (table 11.4) for the others"
     if not args.json:
-        print(f"{scenario.title}: seed {seed}, at most {args.turns} turns, book policy both sides")
+        print(f"{scenario.title}: seed {seed}, at most {args.turns} turns, {who}")
         for event in game.events:
             print(event.text)
 
     def on_step(decision: Decision, action: object, why: str, events: list[Event]) -> None:
         if not args.json:
+            if decision.actor in solo_sides and why:
+                print(f"[{action}] {why}")
             for event in events:
                 print(event.text)
 
-    policy = BookPolicy()
-    policies = {side: policy for side in game.sides}
     try:
         while game.awaiting() is not None:
             if play_policies(game, policies, on_step=on_step) == 0:

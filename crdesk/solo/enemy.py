@@ -1,0 +1,563 @@
+"""The enemy's own moves by the book: table 11.4 NP Force Movement as a game :class:`Policy`.
+
+:class:`SoloEnemyPolicy` plays the non-player side of an encounter whose enemy
+is on the table.  When its side is asked to activate, it activates the groups
+in the book's order (the highest Leader Rep first: the controller's first
+option, 7.1).  When one of its groups is active, the group's 11.4 order is
+settled once, at the start of the activation (:func:`settle_orders`):
+
+* 2d6 against the Leader's Rep, and whether the group outnumbers the closest
+  player group 2 to 1 or more, pick the row of table 11.4;
+* "move to Cover that allows firing at the closest player group": each figure
+  goes to the reachable spot in Cover from that group from which it sees one of
+  its figures in range (or, failing that, out of range); without such a spot it
+  closes on the group, ending in Cover or out of sight where it can;
+* "remain in Cover or move to the nearest Cover": a figure in Cover (or out of
+  sight) from every player figure stays; else it goes to the nearest spot that
+  is, or failing that the nearest that leaves it seen by fewer;
+* "split into two equal groups": the Leader's half (the larger when the count
+  is odd) moves to Cover with fire as above; the other half encircles by the
+  flank the extra 1d6 gave (1-3 left, 4-6 right, as the NP group faces the
+  player group), moving towards a spot :data:`FLANK_OFFSET` inches beside the
+  player group, staying in Cover if possible.
+
+Spots come from :mod:`crdesk.solo.spots` (candidates on rays, judged by the
+sight engine); each move is checked with :meth:`Game.legal` before it is
+played.  Once the group has moved it fires (the book's shot for each figure,
+the decision's ``fire`` options, 7.9.8) and ends its activation.  Every other
+decision -- In Sight actions, Duck Back, reactions -- is the book's choice
+(:attr:`Decision.default`), as for any Grunt.
+
+**Dice (a stopgap).**  The controller has no chance step for the AI's own
+tables, so the 11.4 roll cannot go through the game's dice.  Until it does,
+the roll is *derived* deterministically from the game: activation number ``n``
+of the game (the activation frame's ``number``) uses dice ``3n``, ``3n + 1``
+(2d6 vs the Leader's Rep) and ``3n + 2`` (the flank die, only on a split) of
+the separate stream ``counter_face(seed * 1_000_003 + 114, k)``
+(:func:`table_dice`).  The same game therefore always gets the same rolls and
+the same moves, but those faces are not in the game's dice log; the policy's
+reason for each step (kept in the history) names them.
+
+Interpretations (to become rules options):
+
+* "Outnumbers 2 to 1" compares the NP group's figures with the closest player
+  group's (:func:`outnumbers`), both as they stand when the activation starts.
+* The closest player group is the one with the smallest base-to-base distance
+  from any figure of the NP group.
+* A figure that is prone stays where it is; a figure whose move was cut short by
+  In Sight (7.6) may finish it once with the movement it has left.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from crdesk.cohesion import groups as cohesion_groups
+from crdesk.dice import CounterDice, DiceSource
+from crdesk.errors import IllegalActionError
+from crdesk.game import adapter
+from crdesk.game.actions import Action, Activate, End, Fire, Move, Prone, Reload, Stand, fmt_num
+from crdesk.game.controller import Game
+from crdesk.game.policy import BookPolicy
+from crdesk.game.records import Decision, Frame
+from crdesk.geometry import kernels
+from crdesk.model import Figure
+from crdesk.rules.common import TableRoll
+from crdesk.rules.pef import np_move
+from crdesk.solo.spots import MIN_MOVE, Spots, spots_for
+from crdesk.tables import NP_FORCE_MOVEMENT, NpMove
+
+Point2 = tuple[float, float]
+
+AI_SEED_FACTOR = 1_000_003
+"""The stopgap stream of the AI's table rolls is seeded ``seed * AI_SEED_FACTOR + AI_SALT``."""
+AI_SALT = 114
+DICE_PER_ACTIVATION = 3
+"""Dice reserved per activation on the stopgap stream: 2d6 for 11.4 and the flank die."""
+FLANK_OFFSET = 10.0
+"""Inches beside the player group that an encircling half heads for (11.4)."""
+LEGAL_TRIES = 8
+"""Best candidate spots offered to :meth:`Game.legal` before a figure stays put."""
+
+FIRE = "fire_cover"
+"""Task: move to Cover that allows firing at the closest player group."""
+HOLD = "hold"
+"""Task: remain in Cover or move to the nearest Cover."""
+ENCIRCLE = "encircle"
+"""Task: encircle by a flank, staying in Cover if possible."""
+
+ROW_WORDS = {
+    NpMove.SPLIT_AND_ENCIRCLE: "split into two equal groups: one moves to Cover from which it "
+    "can fire at the closest player group, the other encircles by the {flank} flank, staying "
+    "in Cover if possible",
+    NpMove.MOVE_TO_FIRING_COVER: "move to Cover that allows firing at the closest player group",
+    NpMove.HOLD_OR_NEAREST_COVER: "remain in Cover or move to the nearest Cover; may fire at "
+    "an enemy in range after reaching it",
+}
+"""Table 11.4's rows in the book's words."""
+
+DiceFor = Callable[[Game, int], DiceSource]
+"""Where the 11.4 dice of activation number ``n`` come from (tests script them)."""
+
+
+def table_dice(game: Game, number: int) -> DiceSource:
+    """The stopgap dice of activation ``number``: see the module's docstring."""
+    return CounterDice(game.seed * AI_SEED_FACTOR + AI_SALT, position=DICE_PER_ACTIVATION * number)
+
+
+def table_row(passed: int, outnumbers: bool) -> NpMove:
+    """The row of table 11.4 for the passes and the outnumbering check (the rules' table)."""
+    return NP_FORCE_MOVEMENT[passed][0 if outnumbers else 1]
+
+
+def outnumbers(np_count: int, player_count: int) -> bool:
+    """11.4: the NP group outnumbers the player group 2 to 1 or more."""
+    return player_count > 0 and np_count >= 2 * player_count
+
+
+@dataclass(frozen=True, slots=True)
+class Orders:
+    """An NP group's 11.4 order for one activation, and each figure's part in it."""
+
+    number: int
+    """The activation's number in the game (the activation frame's ``number``)."""
+    leader: str
+    members: tuple[str, ...]
+    roll: TableRoll
+    move: NpMove
+    outnumbers: bool
+    target_group: tuple[str, ...]
+    """The closest player group when the activation started."""
+    tasks: Mapping[str, str] = field(default_factory=dict)
+    flank: str | None = None
+
+    @property
+    def passed(self) -> int:
+        return int(self.roll.passed or 0)
+
+    @property
+    def row_words(self) -> str:
+        return ROW_WORDS[self.move].format(flank=self.flank or "left")
+
+    def headline(self, game: Game) -> str:
+        """``11.4 NP Force Movement (Viper boss rolled 3,5 vs Rep 5): passed 1 — ...``."""
+        leader = game.fig(self.leader)
+        faces = ",".join(map(str, self.roll.faces[:2]))
+        ratio = ", outnumbering the player 2:1" if self.outnumbers else ""
+        flank = f", flank die {self.roll.faces[2]}" if len(self.roll.faces) > 2 else ""
+        return (
+            f"11.4 NP Force Movement ({leader.name} rolled {faces} vs Rep {self.roll.target}"
+            f"{ratio}{flank}): passed {self.passed} — {self.row_words}"
+        )
+
+
+def player_groups(game: Game, side: str) -> list[tuple[str, ...]]:
+    """The groups (6.2) of ``side``'s figures that can act, as the sight engine sees them."""
+    with kernels.pinned(game.sight_route):
+        matrix = game.vis.matrix()
+    return [g.members for g in cohesion_groups(game.battlefield, matrix, game.rules, side)]
+
+
+def _gap(a: Figure, b: Figure) -> float:
+    return max(0.0, math.hypot(a.x - b.x, a.y - b.y) - a.radius - b.radius)
+
+
+def closest_group(game: Game, figures: Sequence[str]) -> tuple[str, ...]:
+    """The enemy group nearest (base to base) to any of ``figures``; ties: roster order."""
+    mine = [game.fig(f) for f in figures]
+    if not mine:
+        return ()
+    side = game.enemy_of(mine[0].side)
+    best: tuple[float, tuple[str, ...]] | None = None
+    for grp in player_groups(game, side):
+        d = min(_gap(m, game.fig(p)) for m in mine for p in grp)
+        if best is None or d < best[0] - 1e-9:
+            best = (d, grp)
+    return best[1] if best else ()
+
+
+def settle_orders(game: Game, frame: Frame, dice: DiceSource) -> Orders:
+    """Table 11.4 for the active NP group of ``frame``, from the table as it stands and
+    the dice given (the policy calls this at the start of the activation)."""
+    d = frame.data
+    leader = game.fig(d["leader"])
+    members = [m for m in d["members"] if game.fig(m).status.can_act]
+    target = closest_group(game, members)
+    more = outnumbers(len(members), len(target))
+    roll = np_move(dice, leader.rep, outnumbers=more, who=leader.name)
+    move = NpMove(roll.result)
+    flank = roll.get("flank")
+    tasks: dict[str, str] = {}
+    if move is NpMove.SPLIT_AND_ENCIRCLE:
+        # the Leader's half (the larger when odd) fires from Cover; the rest encircle
+        order = [leader.id, *[m for m in members if m != leader.id]]
+        half = (len(order) + 1) // 2
+        for k, m in enumerate(order):
+            tasks[m] = FIRE if k < half else ENCIRCLE
+    else:
+        task = FIRE if move is NpMove.MOVE_TO_FIRING_COVER else HOLD
+        tasks = {m: task for m in members}
+    return Orders(
+        number=int(d["number"]),
+        leader=leader.id,
+        members=tuple(members),
+        roll=roll,
+        move=move,
+        outnumbers=more,
+        target_group=target,
+        tasks=tasks,
+        flank=str(flank) if flank is not None else None,
+    )
+
+
+# ----------------------------------------------------------------------------
+# Choosing a spot
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """Where one figure goes (or that it stays), and why in the book's words."""
+
+    figure: str
+    task: str
+    move: Move | None
+    """None: the figure stays where it is."""
+    why: str
+    good: bool
+    """The spot does what the order asks (Cover with a shot; Cover; Cover on the flank)."""
+
+
+def _bearing(a: Point2, b: Point2) -> float:
+    return math.degrees(math.atan2(b[0] - a[0], -(b[1] - a[1]))) % 360.0
+
+
+def _names(game: Game, ids: Sequence[str], limit: int = 3) -> str:
+    names = [game.fig(i).name for i in ids[:limit]]
+    more = len(ids) - limit
+    return ", ".join(names) + (f" and {more} more" if more > 0 else "")
+
+
+def _centroid(game: Game, ids: Sequence[str]) -> Point2:
+    figs = [game.fig(i) for i in ids]
+    return (sum(f.x for f in figs) / len(figs), sum(f.y for f in figs) / len(figs))
+
+
+def flank_goal(game: Game, orders: Orders) -> Point2:
+    """Where the encircling half heads: :data:`FLANK_OFFSET` inches to the left or right
+    of the player group, as the NP group faces it (clamped to the table)."""
+    alive = [m for m in orders.members if game.fig(m).status.can_act] or list(orders.members)
+    target = _live(game, orders.target_group) or list(closest_group(game, alive))
+    mx, my = _centroid(game, alive)
+    cx, cy = _centroid(game, target) if target else (mx, my)
+    dx, dy = cx - mx, cy - my
+    norm = math.hypot(dx, dy) or 1.0
+    dx, dy = dx / norm, dy / norm
+    # facing along (dx, dy) with y towards the player's edge, the left hand is (dy, -dx)
+    sx, sy = (dy, -dx) if orders.flank != "right" else (-dy, dx)
+    table = game.battlefield.table
+    x = min(max(cx + sx * FLANK_OFFSET, 1.0), table.width - 1.0)
+    y = min(max(cy + sy * FLANK_OFFSET, 1.0), table.height - 1.0)
+    return (x, y)
+
+
+def _live(game: Game, ids: Sequence[str]) -> list[str]:
+    return [i for i in ids if game.fig(i).status.can_act]
+
+
+def plan_move(game: Game, orders: Orders, fid: str, allowance: float) -> Plan:
+    """Choose the spot for figure ``fid`` under ``orders`` with ``allowance`` inches of
+    movement: the best candidate that :meth:`Game.legal` accepts, or staying put."""
+    fig = game.fig(fid)
+    task = orders.tasks.get(fid, HOLD)
+    group = _live(game, orders.target_group) or list(closest_group(game, [fid]))
+    spots = spots_for(game, fig, allowance)
+    if not len(spots.targets):
+        return Plan(fid, task, None, "no player figure is left to face", False)
+    cols = spots.columns(frozenset(group))
+    if not len(cols):
+        cols = np.arange(len(spots.targets))
+    if task == FIRE:
+        ranked, good, words = _rank_fire(game, fig, spots, cols)
+    elif task == ENCIRCLE:
+        ranked, good, words = _rank_encircle(game, orders, spots)
+    else:
+        ranked, good, words = _rank_hold(spots)
+    for i in ranked[:LEGAL_TRIES]:
+        if i == 0 or spots.travel[i] < MIN_MOVE:
+            break  # staying is the best there is
+        p = spots.point(int(i))
+        facing = round(_bearing(p, _face_towards(game, spots, int(i), cols)), 1)
+        move = Move(fid, (p,), facing)
+        if game.legal(move) is None:
+            why = f'{fig.name} moves {spots.travel[i]:.1f}" to ({p[0]:.1f}, {p[1]:.1f}): ' + words(
+                int(i)
+            )
+            return Plan(fid, task, move, why, bool(good[i]))
+    return Plan(fid, task, None, f"{fig.name} stays where it is: " + words(0), bool(good[0]))
+
+
+def _face_towards(game: Game, spots: Spots, i: int, cols: np.ndarray) -> Point2:
+    """Where the figure faces at spot ``i``: the nearest figure of the closest player group
+    it sees there, else the nearest of the group (ties: the id)."""
+    seen = [j for j in cols if spots.sees[i, j]] or list(cols)
+    j = min(seen, key=lambda j: (float(spots.distance[i, j]), spots.targets[j]))
+    target = game.fig(spots.targets[j])
+    return (target.x, target.y)
+
+
+def _cover_words(game: Game, spots: Spots, i: int, cols: np.ndarray) -> str:
+    """ "Cover from A, B; out of sight of C; seen in the open by D" for spot ``i``."""
+    covered = [spots.targets[j] for j in cols if spots.seen[i, j] and spots.cover[i, j]]
+    hidden = [spots.targets[j] for j in cols if not spots.seen[i, j]]
+    exposed = [spots.targets[j] for j in cols if spots.seen[i, j] and not spots.cover[i, j]]
+    parts = []
+    if covered:
+        parts.append(f"Cover from {_names(game, covered)}")
+    if hidden:
+        parts.append(f"out of sight of {_names(game, hidden)}")
+    if exposed:
+        parts.append(f"seen in the open by {_names(game, exposed)}")
+    return "; ".join(parts)
+
+
+def _rank_fire(
+    game: Game, fig: Figure, spots: Spots, cols: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, Callable[[int], str]]:
+    """Cover from the closest player group with a shot at it: in range first, then out
+    of range; the fewest player figures seeing it in the open; the shortest move."""
+    rng = adapter.weapon_range(fig, game.rules)
+    sees = spots.sees[:, cols]
+    dist = spots.distance[:, cols]
+    in_range = (sees & (dist <= rng)).any(axis=1) if rng > 0 else np.zeros(len(spots), bool)
+    sees_any = sees.any(axis=1)
+    covered = ~(spots.seen[:, cols] & ~spots.cover[:, cols]).any(axis=1)
+    tier = np.where(covered & in_range, 0, np.where(covered & sees_any, 1, 2))
+    exposed = spots.exposed
+    idx = np.arange(len(spots))
+    ranked = np.lexsort((idx, spots.travel, exposed, tier))
+    good = tier <= 1
+    if tier[ranked[0]] == 2:
+        # no Cover with a shot within reach: close on the group, in Cover (or out of
+        # sight) where it can, else as little in the open as possible
+        tx, ty = _centroid(game, [spots.targets[j] for j in cols])
+        towards = np.hypot(spots.points[:, 0] - tx, spots.points[:, 1] - ty)
+        ranked = np.lexsort((idx, spots.travel, towards, exposed))
+
+    def words(i: int) -> str:
+        if tier[i] <= 1:
+            js = [j for j in cols if spots.sees[i, j]]
+            j = min(js, key=lambda j: (spots.distance[i, j], spots.targets[j]))
+            who = game.fig(spots.targets[j]).name
+            d = spots.distance[i, j]
+            shot = f'{who} {fmt_num(round(float(d)))}" away, ' + (
+                "in range" if tier[i] == 0 else "out of range"
+            )
+            return f"{_cover_words(game, spots, i, cols)}; a shot at {shot}"
+        what = _cover_words(game, spots, i, cols) or "out of sight of the closest player group"
+        return f"no Cover with a shot within reach: closes on the closest player group ({what})"
+
+    return ranked, good, words
+
+
+def _rank_hold(spots: Spots) -> tuple[np.ndarray, np.ndarray, Callable[[int], str]]:
+    """Stay if no player figure sees the figure in the open; else the nearest spot where
+    none does (or the fewest)."""
+    exposed = spots.exposed
+    idx = np.arange(len(spots))
+    if exposed[0] == 0:
+        ranked = np.array([0])
+    else:
+        ranked = np.lexsort((idx, spots.travel, exposed))
+        if exposed[ranked[0]] >= exposed[0]:
+            ranked = np.array([0])
+    good = exposed == 0
+
+    def words(i: int) -> str:
+        n = int(exposed[i])
+        seen = int(spots.seen[i].sum())
+        if n == 0:
+            return "in Cover" if seen else "out of sight of every player figure"
+        if i == 0:
+            return f"no nearer Cover within reach (seen in the open by {n})"
+        return f"the nearest Cover within reach (seen in the open by {n} instead of {exposed[0]})"
+
+    return ranked, good, words
+
+
+def _rank_encircle(
+    game: Game, orders: Orders, spots: Spots
+) -> tuple[np.ndarray, np.ndarray, Callable[[int], str]]:
+    """Towards the flank spot: among the spots nearer to it (by at least MIN_MOVE), those
+    in Cover or out of sight first, then the nearest to it."""
+    gx, gy = flank_goal(game, orders)
+    to_goal = np.hypot(spots.points[:, 0] - gx, spots.points[:, 1] - gy)
+    exposed = spots.exposed
+    idx = np.arange(len(spots))
+    closer = to_goal <= to_goal[0] - MIN_MOVE
+    closer[0] = True
+    ranked = np.lexsort((idx, to_goal, exposed > 0, ~closer))
+    ranked = ranked[closer[ranked]]
+    good = exposed == 0
+
+    def words(i: int) -> str:
+        cover = "in Cover or out of sight" if exposed[i] == 0 else "no Cover on the way"
+        return (
+            f"encircles by the {orders.flank or 'left'} flank towards ({gx:.0f}, {gy:.0f}), "
+            f'{to_goal[i]:.1f}" from it ({cover})'
+        )
+
+    return ranked, good, words
+
+
+# ----------------------------------------------------------------------------
+# The policy
+
+
+class SoloEnemyPolicy:
+    """The non-player side by table 11.4 (see the module's docstring).
+
+    ``dice`` gives the 11.4 dice of an activation (default: the stopgap stream
+    :func:`table_dice`).  The policy keeps no state that changes what it plays:
+    orders and spots are pure functions of the game; the caches only save time.
+    """
+
+    def __init__(self, dice: DiceFor | None = None) -> None:
+        self.dice: DiceFor = dice or table_dice
+        self._book = BookPolicy(advance=False)
+        self._orders: dict[tuple[int, int, int, int], Orders] = {}
+        self._plans: dict[tuple[object, ...], Plan] = {}
+
+    # -- the protocol -------------------------------------------------------
+
+    def decide(self, game: Game, decision: Decision) -> tuple[Action, str]:
+        if decision.kind == "activate":
+            act = decision.default or decision.options[0]
+            if isinstance(act, Activate):
+                return act, (
+                    "the NP group with the highest Leader Rep activates first; it moves by "
+                    "table 11.4 (7.1, 11.4)"
+                )
+            return act, "no NP group left to activate (7.1)"
+        frame = game.frames[-1] if game.frames else None
+        if decision.kind == "act" and frame is not None and frame.kind == "activation":
+            return self._act(game, decision, frame)
+        return self._book.decide(game, decision)
+
+    # -- orders ---------------------------------------------------------------
+
+    def orders(self, game: Game) -> Orders:
+        """The 11.4 orders of the active NP group (settled as the activation started)."""
+        frame = next((f for f in reversed(game.frames) if f.kind == "activation"), None)
+        if frame is None:
+            raise IllegalActionError("no group is active")
+        return self._orders_for(game, frame)
+
+    def _orders_for(self, game: Game, frame: Frame) -> Orders:
+        history = game.history
+        word = f"activate {frame.data['leader']}"
+        start = next(
+            (k for k in range(len(history) - 1, -1, -1) if history[k].action == word), None
+        )
+        if start is None:  # pragma: no cover - every activation starts with its step
+            raise IllegalActionError("the active group's activation step is not in the history")
+        prefix = hash(tuple(s.action for s in history[: start + 1]))
+        number = int(frame.data["number"])
+        key = (game.seed, number, start, prefix)
+        found = self._orders.get(key)
+        if found is not None:
+            return found
+        if len(history) == start + 1:
+            orders = settle_orders(game, frame, self.dice(game, number))
+        else:
+            # resumed mid-activation: settle the orders on the table as it started
+            then = Game.replay(
+                game.scenario,
+                history[: start + 1],
+                seed=game.seed,
+                dice=game.dice_mode,
+                settings=game.settings,
+            )
+            orders = settle_orders(then, then.frames[-1], self.dice(then, number))
+        if len(self._orders) > 256:
+            self._orders.clear()
+        self._orders[key] = orders
+        return orders
+
+    # -- the active group -----------------------------------------------------
+
+    def _act(self, game: Game, decision: Decision, frame: Frame) -> tuple[Action, str]:
+        orders = self._orders_for(game, frame)
+        head = orders.headline(game)
+        for option in decision.options:
+            if isinstance(option, Reload):
+                name = game.fig(option.figure).name
+                return option, f"{head}: {name} reloads first (7.9.2)"
+        d = frame.data
+        # the figures that may still act: the controller offers each of them prone/stand
+        able = {o.figure for o in decision.options if isinstance(o, Prone | Stand)}
+        for fid in orders.members:
+            if fid not in able:
+                continue
+            fig = game.fig(fid)
+            if not fig.status.can_act or fig.prone:
+                continue
+            left = max(0.0, float(d["allow"].get(fid, 0.0)) - float(d["used"].get(fid, 0.0)))
+            if left < MIN_MOVE or not self._may_move(game, frame, fid):
+                continue
+            plan = self._plan(game, orders, fid, left)
+            if fid in d["moved"] and not plan.good:
+                continue  # finishing a move cut short: only for a spot that does the job
+            if plan.move is not None and game.legal(plan.move) is None:
+                return plan.move, f"{head}: {plan.why}"
+        fires = [o for o in decision.options if isinstance(o, Fire)]
+        if fires:
+            shot = fires[0]
+            names = _names(game, list(shot.target_ids))
+            return shot, (
+                f"{head}: {game.fig(shot.figure).name} fires at {names} "
+                "(the nearest enemy in sight and range first, 7.9.8)"
+            )
+        return End(), f"{head}: nothing more to do under this order; ends its activation"
+
+    def _may_move(self, game: Game, frame: Frame, fid: str) -> bool:
+        """Not moved yet this activation, or moved once and stopped short by In Sight."""
+        if fid not in frame.data["moved"]:
+            return True
+        history = game.history
+        word = f"activate {frame.data['leader']}"
+        moves: list[Move] = []
+        for step in reversed(history):
+            if step.action == word:
+                break
+            if step.action.startswith(f"move {fid} "):
+                act = Action.parse(step.action)
+                assert isinstance(act, Move)
+                moves.append(act)
+        if len(moves) != 1:
+            return False
+        fig = game.fig(fid)
+        end = moves[0].path[-1]
+        return math.hypot(fig.x - end[0], fig.y - end[1]) > MIN_MOVE
+
+    def _plan(self, game: Game, orders: Orders, fid: str, left: float) -> Plan:
+        bf = game.battlefield
+        key = (
+            game.seed,
+            orders.number,
+            orders.leader,
+            fid,
+            round(left, 3),
+            bf.terrain_revision,
+            tuple((f.id, f.x, f.y, f.status, f.prone) for f in bf.figures()),
+        )
+        plan = self._plans.get(key)
+        if plan is None:
+            plan = plan_move(game, orders, fid, left)
+            if len(self._plans) > 512:
+                self._plans.clear()
+            self._plans[key] = plan
+        return plan

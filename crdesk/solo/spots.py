@@ -1,0 +1,184 @@
+"""Spots for the non-player AI: candidate places a figure can reach, judged by the sight engine.
+
+Table 11.4 orders NP groups to "move to Cover from which it can fire at the
+closest player group", "remain in Cover or move to the nearest Cover" or to
+encircle a flank "staying in Cover if possible".  Those orders are made real
+here, Killzone-style: generate candidate spots, drop the ones the figure cannot
+reach, judge every candidate against every player figure with the same sight
+engine the game uses (:func:`crdesk.geometry.los.evaluate`), and let the caller
+score them.
+
+Candidates (:func:`candidates`) lie on :data:`RAYS` straight rays out from the
+figure, every :data:`RING_STEP` inches up to where
+:func:`~crdesk.geometry.movement.farthest_along` says the figure's movement runs
+out (woods cost double, doors 2", windows 4"; walls, impassable ground and the
+table edge stop it), plus the ray's end and the figure's own spot.  Along a
+straight ray the cost only grows, so every candidate is reachable by a straight
+move within the movement left; a candidate on another standing figure's base is
+dropped.
+
+Judging (:func:`judge`): each candidate is the figure itself (its base, Rep,
+weapon) standing there, the other figures where they stand (blocking sight as
+the rules options say), all facings ignored -- the figure turns to face its
+target when it gets there, and "in Cover from" a player figure is judged as if
+that figure looked at the spot (the Cover the spot gives does not depend on
+where the viewer happens to face).  The figure is judged stationary: the
+7.9.5 "moving" concealment lasts only while its activation lasts.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from crdesk.game.controller import Game
+from crdesk.geometry import kernels, los, movement
+from crdesk.model import Figure
+
+Point2 = tuple[float, float]
+
+RAYS = 32
+"""Directions searched around the figure (every 11.25°)."""
+RING_STEP = 1.0
+"""Inches between candidates along a ray."""
+MIN_MOVE = 0.5
+"""A spot nearer than this to where the figure stands counts as staying put."""
+
+
+@dataclass(frozen=True, slots=True)
+class Spots:
+    """Candidate spots of one figure judged against every player figure that can act.
+
+    Row ``i`` is a candidate, column ``j`` the player figure ``targets[j]``.
+    Row 0 is the figure's own spot.
+    """
+
+    figure: str
+    points: npt.NDArray[np.float64]
+    """(P, 2) candidate centres."""
+    travel: npt.NDArray[np.float64]
+    """(P,) straight distance from the figure's centre (the move's length)."""
+    targets: tuple[str, ...]
+    sees: npt.NDArray[np.bool_]
+    """(P, T) the figure at the spot has LOS to the target (7.9.4)."""
+    seen: npt.NDArray[np.bool_]
+    """(P, T) the target has LOS to the figure at the spot."""
+    cover: npt.NDArray[np.bool_]
+    """(P, T) the figure at the spot is in Cover from the target (where it is seen)."""
+    distance: npt.NDArray[np.float64]
+    """(P, T) base to base, inches."""
+
+    def __len__(self) -> int:
+        return len(self.travel)
+
+    @property
+    def exposed(self) -> npt.NDArray[np.int64]:
+        """(P,) how many player figures would see the figure there *not* in Cover."""
+        return (self.seen & ~self.cover).sum(axis=1)  # type: ignore[no-any-return]
+
+    def columns(self, ids: set[str] | frozenset[str]) -> npt.NDArray[np.int64]:
+        return np.array([j for j, t in enumerate(self.targets) if t in ids], dtype=np.int64)
+
+    def point(self, i: int) -> Point2:
+        return (float(self.points[i, 0]), float(self.points[i, 1]))
+
+
+def candidates(game: Game, fig: Figure, allowance: float) -> tuple[list[Point2], list[float]]:
+    """Spots the figure can reach with a straight move of at most ``allowance`` inches
+    of movement (its own spot first), and the length of each move."""
+    bf = game.battlefield
+    index = game.vis.index
+    here = (fig.x, fig.y)
+    points: list[Point2] = [here]
+    travel: list[float] = [0.0]
+    if allowance < MIN_MOVE:
+        return points, travel
+    others = [
+        (o.x, o.y, o.radius + fig.radius)
+        for o in bf.figures()
+        if o.id != fig.id and o.status.can_act
+    ]
+
+    def free(p: Point2) -> bool:
+        return all(math.hypot(ox - p[0], oy - p[1]) >= reach - 1e-6 for ox, oy, reach in others)
+
+    for k in range(RAYS):
+        ang = 2.0 * math.pi * k / RAYS
+        ux, uy = math.sin(ang), -math.cos(ang)
+        far = (fig.x + allowance * ux, fig.y + allowance * uy)
+        reach = movement.farthest_along(
+            bf, [here, far], allowance, game.rules, index=index, radius=fig.radius
+        )
+        got = math.hypot(reach.point[0] - fig.x, reach.point[1] - fig.y)
+        # stop a hair short of what stopped the ray, so the move's cost stays within it
+        got = max(0.0, got - 1e-3)
+        steps = [RING_STEP * s for s in range(1, int(got / RING_STEP) + 1)]
+        if got - (steps[-1] if steps else 0.0) >= MIN_MOVE:
+            steps.append(got)
+        for d in steps:
+            if d < MIN_MOVE:
+                continue
+            p = (round(fig.x + d * ux, 3), round(fig.y + d * uy, 3))
+            if free(p):
+                points.append(p)
+                travel.append(math.hypot(p[0] - fig.x, p[1] - fig.y))
+    return points, travel
+
+
+def judge(game: Game, fig: Figure, points: list[Point2], travel: list[float]) -> Spots:
+    """Judge each spot (the figure standing there) against every player-side figure that
+    can act, with the game's sight engine on the game's own route."""
+    bf = game.battlefield
+    foe_side = game.enemy_of(fig.side)
+    others = [o for o in bf.figures() if o.id != fig.id]
+    target_pos = [k for k, o in enumerate(others) if o.side == foe_side and o.status.can_act]
+    targets = tuple(others[k].id for k in target_pos)
+    probes = [
+        dataclasses.replace(fig, id=f"@spot{i}", x=p[0], y=p[1]) for i, p in enumerate(points)
+    ]
+    n_others, n_probes, n_targets = len(others), len(probes), len(target_pos)
+    shape = (n_probes, n_targets)
+    if not n_targets:
+        empty = np.zeros(shape, dtype=bool)
+        return Spots(
+            fig.id,
+            np.array(points, dtype=np.float64).reshape(-1, 2),
+            np.array(travel, dtype=np.float64),
+            targets,
+            empty,
+            empty,
+            empty,
+            np.zeros(shape),
+        )
+    with kernels.pinned(game.sight_route):
+        index = game.vis.index
+        vp = los.viewpoints(bf, index, game.rules, figures=[*others, *probes])
+        vp.fx[:] = 0.0  # every viewpoint sees all around (see the module's docstring)
+        vp.fy[:] = 0.0
+        vp.blocks[n_others:] = False  # the candidates are one figure: they hide nothing
+        a = np.repeat(np.arange(n_others, n_others + n_probes, dtype=np.int64), n_targets)
+        b = np.tile(np.array(target_pos, dtype=np.int64), n_probes)
+        res = los.evaluate(index, vp, a, b, game.rules)
+    sees = (res.ab == 0).reshape(shape)
+    seen = (res.ba == 0).reshape(shape)
+    cover = (res.cover_ba & (res.ba == 0)).reshape(shape)
+    return Spots(
+        fig.id,
+        np.array(points, dtype=np.float64),
+        np.array(travel, dtype=np.float64),
+        targets,
+        sees,
+        seen,
+        cover,
+        res.distance.reshape(shape),
+    )
+
+
+def spots_for(game: Game, fig: Figure, allowance: float) -> Spots:
+    """:func:`candidates` judged by :func:`judge`."""
+    points, travel = candidates(game, fig, allowance)
+    return judge(game, fig, points, travel)

@@ -1,0 +1,173 @@
+"""The spots the AI picks: in Cover from the closest player group with a shot at it, the
+nearest Cover, the flank -- judged again with the visibility service, and legal."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import pytest
+
+from crdesk.game import Game
+from crdesk.game.actions import End, Fire, Move
+from crdesk.solo import FIRE, SoloEnemyPolicy, flank_goal, plan_move, spots_for
+from tests.solo.tables import WALL, covered_from_all, first_act, scripted, sight_at, table
+
+WALL_TERRAIN = [{"kind": "cover", "outline": WALL, "cover_type": "wall"}]
+
+
+def next_action(game: Game, policy: SoloEnemyPolicy) -> tuple[object, str]:
+    decision = game.awaiting()
+    assert decision is not None and decision.actor == "e"
+    return policy.decide(game, decision)
+
+
+Check = Callable[[Game, Move], None]
+
+
+def moves_of_the_group(
+    game: Game, policy: SoloEnemyPolicy, check: Check | None = None
+) -> list[Move]:
+    """Play the enemy's moves (no dice needed) until it wants to fire or end; ``check``
+    looks at each move on the table as it is just before the move is played."""
+    moves = []
+    for _ in range(12):
+        action, why = next_action(game, policy)
+        if not isinstance(action, Move):
+            assert isinstance(action, Fire | End), action
+            return moves
+        assert game.legal(action) is None, why
+        if check is not None:
+            check(game, action)
+        moves.append(action)
+        game.play(action, why=why)
+    raise AssertionError("the group never stopped moving")
+
+
+def test_in_the_open_it_moves_behind_the_wall_with_a_shot() -> None:
+    """Pass 2, not outnumbering: move to Cover that allows firing at the closest group."""
+    policy = scripted((1, 2))
+    game = first_act(table([("e1", 4, 17, 8), ("e2", 4, 19, 8)], terrain=WALL_TERRAIN), policy)
+    before = {f: (game.fig(f).x, game.fig(f).y) for f in ("e1", "e2")}
+    action, why = next_action(game, policy)
+    assert isinstance(action, Move) and action.figure == "e1"
+    assert why.startswith(
+        "11.4 NP Force Movement (Viper e1 rolled 1,2 vs Rep 4): passed 2 — move to Cover "
+        "that allows firing at the closest player group: Viper e1 moves "
+    )
+    assert "Cover from Player p1, Player p2" in why and "in range" in why
+
+    def behind_the_wall(game: Game, move: Move) -> None:
+        end = move.path[-1]
+        start = before[move.figure]
+        assert math.hypot(end[0] - start[0], end[1] - start[1]) <= 8.0 + 1e-6
+        assert 11.5 < end[1] < 13.0  # just behind the wall (within 1" of it)
+        sight = sight_at(game, move, ["p1", "p2"])
+        assert all(sees and cover for sees, _seen, cover in sight.values()), sight
+
+    behind_the_wall(game, action)
+    game.play(action, why=why)
+    moves = [action, *moves_of_the_group(game, policy, behind_the_wall)]
+    assert [m.figure for m in moves] == ["e1", "e2"]
+    # behind the wall the group now fires (the book's shot), then ends
+    action, why = next_action(game, policy)
+    assert isinstance(action, Fire) and "fires at" in why
+
+
+def test_a_figure_already_in_cover_with_a_shot_stays_and_fires() -> None:
+    policy = scripted((1, 2))
+    enemies = [("e1", 4, 17, 12.4), ("e2", 4, 19, 12.4)]
+    game = first_act(table(enemies, terrain=WALL_TERRAIN), policy)
+    action, why = next_action(game, policy)
+    assert isinstance(action, Fire), why
+    assert why.startswith("11.4 NP Force Movement") and "fires at" in why
+
+
+@pytest.mark.parametrize("faces", [(6, 5), (1, 6)])
+def test_in_the_open_it_goes_to_the_nearest_cover(faces: tuple[int, int]) -> None:
+    """Pass 0 (or 1 without outnumbering): remain in Cover or move to the nearest Cover."""
+    policy = scripted(faces)
+    game = first_act(table([("e1", 4, 17, 10), ("e2", 4, 19, 10)], terrain=WALL_TERRAIN), policy)
+
+    def nearest_cover(game: Game, move: Move) -> None:
+        assert not covered_from_all(sight_at(game, Move(move.figure, ()), ["p1", "p2"]))
+        assert covered_from_all(sight_at(game, move, ["p1", "p2"]))
+        start = (17.0 if move.figure == "e1" else 19.0, 10.0)
+        end = move.path[-1]
+        assert math.hypot(end[0] - start[0], end[1] - start[1]) <= 3.5  # the nearest
+
+    moves = moves_of_the_group(game, policy, nearest_cover)
+    assert [m.figure for m in moves] == ["e1", "e2"]
+
+
+def test_out_of_sight_it_remains_where_it_is() -> None:
+    rock = [[10, 14], [28, 14], [28, 16], [10, 16]]
+    terrain = [{"kind": "impassable", "outline": rock}]
+    policy = scripted((6, 6))
+    game = first_act(table([("e1", 4, 17, 10), ("e2", 4, 19, 10)], terrain=terrain), policy)
+    action, why = next_action(game, policy)
+    assert isinstance(action, End)
+    assert "remain in Cover or move to the nearest Cover" in why
+
+
+@pytest.mark.parametrize(
+    ("faces", "flank", "sign"), [((1, 2, 3), "left", 1), ((2, 1, 6), "right", -1)]
+)
+def test_the_split_encircles_by_the_flank(faces: tuple[int, ...], flank: str, sign: int) -> None:
+    """Pass 2 outnumbering 2:1: the Leader's half to Cover with fire, the other half by
+    the left (1-3) or right (4-6) flank -- as the group faces the player (+y here), its
+    left hand is +x."""
+    enemies = [("e1", 5, 14, 8), ("e2", 4, 16, 8), ("e3", 4, 18, 8), ("e4", 4, 20, 8)]
+    policy = scripted(faces)
+    game = first_act(table(enemies, terrain=WALL_TERRAIN), policy)
+    orders = policy.orders(game)
+    assert orders.flank == flank
+    goal = flank_goal(game, orders)
+    assert (goal[0] - 19.0) * sign > 5.0  # beside the player group, on that flank
+    start = {f: (game.fig(f).x, game.fig(f).y) for f, *_ in enemies}
+
+    def fires_from_cover(game: Game, move: Move) -> None:
+        if move.figure in ("e1", "e2"):
+            sight = sight_at(game, move, ["p1", "p2"])
+            assert all(sees and cover for sees, _seen, cover in sight.values()), sight
+
+    moves = {m.figure: m for m in moves_of_the_group(game, policy, fires_from_cover)}
+    assert set(moves) == {"e1", "e2", "e3", "e4"}
+    for fid in ("e3", "e4"):
+        end = moves[fid].path[-1]
+        before = math.hypot(start[fid][0] - goal[0], start[fid][1] - goal[1])
+        after = math.hypot(end[0] - goal[0], end[1] - goal[1])
+        assert after < before - 3.0
+        assert (end[0] - start[fid][0]) * sign > 0
+
+
+def test_spots_are_reachable_within_the_movement_left() -> None:
+    woods = [[14, 9], [22, 9], [22, 12], [14, 12]]
+    sc = table(
+        [("e1", 4, 18, 8)],
+        terrain=[{"kind": "woods", "outline": woods}, *WALL_TERRAIN],
+    )
+    game = first_act(sc, scripted((1, 2)))
+    fig = game.fig("e1")
+    spots = spots_for(game, fig, 8.0)
+    assert spots.travel[0] == 0 and spots.point(0) == (fig.x, fig.y)
+    assert len(spots) > 100
+    # into the woods (double cost) the rays are shorter than in the open
+    down = [i for i in range(len(spots)) if abs(spots.points[i, 0] - 18) < 1e-6]
+    up = [i for i in down if spots.points[i, 1] < 8]
+    into = [i for i in down if spots.points[i, 1] > 8]
+    assert max(spots.travel[up]) >= 7.0 and max(spots.travel[into]) <= 5.5
+    for i in range(0, len(spots), 7):
+        p = spots.point(i)
+        if i:
+            assert game.legal(Move("e1", (p,))) is None, p
+
+
+def test_the_plan_is_the_policys_move_and_is_legal() -> None:
+    policy = scripted((1, 2))
+    game = first_act(table([("e1", 4, 17, 8), ("e2", 4, 19, 8)], terrain=WALL_TERRAIN), policy)
+    orders = policy.orders(game)
+    plan = plan_move(game, orders, "e1", 8.0)
+    action, _ = next_action(game, policy)
+    assert plan.task == FIRE and plan.good and plan.move == action
+    assert game.legal(action) is None  # type: ignore[arg-type]
