@@ -297,10 +297,14 @@ class MoveTool(QObject):
                 kind in (QEvent.Type.KeyPress, QEvent.Type.ShortcutOverride)
                 and isinstance(event, QKeyEvent)
                 and event.key() == Qt.Key.Key_Escape
-                and self._figure is not None
+                and (self._figure is not None or self.selected is not None)
             ):
                 if kind == QEvent.Type.KeyPress:
-                    self.cancel()
+                    if self._figure is not None:
+                        self.cancel()  # a drag: put the figure back, keep the shooter
+                    else:
+                        self.select(None)
+                        QToolTip.hideText()
                 event.accept()
                 return True
             return False
