@@ -433,6 +433,11 @@ class Game:
         return tuple(self._frames)
 
     @property
+    def pending_faces(self) -> tuple[int, ...]:
+        """Faces typed so far for a manual-dice step that waits for more."""
+        return () if self._pending is None else tuple(self._pending["faces"])
+
+    @property
     def die_position(self) -> int:
         """How many dice the game has rolled (die k of a seeded game is (seed, k))."""
         return int(self._state["die"])
@@ -744,9 +749,32 @@ class Game:
                     "movement_left": self._movement_left(active, fig.id) if active else None,
                 }
             )
+        groups = []
+        side_frame = next((f for f in reversed(self._frames) if f.kind == "side"), None)
+        self.cohesion.update()
+        for side_id in self.sides:
+            die = self._state["scores"].get(side_id)
+            for g in self.cohesion.groups(self.rules, side_id):
+                members = list(g.members)
+                done = all(m in self._state["activated"] for m in members)
+                leader = self.fig(g.leader)
+                groups.append(
+                    {
+                        "side": side_id,
+                        "leader": g.leader,
+                        "rep": leader.rep,
+                        "members": members,
+                        "activated": done,
+                        "may_activate": not done
+                        and die is not None
+                        and act_rules.may_activate(leader.rep, die)
+                        and (side_frame is None or side_frame.data["side"] == side_id),
+                    }
+                )
         return {
             "turn": self.turn,
             "activation_dice": dict(self._state["scores"]),
+            "groups": groups,
             "active_side": side.data["side"] if side else None,
             "active_group": list(active.data["members"]) if active else None,
             "outcome": self._state["outcome"],
@@ -2809,6 +2837,8 @@ class Game:
             "move": res.result,
             "flank": res.get("flank"),
             "closest": target,
+            "outnumbers": outnumbers,
+            "faces": list(res.faces),
         }
         self._emit("np_move", res.explain(), result=res, figures=members)
 

@@ -28,15 +28,14 @@ the decision's ``fire`` options, 7.9.8) and ends its activation.  Every other
 decision -- In Sight actions, Duck Back, reactions -- is the book's choice
 (:attr:`Decision.default`), as for any Grunt.
 
-**Dice (a stopgap).**  The controller has no chance step for the AI's own
-tables, so the 11.4 roll cannot go through the game's dice.  Until it does,
-the roll is *derived* deterministically from the game: activation number ``n``
-of the game (the activation frame's ``number``) uses dice ``3n``, ``3n + 1``
-(2d6 vs the Leader's Rep) and ``3n + 2`` (the flank die, only on a split) of
-the separate stream ``counter_face(seed * 1_000_003 + 114, k)``
-(:func:`table_dice`).  The same game therefore always gets the same rolls and
-the same moves, but those faces are not in the game's dice log; the policy's
-reason for each step (kept in the history) names them.
+**Dice.**  The 11.4 roll is the game's own ``npmove LEADER`` step: the
+controller rolls it through the game's dice (seeded or typed in), logs it and
+keeps the result on the activation frame, and the policy reads its orders from
+there, so a replay never asks the policy again and a manual-dice player rolls
+the enemy's table too.  Tests may give the policy dice of their own
+(``SoloEnemyPolicy(dice=...)``); :func:`table_dice` is such a stream, derived
+from the seed: activation ``n`` uses dice ``3n``, ``3n + 1`` and ``3n + 2`` of
+``counter_face(seed * 1_000_003 + 114, k)``.
 
 Interpretations (to become rules options):
 
@@ -57,10 +56,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from crdesk.cohesion import groups as cohesion_groups
-from crdesk.dice import CounterDice, DiceSource
+from crdesk.dice import CounterDice, DiceSource, ScriptedDice
 from crdesk.errors import IllegalActionError
 from crdesk.game import adapter
 from crdesk.game.actions import Action, Activate, End, Fire, Move, Prone, Reload, Stand, fmt_num
+from crdesk.game.actions import NpMove as NpMoveAction
 from crdesk.game.controller import Game
 from crdesk.game.policy import BookPolicy
 from crdesk.game.records import Decision, Frame
@@ -180,14 +180,25 @@ def closest_group(game: Game, figures: Sequence[str]) -> tuple[str, ...]:
     return best[1] if best else ()
 
 
-def settle_orders(game: Game, frame: Frame, dice: DiceSource) -> Orders:
+def settle_orders(
+    game: Game,
+    frame: Frame,
+    dice: DiceSource,
+    *,
+    target: tuple[str, ...] | None = None,
+    more: bool | None = None,
+) -> Orders:
     """Table 11.4 for the active NP group of ``frame``, from the table as it stands and
-    the dice given (the policy calls this at the start of the activation)."""
+    the dice given (the policy calls this at the start of the activation); ``target``
+    and ``more`` are the closest player group and the outnumbering check when the
+    controller already recorded them with its 11.4 roll."""
     d = frame.data
     leader = game.fig(d["leader"])
     members = [m for m in d["members"] if game.fig(m).status.can_act]
-    target = closest_group(game, members)
-    more = outnumbers(len(members), len(target))
+    if target is None:
+        target = closest_group(game, members)
+    if more is None:
+        more = outnumbers(len(members), len(target))
     roll = np_move(dice, leader.rep, outnumbers=more, who=leader.name)
     move = NpMove(roll.result)
     flank = roll.get("flank")
@@ -426,7 +437,9 @@ class SoloEnemyPolicy:
     """
 
     def __init__(self, dice: DiceFor | None = None) -> None:
-        self.dice: DiceFor = dice or table_dice
+        self.dice: DiceFor | None = dice
+        """None (the default): the 11.4 roll is the game's own ``npmove`` step, rolled
+        through its dice and recorded; tests may pass dice of their own."""
         self._book = BookPolicy(advance=False)
         self._orders: dict[tuple[int, int, int, int], Orders] = {}
         self._plans: dict[tuple[object, ...], Plan] = {}
@@ -457,6 +470,16 @@ class SoloEnemyPolicy:
         return self._orders_for(game, frame)
 
     def _orders_for(self, game: Game, frame: Frame) -> Orders:
+        recorded = frame.data.get("np_move")
+        if self.dice is None and recorded is not None:
+            return settle_orders(
+                game,
+                frame,
+                ScriptedDice(recorded["faces"]),
+                target=tuple(recorded["closest"]),
+                more=bool(recorded["outnumbers"]),
+            )
+        dice_for = self.dice or table_dice
         history = game.history
         word = f"activate {frame.data['leader']}"
         start = next(
@@ -471,7 +494,7 @@ class SoloEnemyPolicy:
         if found is not None:
             return found
         if len(history) == start + 1:
-            orders = settle_orders(game, frame, self.dice(game, number))
+            orders = settle_orders(game, frame, dice_for(game, number))
         else:
             # resumed mid-activation: settle the orders on the table as it started
             then = Game.replay(
@@ -481,7 +504,7 @@ class SoloEnemyPolicy:
                 dice=game.dice_mode,
                 settings=game.settings,
             )
-            orders = settle_orders(then, then.frames[-1], self.dice(then, number))
+            orders = settle_orders(then, then.frames[-1], dice_for(then, number))
         if len(self._orders) > 256:
             self._orders.clear()
         self._orders[key] = orders
@@ -490,6 +513,11 @@ class SoloEnemyPolicy:
     # -- the active group -----------------------------------------------------
 
     def _act(self, game: Game, decision: Decision, frame: Frame) -> tuple[Action, str]:
+        if self.dice is None and "np_move" not in frame.data:
+            roll = next((o for o in decision.options if isinstance(o, NpMoveAction)), None)
+            if roll is not None:
+                leader = game.fig(frame.data["leader"])
+                return roll, f"11.4 NP Force Movement: {leader.name} rolls the group's orders"
         orders = self._orders_for(game, frame)
         head = orders.headline(game)
         for option in decision.options:

@@ -446,3 +446,17 @@ def test_from_snapshot_resumes_the_saved_state_and_refuses_what_does_not_fit() -
         Game.from_snapshot(game.scenario, bad, game.history, dice="manual")
     with pytest.raises(IllegalActionError, match="the file has 2 steps"):
         Game.from_snapshot(game.scenario, doc, game.history[:2], dice="manual")
+
+
+def test_summary_lists_the_groups_and_a_pending_step_shows_its_faces() -> None:
+    game = Game.new(small(), dice="manual")  # type: ignore[arg-type]
+    game.play("dice 4,1")
+    groups = game.summary()["groups"]
+    assert [(g["side"], g["leader"], g["may_activate"]) for g in groups] == [
+        ("p", "p1", True),
+        ("e", "e1", False),
+    ]
+    game.play("activate p1")
+    game.play("fire p1 at e1", faces=(6,))
+    assert game.awaiting() is not None and game.awaiting().actor == CHANCE
+    assert game.pending_faces == (6,)

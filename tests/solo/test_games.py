@@ -12,7 +12,7 @@ from importlib.resources import as_file
 import pytest
 
 from crdesk.game import Decision, Game, GameSettings
-from crdesk.game.actions import Action, Move
+from crdesk.game.actions import Action, Move, NpMove
 from crdesk.game.policy import BookPolicy, Policy
 from crdesk.model import Scenario
 from crdesk.resources import resource_root
@@ -65,7 +65,11 @@ def check_spot(
     Cover from (or out of sight of) every player figure when the plan says it found
     such a spot.  Returns the task checked, if any."""
     if decision.kind == "act":
+        if isinstance(action, NpMove):  # the group's orders are rolled as a step first
+            assert why.startswith("11.4 NP Force Movement: ")
+            return None
         assert why.startswith("11.4 NP Force Movement (")
+        assert "np_move" in game.frames[-1].data  # the orders come from the recorded roll
     if not isinstance(action, Move):
         return None
     frame = game.frames[-1]
