@@ -24,6 +24,24 @@ EXIT_USAGE = 2
 Handler = Callable[[argparse.Namespace], int]
 
 
+def int_in(low: int, high: int, what: str) -> Callable[[str], int]:
+    """An argparse type: a whole number low..high, refused in words naming ``what``."""
+
+    def convert(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"{what} must be a whole number, got {text!r}"
+            ) from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{what} must be {low}-{high}, got {value}")
+        return value
+
+    convert.__name__ = what
+    return convert
+
+
 def _cmd_validate(args: argparse.Namespace) -> int:
     from crdesk.scenario import validate_file
 

@@ -26,11 +26,11 @@ import json
 import re
 import secrets
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from crdesk.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, load_for_command
+from crdesk.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, int_in, load_for_command
 from crdesk.errors import CrdeskError, IllegalActionError
 from crdesk.game import actions as actions_module
 from crdesk.game.actions import ACTION_WORDS, parse_faces
@@ -124,24 +124,8 @@ class _IntermixedParser(_Parser):
         return ns, extras
 
 
-def _whole(low: int, high: int, what: str) -> Callable[[str], int]:
-    def convert(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(
-                f"{what} must be a whole number, got {text!r}"
-            ) from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{what} must be {low}-{high}, got {value}")
-        return value
-
-    convert.__name__ = what
-    return convert
-
-
-_seed = _whole(0, MAX_SEED, "the seed")
-_turns = _whole(1, 10_000, "a number of turns")
+_seed = int_in(0, MAX_SEED, "the seed")
+_turns = int_in(1, 10_000, "a number of turns")
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

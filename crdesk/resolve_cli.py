@@ -33,7 +33,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NoReturn
 
-from crdesk.cli import EXIT_OK, EXIT_USAGE
+from crdesk.cli import EXIT_OK, EXIT_USAGE, int_in
 from crdesk.dice import Dice, DiceSource, Roll
 from crdesk.errors import IllegalActionError
 from crdesk.model import BandType, MeleeWeapon, Status
@@ -111,25 +111,9 @@ def _die_faces(text: str) -> list[int]:
     return faces
 
 
-def _int_in(low: int, high: int, what: str) -> Callable[[str], int]:
-    def convert(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(
-                f"{what} must be a whole number, got {text!r}"
-            ) from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{what} must be {low}-{high}, got {value}")
-        return value
-
-    convert.__name__ = what
-    return convert
-
-
-_rep = _int_in(*REP_RANGE, "Rep")
-_count = _int_in(0, 99, "a count")
-_size = _int_in(1, 99, "a number of figures")
+_rep = int_in(*REP_RANGE, "Rep")
+_count = int_in(0, 99, "a count")
+_size = int_in(1, 99, "a number of figures")
 
 
 def _int_list(text: str) -> list[int]:
@@ -1151,7 +1135,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     p.add_argument(
         "--free-will",
-        type=_int_in(0, 2, "Free Will"),
+        type=int_in(0, 2, "Free Will"),
         metavar="N",
         help="the Star chooses to pass N (0-2) instead of rolling (5.2)",
     )
@@ -1336,7 +1320,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--type", type=types, help="overall type (default: roll it on 9.2 first)")
     p.add_argument(
         "--section",
-        type=_int_in(1, 9, "section"),
+        type=int_in(1, 9, "section"),
         action="append",
         help="a section 1-9 (default all nine, in order)",
     )
