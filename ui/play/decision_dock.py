@@ -15,14 +15,12 @@ from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QKeyEvent, QPalette, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractButton,
-    QDockWidget,
     QFrame,
     QGridLayout,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QPushButton,
-    QScrollArea,
     QSizePolicy,
     QToolButton,
     QVBoxLayout,
@@ -31,7 +29,7 @@ from PySide6.QtWidgets import (
 
 from crdesk.game import CHANCE, Action, Decision
 from ui.docks._common import swatch_icon
-from ui.play.session import PlaySession
+from ui.play._dock import SessionDock
 from ui.play.text import default_option, figure_names, option_label, row_verb
 
 GROUP_ROWS_ABOVE = 6
@@ -59,7 +57,7 @@ class OptionButton(QPushButton):
             self.setText(elided)
 
 
-class DecisionDock(QDockWidget):
+class DecisionDock(SessionDock):
     """A non-modal panel for the awaited decision."""
 
     chosen = Signal(object)
@@ -68,9 +66,7 @@ class DecisionDock(QDockWidget):
     """An action typed in its text form."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__("Decision", parent)
-        self.setObjectName("DecisionDock")
-        self.session: PlaySession | None = None
+        super().__init__("Decision", "DecisionDock", parent)
         self.buttons: dict[str, QAbstractButton] = {}
         """The option buttons by the option's text form."""
         self.default: Action | None = None
@@ -132,23 +128,7 @@ class DecisionDock(QDockWidget):
         type_row.addWidget(self.type_button)
         layout.addLayout(type_row)
         layout.addStretch(1)
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QFrame.Shape.NoFrame)
-        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        scroll.setWidget(body)
-        self.setWidget(scroll)
-        self.setMinimumWidth(320)
-        self.refresh()
-
-    # -- binding ---------------------------------------------------------------
-
-    def set_session(self, session: PlaySession | None) -> None:
-        if self.session is not None:
-            self.session.changed.disconnect(self.refresh)
-        self.session = session
-        if session is not None:
-            session.changed.connect(self.refresh)
+        self._set_body(body, 320)
         self.refresh()
 
     # -- showing the decision ---------------------------------------------------

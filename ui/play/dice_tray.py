@@ -19,19 +19,17 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import (
-    QDockWidget,
     QFrame,
     QHBoxLayout,
     QLabel,
-    QScrollArea,
     QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
 
 from crdesk.game import Event, Game
+from ui.play._dock import SessionDock
 from ui.play.dice_view import BAD, GOOD, MID, VERDICT_EDGE, DiceRow, Die
-from ui.play.session import PlaySession
 
 TRAY_DIE = 22
 """Side of a die in the tray, in pixels."""
@@ -304,13 +302,11 @@ class CardWidget(QFrame):
             self.captions.append(caption)
 
 
-class DiceTrayDock(QDockWidget):
+class DiceTrayDock(SessionDock):
     """The last step's rolls, drawn as dice."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__("Dice tray", parent)
-        self.setObjectName("DiceTrayDock")
-        self.session: PlaySession | None = None
+        super().__init__("Dice tray", "DiceTrayDock", parent)
         self.cards: list[CardWidget] = []
         body = self._body = QWidget()
         self._layout = QVBoxLayout(body)
@@ -325,21 +321,7 @@ class DiceTrayDock(QDockWidget):
         self._cards_box.setSpacing(5)
         self._layout.addLayout(self._cards_box)
         self._layout.addStretch(1)
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QFrame.Shape.NoFrame)
-        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        scroll.setWidget(body)
-        self.setWidget(scroll)
-        self.setMinimumWidth(300)
-        self.refresh()
-
-    def set_session(self, session: PlaySession | None) -> None:
-        if self.session is not None:
-            self.session.changed.disconnect(self.refresh)
-        self.session = session
-        if session is not None:
-            session.changed.connect(self.refresh)
+        self._set_body(body, 300)
         self.refresh()
 
     def _colour_of(self, side: str) -> QColor | None:

@@ -17,13 +17,10 @@ from html import escape
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QColor, QFont, QKeySequence
 from PySide6.QtWidgets import (
-    QDockWidget,
-    QFrame,
     QGridLayout,
     QHBoxLayout,
     QLabel,
     QPushButton,
-    QScrollArea,
     QSizePolicy,
     QVBoxLayout,
     QWidget,
@@ -33,8 +30,8 @@ from crdesk.errors import CrdeskError
 from crdesk.game import CHANCE, Action, Decision, Event, Game
 from crdesk.game.actions import Activate, End, Pass
 from ui.docks._common import swatch_icon
+from ui.play._dock import SessionDock
 from ui.play.dice_view import DiceRow, Die
-from ui.play.session import PlaySession
 
 ACTIVE = "active"
 MAY = "may"
@@ -131,16 +128,14 @@ def turn_view(game: Game, decision: Decision | None) -> TurnView:
     return view
 
 
-class TurnDock(QDockWidget):
+class TurnDock(SessionDock):
     """The turn at a glance, with the buttons that end an activation or a side."""
 
     chosen = Signal(object)
     """An option (End or Pass) a person chose here."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__("Turn", parent)
-        self.setObjectName("TurnDock")
-        self.session: PlaySession | None = None
+        super().__init__("Turn", "TurnDock", parent)
         self.view: TurnView | None = None
         self._end: Action | None = None
         self._pass: Action | None = None
@@ -204,23 +199,7 @@ class TurnDock(QDockWidget):
         self.action_pass.triggered.connect(lambda _c=False: self._choose(self._pass))
         self.end_button.clicked.connect(self.action_end.trigger)
         self.pass_button.clicked.connect(self.action_pass.trigger)
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QFrame.Shape.NoFrame)
-        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        scroll.setWidget(body)
-        self.setWidget(scroll)
-        self.setMinimumWidth(300)
-        self.refresh()
-
-    # -- binding --------------------------------------------------------------------
-
-    def set_session(self, session: PlaySession | None) -> None:
-        if self.session is not None:
-            self.session.changed.disconnect(self.refresh)
-        self.session = session
-        if session is not None:
-            session.changed.connect(self.refresh)
+        self._set_body(body, 300)
         self.refresh()
 
     def _choose(self, option: Action | None) -> None:
