@@ -432,6 +432,26 @@ class Game:
     def frames(self) -> tuple[Frame, ...]:
         return tuple(self._frames)
 
+    def flags(self, fid: str) -> dict[str, Any]:
+        """What the table should show on a figure besides its model fields: movement
+        left in the activation under way, Duck Back this turn, a readied grenade,
+        whom it carries or is carried by, captive, gone off the table."""
+        active = next((f for f in reversed(self._frames) if f.kind == "activation"), None)
+        carrying = self._state["carrying"]
+        grenade = self._state["grenades"].get(fid)
+        return {
+            "movement_left": self._movement_left(active, fid) if active else None,
+            "active": bool(active) and fid in active.data["members"],
+            "activated": fid in self._state["activated"],
+            "ducked_back": fid in self._state["ducked"],
+            "grenade": None if grenade is None else ("ready" if grenade["now"] else "readied"),
+            "carrying": carrying.get(fid),
+            "carried_by": next((c for c, w in carrying.items() if w == fid), None),
+            "captive_of": self._state["captives"].get(fid),
+            "exited": fid in self._state["exited"],
+            "floor": int(self._state["floors"].get(fid, 1)),
+        }
+
     @property
     def pending_faces(self) -> tuple[int, ...]:
         """Faces typed so far for a manual-dice step that waits for more."""

@@ -460,3 +460,12 @@ def test_summary_lists_the_groups_and_a_pending_step_shows_its_faces() -> None:
     game.play("fire p1 at e1", faces=(6,))
     assert game.awaiting() is not None and game.awaiting().actor == CHANCE
     assert game.pending_faces == (6,)
+
+
+def test_flags_say_what_the_table_should_show() -> None:
+    game = started()
+    flags = game.flags("p1")
+    assert flags["active"] and flags["movement_left"] == 8.0 and flags["grenade"] is None
+    game.play(Move("p1", ((5, 17),)))
+    assert game.flags("p1")["movement_left"] == 5.0
+    assert game.flags("e1")["active"] is False
