@@ -441,7 +441,7 @@ class Game:
         grenade = self._state["grenades"].get(fid)
         return {
             "movement_left": self._movement_left(active, fid) if active else None,
-            "active": bool(active) and fid in active.data["members"],
+            "active": active is not None and fid in active.data["members"],
             "activated": fid in self._state["activated"],
             "ducked_back": fid in self._state["ducked"],
             "grenade": None if grenade is None else ("ready" if grenade["now"] else "readied"),
