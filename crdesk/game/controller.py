@@ -555,6 +555,7 @@ class Game:
     def _run_step(self, act: Action, actor: str, typed: list[int], why: str) -> list[Event]:
         self._version += 1
         mark = self._mark()
+        before = self._pending
         dice = _StepDice(self, typed)
         self._dice = dice
         self._step_events = []
@@ -575,11 +576,13 @@ class Game:
             return []
         except BaseException:
             self._rewind(mark)
+            self._pending = before  # a step waiting for dice keeps waiting
             raise
         finally:
             self._dice = None
         if dice.unused:
             self._rewind(mark)
+            self._pending = before
             raise IllegalActionError(
                 f"{len(typed)} dice given but the step used only {len(typed) - dice.unused}"
             )

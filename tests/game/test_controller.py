@@ -469,3 +469,12 @@ def test_flags_say_what_the_table_should_show() -> None:
     game.play(Move("p1", ((5, 17),)))
     assert game.flags("p1")["movement_left"] == 5.0
     assert game.flags("e1")["active"] is False
+
+
+def test_too_many_faces_are_refused_and_the_step_keeps_waiting() -> None:
+    game = started()
+    game.play("fire p1 at e1", faces=(6,))
+    with pytest.raises(IllegalActionError, match="dice given but the step used only"):
+        game.play("dice 5,1,2,3,3,3,3,3,3,3,3,3")
+    d = game.awaiting()
+    assert d is not None and d.actor == CHANCE and game.pending_faces == (6,)
