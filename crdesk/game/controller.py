@@ -120,6 +120,8 @@ WALK_STEP = 1.0
 """A move is walked in steps of this many inches, checking In Sight after each (7.6)."""
 WALK_REFINE = 3
 """Halvings of the last step once something comes into sight: stop within 1/8"."""
+MAX_PATH_POINTS = 64
+"""A move's path is a few corners round obstacles; a longer list is refused, not walked."""
 FREE_MOVE = 2.0
 """The moving group's free move after In Sight is triggered (7.6)."""
 CHARGE_REACH = 6.0
@@ -1372,6 +1374,8 @@ class Game:
         if fig.prone:
             raise IllegalActionError(f"{fig.name} is prone: stand up first (7.4.3)")
         path = self._path_of(fig, act)
+        if len(path) > MAX_PATH_POINTS + 1:
+            raise IllegalActionError(f"a move's path has at most {MAX_PATH_POINTS} points")
         if free:
             if fig.id in d["free_moved"]:
                 raise IllegalActionError(f"{fig.name} has already made its free move (7.6)")

@@ -78,6 +78,7 @@ def test_manual_dice_wait_for_the_faces_and_check_them() -> None:
         ("move p1 14.5,19.5 18,15", "the path costs"),
         ("move p1 12,20 12,10", 'has 8.0" of movement left'),
         ("move e1 20,5", "e1 is not in the active group"),
+        ("move p1 " + " ".join(["5,19 5,20"] * 40), "at most 64 points"),
         ("fire p1 at p2", "is a friend"),
         ("fire p1 at zz", "no figure 'zz'"),
         ("charge p1 at e1", "may not charge Viper"),
