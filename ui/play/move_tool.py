@@ -4,7 +4,12 @@ While a person's decision accepts a move, the figures of the active group are
 ringed; one can be dragged, and dropping it sends ``Move(figure, ((x, y),))``.
 During the drag only the figure's item follows the pointer (the game's
 battlefield is untouched), with a line from where it stood and the straight
-distance; the line turns red when the controller would refuse the move.  A
+distance; the line turns red when the controller would refuse the move.
+A press on a figure also shows where it can get (the reachable area of
+:func:`crdesk.geometry.movement.reachable_area`, computed once at the press)
+and the drag's label gives the path's cost from
+:func:`~crdesk.geometry.movement.path_cost` against the movement left
+(``5.5" of 8.0"``), red with the reason word when it is over or forbidden.  A
 refused drop snaps back with the controller's reason in the status bar; an
 accepted one is shown by the scene following the battlefield's change events.
 
@@ -24,17 +29,20 @@ from PySide6.QtGui import QBrush, QColor, QHelpEvent, QKeyEvent, QMouseEvent, QP
 from PySide6.QtWidgets import (
     QGraphicsEllipseItem,
     QGraphicsLineItem,
+    QGraphicsPathItem,
     QGraphicsSimpleTextItem,
     QToolTip,
 )
 
 from crdesk.errors import CrdeskError
 from crdesk.game.actions import Move
+from crdesk.geometry import movement
 from ui.play.fire_preview import ShotPreview, preview_shot
 from ui.play.session import PlaySession
 from ui.play.text import figure_names
 from ui.scene.layers import Layer
 from ui.scene.scene import BattlefieldScene
+from ui.scene.shapes import polygon_path
 from ui.scene.view import BattlefieldView
 from ui.tools.base import screen_label
 
@@ -46,6 +54,10 @@ OK_COLOUR = QColor(20, 120, 50)
 BAD_COLOUR = QColor(200, 40, 40)
 RING_COLOUR = QColor(255, 255, 255, 230)
 SELECTED_COLOUR = QColor(255, 214, 40)
+AREA_FILL = QColor(90, 170, 255, 55)
+AREA_EDGE = QColor(40, 110, 220, 170)
+AREA_Z = Layer.FIGURES - 2
+"""The reachable area lies under the figures (and their rings), over the table."""
 
 
 class MoveTool(QObject):
@@ -70,6 +82,10 @@ class MoveTool(QObject):
         self._checked_at: QPointF | None = None
         self._line: QGraphicsLineItem | None = None
         self._label: QGraphicsSimpleTextItem | None = None
+        self._area: QGraphicsPathItem | None = None
+        self._allowance: float | None = None
+        self.last_cost: movement.PathCost | None = None
+        """The cost of the path dragged last (None before a drag)."""
         self._rings: dict[str, QGraphicsEllipseItem] = {}
         self._ok = True
         self.last_reason: str | None = None
@@ -279,7 +295,20 @@ class MoveTool(QObject):
 
     def previews_gone(self) -> bool:
         """Whether no drag line or label is left on the table."""
-        return self._line is None and self._label is None and self._figure is None
+        return (
+            self._line is None
+            and self._label is None
+            and self._area is None
+            and self._figure is None
+        )
+
+    def area_item(self) -> QGraphicsPathItem | None:
+        """The reachable area shown for the pressed figure (None when none is)."""
+        return self._area
+
+    def cost_text(self) -> str:
+        """The drag label's text ("" when no drag is under way)."""
+        return self._label.text() if self._label is not None else ""
 
     # -- the gesture --------------------------------------------------------------
 
@@ -366,7 +395,37 @@ class MoveTool(QObject):
         self._press = pos
         self._dragging = False
         self._checked_at = None
+        self._show_area(fid)
         return True
+
+    def _show_area(self, fid: str) -> None:
+        """Where the pressed figure can get with the movement it has left (once per press)."""
+        game = self.session.game
+        left = game.flags(fid).get("movement_left")
+        self._allowance = float(left) if isinstance(left, int | float) else None
+        if self._allowance is None or self._allowance <= 0:
+            return
+        figure = game.battlefield.figure(fid)
+        try:
+            area = movement.reachable_area(
+                game.battlefield, figure, self._allowance, game.rules, index=game.vis.index
+            )
+        except (CrdeskError, ValueError) as exc:
+            self.show_message(f"No movement area: {exc}")
+            return
+        if area.is_empty:
+            return
+        item = QGraphicsPathItem(polygon_path(area))
+        pen = QPen(AREA_EDGE, 0)
+        pen.setCosmetic(True)
+        pen.setWidthF(1.5)
+        item.setPen(pen)
+        item.setBrush(QBrush(AREA_FILL))
+        item.setZValue(AREA_Z)
+        item.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        item.setToolTip(f'Where {figure.name} can get: {self._allowance:.1f}" of movement left')
+        self.scene.addItem(item)
+        self._area = item
 
     def _moved(self, pos: QPointF) -> None:
         assert self._figure is not None
@@ -423,11 +482,12 @@ class MoveTool(QObject):
         fid = self._figure
         self._figure = None
         self._dragging = False
-        for preview in (self._line, self._label):
+        for preview in (self._line, self._label, self._area):
             if preview is not None and preview.scene() is not None:
                 preview.scene().removeItem(preview)
         self._line = None
         self._label = None
+        self._area = None
         if fid is not None:
             self._snap(fid)
 
@@ -444,24 +504,44 @@ class MoveTool(QObject):
 
     def _show_preview(self, target: QPointF) -> None:
         assert self._figure is not None and self._line is not None and self._label is not None
+        game = self.session.game
+        figure = game.battlefield.figure(self._figure)
+        end = (round(target.x(), 2), round(target.y(), 2))
+        cost = movement.path_cost(
+            game.battlefield,
+            [(self._origin.x(), self._origin.y()), end],
+            game.rules,
+            index=game.vis.index,
+            radius=figure.radius,
+        )
+        self.last_cost = cost
         if self._checked_at is None or _dist(self._checked_at, target) >= CHECK_EVERY:
             self._checked_at = target
-            move = Move(self._figure, ((round(target.x(), 2), round(target.y(), 2)),))
-            ok = self.session.legal(move) is None
-            colour = OK_COLOUR if ok else BAD_COLOUR
-            pen = QPen(colour, 0)
-            pen.setCosmetic(True)
-            pen.setWidthF(2.5)
-            pen.setStyle(Qt.PenStyle.SolidLine if ok else Qt.PenStyle.DashLine)
-            self._line.setPen(pen)
-            self._label.setBrush(colour)
-            halo = QPen(QColor(255, 255, 255, 190), 0.7)
-            self._label.setPen(halo)
-            self._ok = ok
+            self._ok = self.session.legal(Move(self._figure, (end,))) is None
+        left = self._allowance
+        over = left is not None and cost.allowed and cost.cost > left + 1e-9
+        ok = self._ok and cost.allowed and not over
+        colour = OK_COLOUR if ok else BAD_COLOUR
+        pen = QPen(colour, 0)
+        pen.setCosmetic(True)
+        pen.setWidthF(2.5)
+        pen.setStyle(Qt.PenStyle.SolidLine if ok else Qt.PenStyle.DashLine)
+        self._line.setPen(pen)
+        self._label.setBrush(colour)
+        self._label.setPen(QPen(QColor(255, 255, 255, 190), 0.7))
         self._line.setLine(QLineF(self._origin, target))
-        mark = "✓" if self._ok else "✗"
-        self._label.setText(f'{_dist(self._origin, target):.1f}"  {mark}')
+        self._label.setText(_cost_text(cost, left, ok))
         self._label.setPos(target + QPointF(0.6, -0.9))
+
+
+def _cost_text(cost: movement.PathCost, left: float | None, ok: bool) -> str:
+    """The drag label: ``5.5" of 8.0"``, the reason word when forbidden, ✓ or ✗."""
+    mark = "✓" if ok else "✗"
+    room = f' of {left:.1f}"' if left is not None else ""
+    if not cost.allowed:
+        return f'{cost.length:.1f}"{room} — {cost.forbidden}  {mark}'
+    over = "  over" if left is not None and cost.cost > left + 1e-9 else ""
+    return f'{cost.cost:.1f}"{room}{over}  {mark}'
 
 
 def _dist(a: QPointF, b: QPointF) -> float:
