@@ -79,3 +79,54 @@ def test_a_drag_shows_the_path_cost_and_the_drop_moves(window: MainWindow) -> No
     assert tool.last_reason is None and tool.previews_gone()
     figure = window.play.game.battlefield.figure("p4")
     assert (figure.x, figure.y) == pytest.approx((12.0, 29.0), abs=0.1)
+
+
+# -- status markers ----------------------------------------------------------------------
+
+
+def test_a_prone_figure_gets_its_marker(window: MainWindow) -> None:
+    markers = window.play.markers
+    assert markers is not None and "prone" not in markers.kinds("p1")
+    assert window.play.session.play("prone p1") is None
+    assert "prone" in markers.kinds("p1")
+    badge = markers.badges("p1")[0]
+    assert badge.flags() & badge.GraphicsItemFlag.ItemIgnoresTransformations
+    assert "Prone" in badge.toolTip()
+
+
+def test_out_of_the_fight_gets_its_marker(window: MainWindow) -> None:
+    from crdesk.model import Status
+
+    markers = window.play.markers
+    assert markers is not None
+    window.play.game.battlefield.update_figure("e2", status=Status.OUT_OF_THE_FIGHT)
+    assert "out_of_the_fight" in markers.kinds("e2")
+    window.play.game.battlefield.update_figure("e3", status=Status.OBVIOUSLY_DEAD)
+    assert "obviously_dead" in markers.kinds("e3")
+
+
+def test_the_selected_figure_shows_its_front_arc(window: MainWindow) -> None:
+    markers = window.play.markers
+    assert markers is not None and markers.arc_item() is None
+    press(window, *LIND)
+    release(window, *LIND)
+    arc = markers.arc_item()
+    assert arc is not None and arc.path().contains(QPointF(LIND[0], LIND[1] - 2.0)) != (
+        arc.path().contains(QPointF(LIND[0], LIND[1] + 2.0))
+    )
+
+
+def test_screenshot_mid_drag_with_markers(window: MainWindow) -> None:
+    from crdesk.model import Status
+
+    session = window.play.session
+    assert session.play("prone p2") is None
+    window.play.game.battlefield.update_figure("e2", status=Status.OUT_OF_THE_FIGHT)
+    window.play.game.battlefield.update_figure("e1", out_of_ammo=True)
+    press(window, *LIND)
+    move(window, 12.0, 31.0)
+    move(window, 13.0, 28.5)
+    assert '" of 8.0"' in window.play.move_tool.cost_text()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    assert window.grab().save(str(SHOTS / "play-drag.png"))
+    release(window, 13.0, 28.5)

@@ -38,6 +38,7 @@ from ui.play.decision_dock import DecisionDock
 from ui.play.dice_entry import DiceEntryDock
 from ui.play.dice_tray import DiceTrayDock
 from ui.play.log_dock import EventLogDock
+from ui.play.markers import StatusMarkers
 from ui.play.move_tool import MoveTool
 from ui.play.session import PlaySession
 from ui.play.start_dialog import StartDialog, default_program
@@ -65,6 +66,7 @@ class PlayMode(QObject):
         self.session: PlaySession | None = None
         self.scene: BattlefieldScene | None = None
         self.move_tool: MoveTool | None = None
+        self.markers: StatusMarkers | None = None
         self.autoplay = True
         """Whether the program's steps run by themselves (tests turn this off and call
         :meth:`run_program`)."""
@@ -253,6 +255,8 @@ class PlayMode(QObject):
         self._sync_overlays()
         window.view.setScene(self.scene)
         self.move_tool = MoveTool(window.view, self.scene, self.session, self.show_message)
+        self.markers = StatusMarkers(self.scene, self.session)
+        self.move_tool.markers = self.markers
         for dock in self._panels():
             dock.set_session(self.session)
         for dock in (self.decision_dock, self.turn_dock, self.dice_tray, self.log_dock):
@@ -303,7 +307,11 @@ class PlayMode(QObject):
             self.session.stop()
             self.session.message.disconnect(self.show_message)
             self.session.changed.disconnect(self._update)
+        if self.markers is not None:
+            self.markers.detach()
+            self.markers = None
         if self.move_tool is not None:
+            self.move_tool.markers = None
             self.move_tool.detach()
             self.move_tool.deleteLater()
             self.move_tool = None

@@ -23,15 +23,28 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QLineF, QObject, QPointF, Qt
-from PySide6.QtGui import QBrush, QColor, QHelpEvent, QKeyEvent, QMouseEvent, QPen
+from PySide6.QtCore import QEvent, QLineF, QObject, QPointF, QRectF, Qt
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QHelpEvent,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QPen,
+)
 from PySide6.QtWidgets import (
     QGraphicsEllipseItem,
+    QGraphicsItem,
     QGraphicsLineItem,
     QGraphicsPathItem,
     QGraphicsSimpleTextItem,
+    QStyleOptionGraphicsItem,
     QToolTip,
+    QWidget,
 )
 
 from crdesk.errors import CrdeskError
@@ -44,7 +57,9 @@ from ui.scene.layers import Layer
 from ui.scene.scene import BattlefieldScene
 from ui.scene.shapes import polygon_path
 from ui.scene.view import BattlefieldView
-from ui.tools.base import screen_label
+
+if TYPE_CHECKING:
+    from ui.play.markers import StatusMarkers
 
 DRAG_START_PX = 3.0
 """Screen pixels the pointer must travel before a press becomes a drag."""
@@ -99,6 +114,8 @@ class MoveTool(QObject):
         self._fire_press: str | None = None
         self.last_fire_reason: str | None = None
         """Why the last click on an enemy did not fire (None when it fired)."""
+        self.markers: StatusMarkers | None = None
+        """The status overlay, told of the selection to draw its front arc."""
         view.viewport().installEventFilter(self)
         view.installEventFilter(self)
         session.changed.connect(self.refresh_rings)
@@ -177,6 +194,8 @@ class MoveTool(QObject):
             self._selected_ring.scene().removeItem(self._selected_ring)
         self._selected_ring = None
         self.selected = fid
+        if self.markers is not None:
+            self.markers.select(fid)
         if fid is None:
             return
         pen = QPen(SELECTED_COLOUR, 0)
@@ -498,7 +517,7 @@ class MoveTool(QObject):
         self._line.setZValue(Layer.TOOLS)
         self._line.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         self.scene.addItem(self._line)
-        self._label = screen_label(10.0)
+        self._label = CostLabel()
         self._label.setZValue(Layer.TOOLS + 1)
         self.scene.addItem(self._label)
 
@@ -528,10 +547,37 @@ class MoveTool(QObject):
         pen.setStyle(Qt.PenStyle.SolidLine if ok else Qt.PenStyle.DashLine)
         self._line.setPen(pen)
         self._label.setBrush(colour)
-        self._label.setPen(QPen(QColor(255, 255, 255, 190), 0.7))
         self._line.setLine(QLineF(self._origin, target))
         self._label.setText(_cost_text(cost, left, ok))
         self._label.setPos(target + QPointF(0.6, -0.9))
+
+
+class CostLabel(QGraphicsSimpleTextItem):
+    """The drag's readout: bold coloured text on a light plate, the same size at every zoom."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        font = QFont()
+        font.setPointSizeF(10.0)
+        font.setBold(True)
+        self.setFont(font)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+
+    def boundingRect(self) -> QRectF:
+        return super().boundingRect().adjusted(-4, -2, 4, 2)
+
+    def paint(
+        self,
+        painter: QPainter,
+        option: QStyleOptionGraphicsItem,
+        widget: QWidget | None = None,
+    ) -> None:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(QPen(self.brush().color(), 1.2))
+        painter.setBrush(QColor(255, 255, 255, 225))
+        painter.drawRoundedRect(self.boundingRect().adjusted(0.5, 0.5, -0.5, -0.5), 4, 4)
+        super().paint(painter, option, widget)  # type: ignore[arg-type]
 
 
 def _cost_text(cost: movement.PathCost, left: float | None, ok: bool) -> str:
