@@ -40,6 +40,7 @@ from ui.play.dice_tray import DiceTrayDock
 from ui.play.log_dock import EventLogDock
 from ui.play.markers import StatusMarkers
 from ui.play.move_tool import MoveTool
+from ui.play.report import export_report
 from ui.play.session import PlaySession
 from ui.play.start_dialog import StartDialog, default_program
 from ui.play.turn_dock import TurnDock
@@ -49,6 +50,7 @@ if TYPE_CHECKING:
     from ui.main_window import MainWindow
 
 GAME_FILTER = "Chain Reaction games (*.crgame);;All files (*)"
+REPORT_FILTER = "Battle report (*.md *.html);;All files (*)"
 MESSAGE_MS = 8000
 BADGE_STYLE = (
     "QLabel {{ background: {bg}; color: white; font-weight: bold; border-radius: 4px; "
@@ -129,6 +131,12 @@ class PlayMode(QObject):
         self.action_save = self._action(
             "Sa&ve Game…", self.save_dialog, "Ctrl+Alt+S", "Save the game being played (.crgame)"
         )
+        self.action_report = self._action(
+            "Export Battle &Report…",
+            self.report_dialog,
+            None,
+            "Write the event log as Markdown and HTML with maps of the table at start and now",
+        )
         self.action_undo = self._action(
             "&Undo Step",
             self.undo,
@@ -149,6 +157,7 @@ class PlayMode(QObject):
     def _build_menu(self) -> QMenu:
         menu = QMenu("&Game", self.window)
         menu.addActions([self.action_start, self.action_open, self.action_save])
+        menu.addAction(self.action_report)
         menu.addSeparator()
         menu.addActions(
             [
@@ -185,7 +194,7 @@ class PlayMode(QObject):
     def _update(self) -> None:
         playing = self.active
         self.action_start.setEnabled(not playing)
-        for action in (self.action_save, self.action_undo, self.action_stop):
+        for action in (self.action_save, self.action_report, self.action_undo, self.action_stop):
             action.setEnabled(playing)
         self.action_default.setEnabled(playing)
         for dock in self._panels():
@@ -423,6 +432,29 @@ class PlayMode(QObject):
             return False
         self.session.saved_steps = len(self.session.game.history)
         self.show_message(f"Saved the game to {Path(path).name}")
+        return True
+
+    def report_dialog(self) -> bool:
+        if self.session is None:
+            return False
+        default = str(Path(self._default_game_path()).with_suffix(".md"))
+        path, _ = QFileDialog.getSaveFileName(
+            self.window, "Export battle report", default, REPORT_FILTER
+        )
+        return bool(path) and self.export_report(path)
+
+    def export_report(self, path: str | os.PathLike[str]) -> bool:
+        """Write the battle report (.md, .html and two maps); failures are shown, never raised."""
+        if self.session is None:
+            return False
+        try:
+            files = export_report(self.session.game, path, self.session.program)
+        except OSError as exc:
+            self.window.show_error("Could not export the battle report", str(exc))
+            return False
+        self.show_message(
+            f"Battle report written: {files.markdown.name}, {files.html.name} and two maps"
+        )
         return True
 
     def open_dialog(self) -> None:
