@@ -42,6 +42,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import networkx as nx
+import shapely
 
 from crdesk.cohesion import Cohesion
 from crdesk.dice import DiceLog, DiceSource, counter_face
@@ -89,7 +90,16 @@ from crdesk.geometry.measure import (
     charge_direction,
     cover_from_blast,
 )
-from crdesk.model import Battlefield, Building, Figure, Scenario, Status, WeaponCode
+from crdesk.model import (
+    BandType,
+    Battlefield,
+    Building,
+    Figure,
+    Role,
+    Scenario,
+    Status,
+    WeaponCode,
+)
 from crdesk.options import RulesOptions, Weather
 from crdesk.rules import activation as act_rules
 from crdesk.rules.campaign import retrieve_wounded
@@ -106,11 +116,18 @@ from crdesk.rules.grenades import (
 )
 from crdesk.rules.in_sight import InSightGroup, in_sight
 from crdesk.rules.melee import Approach, charge, melee
-from crdesk.rules.pef import np_move
+from crdesk.rules.pef import enemy_reps, np_move, pef_move, pef_resolve, place_pef
 from crdesk.rules.reaction import Losses, ReactionTest, reaction_test
 from crdesk.rules.shooting import default_allocation, fire
 from crdesk.rules.stars import star_fate, star_power
-from crdesk.tables import GRENADE, GRENADE_BANDS, GrenadeReady, GrenadeThrow, weapon_stats
+from crdesk.tables import (
+    GRENADE,
+    GRENADE_BANDS,
+    GrenadeReady,
+    GrenadeThrow,
+    PefResolution,
+    weapon_stats,
+)
 from crdesk.visibility import VisibilityService
 
 SEEDED = "seeded"
@@ -132,6 +149,15 @@ CHECKPOINT_EVERY = 25
 """Steps between the snapshots :meth:`Game.undo` and :meth:`Game.fork` start from."""
 HASH_EVERY = 10
 """Steps between the state hashes recorded while playing (a saved game's checks)."""
+PEF_WEAPONS: dict[BandType, tuple[WeaponCode, ...]] = {
+    BandType.MILITARY: (WeaponCode.AR, WeaponCode.AR, WeaponCode.AR, WeaponCode.SAW),
+    BandType.GUERILLA: (WeaponCode.AR,),
+    BandType.MILITIA: (WeaponCode.AR, WeaponCode.BAR),
+    BandType.GANGER: (WeaponCode.P, WeaponCode.SG),
+    BandType.POLICE: (WeaponCode.P, WeaponCode.SG, WeaponCode.SMG),
+}
+"""Weapons of contacted enemies by band type (11.3, 6.1.1's defaults), cycled through
+the group in order: Military one SAW per four."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,13 +171,19 @@ class GameSettings:
     program_sides: tuple[str, ...] = ()
     """Sides the program plays (saved so a resumed game seats them again; the
     controller itself treats every side alike)."""
+    solo: bool = False
+    """Solo play (11): the non-player force's enemies hide as PEFs the controller
+    places, moves and resolves (see "PEFs" in :class:`Game`)."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "practice_undo": self.practice_undo,
             "max_turns": self.max_turns,
             "program_sides": list(self.program_sides),
         }
+        if self.solo:  # written only when on: other games' files stay as they were
+            out["solo"] = True
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GameSettings:
@@ -160,6 +192,7 @@ class GameSettings:
             bool(data.get("practice_undo", False)),
             data.get("max_turns"),
             tuple(str(s) for s in sides),
+            bool(data.get("solo", False)),
         )
 
 
@@ -278,6 +311,10 @@ class Game:
             "exited": [],
             "fired_from": {},
         }
+        if settings.solo:
+            # only solo games carry PEF state, so other games' state hashes stay as they were
+            self._state["pefs"] = []
+            self._state["pef"] = {"placed": False, "lowest_two": False, "contacts": 0}
         self._pending: dict[str, Any] | None = None
         """Manual dice: the action waiting for faces and the faces typed so far."""
         self._checkpoints: list[_Checkpoint] = []
@@ -848,8 +885,10 @@ class Game:
         for _ in range(100_000):
             if self._state["outcome"] is not None or not self._frames:
                 break
+            if self._watch_pefs():
+                continue
             frame = self._frames[-1]
-            if not self._run(frame):
+            if not self._run(frame) and not self._watch_pefs():
                 break
         else:  # pragma: no cover - a bug guard
             raise RuntimeError("the game did not reach a decision")
@@ -907,7 +946,7 @@ class Game:
 
     def _check_over(self) -> bool:
         for side in self.sides:
-            if not self._alive(side):
+            if not self._alive(side) and not self._pefs_left(side):
                 other = self.enemy_of(side)
                 name = self.battlefield.force(side).name
                 self._end(other, f"{name} has no figure left that can fight")
@@ -944,6 +983,8 @@ class Game:
                 + f"; {names[first]} activates first (7.1)."
             )
             self._emit("activation_roll", text, result=res, section="7.1")
+            if self.settings.solo and not self._state["pef"]["placed"]:
+                self._place_pefs()
             self._push("side", side=first, die=scores[first])
             return True
         if d["phase"] == "sides":
@@ -1031,6 +1072,14 @@ class Game:
 
     def _run_side(self, frame: Frame) -> bool:
         if self._check_over():
+            return True
+        if (
+            self.settings.solo
+            and frame.data["side"] == self._np_side()
+            and "pefs" not in frame.data
+        ):
+            frame.data["pefs"] = "moved"
+            self._move_pefs()
             return True
         if not self._eligible(frame):
             side = frame.data["side"]
@@ -2824,6 +2873,258 @@ class Game:
             section="12",
             figures=gone,
         )
+
+    # -- PEFs: Possible Enemy Forces (11) ----------------------------------------
+    #
+    # Solo games only (GameSettings.solo).  PEFs are game state, not figures:
+    # ``_state["pefs"]`` lists {"id", "x", "y", "resolved"}; ``_state["pef"]``
+    # holds whether they were placed, whether the next resolution rolls 3d6
+    # counting the lowest two, and how many contacts there were.
+    #
+    # * Placement (11): in the start step, after the opening activation roll,
+    #   ``encounter.pef_count`` PEFs by 1d6 each (section 1-6); the spot is the
+    #   first of the section's centre and eight spots around it (a third and
+    #   two thirds across) on passable ground that no player figure sees
+    #   (movement.sees_point: its front 180°, terrain only), else the centre.
+    # * Movement (11.2): automatic work of the non-player side's "side" frame,
+    #   once each time that side is active (whatever its activation die; PEFs
+    #   are not groups), before its groups: the unresolved PEFs, farthest from
+    #   any player figure first, each roll 2d6 vs Rep 4 and go 8"/4"/0 straight
+    #   towards the nearest player figure, ignoring terrain costs, stopping
+    #   before impassable ground, at the table edge and 1" short of the
+    #   figure's base.  "Ending in Cover if possible" is not done yet.
+    # * Resolution (11.3): whenever the game runs (after any step and after
+    #   each PEF's move), a PEF that a player figure able to act sees is
+    #   resolved, the first such figure's group being the group that resolved
+    #   it.  A contact adds the enemy group to the non-player force where the
+    #   PEF stood (see :meth:`_generate_enemies`).
+
+    def _player_side(self) -> str:
+        """The player's side in a solo game: the first force marked as the player's."""
+        return next((f.id for f in self.battlefield.forces if f.player), self.sides[0])
+
+    def _np_side(self) -> str:
+        return self.enemy_of(self._player_side())
+
+    def _pefs_left(self, side: str) -> bool:
+        """Whether the side still has enemies hidden as PEFs (so it is not destroyed)."""
+        if not self.settings.solo or side != self._np_side():
+            return False
+        if not self._state["pef"]["placed"]:
+            return True
+        return any(not p["resolved"] for p in self._state["pefs"])
+
+    def _spot_free(self, spot: Point2, radius: float = 0.5) -> bool:
+        """On the table and not on impassable ground."""
+        table = self.battlefield.table
+        x, y = spot
+        if not (radius <= x <= table.width - radius and radius <= y <= table.height - radius):
+            return False
+        solid = self.vis.index.impassable_union
+        return solid is None or not solid.buffer(radius).contains(shapely.Point(x, y))
+
+    def _seen_by_player(self, spot: Point2) -> str | None:
+        """The first player figure (roster order) able to act that sees the spot."""
+        for fig in self._alive(self._player_side()):
+            if movement.sees_point(self.battlefield, fig, spot, self.rules, index=self.vis.index):
+                return fig.id
+        return None
+
+    def _place_pefs(self) -> None:
+        self._state["pef"]["placed"] = True
+        table = self.battlefield.table
+        count = max(0, int(self.scenario.encounter.pef_count))
+        for n in range(1, count + 1):
+            pid = f"pef{n}"
+            res = place_pef(self._roll(), who=f"PEF {n}")
+            section = int(res.value or 1)
+            box = table.section_bounds(section).bounds
+            x0, y0, x1, y1 = box
+            centre = table.section_centre(section)
+            spots = [centre] + [
+                (x0 + (x1 - x0) * fx, y0 + (y1 - y0) * fy)
+                for fy in (1 / 3, 2 / 3, 1 / 6, 5 / 6)
+                for fx in (1 / 3, 2 / 3, 1 / 6, 5 / 6)
+            ]
+            spot, hidden = centre, False
+            for candidate in spots:
+                taken = any(
+                    math.hypot(p["x"] - candidate[0], p["y"] - candidate[1]) < 1.0
+                    for p in self._state["pefs"]
+                )
+                if (
+                    not taken
+                    and self._spot_free(candidate)
+                    and self._seen_by_player(candidate) is None
+                ):
+                    spot, hidden = candidate, True
+                    break
+            spot = (round(spot[0], 3), round(spot[1], 3))
+            self._state["pefs"].append({"id": pid, "x": spot[0], "y": spot[1], "resolved": False})
+            where = "out of the player's sight" if hidden else "at its centre (no hidden spot)"
+            self._emit(
+                "pef_placed",
+                f"PEF {n} is placed in section {section}, {where}, at "
+                f"({fmt_num(spot[0])}, {fmt_num(spot[1])}) (11).",
+                result=res,
+                section="11",
+            )
+
+    def _nearest_player(self, spot: Point2) -> Figure | None:
+        figs = self._alive(self._player_side())
+        if not figs:
+            return None
+        return min(figs, key=lambda f: math.hypot(f.x - spot[0], f.y - spot[1]))
+
+    def _move_pefs(self) -> None:
+        """PEF movement 11.2, farthest PEF from any player figure first."""
+
+        def gap(p: dict[str, Any]) -> float:
+            near = self._nearest_player((p["x"], p["y"]))
+            return math.hypot(near.x - p["x"], near.y - p["y"]) if near else 0.0
+
+        order = sorted(
+            (p for p in self._state["pefs"] if not p["resolved"]),
+            key=lambda p: (-gap(p), p["id"]),
+        )
+        for pef in order:
+            if pef["resolved"] or self._state["outcome"] is not None:
+                continue
+            name = f"PEF {pef['id'][3:]}"
+            res = pef_move(self._roll(), who=name)
+            inches = float(res.value or 0)
+            here: Point2 = (pef["x"], pef["y"])
+            target = self._nearest_player(here)
+            if not inches or target is None:
+                self._emit("pef_move", res.explain(), result=res, section="11.2")
+                continue
+            dist = math.hypot(target.x - here[0], target.y - here[1])
+            allowance = min(inches, max(0.0, dist - target.radius - 1.0))
+            end = here
+            if allowance > 1e-6:
+                reach = movement.farthest_along(
+                    self.battlefield,
+                    [here, (target.x, target.y)],
+                    allowance,
+                    self.rules,
+                    index=self.vis.index,
+                    ignore_terrain=True,
+                    radius=0.5,
+                )
+                end = reach.point
+            end = (round(end[0], 3), round(end[1], 3))
+            moved = math.hypot(end[0] - here[0], end[1] - here[1])
+            pef.update(x=end[0], y=end[1])
+            self._emit(
+                "pef_move",
+                res.explain() + f' It moves {moved:.1f}" towards {target.name}, to '
+                f"({fmt_num(end[0])}, {fmt_num(end[1])}).",
+                result=res,
+                section="11.2",
+            )
+            self._watch_pefs()
+
+    def _watch_pefs(self) -> bool:
+        """Resolve every unresolved PEF a player figure sees (11.3); True if any was."""
+        if not self.settings.solo or self._state["outcome"] is not None:
+            return False
+        pefs = [p for p in self._state["pefs"] if not p["resolved"]]
+        if not pefs:
+            return False
+        any_resolved = False
+        for pef in pefs:
+            viewer = self._seen_by_player((pef["x"], pef["y"]))
+            if viewer is not None:
+                self._resolve_pef(pef, viewer)
+                any_resolved = True
+        return any_resolved
+
+    def _resolve_pef(self, pef: dict[str, Any], viewer: str) -> None:
+        flags = self._state["pef"]
+        side = self._player_side()
+        self.cohesion.update()
+        group = next(
+            (
+                list(g.members)
+                for g in self.cohesion.groups(self.rules, side)
+                if viewer in g.members
+            ),
+            [viewer],
+        )
+        left = sum(1 for p in self._state["pefs"] if not p["resolved"])
+        name = f"PEF {pef['id'][3:]}"
+        res = pef_resolve(
+            self._roll(),
+            player_group_size=len(group),
+            lowest_two=flags["lowest_two"],
+            last_pef=left == 1,
+            enemy_contacted=flags["contacts"] > 0,
+            who=name,
+        )
+        pef["resolved"] = True
+        flags["lowest_two"] = res.next_lowest_two
+        self._emit(
+            "pef_resolved",
+            f"{self.fig(viewer).name} sees {name}: " + res.explain(),
+            result=res,
+            section="11.3",
+            figures=[viewer],
+        )
+        if res.outcome is PefResolution.CONTACT:
+            flags["contacts"] += 1
+            self._generate_enemies(pef, res.enemy_size, self.fig(viewer))
+
+    def _generate_enemies(self, pef: dict[str, Any], size: int, viewer: Figure) -> None:
+        """The contacted group (11.3): ``size`` figures of the encounter's enemy band
+        (default the non-player force's), Reps from its Recruiting column, weapons by
+        band (:data:`PEF_WEAPONS`, cycled), all Grunts (the Leader is the highest Rep),
+        on free spots around where the PEF stood, facing the figure that saw it."""
+        side = self._np_side()
+        band = self.scenario.encounter.enemy_band or self.battlefield.force(side).band
+        reps = enemy_reps(self._roll(), band, size)
+        weapons = PEF_WEAPONS.get(band, (WeaponCode.AR,))
+        centre: Point2 = (pef["x"], pef["y"])
+        rings = [centre] + [
+            (centre[0] + r * math.sin(math.radians(a)), centre[1] - r * math.cos(math.radians(a)))
+            for r, step in ((1.25, 60), (2.5, 30), (3.75, 20), (5.0, 15))
+            for a in range(0, 360, step)
+        ]
+        added: list[str] = []
+        for k, rep in enumerate(reps, 1):
+            fid = f"{pef['id']}-{k}"
+            probe = Figure(fid, fid, rep, x=centre[0], y=centre[1])
+            spot = next((s for s in rings if self._enemy_spot_ok(probe, s)), None)
+            if spot is None:
+                continue
+            fig = Figure(
+                fid,
+                f"{band.value.title()} {pef['id'][3:]}-{k}",
+                rep,
+                role=Role.GRUNT,
+                weapon=weapons[(k - 1) % len(weapons)],
+                x=round(spot[0], 3),
+                y=round(spot[1], 3),
+                facing=round(_bearing(spot, (viewer.x, viewer.y)), 1),
+            )
+            self.battlefield.add_figure(side, fig)
+            added.append(fid)
+        text = ", ".join(
+            f"{self.fig(f).name} (Rep {self.fig(f).rep}, {self.fig(f).weapon.value})" for f in added
+        )
+        self._emit(
+            "pef_contact",
+            f"{len(added)} {band.value} figure(s) appear where PEF {pef['id'][3:]} stood: "
+            f"{text} (11.3).",
+            section="11.3",
+            figures=added,
+        )
+
+    def _enemy_spot_ok(self, probe: Figure, spot: Point2) -> bool:
+        try:
+            self._check_spot(probe, spot)
+        except IllegalActionError:
+            return False
+        return True
 
     # -- The solo enemy's table (11.4) -----------------------------------------
 

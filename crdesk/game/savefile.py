@@ -112,6 +112,7 @@ _STEP = {
 }
 _SETTING_TYPES: dict[str, dict[str, Any]] = {
     "practice_undo": {"type": "boolean", "x-expected": "true or false"},
+    "solo": {"type": "boolean", "x-expected": "true or false"},
     "max_turns": {
         "anyOf": [{"type": "null"}, {"type": "integer", "minimum": 1, "maximum": 10_000}],
         "x-expected": "null or a number of turns 1..10000",
