@@ -125,4 +125,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         for title, text in errors:
             # Once the loop runs, so the message sits over the (empty) window it explains.
             QTimer.singleShot(0, partial(window.show_error, title, text))
+    # a game a crash interrupted (ui/play/autosave.py): offer to resume it
+    QTimer.singleShot(0, opened[-1][0].play.offer_recovery)
     return int(app.exec())

@@ -11,6 +11,7 @@ through a :class:`~ui.play.session.PlaySession`.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
@@ -34,6 +35,7 @@ from crdesk.errors import CrdeskError
 from crdesk.game import CHANCE, SEEDED, Action, Game, GameSettings
 from crdesk.game.savefile import load_game, save_game
 from crdesk.model import Scenario
+from ui.play.autosave import GAMES_FOLDER, GameAutosaver, GameAutosaveStore
 from ui.play.decision_dock import DecisionDock
 from ui.play.dice_entry import DiceEntryDock
 from ui.play.dice_tray import DiceTrayDock
@@ -69,6 +71,9 @@ class PlayMode(QObject):
         self.scene: BattlefieldScene | None = None
         self.move_tool: MoveTool | None = None
         self.markers: StatusMarkers | None = None
+        self.autosave_store = GameAutosaveStore(window.recovery.folder / GAMES_FOLDER)
+        """Where games in play are autosaved: beside the editor's recovery files."""
+        self.autosaver: GameAutosaver | None = None
         self.autoplay = True
         """Whether the program's steps run by themselves (tests turn this off and call
         :meth:`run_program`)."""
@@ -216,6 +221,8 @@ class PlayMode(QObject):
     # -- starting and stopping --------------------------------------------------------
 
     def start_dialog(self) -> None:
+        if not self.active and self.offer_recovery():
+            return
         dialog = StartDialog(self.window.scenario, self.window)
         if dialog.exec() == QDialog.DialogCode.Accepted:
             self.start(dialog.seed(), dialog.program_sides(), dice=dialog.dice_mode())
@@ -259,6 +266,7 @@ class PlayMode(QObject):
             self.session.saved_steps = -1  # a new game has nothing on disk yet
         self.session.message.connect(self.show_message)
         self.session.changed.connect(self._update)
+        self.autosaver = GameAutosaver(self.session, self.autosave_store, parent=self)
         self._switch_editor_off()
         self.scene = BattlefieldScene(game.battlefield, parent=window)
         self._sync_overlays()
@@ -311,7 +319,12 @@ class PlayMode(QObject):
         return self.maybe_stop()
 
     def _leave(self) -> None:
+        """Put the game away on purpose (Stop Game, another game, the window closes)."""
         window = self.window
+        if self.autosaver is not None:
+            self.autosaver.stop()  # a clean stop: nothing to recover
+            self.autosaver.deleteLater()
+            self.autosaver = None
         if self.session is not None:
             self.session.stop()
             self.session.message.disconnect(self.show_message)
@@ -488,6 +501,45 @@ class PlayMode(QObject):
         self.show_message(
             f"Opened {Path(path).name} at step {len(game.history)}, turn {game.turn}"
             + (f" ({'; '.join(notes)})" if notes else "")
+        )
+        return True
+
+    def offer_recovery(self) -> bool:
+        """A game a crash interrupted: offer to resume it.  True when it was resumed.
+
+        The newest such game is asked about once: its autosave is removed whatever
+        the answer (a resumed game is autosaved afresh from then on).
+        """
+        if self.active:
+            return False
+        entries = self.autosave_store.pending()
+        if not entries:
+            return False
+        entry = entries[0]
+        when = time.strftime("%d %b %H:%M", time.localtime(entry.saved_at))
+        answer = QMessageBox.question(
+            self.window,
+            "Resume the interrupted game?",
+            f"crdesk was not closed properly during a game of {entry.title or 'Untitled'} "
+            f"(turn {entry.turn}, step {entry.steps}, autosaved {when}).\n\nResume it?",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.Yes,
+        )
+        if answer != QMessageBox.StandardButton.Yes:
+            self.autosave_store.discard(entry.key)
+            return False
+        try:
+            loaded = entry.load()
+        except (CrdeskError, OSError) as exc:
+            self.window.show_error("Could not resume the game", str(exc))
+            self.autosave_store.discard(entry.key)
+            return False
+        game = loaded.game
+        self.enter(game, set(entry.program))  # seated as when it was autosaved
+        self.autosave_store.discard(entry.key)
+        self.show_message(
+            f"Resumed the interrupted game at step {len(game.history)}, turn {game.turn} "
+            "(not saved to a file yet)"
         )
         return True
 
