@@ -203,3 +203,33 @@ def test_a_clean_stop_removes_the_autosave(window: MainWindow, qtbot) -> None:  
     assert window.play.stop()
     assert not path.exists() and list(window.play.autosave_store.folder.glob("*")) == []
     assert window.play.autosaver is None
+
+
+# -- recent games ---------------------------------------------------------------------
+
+
+def test_saved_and_opened_games_are_in_recent_games(window: MainWindow, tmp_path: Path) -> None:
+    play = window.play
+    assert play.recent_games() == [] and not play.recent_menu.isEnabled()
+    play_a_few_steps(window)
+    first, second = tmp_path / "first.crgame", tmp_path / "second.crgame"
+    assert play.save_to(first) and play.save_to(second)
+    assert play.recent_games() == [str(second.resolve()), str(first.resolve())]
+    actions = play.recent_menu.actions()
+    assert [a.text() for a in actions] == ["&1 second.crgame", "&2 first.crgame"]
+    assert play.recent_menu.isEnabled()
+    state = play.game.state_hash()
+    assert play.stop()
+    actions[1].trigger()  # open "first" from the menu
+    assert play.active and play.game.state_hash() == state
+    assert play.recent_games()[0] == str(first.resolve())
+    # kept across windows (QSettings), and a file that is gone drops out when tried
+    other = MainWindow(load(str(demo_scenario())), recovery=RecoveryStore(tmp_path / "r2"))
+    try:
+        assert other.play.recent_games() == play.recent_games()
+        second.unlink()
+        assert not other.play.open_file(second)
+        assert other.play.recent_games() == [str(first.resolve())]
+    finally:
+        other.close()
+        other.deleteLater()

@@ -17,7 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QObject, QSettings, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QDialog,
@@ -52,6 +52,9 @@ if TYPE_CHECKING:
     from ui.main_window import MainWindow
 
 GAME_FILTER = "Chain Reaction games (*.crgame);;All files (*)"
+RECENT_KEY = "games/recent"
+"""QSettings key of the recent games list (the editor's recent files are "files/recent")."""
+MAX_RECENT_GAMES = 8
 REPORT_FILTER = "Battle report (*.md *.html);;All files (*)"
 MESSAGE_MS = 8000
 BADGE_STYLE = (
@@ -103,6 +106,8 @@ class PlayMode(QObject):
         window.menuBar().setCornerWidget(self.badge, Qt.Corner.TopRightCorner)
         self._build_actions()
         self.menu = self._build_menu()
+        self._refresh_recent()
+        self.menu.aboutToShow.connect(self._refresh_recent)  # another window may have added one
         window.action_sections.toggled.connect(self._sync_overlays)
         window.action_grid.toggled.connect(self._sync_overlays)
         self._update()
@@ -161,7 +166,10 @@ class PlayMode(QObject):
 
     def _build_menu(self) -> QMenu:
         menu = QMenu("&Game", self.window)
-        menu.addActions([self.action_start, self.action_open, self.action_save])
+        menu.addActions([self.action_start, self.action_open])
+        self.recent_menu = QMenu("Open &Recent Game", self.window)
+        menu.addMenu(self.recent_menu)
+        menu.addAction(self.action_save)
         menu.addAction(self.action_report)
         menu.addSeparator()
         menu.addActions(
@@ -444,8 +452,37 @@ class PlayMode(QObject):
             self.window.show_error("Could not save the game", str(exc))
             return False
         self.session.saved_steps = len(self.session.game.history)
+        self.remember(path)
         self.show_message(f"Saved the game to {Path(path).name}")
         return True
+
+    def recent_games(self) -> list[str]:
+        """Games saved or opened lately, newest first (absolute paths)."""
+        value = QSettings().value(RECENT_KEY, [])
+        if isinstance(value, str):
+            return [value]
+        return [str(v) for v in value] if isinstance(value, list) else []
+
+    def remember(self, path: str | os.PathLike[str]) -> None:
+        name = str(Path(path).resolve())
+        games = [name] + [g for g in self.recent_games() if g != name]
+        QSettings().setValue(RECENT_KEY, games[:MAX_RECENT_GAMES])
+        self._refresh_recent()
+
+    def forget(self, path: str | os.PathLike[str]) -> None:
+        name = str(Path(path).resolve())
+        QSettings().setValue(RECENT_KEY, [g for g in self.recent_games() if g != name])
+        self._refresh_recent()
+
+    def _refresh_recent(self) -> None:
+        self.recent_menu.clear()
+        games = self.recent_games()
+        for i, name in enumerate(games, start=1):
+            action = self.recent_menu.addAction(f"&{i} {Path(name).name}")
+            action.setToolTip(name)
+            action.setStatusTip(name)
+            action.triggered.connect(lambda _checked=False, n=name: self.open_file(n))
+        self.recent_menu.setEnabled(bool(games))
 
     def report_dialog(self) -> bool:
         if self.session is None:
@@ -484,7 +521,10 @@ class PlayMode(QObject):
             loaded = load_game(path, strict=False)
         except (CrdeskError, OSError) as exc:
             self.window.show_error("Could not open the game", str(exc))
+            if not Path(path).is_file():
+                self.forget(path)
             return False
+        self.remember(path)
         game = loaded.game
         if program is not None:
             chosen = set(program)
