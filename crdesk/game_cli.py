@@ -160,6 +160,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--manual-dice", action="store_true", help="roll real dice and enter their faces"
     )
     p.add_argument("--max-turns", type=_turns, metavar="N", help="end as a draw after N turns")
+    p.add_argument(
+        "--solo",
+        action="store_true",
+        help="solo play: the enemy hides as PEFs (11) the game places, moves and resolves",
+    )
     p.add_argument("--force", action="store_true", help="replace GAME if it exists")
     p.set_defaults(handler=cmd_new)
 
@@ -211,9 +216,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument(
         "--enemy",
         choices=("book", "solo"),
-        default="book",
+        default=None,
         help="who plays the non-player force: the book policy (default) or the solo enemy "
-        "AI, which moves by table 11.4 (crdesk.solo)",
+        "AI, which moves by table 11.4 (crdesk.solo; the default with --solo)",
+    )
+    p.add_argument(
+        "--solo",
+        action="store_true",
+        help="solo play: the enemy hides as PEFs (11) the game places, moves and resolves",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("-o", "--output", metavar="GAME", help="save the game played")
@@ -385,7 +395,7 @@ def cmd_new(args: argparse.Namespace) -> int:
             scenario,
             seed=seed,
             dice=MANUAL if args.manual_dice else SEEDED,
-            settings=GameSettings(max_turns=args.max_turns),
+            settings=GameSettings(max_turns=args.max_turns, solo=args.solo),
         )
     except IllegalActionError as exc:
         return _error(f"{args.scenario}: {exc}")
@@ -589,14 +599,16 @@ def cmd_auto(args: argparse.Namespace) -> int:
         return scenario
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     try:
-        game = Game.new(scenario, seed=seed, settings=GameSettings(max_turns=args.turns))
+        game = Game.new(
+            scenario, seed=seed, settings=GameSettings(max_turns=args.turns, solo=args.solo)
+        )
     except IllegalActionError as exc:
         return _error(f"{args.scenario}: {exc}")
     policy: Policy = BookPolicy()
     policies = {side: policy for side in game.sides}
     who = "book policy both sides"
     solo_sides: set[str] = set()
-    if args.enemy == "solo":
+    if args.enemy == "solo" or (args.enemy is None and args.solo):
         from crdesk.solo import SoloEnemyPolicy
 
         solo = SoloEnemyPolicy()

@@ -10,6 +10,9 @@ Each file::
      "final": {"figures": {"e1": {"status": "duck_back", "prone": false}},
                "awaiting": {"actor": "p", "kind": "act"}, "turn": 1}}
 
+Optional: ``"settings"`` (GameSettings.to_dict(), e.g. ``{"solo": true}``) and, in
+``final``, ``"pefs"``: the solo game's PEFs ({"id", "x", "y", "resolved"}).
+
 Manual dice make the rules exact: the faces are the book's worked cases.  The
 events listed must appear in that order (other events may come between).
 """
@@ -26,6 +29,7 @@ import pytest
 from crdesk.errors import IllegalActionError
 from crdesk.game import Game
 from crdesk.game.actions import DiceFaces
+from crdesk.game.controller import GameSettings
 from tests.game.games import scenario
 
 CASES = sorted((Path(__file__).parents[1] / "data" / "games").glob("*.json"))
@@ -33,7 +37,10 @@ CASES = sorted((Path(__file__).parents[1] / "data" / "games").glob("*.json"))
 
 def play_case(case: dict[str, Any]) -> Game:
     mode = case.get("dice", "manual")
-    game = Game.new(scenario(case["scenario"]), seed=case.get("seed", 0), dice=mode)
+    settings = GameSettings.from_dict(case.get("settings", {}))
+    game = Game.new(
+        scenario(case["scenario"]), seed=case.get("seed", 0), dice=mode, settings=settings
+    )
     for n, step in enumerate(case["steps"], 1):
         faces = step.get("dice", [])
         if "refused" in step:
@@ -102,9 +109,13 @@ def test_game_case(path: Path) -> None:
                 assert getattr(d, key) == value, f"awaiting.{key}: {getattr(d, key)!r}"
     if "turn" in final:
         assert game.turn == final["turn"]
+    if "pefs" in final:
+        assert game.state_document()["game"]["pefs"] == final["pefs"]
     if "outcome" in final:
         out = game.outcome
         assert (out.winner if out else "none") == final["outcome"]
     # every data game replays to the same state
-    again = Game.replay(game.scenario, game.history, seed=game.seed, dice=game.dice_mode)
+    again = Game.replay(
+        game.scenario, game.history, seed=game.seed, dice=game.dice_mode, settings=game.settings
+    )
     assert again.state_hash() == game.state_hash()
