@@ -37,6 +37,7 @@ import itertools
 import json
 import marshal
 import math
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -149,6 +150,8 @@ CHECKPOINT_EVERY = 25
 """Steps between the snapshots :meth:`Game.undo` and :meth:`Game.fork` start from."""
 HASH_EVERY = 10
 """Steps between the state hashes recorded while playing (a saved game's checks)."""
+PEF_FIGURE = re.compile(r"pef[0-9]+-[0-9]+")
+"""Ids of the figures contacted PEFs add to the non-player force (11.3)."""
 PEF_WEAPONS: dict[BandType, tuple[WeaponCode, ...]] = {
     BandType.MILITARY: (WeaponCode.AR, WeaponCode.AR, WeaponCode.AR, WeaponCode.SAW),
     BandType.GUERILLA: (WeaponCode.AR,),
@@ -400,6 +403,15 @@ class Game:
         if bf_doc["terrain_digest"] != self.battlefield.terrain_digest():
             raise IllegalActionError("the snapshot was taken on other terrain")
         rows = [fig for force in bf_doc["forces"] for fig in force["figures"]]
+        if self.settings.solo:  # the enemies contacted PEFs generated (11.3)
+            for force_doc in bf_doc["forces"]:
+                for row in force_doc["figures"]:
+                    fid = row.get("id")
+                    new = isinstance(fid, str) and fid not in self.battlefield.figure_ids()
+                    if new and PEF_FIGURE.fullmatch(fid):
+                        self.battlefield.add_figure(
+                            str(force_doc["id"]), Figure(fid, fid, int(row["rep"]))
+                        )
         if [r.get("id") for r in rows] != self.battlefield.figure_ids():
             raise IllegalActionError("the snapshot's figures are not the scenario's")
         if doc["steps"] != len(steps):

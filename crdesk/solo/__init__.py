@@ -4,7 +4,11 @@
 non-player force: its groups activate in the book's order and move by table
 11.4 NP Force Movement, choosing spots with the sight engine
 (:mod:`crdesk.solo.spots`); everything else it answers as the book does for a
-Grunt.  PEFs (11.1-11.3) and the encounters (12) are still to come.
+Grunt.  PEFs (11, 11.2, 11.3) are the controller's own work in a solo game
+(``GameSettings(solo=True)``): placed in the start step, moved when the
+non-player side is active, resolved on sight; they add no decision, so this
+policy needs nothing for them.  Buildings' PEFs (11.1) and the encounters (12)
+are still to come.
 
 >>> from crdesk.solo import table_row
 >>> from crdesk.tables import NpMove

@@ -4,13 +4,18 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import cache
+from importlib.resources import as_file
+from pathlib import Path
 
 import pytest
 
+from crdesk.cli import main
 from crdesk.game import Game
 from crdesk.game.controller import GameSettings
 from crdesk.game.policy import BookPolicy, play_policies
+from crdesk.game.savefile import load_game
 from crdesk.model import Scenario
+from crdesk.resources import demo_scenario
 from crdesk.solo import SoloEnemyPolicy
 from tests.game.test_properties import demo
 
@@ -70,3 +75,27 @@ def test_non_solo_games_carry_no_pef_state() -> None:
     assert "pefs" not in game.state_document()["game"]
     assert "solo" not in game.settings.to_dict()
     assert GameSettings.from_dict(GameSettings(solo=True).to_dict()).solo
+
+
+def test_snapshot_of_a_solo_game_with_contacts_opens() -> None:
+    sc = table("wooded", False)
+    game = play_solo(sc, 7)
+    if not any(e.kind == "pef_contact" and e.figures for e in game.events):
+        pytest.skip("no contact in this game")
+    twin = Game.from_snapshot(
+        sc, game.state_document(), game.history, seed=7, settings=game.settings
+    )
+    assert twin.state_hash() == game.state_hash()
+
+
+def test_cli_solo_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with as_file(demo_scenario()) as demo_path:
+        out = tmp_path / "solo.crgame"
+        assert main(["game", "new", str(demo_path), "-o", str(out), "--seed", "5", "--solo"]) == 0
+        assert "PEF 1 is placed" in capsys.readouterr().out
+        loaded = load_game(str(out))
+        assert loaded.game.settings.solo
+        status = main(["game", "auto", str(demo_path), "--seed", "5", "--turns", "2", "--solo"])
+        text = capsys.readouterr().out
+        assert status == 0
+        assert "solo enemy" in text and "PEF 3 is placed" in text
