@@ -845,7 +845,11 @@ class Game:
                         and (side_frame is None or side_frame.data["side"] == side_id),
                     }
                 )
+        extra: dict[str, Any] = {}
+        if self.settings.solo:  # the unresolved PEF markers (11)
+            extra["pefs"] = [dict(p) for p in self._state["pefs"] if not p["resolved"]]
         return {
+            **extra,
             "turn": self.turn,
             "activation_dice": dict(self._state["scores"]),
             "groups": groups,

@@ -99,3 +99,10 @@ def test_cli_solo_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
         text = capsys.readouterr().out
         assert status == 0
         assert "solo enemy" in text and "PEF 3 is placed" in text
+
+
+def test_summary_lists_unresolved_pefs() -> None:
+    game = Game.new(demo("wooded"), seed=3, settings=GameSettings(solo=True))
+    unresolved = [p for p in game.state_document()["game"]["pefs"] if not p["resolved"]]
+    assert game.summary()["pefs"] == unresolved
+    assert "pefs" not in Game.new(demo("wooded"), seed=3).summary()
