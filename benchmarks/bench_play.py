@@ -1,0 +1,143 @@
+"""Benchmark of the play mode (issue 12): the drag frame of a moving figure and the
+next decision shown after an action.
+
+Run:  QT_QPA_PLATFORM=offscreen python benchmarks/bench_play.py [--repeat N]
+
+The table is the dense 72" x 48" table of ``bench_game.py`` (300 polygons, 40
+figures, 20 a side) in a 1000 x 1000 view, both sides played by people.
+
+* **drag frame** -- one mouse move while dragging a figure of the active group:
+  the move tool's path-cost readout, the legality check, the figure's picture
+  following the mouse, and a synchronous repaint of the whole viewport (an upper
+  bound of what the event loop repaints).  The reachable area is computed once,
+  at the press ("press"), and reported on its own.
+* **next decision** -- one action chosen through the play mode (the book's default
+  of the decision, as Enter plays it) until the decision dock, turn panel, dice
+  tray and log show the next decision, events processed.
+
+Medians, with the fastest and slowest run, next to the targets (the machine is
+shared: quote ratios).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from bench_editor import _mouse  # noqa: E402
+from bench_game import dense_game_table  # noqa: E402
+from PySide6.QtCore import QEvent  # noqa: E402
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
+from crdesk.game.actions import Activate  # noqa: E402
+from crdesk.geometry import kernels  # noqa: E402
+from ui.main_window import MainWindow  # noqa: E402
+
+TARGETS = {"drag frame": 16.0, "next decision": 30.0}
+
+
+def _ms(since: float) -> float:
+    return (time.perf_counter() - since) * 1000.0
+
+
+def _row(name: str, samples: list[float], target: float | None) -> str:
+    med = statistics.median(samples)
+    verdict = "" if target is None else ("ok" if med <= target else "MISSED")
+    goal = "-" if target is None else f"{target:g}"
+    return (
+        f"{name:<34} {len(samples):>4} {med:>9.2f} {min(samples):>8.2f} "
+        f"{max(samples):>8.2f} {goal:>7}  {verdict}"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=40, help="samples per measure")
+    parser.add_argument("--seed", type=int, default=4)
+    args = parser.parse_args(argv)
+    app = QApplication.instance() or QApplication([])
+    warm = kernels.warm_up()
+    scenario = dense_game_table(args.seed)
+    window = MainWindow(scenario)
+    window.resize(1400, 1000)
+    window.show()
+    window.view.resize(1000, 1000)
+    app.processEvents()
+    play = window.play
+    play.autoplay = False
+    play.start(args.seed, program=())
+    app.processEvents()
+    session = play.session
+    assert session is not None
+
+    # -- next decision: the book's default, chosen as Enter would -------------------
+    decisions: list[float] = []
+    for _ in range(args.repeat * 3):
+        decision = session.awaiting()
+        if decision is None or decision.default is None:
+            break
+        start = time.perf_counter()
+        play.play_default()
+        app.processEvents()
+        decisions.append(_ms(start))
+
+    # -- a drag: press on a figure of the active group, move in small steps ------------
+    drags: list[float] = []
+    presses: list[float] = []
+    view = window.view
+    for _ in range(6):
+        decision = session.awaiting()
+        if decision is not None and decision.kind == "activate":
+            first = next(o for o in decision.options if isinstance(o, Activate))
+            play.choose(first)
+            app.processEvents()
+        decision = session.awaiting()
+        if decision is None or decision.kind != "act":
+            play.play_default()
+            app.processEvents()
+            continue
+        frame = play.game.frames[-1] if play.game is not None else None
+        if frame is None or frame.kind != "activation":
+            continue
+        fid = frame.data["members"][0]
+        fig = play.game.fig(fid)  # type: ignore[union-attr]
+        x, y = fig.x, fig.y
+        start = time.perf_counter()
+        _mouse(view, QEvent.Type.MouseButtonPress, x, y, True)
+        app.processEvents()
+        presses.append(_ms(start))
+        for k in range(1, args.repeat + 1):
+            px, py = x + 0.1 * k, y - 0.08 * k
+            start = time.perf_counter()
+            _mouse(view, QEvent.Type.MouseMove, px, py, True)
+            view.viewport().repaint()
+            drags.append(_ms(start))
+        _mouse(view, QEvent.Type.MouseButtonRelease, x, y, False)  # drop back: no move
+        app.processEvents()
+        play.play_default()
+        app.processEvents()
+
+    route = "numba kernels" if warm else "numpy"
+    print(f'# sight route: {route}; table: 72" x 48", 300 polygons, 40 figures; view 1000x1000')
+    print(f"{'measure':<34} {'n':>4} {'median':>9} {'min':>8} {'max':>8} {'target':>7}")
+    if drags:
+        print(_row("drag frame (move + repaint)", drags, TARGETS["drag frame"]))
+    if presses:
+        print(_row("press (reachable area)", presses, None))
+    if decisions:
+        print(_row("next decision after an action", decisions, TARGETS["next decision"]))
+    window.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
