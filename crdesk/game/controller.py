@@ -795,10 +795,16 @@ class Game:
             "steps": len(self._steps),
         }
 
-    def state_hash(self) -> str:
-        """SHA-256 of the canonical state (sorted keys, no titles or generator text)."""
-        text = json.dumps(self.state_document(), sort_keys=True, separators=(",", ":"))
+    def state_hash(self, document: dict[str, Any] | None = None) -> str:
+        """SHA-256 of the canonical state (sorted keys, no titles or generator text);
+        ``document`` is the :meth:`state_document` when the caller has just made it."""
+        doc = self.state_document() if document is None else document
+        text = json.dumps(doc, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()
+
+    def pending_step(self) -> dict[str, Any] | None:
+        """A manual-dice step waiting for faces: its action, actor, faces so far, why."""
+        return None if self._pending is None else _plain(self._pending)
 
     def summary(self) -> dict[str, Any]:
         """The state a player asks for: turn, active side, every figure's place and flags."""

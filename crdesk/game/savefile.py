@@ -367,7 +367,7 @@ def _check_hashes(game: Game) -> dict[int, str]:
                 break
             same += 1
         known.update({k: h for k, h in memo.hashes.items() if k <= same})
-    if count and game.state_document()["pending"] is None:
+    if count and game.pending_step() is None:
         known[count] = game.state_hash()
     missing = {k for k in wanted if k not in known}
     if missing:
@@ -390,7 +390,7 @@ def _check_hashes(game: Game) -> dict[int, str]:
 
 
 def _pending(game: Game) -> dict[str, Any] | None:
-    pending = game.state_document()["pending"]
+    pending = game.pending_step()
     if pending is None:
         return None
     out: dict[str, Any] = {"action": pending["action"], "actor": pending["actor"]}
@@ -401,21 +401,23 @@ def _pending(game: Game) -> dict[str, Any] | None:
     return out
 
 
-def game_document(game: Game) -> dict[str, Any]:
-    """The saved-game JSON document of a game (see the module docstring)."""
+def game_document(game: Game, *, scenario: Any = None) -> dict[str, Any]:
+    """The saved-game JSON document of a game (see the module docstring); ``scenario``
+    stands in for the scenario's document when the caller already has it."""
     checks = _check_hashes(game)
+    state = game.state_document()
     return {
         "format_version": GAME_FORMAT_VERSION,
         "crdesk_version": __version__,
         "rules_hash": rules_hash(game.scenario),
-        "scenario": to_document(game.scenario),
+        "scenario": to_document(game.scenario) if scenario is None else scenario,
         "seed": game.seed,
         "dice": game.dice_mode,
         "settings": game.settings.to_dict(),
         "steps": [s.to_dict() for s in game.history],
         "pending": _pending(game),
         "checks": [{"step": k, "hash": h} for k, h in checks.items()],
-        "final": {"state_hash": game.state_hash(), "state": game.state_document()},
+        "final": {"state_hash": game.state_hash(state), "state": state},
     }
 
 
@@ -426,14 +428,35 @@ def _dump(value: Any, **kw: Any) -> str:
     return json.dumps(value, ensure_ascii=False, allow_nan=False, **kw)
 
 
+_SCENARIO_TEXT: list[tuple[Scenario, int, str]] = []
+"""The last scenario written, its battlefield revision and its text: a game saved after
+every step (the play mode's autosave) writes the same scenario each time."""
+
+
+def _scenario_text(scenario: Scenario) -> str:
+    revision = scenario.battlefield.revision
+    for known, rev, text in _SCENARIO_TEXT:
+        if known is scenario and rev == revision:
+            return text
+    text = _layout(to_document(scenario))
+    _SCENARIO_TEXT[:] = [(scenario, revision, text)]
+    return text
+
+
+def _layout(value: Any) -> str:
+    return _POINT_RE.sub(r"[\1, \2]", _dump(value, indent=2)).replace("\n", "\n  ")
+
+
 def dumps_game(game: Game) -> str:
     """The game as file text: one line per step and per check, points on one line."""
     parts = []
-    for key, value in game_document(game).items():
-        if key in ("steps", "checks") and value:
+    for key, value in game_document(game, scenario=True).items():
+        if key == "scenario":
+            text = _scenario_text(game.scenario)
+        elif key in ("steps", "checks") and value:
             text = "[\n" + ",\n".join(f"    {_dump(v)}" for v in value) + "\n  ]"
         else:
-            text = _POINT_RE.sub(r"[\1, \2]", _dump(value, indent=2)).replace("\n", "\n  ")
+            text = _layout(value)
         parts.append(f"  {_dump(key)}: {text}")
     return "{\n" + ",\n".join(parts) + "\n}\n"
 
@@ -819,7 +842,7 @@ def _restore_pending(
         raise GameReplayError(
             count + 1, f"{what}: {exc}", path="pending", matched=matched, source=source
         ) from None
-    if len(game.history) != count or game.state_document()["pending"] is None:
+    if len(game.history) != count or game.pending_step() is None:
         raise GameReplayError(
             count + 1,
             f"{what} needs no more dice than the file holds",
