@@ -84,13 +84,13 @@ class RecoveryStore:
                 )
             except (OSError, ValueError, KeyError, TypeError):
                 continue
-            if not scenario_path.is_file() or _alive(pid):
+            if not scenario_path.is_file() or process_alive(pid):
                 continue
             entries.append(entry)
         return sorted(entries, key=lambda e: e.saved_at, reverse=True)
 
 
-def _alive(pid: int) -> bool:
+def process_alive(pid: int) -> bool:
     """Whether a process with this id runs (our own process counts as alive)."""
     if pid == os.getpid():
         return True

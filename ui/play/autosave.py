@@ -24,6 +24,7 @@ from PySide6.QtCore import QObject, QTimer
 
 from crdesk.game import Game
 from crdesk.game.savefile import LoadedGame, load_game, save_game
+from crdesk.recovery import process_alive
 from crdesk.scenario import write_atomic
 from ui.play.session import PlaySession
 
@@ -83,7 +84,7 @@ class GameAutosaveStore:
 
     def pending(self, alive: Callable[[int], bool] | None = None) -> list[GameAutosaveEntry]:
         """Games left by processes that no longer run, newest first."""
-        is_alive = alive or _alive
+        is_alive = alive or process_alive
         if not self.folder.is_dir():
             return []
         entries = []
@@ -172,18 +173,3 @@ class GameAutosaver(QObject):
         self.session.stepped.disconnect(self._schedule)
         self.session.rewound.disconnect(self._schedule)
         self.store.discard(self.key)
-
-
-def _alive(pid: int) -> bool:
-    """Whether a process with this id runs (our own process counts as alive)."""
-    if pid == os.getpid():
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    except OSError:
-        return False
-    return True
