@@ -12,6 +12,7 @@ import sys
 from collections.abc import Callable, Sequence
 from importlib.metadata import entry_points
 from pathlib import Path
+from typing import NoReturn
 
 from crdesk import __version__
 from crdesk.errors import ScenarioError, UnreadableFileError
@@ -22,6 +23,33 @@ EXIT_PROBLEMS = 1
 EXIT_USAGE = 2
 
 Handler = Callable[[argparse.Namespace], int]
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An argparse parser whose errors are one line on stderr (exit 2), no usage dump.
+
+    ``choice_metavar`` / ``command`` name a subcommand chooser ("WHAT" of ``crdesk
+    resolve``), so its errors read "resolve: invalid choice ..." instead.
+    """
+
+    choice_metavar = ""
+    command = ""
+
+    def error(self, message: str) -> NoReturn:
+        message = " ".join(message.split()).removeprefix("argument ")
+        prefix = f"{self.choice_metavar}: "
+        if self.choice_metavar and message.startswith(prefix):
+            message = f"{self.command}: " + message.removeprefix(prefix)
+        print(f"error: {message}", file=sys.stderr)
+        sys.exit(EXIT_USAGE)
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        ns, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return ns, extras
 
 
 def int_in(low: int, high: int, what: str) -> Callable[[str], int]:

@@ -28,9 +28,16 @@ import secrets
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
-from crdesk.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, int_in, load_for_command
+from crdesk.cli import (
+    EXIT_OK,
+    EXIT_PROBLEMS,
+    EXIT_USAGE,
+    OneLineParser,
+    int_in,
+    load_for_command,
+)
 from crdesk.errors import CrdeskError, IllegalActionError
 from crdesk.game import actions as actions_module
 from crdesk.game.actions import ACTION_WORDS, parse_faces
@@ -85,23 +92,11 @@ def _action_table() -> str:
 # Argument parsing with one-line errors
 
 
-class _Parser(argparse.ArgumentParser):
+class _Parser(OneLineParser):
     """An argparse parser whose errors are one line on stderr (exit 2), no usage dump."""
 
-    def error(self, message: str) -> NoReturn:
-        message = " ".join(message.split()).removeprefix("argument ")
-        if message.startswith("COMMAND: "):
-            message = "game: " + message.removeprefix("COMMAND: ")
-        print(f"error: {message}", file=sys.stderr)
-        sys.exit(EXIT_USAGE)
-
-    def parse_known_args(  # type: ignore[override]
-        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
-    ) -> tuple[argparse.Namespace, list[str]]:
-        ns, extras = super().parse_known_args(args, namespace)
-        if extras:
-            self.error(f"unrecognized arguments: {' '.join(extras)}")
-        return ns, extras
+    choice_metavar = "COMMAND"
+    command = "game"
 
 
 class _IntermixedParser(_Parser):

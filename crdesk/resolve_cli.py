@@ -31,9 +31,9 @@ import random
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, NoReturn
+from typing import Any, ClassVar
 
-from crdesk.cli import EXIT_OK, EXIT_USAGE, int_in
+from crdesk.cli import EXIT_OK, EXIT_USAGE, OneLineParser, int_in
 from crdesk.dice import Dice, DiceSource, Roll
 from crdesk.errors import IllegalActionError
 from crdesk.model import BandType, MeleeWeapon, Status
@@ -76,23 +76,11 @@ class ResolveError(Exception):
 # Argument parsing with one-line errors
 
 
-class _Parser(argparse.ArgumentParser):
+class _Parser(OneLineParser):
     """An argparse parser whose errors are one line on stderr (exit 2), no usage dump."""
 
-    def error(self, message: str) -> NoReturn:
-        message = " ".join(message.split()).removeprefix("argument ")
-        if message.startswith("WHAT: "):  # the subcommand of ``resolve``
-            message = "resolve: " + message.removeprefix("WHAT: ")
-        print(f"error: {message}", file=sys.stderr)
-        sys.exit(EXIT_USAGE)
-
-    def parse_known_args(  # type: ignore[override]
-        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
-    ) -> tuple[argparse.Namespace, list[str]]:
-        ns, extras = super().parse_known_args(args, namespace)
-        if extras:
-            self.error(f"unrecognized arguments: {' '.join(extras)}")
-        return ns, extras
+    choice_metavar = "WHAT"
+    command = "resolve"
 
 
 def _die_faces(text: str) -> list[int]:
