@@ -15,7 +15,7 @@ import itertools
 import json
 import math
 import numbers
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, fields, is_dataclass
 from enum import Enum, StrEnum
 from operator import attrgetter
@@ -815,32 +815,13 @@ class Battlefield(Subject):
             raise ModelError("the snapshot is of other terrain (another battlefield's)")
         forces = list(self._forces.values())
         if len(forces) == len(snapshot.forces) and all(map(_same_roster, forces, snapshot.forces)):
-            olds: dict[str, Any] = {}
-            news: dict[str, Any] = {}
-            names: dict[str, None] = {}
-            for force, state in zip(forces, snapshot.forces, strict=True):
-                for figure, values in zip(force.figures, state.figures, strict=True):
-                    current = _figure_values(figure)
-                    if current == values:
-                        continue
-                    old: dict[str, Any] = {}
-                    new: dict[str, Any] = {}
-                    for name, before, after in zip(FIGURE_FIELDS, current, values, strict=True):
-                        setattr(figure, name, after)
-                        if before != after:
-                            old[name], new[name] = before, after
-                    if new:
-                        olds[figure.id], news[figure.id] = old, new
-                        names.update(dict.fromkeys(new))
-            return self._changed(
-                ChangeKind.CHANGED,
-                "figures",
-                "",
-                fields=tuple(names),
-                old=olds,
-                new=news,
-                ids=tuple(news),
-            )
+            plan = [
+                (figure, dict(zip(FIGURE_FIELDS, values, strict=True)))
+                for force, state in zip(forces, snapshot.forces, strict=True)
+                for figure, values in zip(force.figures, state.figures, strict=True)
+                if _figure_values(figure) != values
+            ]
+            return self._figures_changed(plan)
         known = self._figures
         rebuilt: dict[str, Force] = {}
         figures: dict[str, Figure] = {}
@@ -1095,6 +1076,10 @@ class Battlefield(Subject):
             (self.figure(figure_id), checked_figure_values(values))
             for figure_id, values in changes.items()
         ]
+        return self._figures_changed(plan)
+
+    def _figures_changed(self, plan: Iterable[tuple[Figure, Mapping[str, Any]]]) -> Change:
+        """Set checked values on several figures; one batch Change names what changed."""
         olds: dict[str, Any] = {}
         news: dict[str, Any] = {}
         names: dict[str, None] = {}
