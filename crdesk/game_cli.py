@@ -53,6 +53,7 @@ from crdesk.game.savefile import (
     read_game_document,
     save_game,
 )
+from crdesk.model import Scenario
 
 DESCRIPTION = (
     "Play a Chain Reaction encounter from the command line.  A game lives in a .crgame "
@@ -376,8 +377,11 @@ def _header(path: str, game: Game) -> str:
 # The subcommands
 
 
-def cmd_new(args: argparse.Namespace) -> int:
-    """``crdesk game new SCENARIO -o GAME``."""
+def _new_game(
+    args: argparse.Namespace, *, dice: str, settings: GameSettings
+) -> tuple[Scenario, Game, int] | int:
+    """What ``new`` and ``auto`` share: no overwrite unasked, the scenario loaded, a
+    seed (random unless given), the game made; or the exit status of what failed."""
     refused = _refuse_overwrite(args.output, args.force)
     if refused is not None:
         return refused
@@ -386,14 +390,22 @@ def cmd_new(args: argparse.Namespace) -> int:
         return scenario
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     try:
-        game = Game.new(
-            scenario,
-            seed=seed,
-            dice=MANUAL if args.manual_dice else SEEDED,
-            settings=GameSettings(max_turns=args.max_turns, solo=args.solo),
-        )
+        game = Game.new(scenario, seed=seed, dice=dice, settings=settings)
     except IllegalActionError as exc:
         return _error(f"{args.scenario}: {exc}")
+    return scenario, game, seed
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    """``crdesk game new SCENARIO -o GAME``."""
+    made = _new_game(
+        args,
+        dice=MANUAL if args.manual_dice else SEEDED,
+        settings=GameSettings(max_turns=args.max_turns, solo=args.solo),
+    )
+    if isinstance(made, int):
+        return made
+    scenario, game, seed = made
     failed = _save(game, args.output)
     if failed is not None:
         return failed
@@ -586,19 +598,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def cmd_auto(args: argparse.Namespace) -> int:
     """``crdesk game auto SCENARIO [--seed N] [--turns N] [--enemy E] [--json] [-o GAME]``."""
-    refused = _refuse_overwrite(args.output, args.force)
-    if refused is not None:
-        return refused
-    scenario = load_for_command(args.scenario)
-    if isinstance(scenario, int):
-        return scenario
-    seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
-    try:
-        game = Game.new(
-            scenario, seed=seed, settings=GameSettings(max_turns=args.turns, solo=args.solo)
-        )
-    except IllegalActionError as exc:
-        return _error(f"{args.scenario}: {exc}")
+    made = _new_game(args, dice=SEEDED, settings=GameSettings(max_turns=args.turns, solo=args.solo))
+    if isinstance(made, int):
+        return made
+    scenario, game, seed = made
     policy: Policy = BookPolicy()
     policies = {side: policy for side in game.sides}
     who = "book policy both sides"
