@@ -55,7 +55,14 @@ from crdesk.rules.shooting import (
     shot_circumstances,
     shot_hits,
 )
-from crdesk.tables import ChargeResult, charge_result, melee_damage, weapon_stats
+from crdesk.tables import (
+    GRENADE_THROW,
+    ChargeResult,
+    GrenadeThrow,
+    charge_result,
+    melee_damage,
+    weapon_stats,
+)
 
 __all__ = [
     "ChargeOdds",
@@ -64,6 +71,7 @@ __all__ = [
     "MeleeOdds",
     "ReactionOdds",
     "TargetOdds",
+    "ThrowOdds",
     "charge_odds",
     "enumerate_scripts",
     "fire_odds",
@@ -72,6 +80,7 @@ __all__ = [
     "pass_distribution",
     "reaction_odds",
     "success_distribution",
+    "throw_odds",
 ]
 
 R = TypeVar("R")
@@ -385,6 +394,8 @@ class ChargeOdds(RuleResult):
     """Chance of each Charge into Melee result for one charger (7.11.2)."""
 
     outcomes: Mapping[ChargeResult, Fraction]
+    target_dice: int = 2
+    """The d6 the target rolls: 2, +1 in Cover, -1 flank, -2 rear (7.11.2)."""
     section: str = "7.11.2"
 
     @property
@@ -413,7 +424,50 @@ def charge_odds(
     out: dict[ChargeResult, Fraction] = defaultdict(Fraction)
     for (cp, pc), (tp, pt) in itertools.product(c.items(), t.items()):
         out[charge_result(tp, cp)] += pc * pt
-    return ChargeOdds(dict(out))
+    return ChargeOdds(dict(out), n)
+
+
+# --------------------------------------------------------------------------
+# Throw a Grenade 7.10.3
+
+
+@dataclass(frozen=True, slots=True)
+class ThrowOdds(RuleResult):
+    """Chance of each Throw a Grenade result (7.10.3): on the spot, a miss, or Oops."""
+
+    outcomes: Mapping[GrenadeThrow, Fraction]
+    section: str = "7.10.3"
+
+    @property
+    def result(self) -> str:
+        return "odds"
+
+    def chance(self, outcome: GrenadeThrow) -> Fraction:
+        return self.outcomes.get(outcome, Fraction(0))
+
+    def explain(self) -> str:
+        names = {
+            GrenadeThrow.ON_SPOT: "on the spot",
+            GrenadeThrow.MISS: "miss",
+            GrenadeThrow.OOPS: "Oops",
+        }
+        return (
+            ", ".join(f"{names.get(o, o.value)} {_pct(p)}" for o, p in self.outcomes.items())
+            + " (7.10.3)."
+        )
+
+
+def throw_odds(rep: int, *, spot_in_los: bool) -> ThrowOdds:
+    """Exact odds of :func:`crdesk.rules.grenades.throw_grenade`: 2d6 vs Rep on 7.10.3,
+    one pass landing on the spot only when the thrower sees it."""
+    out: dict[GrenadeThrow, Fraction] = defaultdict(Fraction)
+    for passed, p in pass_distribution(2, rep).items():
+        row = GRENADE_THROW[passed]
+        if row is GrenadeThrow.ON_SPOT_IF_IN_LOS:
+            row = GrenadeThrow.ON_SPOT if spot_in_los else GrenadeThrow.MISS
+        out[row] += p
+    order = (GrenadeThrow.ON_SPOT, GrenadeThrow.MISS, GrenadeThrow.OOPS)
+    return ThrowOdds({o: out[o] for o in order if o in out})
 
 
 @dataclass(frozen=True, slots=True)

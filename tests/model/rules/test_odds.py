@@ -239,3 +239,65 @@ def test_melee_odds_vs_simulation():
     for w, code in (("A", 1), ("B", 2)):
         close(exact.outcome(w, Status.OUT_OF_THE_FIGHT), ((winner == code) & (status == 2)).mean())
         close(exact.outcome(w, Status.OBVIOUSLY_DEAD), ((winner == code) & (status == 3)).mean())
+
+
+# ---------------------------------------------------------------- brute force, exact
+
+
+@pytest.mark.parametrize(
+    ("charger_rep", "target_rep", "in_cover", "approach"),
+    [
+        (4, 4, False, Approach.FRONT),
+        (5, 3, True, Approach.FRONT),
+        (3, 5, True, Approach.FLANK),
+        (4, 6, False, Approach.REAR),
+        (6, 2, True, Approach.REAR),
+    ],
+)
+def test_charge_odds_equal_every_roll_of_the_charge_rule(
+    charger_rep: int, target_rep: int, in_cover: bool, approach: Approach
+) -> None:
+    """Every script of faces through :func:`crdesk.rules.melee.charge`, tallied exactly."""
+    from crdesk.rules.melee import charge, target_charge_dice
+
+    n = 2 + target_charge_dice(in_cover=in_cover, approach=approach)
+    tally: dict[ChargeResult, Fraction] = {}
+    for p, res in enumerate_scripts(
+        lambda dice: charge(
+            dice, [("C", charger_rep)], ("T", target_rep), in_cover=in_cover, approach=approach
+        ),
+        n,
+    ):
+        outcome = res.chargers[0].outcome
+        tally[outcome] = tally.get(outcome, Fraction(0)) + p
+    odds = charge_odds(charger_rep, target_rep, in_cover=in_cover, approach=approach)
+    assert {k: v for k, v in odds.outcomes.items() if v} == tally
+    assert odds.target_dice == n - 2
+
+
+def test_charge_odds_by_hand() -> None:
+    # Rep 4 v Rep 4 in the open: each passes 0/1/2 d6 with 1/9, 4/9, 4/9
+    odds = charge_odds(4, 4)
+    assert odds.chance(ChargeResult.TARGET_RUSH_SHOTS) == Fraction(1 + 16 + 16, 81)
+    assert odds.chance(ChargeResult.CHARGER_MOVES_IN) == Fraction(8 + 16, 81)
+    # from the rear the target rolls no dice: it never passes more, ties only on 0 passes
+    rear = charge_odds(4, 6, approach=Approach.REAR)
+    assert rear.target_dice == 0
+    assert rear.chance(ChargeResult.TARGET_FIRES) == 0
+    assert rear.chance(ChargeResult.TARGET_RUSH_SHOTS) == Fraction(1, 9)
+
+
+@pytest.mark.parametrize(("rep", "in_los"), [(2, True), (4, False), (5, True), (6, False)])
+def test_throw_odds_equal_every_roll_of_the_throw_rule(rep: int, in_los: bool) -> None:
+    from crdesk.odds import throw_odds
+    from crdesk.rules.grenades import throw_grenade
+
+    tally: dict[str, Fraction] = {}
+    for p, res in enumerate_scripts(
+        lambda dice: throw_grenade(dice, rep, distance=3.0, spot_in_los=in_los), 2
+    ):
+        tally[res.result] = tally.get(res.result, Fraction(0)) + p
+    odds = throw_odds(rep, spot_in_los=in_los)
+    assert {k.value: v for k, v in odds.outcomes.items() if v} == tally
+    assert sum(odds.outcomes.values()) == 1
+    assert "7.10.3" in odds.explain()
