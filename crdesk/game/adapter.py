@@ -10,13 +10,16 @@ same way.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 
+from crdesk.geometry.measure import Point2, arc_of_fire, charge_direction
 from crdesk.model import Figure, Status, WeaponCode
 from crdesk.options import RulesOptions
-from crdesk.rules.melee import Fighter
+from crdesk.rules.melee import Approach, Fighter, can_declare_charge, target_charge_dice
 from crdesk.rules.reaction import ReactingFigure
-from crdesk.rules.shooting import TargetSpec, is_outgunned, weapon_rank
+from crdesk.rules.shooting import TargetSpec, default_allocation, is_outgunned, weapon_rank
 from crdesk.tables import weapon_stats
 from crdesk.visibility import SightMatrix
 
@@ -136,4 +139,121 @@ def fighter(figure: Figure, opponent: Figure) -> Fighter:
         weapon=figure.melee,
         opponent_prone=opponent.prone,
         id=figure.id,
+    )
+
+
+def eligible_targets(
+    shooter: Figure, figures: Iterable[Figure], sight: Sight, rules: RulesOptions
+) -> list[Figure]:
+    """Enemies the shooter may fire at now: able to act, seen and in range (7.9.4, 7.9.8)."""
+    if not can_fire(shooter):
+        return []
+    rng = weapon_range(shooter, rules)
+    return [
+        e
+        for e in figures
+        if e.side != shooter.side
+        and e.status.can_act
+        and sight.sees(shooter.id, e.id)
+        and sight.distance(shooter.id, e.id) <= rng
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class FireChoice:
+    """Who a volley that starts at ``first`` may include, and the book's way to share the dice."""
+
+    shooter: str
+    first: str
+    dice: int
+    """The weapon's Target: the dice shared out and the arc's width in inches (7.9.7)."""
+    targets: tuple[str, ...]
+    """The first target, then every other eligible enemy in the arc to its left or right."""
+    default: tuple[tuple[str, int], ...]
+    """The book's volley: the fuller arc, each enemy in it once before any twice (7.9.8)."""
+
+
+def fire_choice(
+    shooter: Figure, first: Figure, figures: Iterable[Figure], sight: Sight, rules: RulesOptions
+) -> FireChoice:
+    """The targets a volley at ``first`` may share its dice among (7.9.7-7.9.9).
+
+    The arc is one band ``dice`` inches wide on one side of the line to the
+    first target; both sides are offered, the fuller first (the left on a tie,
+    as the book's shot picks it).  Whether a given share is legal stays the
+    controller's verdict (``Game.legal``).
+    """
+    dice = target_dice(shooter, rules)
+    eligible = eligible_targets(shooter, figures, sight, rules)
+    if dice <= 0 or first not in eligible:
+        return FireChoice(shooter.id, first.id, dice, (first.id,), ((first.id, dice),))
+    arcs = [arc_of_fire(shooter, first, eligible, float(dice), side) for side in ("left", "right")]
+    best = max(arcs, key=len)  # max keeps the first of equals: the left
+    other = arcs[1] if best is arcs[0] else arcs[0]
+    ids = [f.id for f in best] + [f.id for f in other if f not in best]
+    chosen = best[:dice]
+    alloc = default_allocation(dice, len(chosen))
+    return FireChoice(
+        shooter.id,
+        first.id,
+        dice,
+        tuple(ids),
+        tuple((f.id, n) for f, n in zip(chosen, alloc, strict=True)),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class ChargeSpec:
+    """A Charge into Melee as the table shows it before it is declared (7.11.2)."""
+
+    charger: str
+    target: str
+    distance: float
+    """Base to base, inches."""
+    needed: float
+    """The movement the charge needs (the reach Interpretation, ``charge_reach_within_six``)."""
+    movement_left: float
+    in_reach: bool
+    reach_text: str
+    contact: Point2
+    """Where the charger's base would touch the target's, on the line between them."""
+    in_cover: bool
+    approach: Approach
+    target_dice: int
+
+
+def charge_spec(
+    charger: Figure, target: Figure, sight: Sight, rules: RulesOptions, *, movement_left: float
+) -> ChargeSpec:
+    """The circumstances the Charge into Melee test would be taken with (7.11.2).
+
+    The contact spot is the one on the straight line between the two bases; the
+    controller turns it round the target only when another base stands there,
+    which can change a flank charge's reading at the edge of the front cone.
+    """
+    distance = sight.distance(charger.id, target.id)
+    decl = can_declare_charge(
+        distance=distance,
+        remaining_move=movement_left,
+        has_los=sight.sees(charger.id, target.id),
+        options=rules,
+    )
+    dx, dy = charger.x - target.x, charger.y - target.y
+    norm = math.hypot(dx, dy) or 1.0
+    reach = charger.radius + target.radius
+    contact = (target.x + dx / norm * reach, target.y + dy / norm * reach)
+    approach = Approach(charge_direction(target, (charger.x, charger.y), contact, rules).value)
+    in_cover = sight.in_cover(charger.id, target.id)
+    return ChargeSpec(
+        charger=charger.id,
+        target=target.id,
+        distance=distance,
+        needed=decl.reach_needed,
+        movement_left=movement_left,
+        in_reach=decl.allowed,
+        reach_text=decl.reason,
+        contact=contact,
+        in_cover=in_cover,
+        approach=approach,
+        target_dice=target_charge_dice(in_cover=in_cover, approach=approach, options=rules),
     )
