@@ -17,7 +17,8 @@ moving a figure and moving it back restores the matrix bit for bit.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import dataclasses
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -103,6 +104,35 @@ class SightRow:
     distance: npt.NDArray[np.float64]
     links: list[str]
     """Friends it keeps cohesion with: can act, within 4" and in LOS either way (6.2)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SpotVerdicts:
+    """One figure judged as if it stood on each of several spots, against some viewers.
+
+    Row ``i`` is ``points[i]``, column ``j`` the viewer ``viewers[j]``.  Where a
+    figure may go -- a Duck Back spot (7.7), a spot for the solo enemy's orders
+    (11.4), a PEF's move (11.2) -- is a question of many spots at once; one call
+    judges them all with the same sight engine as the matrix.
+    """
+
+    figure: str
+    points: npt.NDArray[np.float64]
+    """(P, 2) the spots (the figure's centre on each)."""
+    viewers: tuple[str, ...]
+    sees: npt.NDArray[np.bool_]
+    """(P, V) the figure on the spot has LOS to the viewer."""
+    seen: npt.NDArray[np.bool_]
+    """(P, V) the viewer has LOS to the figure on the spot."""
+    cover: npt.NDArray[np.bool_]
+    """(P, V) the figure on the spot is in Cover from the viewer (where it is seen)."""
+    distance: npt.NDArray[np.float64]
+    """(P, V) base to base, inches."""
+
+    @property
+    def safe(self) -> npt.NDArray[np.bool_]:
+        """(P, V) out of the viewer's sight or in Cover from it (7.4.4's "in Cover")."""
+        return ~self.seen | self.cover
 
 
 class VisibilityService:
@@ -252,6 +282,64 @@ class VisibilityService:
         index = self.index
         vp = self._viewpoints(index)
         return explain(index, vp, vp.ids.index(viewer), vp.ids.index(target), self.rules)
+
+    def spots(
+        self,
+        figure_id: str,
+        points: Sequence[tuple[float, float]],
+        viewers: Sequence[str],
+        *,
+        all_round: bool = False,
+        moving: bool | None = None,
+    ) -> SpotVerdicts:
+        """Judge the figure standing on each spot against each viewer, in one pass.
+
+        The other figures stay where they are and block as the rules say; the
+        spots are one figure, so they never block each other.  ``all_round``
+        ignores every facing (the figure turns to its target when it gets there,
+        and the Cover a spot gives does not depend on where a viewer happens to
+        face); otherwise facings count as the matrix's do.  ``moving`` says
+        whether the figure counts as moving (7.9.5) on the spots; None: as it
+        does now.
+        """
+        bf = self.battlefield
+        index = self.index
+        fig = bf.figure(figure_id)
+        others = [o for o in bf.figures() if o.id != figure_id]
+        pos = {o.id: k for k, o in enumerate(others)}
+        cols = [pos[v] for v in viewers]
+        probes = [
+            dataclasses.replace(fig, id=f"@spot{i}", x=float(p[0]), y=float(p[1]))
+            for i, p in enumerate(points)
+        ]
+        n, n_p, n_v = len(others), len(probes), len(cols)
+        shape = (n_p, n_v)
+        pts = np.array(points, dtype=np.float64).reshape(-1, 2)
+        if not n_p or not n_v:
+            none = np.zeros(shape, dtype=bool)
+            return SpotVerdicts(figure_id, pts, tuple(viewers), none, none, none, np.zeros(shape))
+        on_the_move = figure_id in self._moving if moving is None else moving
+        mov = set(self._moving) | ({p.id for p in probes} if on_the_move else set())
+        vp = viewpoints(
+            bf, index, self.rules, figures=[*others, *probes], moving=mov, lit=self._lit
+        )
+        if all_round:
+            vp.fx[:] = 0.0
+            vp.fy[:] = 0.0
+        vp.blocks[n:] = False
+        a = np.repeat(np.arange(n, n + n_p, dtype=np.int64), n_v)
+        b = np.tile(np.array(cols, dtype=np.int64), n_p)
+        res = evaluate(index, vp, a, b, self.rules)
+        seen = (res.ba == 0).reshape(shape)
+        return SpotVerdicts(
+            figure_id,
+            pts,
+            tuple(viewers),
+            (res.ab == 0).reshape(shape),
+            seen,
+            res.cover_ba.reshape(shape) & seen,
+            res.distance.reshape(shape),
+        )
 
     def viewpoints(self) -> Viewpoints:
         """Current figures as arrays (shared with the cohesion and movement code)."""
@@ -450,4 +538,4 @@ class VisibilityService:
         return vp.with_rows(ks, one)
 
 
-__all__ = ["SightMatrix", "SightRow", "VisibilityService"]
+__all__ = ["SightMatrix", "SightRow", "SpotVerdicts", "VisibilityService"]

@@ -2450,35 +2450,38 @@ class Game:
                 raise IllegalActionError(f"the spot is on {other.name}'s base")
 
     def _covered_at(self, fig: Figure, point: Point2, cause: str) -> bool:
-        bf = self.battlefield
-        old = (fig.x, fig.y, fig.facing)
-        bf.move_figure(fig.id, point[0], point[1])
-        try:
-            row = self.vis.row(cause)
-            j = row.ids.index(fig.id)
-            return bool(not row.sees[j] or row.cover_from[j])
-        finally:
-            bf.move_figure(fig.id, old[0], old[1], old[2])
+        return bool(self.vis.spots(fig.id, [point], [cause]).safe[0, 0])
 
     def _good_duck_spot(self, fig: Figure, point: Point2, cause: str | None) -> bool:
         """On the table, reachable, on no base, and out of sight or in Cover of the cause
         as the sight engine judges it (base to base, 7.4.4)."""
+        return self._spot_reachable(fig, point) and (
+            cause is None or self._covered_at(fig, point, cause)
+        )
+
+    def _spot_reachable(self, fig: Figure, point: Point2) -> bool:
         try:
             self._check_spot(fig, point)
         except IllegalActionError:
             return False
-        return cause is None or self._covered_at(fig, point, cause)
+        return True
 
     def _ring_search(self, fig: Figure, cause: str | None) -> Point2 | None:
         """The nearest good spot on rings 1"-6" out, when the geometry's nearest Cover
         (judged from the cause's centre) is still seen from the cause's base."""
-        for radius in (1.0, 2.0, 3.0, 4.0, 5.0, 6.0):
-            for k in range(12):
-                ang = math.radians(30 * k)
-                spot = (fig.x + radius * math.sin(ang), fig.y - radius * math.cos(ang))
-                if self._good_duck_spot(fig, spot, cause):
-                    return spot
-        return None
+        rings = [
+            (
+                fig.x + radius * math.sin(math.radians(30 * k)),
+                fig.y - radius * math.cos(math.radians(30 * k)),
+            )
+            for radius in (1.0, 2.0, 3.0, 4.0, 5.0, 6.0)
+            for k in range(12)
+        ]
+        free = [spot for spot in rings if self._spot_reachable(fig, spot)]
+        if cause is None or not free:
+            return free[0] if free else None
+        safe = self.vis.spots(fig.id, free, [cause]).safe[:, 0]
+        return next((spot for spot, ok in zip(free, safe, strict=True) if ok), None)
 
     def _apply_duck_back(self, frame: Frame, act: Action) -> None:
         assert isinstance(act, DuckBack)
@@ -3115,7 +3118,7 @@ class Game:
         for k, rep in enumerate(reps, 1):
             fid = f"{pef['id']}-{k}"
             probe = Figure(fid, fid, rep, x=centre[0], y=centre[1])
-            spot = next((s for s in rings if self._enemy_spot_ok(probe, s)), None)
+            spot = next((s for s in rings if self._spot_reachable(probe, s)), None)
             if spot is None:
                 continue
             fig = Figure(
@@ -3140,13 +3143,6 @@ class Game:
             section="11.3",
             figures=added,
         )
-
-    def _enemy_spot_ok(self, probe: Figure, spot: Point2) -> bool:
-        try:
-            self._check_spot(probe, spot)
-        except IllegalActionError:
-            return False
-        return True
 
     # -- The solo enemy's table (11.4) -----------------------------------------
 

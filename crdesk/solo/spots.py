@@ -5,7 +5,7 @@ closest player group", "remain in Cover or move to the nearest Cover" or to
 encircle a flank "staying in Cover if possible".  Those orders are made real
 here, Killzone-style: generate candidate spots, drop the ones the figure cannot
 reach, judge every candidate against every player figure with the same sight
-engine the game uses (:func:`crdesk.geometry.los.evaluate`), and let the caller
+engine the game uses (:meth:`crdesk.visibility.VisibilityService.spots`), and let the caller
 score them.
 
 Candidates (:func:`candidates`) lie on :data:`RAYS` straight rays out from the
@@ -28,7 +28,6 @@ where the viewer happens to face).  The figure is judged stationary: the
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from dataclasses import dataclass
 
@@ -36,7 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from crdesk.game.controller import Game
-from crdesk.geometry import kernels, los, movement
+from crdesk.geometry import kernels, movement
 from crdesk.model import Figure
 
 Point2 = tuple[float, float]
@@ -132,49 +131,23 @@ def candidates(game: Game, fig: Figure, allowance: float) -> tuple[list[Point2],
 def judge(game: Game, fig: Figure, points: list[Point2], travel: list[float]) -> Spots:
     """Judge each spot (the figure standing there) against every player-side figure that
     can act, with the game's sight engine on the game's own route."""
-    bf = game.battlefield
     foe_side = game.enemy_of(fig.side)
-    others = [o for o in bf.figures() if o.id != fig.id]
-    target_pos = [k for k, o in enumerate(others) if o.side == foe_side and o.status.can_act]
-    targets = tuple(others[k].id for k in target_pos)
-    probes = [
-        dataclasses.replace(fig, id=f"@spot{i}", x=p[0], y=p[1]) for i, p in enumerate(points)
-    ]
-    n_others, n_probes, n_targets = len(others), len(probes), len(target_pos)
-    shape = (n_probes, n_targets)
-    if not n_targets:
-        empty = np.zeros(shape, dtype=bool)
-        return Spots(
-            fig.id,
-            np.array(points, dtype=np.float64).reshape(-1, 2),
-            np.array(travel, dtype=np.float64),
-            targets,
-            empty,
-            empty,
-            empty,
-            np.zeros(shape),
-        )
+    targets = tuple(
+        o.id
+        for o in game.battlefield.figures()
+        if o.id != fig.id and o.side == foe_side and o.status.can_act
+    )
     with kernels.pinned(game.sight_route):
-        index = game.vis.index
-        vp = los.viewpoints(bf, index, game.rules, figures=[*others, *probes])
-        vp.fx[:] = 0.0  # every viewpoint sees all around (see the module's docstring)
-        vp.fy[:] = 0.0
-        vp.blocks[n_others:] = False  # the candidates are one figure: they hide nothing
-        a = np.repeat(np.arange(n_others, n_others + n_probes, dtype=np.int64), n_targets)
-        b = np.tile(np.array(target_pos, dtype=np.int64), n_probes)
-        res = los.evaluate(index, vp, a, b, game.rules)
-    sees = (res.ab == 0).reshape(shape)
-    seen = (res.ba == 0).reshape(shape)
-    cover = (res.cover_ba & (res.ba == 0)).reshape(shape)
+        v = game.vis.spots(fig.id, points, targets, all_round=True, moving=False)
     return Spots(
         fig.id,
-        np.array(points, dtype=np.float64),
+        v.points,
         np.array(travel, dtype=np.float64),
         targets,
-        sees,
-        seen,
-        cover,
-        res.distance.reshape(shape),
+        v.sees,
+        v.seen,
+        v.cover,
+        v.distance,
     )
 
 
