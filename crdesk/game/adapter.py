@@ -14,9 +14,12 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from crdesk.geometry.measure import Point2, arc_of_fire, charge_direction
-from crdesk.model import Figure, Status, WeaponCode
+from crdesk.geometry import movement
+from crdesk.geometry.measure import Point2, arc_of_fire, blast_members, charge_direction
+from crdesk.geometry.terrain_index import TerrainIndex
+from crdesk.model import Battlefield, Figure, Status, WeaponCode
 from crdesk.options import RulesOptions
+from crdesk.rules.grenades import GRENADE_RANGE
 from crdesk.rules.melee import Approach, Fighter, can_declare_charge, target_charge_dice
 from crdesk.rules.reaction import ReactingFigure
 from crdesk.rules.shooting import TargetSpec, default_allocation, is_outgunned, weapon_rank
@@ -256,4 +259,44 @@ def charge_spec(
         in_cover=in_cover,
         approach=approach,
         target_dice=target_charge_dice(in_cover=in_cover, approach=approach, options=rules),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class ThrowSpec:
+    """A grenade throw at a spot as the table shows it before it is thrown (7.10.3, 7.10.5)."""
+
+    thrower: str
+    point: Point2
+    reach: float
+    """From the edge of the thrower's base to the spot, inches."""
+    range: float
+    in_range: bool
+    spot_in_los: bool
+    """Whether the thrower sees the spot: one pass then lands on it, else misses (7.10.3)."""
+    blast_radius: float
+    inside: tuple[str, ...]
+    """The figures standing (able to act) with their base in the blast circle (7.10.5)."""
+
+
+def throw_spec(
+    thrower: Figure,
+    point: Point2,
+    battlefield: Battlefield,
+    rules: RulesOptions,
+    *,
+    index: TerrainIndex | None = None,
+) -> ThrowSpec:
+    """Reach, LOS to the spot and who the blast circle would catch, as the controller reads them."""
+    reach = max(0.0, math.hypot(point[0] - thrower.x, point[1] - thrower.y) - thrower.radius)
+    standing = [f for f in battlefield.figures() if f.status.can_act]
+    return ThrowSpec(
+        thrower=thrower.id,
+        point=point,
+        reach=reach,
+        range=GRENADE_RANGE,
+        in_range=reach <= GRENADE_RANGE + 1e-9,
+        spot_in_los=movement.sees_point(battlefield, thrower, point, rules, index=index),
+        blast_radius=rules.blast_radius,
+        inside=tuple(f.id for f in blast_members(point, standing, rules)),
     )

@@ -100,3 +100,25 @@ def test_charge_spec_reads_reach_cover_and_approach() -> None:
     assert rear.approach is Approach.REAR and rear.target_dice == 0
     odds = charge_odds(5, 3, in_cover=rear.in_cover, approach=rear.approach, options=game.rules)
     assert odds.chance(ChargeResult.TARGET_FIRES) == 0
+
+
+def test_throw_spec_reads_reach_and_who_the_blast_circle_catches() -> None:
+    game = started()
+    mace = game.fig("p1")
+    at_shiv = adapter.throw_spec(mace, (16.5, 16.0), game.battlefield, game.rules)
+    assert at_shiv.in_range and abs(at_shiv.reach - (at_shiv_dist() - 0.5)) < 1e-9
+    assert at_shiv.inside == ("e4",) and at_shiv.spot_in_los
+    assert at_shiv.blast_radius == game.rules.blast_radius == 2.5
+    assert (
+        game.legal("throw p1 at 16.5,16")
+        == "Sgt. Mace has no readied grenade: ready one first (7.10.1)"
+    )
+    # between Mace and Lind: the circle catches both friends
+    close = adapter.throw_spec(mace, (13.0, 20.5), game.battlefield, game.rules)
+    assert set(close.inside) == {"p1", "p2"}
+    far = adapter.throw_spec(mace, (12.0, 11.0), game.battlefield, game.rules)
+    assert not far.in_range and far.reach == 8.5 and far.inside == ("e1", "e2")
+
+
+def at_shiv_dist() -> float:
+    return float(((16.5 - 12) ** 2 + (16 - 20) ** 2) ** 0.5)
