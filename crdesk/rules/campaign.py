@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from crdesk.dice import DiceSource
 from crdesk.errors import IllegalActionError
-from crdesk.model import BandType, Status
+from crdesk.model import BandType, EncounterType, Status
 from crdesk.rules.common import TableRoll, check_rep, faces_text, pass_roll
 from crdesk.tables import (
     AFTER_BATTLE_RECOVERY,
@@ -212,6 +212,25 @@ def new_recruits(dice: DiceSource, star_rep: int, band_size: int) -> TableRoll:
         f"passed {passed}: {row.value.replace('_', ' ')}, {count} join (13.1).",
         value=count,
     )
+
+
+NEXT_ENCOUNTER: dict[EncounterType, tuple[EncounterType, EncounterType]] = {
+    EncounterType.PATROL: (EncounterType.RAID, EncounterType.DEFEND),
+    EncounterType.RAID: (EncounterType.RAID, EncounterType.PATROL),
+    EncounterType.DEFEND: (EncounterType.PATROL, EncounterType.DEFEND),
+}
+"""The encounter the outcome leads to (12): ``NEXT_ENCOUNTER[played] = (won, lost)``."""
+
+
+def next_encounter(played: EncounterType, won: bool) -> EncounterType | None:
+    """The next encounter by the outcome table of 12; free play leads nowhere.
+
+    Anything but a win (a draw when the turns ran out included) counts as lost:
+    the objective was not achieved."""
+    pair = NEXT_ENCOUNTER.get(played)
+    if pair is None:
+        return None
+    return pair[0] if won else pair[1]
 
 
 @dataclass(frozen=True, slots=True)
