@@ -11,6 +11,7 @@
     crdesk game replay g.crgame --verify                 # does the file replay exactly?
     crdesk game auto demo.crdesk --turns 3               # the book policy plays both sides
     crdesk game auto demo.crdesk --enemy solo            # the enemy moves by table 11.4
+    crdesk game auto demo.crdesk --encounter patrol --deploy  # a Patrol's objectives (12)
 
 Every subcommand prints text, or one JSON object with ``--json``.  A refused
 action, a bad argument or a file that is not a game prints one line
@@ -27,6 +28,7 @@ import re
 import secrets
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -38,10 +40,12 @@ from crdesk.cli import (
     int_in,
     load_for_command,
 )
+from crdesk.dice import CounterDice
 from crdesk.errors import CrdeskError, IllegalActionError
 from crdesk.game import actions as actions_module
 from crdesk.game.actions import ACTION_WORDS, parse_faces
 from crdesk.game.controller import MANUAL, SEEDED, Game, GameSettings
+from crdesk.game.encounter import default_band, deploy, encounter_name
 from crdesk.game.policy import BookPolicy, Policy, play_policies
 from crdesk.game.records import Decision, Event
 from crdesk.game.savefile import (
@@ -53,7 +57,7 @@ from crdesk.game.savefile import (
     read_game_document,
     save_game,
 )
-from crdesk.model import Scenario
+from crdesk.model import BandType, EncounterType, Scenario
 
 DESCRIPTION = (
     "Play a Chain Reaction encounter from the command line.  A game lives in a .crgame "
@@ -161,6 +165,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         action="store_true",
         help="solo play: the enemy hides as PEFs (11) the game places, moves and resolves",
     )
+    _encounter_arguments(p)
     p.add_argument("--force", action="store_true", help="replace GAME if it exists")
     p.set_defaults(handler=cmd_new)
 
@@ -221,10 +226,27 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         action="store_true",
         help="solo play: the enemy hides as PEFs (11) the game places, moves and resolves",
     )
+    _encounter_arguments(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("-o", "--output", metavar="GAME", help="save the game played")
     p.add_argument("--force", action="store_true", help="replace GAME if it exists")
     p.set_defaults(handler=cmd_auto)
+
+
+def _encounter_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--encounter",
+        choices=[e.value for e in EncounterType],
+        help="play this encounter's objectives (12; implies --solo); with --solo alone the "
+        "scenario's encounter is played; 'free' plays no objective",
+    )
+    p.add_argument(
+        "--deploy",
+        action="store_true",
+        help="deploy the player's force by the encounter (12: Patrol and Raid enter from "
+        "the near edge of sections 7-9, Defend sets up in them); a force with no figures "
+        "gets a default band (a Rep 5 Star and four Rep 4 Grunts)",
+    )
 
 
 # --------------------------------------------------------------------------
@@ -282,7 +304,10 @@ def _outcome_text(game: Game) -> str:
     if out is None:
         return "the encounter goes on"
     who = f"{_side_name(game, out.winner)} wins" if out.winner else "a draw"
-    return f"Outcome: {who}: {out.reason} (turn {out.turn})"
+    text = f"Outcome: {who}: {out.reason} (turn {out.turn})"
+    if out.next_encounter:
+        text += f"; next encounter: {encounter_name(out.next_encounter)} (12)"
+    return text
 
 
 def _decision_lines(decision: Decision | None, game: Game) -> list[str]:
@@ -389,11 +414,59 @@ def _new_game(
     if isinstance(scenario, int):
         return scenario
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    kind = _encounter_of(args, scenario)
+    if kind is not EncounterType.FREE or args.encounter:
+        settings = replace(
+            settings,
+            solo=settings.solo or args.encounter is not None,
+            encounter="" if kind is EncounterType.FREE else kind.value,
+        )
     try:
+        if args.deploy:
+            scenario = _deployed(scenario, kind, seed)
         game = Game.new(scenario, seed=seed, dice=dice, settings=settings)
     except IllegalActionError as exc:
         return _error(f"{args.scenario}: {exc}")
     return scenario, game, seed
+
+
+def _encounter_of(args: argparse.Namespace, scenario: Scenario) -> EncounterType:
+    """--encounter, else the scenario's own encounter in a solo game (12), else free play."""
+    if args.encounter:
+        return EncounterType(args.encounter)
+    if args.solo:
+        return scenario.encounter.type
+    return EncounterType.FREE
+
+
+DEPLOY_DIE = 1 << 32
+"""Deployment reads the game's seed from this die on, far past any game's own dice, so
+where the Band stands does not follow the game's first activation roll."""
+
+
+def _deployed(scenario: Scenario, kind: EncounterType, seed: int) -> Scenario:
+    if kind is EncounterType.FREE:
+        raise IllegalActionError("--deploy needs an encounter (--encounter or the scenario's)")
+    player = scenario.battlefield.player_force()
+    figures = list(player.figures) if player is not None else []
+    if not figures:
+        figures = default_band(player.band if player is not None else BandType.MILITARY)
+    return deploy(scenario, figures, kind, CounterDice(seed, position=DEPLOY_DIE))
+
+
+def _objective_lines(game: Game) -> list[str]:
+    """The encounter's checklist (12), one line an item, with where it is on the table."""
+    obj = game.summary().get("objectives")
+    if obj is None:
+        return []
+    marks = {"done": "[x]", "open": "[ ]", "failed": "[!]"}
+    lines = [f"Objectives ({encounter_name(obj['encounter'])}):"]
+    for item in obj["items"]:
+        where = ""
+        if item["at"] is not None:
+            where = f" at ({_num(item['at'][0])}, {_num(item['at'][1])})"
+        lines.append(f"  {marks[item['state']]} {item['text']}{where} ({item['section']})")
+    return lines
 
 
 def cmd_new(args: argparse.Namespace) -> int:
@@ -412,6 +485,8 @@ def cmd_new(args: argparse.Namespace) -> int:
     print(f"{args.output}: a new game of {scenario.title!r}, seed {seed}, {game.dice_mode} dice")
     for event in game.events:
         print(event.text)
+    for line in _objective_lines(game):
+        print(line)
     print(_next_line(game))
     return EXIT_OK
 
@@ -443,6 +518,8 @@ def cmd_show(args: argparse.Namespace) -> int:
     for line in _decision_lines(decision, game):
         print(line)
     for line in _summary_lines(game):
+        print(line)
+    for line in _objective_lines(game):
         print(line)
     return EXIT_OK
 
@@ -647,9 +724,12 @@ def cmd_auto(args: argparse.Namespace) -> int:
                 "steps": len(game.history),
                 "events": [e.to_dict() for e in game.events],
                 "file": args.output,
+                "objectives": game.summary().get("objectives"),
             }
         )
         return EXIT_OK
+    for line in _objective_lines(game):
+        print(line)
     print(_outcome_text(game))
     if args.output:
         print(f"saved {len(game.history)} steps to {args.output}")

@@ -166,6 +166,24 @@ class Interpretations:
         "only on Return Fire / Rush Shot / Carry On.",
         "A missed charger takes Received Fire but always goes on into melee.",
     )
+    raid_objective_taken_on_reach: bool = _opt(
+        True,
+        "12.2",
+        "Raid: taking the objective",
+        "Once the enemy holding it is Out of the Fight, dead, captured or gone, a player "
+        'figure able to act within 1" of the objective takes it at once.',
+        "Only a figure ending its group's activation within 1\" of it takes it.",
+    )
+    defend_item_stays_put: bool = _opt(
+        True,
+        "12.3.6",
+        "Defend: the item stays with a player figure",
+        "The item stays where it was placed (with the player figure nearest the "
+        'buildings in sections 7-9); a player figure able to act must stay within 2" '
+        "of it or the enemy has recovered it.",
+        'The item is carried by that figure; when it falls, a player figure within 2" '
+        "takes it, else the enemy has recovered it.",
+    )
 
 
 @dataclass(frozen=True, slots=True)

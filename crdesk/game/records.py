@@ -134,6 +134,13 @@ class Outcome:
     """The side that won, or None for a draw."""
     reason: str
     turn: int
+    won: bool | None = None
+    """In an encounter (12): whether the player achieved the objective; else None."""
+    next_encounter: str | None = None
+    """In an encounter: the next one by the outcome table of 12 ("raid", ...)."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"winner": self.winner, "reason": self.reason, "turn": self.turn}
+        out: dict[str, Any] = {"winner": self.winner, "reason": self.reason, "turn": self.turn}
+        if self.won is not None:
+            out.update(won=self.won, next_encounter=self.next_encounter)
+        return out

@@ -1,13 +1,17 @@
 """What a shot would be, before it is fired: range, Cover, concealment and the exact odds.
 
 No rule is decided here.  The shot a click plays is the first of these that
-the controller's :meth:`~crdesk.game.Game.legal` accepts: all the shooter's
-dice at the hovered enemy (``Fire(shooter, ((target, 0),))``, the default
-allocation), else the book's shot for that shooter offered in the decision
-when it includes the enemy (the arc rule of 7.9.8 may make the first one
-illegal).  The odds are :func:`crdesk.odds.fire_odds` for exactly that shot,
-with the targets read from the table by the controller's adapter, as the
-controller reads them when it fires.
+the controller's :meth:`~crdesk.game.Game.legal` accepts: when other enemies
+stand in the arc of fire beside the hovered one (the adapter's
+:func:`~crdesk.game.adapter.fire_choice`), the book's share of the dice among
+them (7.9.8); all the shooter's dice at the hovered enemy
+(``Fire(shooter, ((target, 0),))``, the default allocation); else the book's
+shot for that shooter offered in the decision when it includes the enemy (the
+arc rule of 7.9.8 may make the others illegal).  The odds are
+:func:`crdesk.odds.fire_odds` for exactly that shot, with the targets read from
+the table by the controller's adapter, as the controller reads them when it
+fires.  When the volley may be shared, a click opens the fire dialog
+(:mod:`ui.play.fire_dialog`) instead of firing.
 """
 
 from __future__ import annotations
@@ -45,6 +49,13 @@ class ShotPreview:
     odds: FireOdds | None = None
     odds_note: str = ""
     """Why there are no odds (a blast weapon), when ``odds`` is None."""
+    choice: adapter.FireChoice | None = None
+    """Who a volley at the target may include (None for a blast weapon or no shot)."""
+
+    @property
+    def shared(self) -> bool:
+        """Whether the dice may be shared among several targets: a click opens the dialog."""
+        return self.action is not None and self.choice is not None and len(self.choice.targets) > 1
 
     @property
     def hit(self) -> Fraction | None:
@@ -81,7 +92,13 @@ class ShotPreview:
             )
         elif self.odds_note:
             out.append(self.odds_note)
-        if self.action is not None:
+        if self.shared:
+            assert self.choice is not None
+            out.append(
+                f"Click to share {self.choice.dice} dice among {len(self.choice.targets)} "
+                "targets in the arc of fire (7.9.8)"
+            )
+        elif self.action is not None:
             others = [t for t in self.action.target_ids if t != self.target]
             also = f" (with {', '.join(name(t) for t in others)}: the arc of fire, 7.9.8)"
             out.append("Click to fire" + (also if others else ""))
@@ -112,9 +129,17 @@ def pct(p: Fraction) -> str:
     return f"{value:.0f}%"
 
 
-def candidates(decision: Decision | None, shooter: str, target: str) -> list[Fire]:
-    """The shots a click may play, in order: all dice at the target, then the book's shot."""
+def candidates(
+    decision: Decision | None,
+    shooter: str,
+    target: str,
+    choice: adapter.FireChoice | None = None,
+) -> list[Fire]:
+    """The shots a click may play, in order: the book's share when others stand in the arc,
+    all dice at the target, then the book's shot offered in the decision."""
     out = [Fire(shooter, ((target, 0),))]
+    if choice is not None and len(choice.targets) > 1:
+        out.insert(0, Fire(shooter, choice.default))
     if decision is not None:
         for option in decision.options:
             if (
@@ -131,18 +156,25 @@ def preview_shot(game: Game, shooter: str, target: str, legal: Legal | None = No
     """The preview of ``shooter`` firing at ``target`` now; ``legal`` defaults to the game's."""
     judge: Legal = legal or game.legal
     decision = game.awaiting()
+    fig = game.fig(shooter)
+    sight = game.sight()
+    stats = weapon_stats(fig.weapon, game.rules.old_school)
+    choice = (
+        None
+        if stats.blast
+        else adapter.fire_choice(
+            fig, game.fig(target), game.battlefield.figures(), sight, game.rules
+        )
+    )
     action: Fire | None = None
     reason: str | None = None
-    for shot in candidates(decision, shooter, target):
+    for shot in candidates(decision, shooter, target, choice):
         why = judge(shot)
         if why is None:
             action = shot
             break
         reason = reason or why
-    fig = game.fig(shooter)
-    sight = game.sight()
     sees = sight.sees(shooter, target)
-    stats = weapon_stats(fig.weapon, game.rules.old_school)
     odds: FireOdds | None = None
     note = ""
     if action is not None:
@@ -175,4 +207,5 @@ def preview_shot(game: Game, shooter: str, target: str, legal: Legal | None = No
         concealed=sees and sight.concealed(shooter, target),
         odds=odds,
         odds_note=note,
+        choice=choice if action is not None else None,
     )

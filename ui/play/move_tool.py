@@ -16,7 +16,10 @@ accepted one is shown by the scene following the battlefield's change events.
 A click on a figure of the active group (without dragging it) selects it as
 the shooter.  Hovering an enemy then shows the line to it and a tooltip with
 the range, Cover and concealment and the exact odds of the shot
-(:mod:`ui.play.fire_preview`); clicking the enemy fires, or says why not.
+(:mod:`ui.play.fire_preview`); clicking the enemy fires, or says why not.  When
+other enemies stand in the arc of fire beside it, the click opens the fire
+dialog to share the dice (:mod:`ui.play.fire_dialog`).  Ctrl over an enemy (or C)
+previews a charge, G a readied grenade's throw (:mod:`ui.play.aim_tool`).
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QLineF, QObject, QPointF, QRectF, Qt
+from PySide6.QtCore import QEvent, QLineF, QObject, QPoint, QPointF, QRectF, Qt
 from PySide6.QtGui import (
     QBrush,
     QColor,
@@ -48,8 +51,10 @@ from PySide6.QtWidgets import (
 )
 
 from crdesk.errors import CrdeskError
-from crdesk.game.actions import Move
+from crdesk.game.actions import Fire, Move
+from crdesk.game.adapter import FireChoice
 from crdesk.geometry import movement
+from ui.play.fire_dialog import FireDialog, placement
 from ui.play.fire_preview import ShotPreview, preview_shot
 from ui.play.session import PlaySession
 from ui.play.text import figure_names
@@ -116,13 +121,22 @@ class MoveTool(QObject):
         """Why the last click on an enemy did not fire (None when it fired)."""
         self.markers: StatusMarkers | None = None
         """The status overlay, told of the selection to draw its front arc."""
+        self.fire_dialog: FireDialog | None = None
+        """The dialog sharing a volley's dice, while one is open."""
         view.viewport().installEventFilter(self)
         view.installEventFilter(self)
         session.changed.connect(self.refresh_rings)
         scene.model_synced.connect(self._follow_model)
         self.refresh_rings()
+        from ui.play.aim_tool import AimTool  # it draws with this module's labels
+
+        self.aim = AimTool(self)
+        """Charging (Ctrl over an enemy, C) and throwing (G): installed last, sees events first."""
 
     def detach(self) -> None:
+        self.aim.detach()
+        if self.fire_dialog is not None:
+            self.fire_dialog.close()
         self.cancel()
         self.select(None)
         self._clear_rings()
@@ -247,6 +261,8 @@ class MoveTool(QObject):
         return self.hovered.html(figure_names(self.session.game))
 
     def _hover(self, pos: QPointF, global_pos: QPointF) -> None:
+        if self.aim.mode is not None or self.aim.charge is not None:
+            return  # a charge or a throw is being aimed: its preview has the pointer
         fid = self._pick(pos)
         if fid is None or not self._is_enemy(fid):
             if self.hovered is not None:
@@ -296,6 +312,9 @@ class MoveTool(QObject):
                 self.view.viewport(),
             )
             return
+        if shot.shared and shot.choice is not None:
+            self.open_fire_dialog(shot.choice)
+            return
         reason = self.session.play(shot.action)
         self.last_fire_reason = reason
         if reason is not None:
@@ -303,6 +322,51 @@ class MoveTool(QObject):
             return
         aims = ", ".join(names(t) for t in shot.action.target_ids)
         self.show_message(f"{names(shot.shooter)} fires at {aims}")
+
+    def open_fire_dialog(self, choice: FireChoice) -> FireDialog:
+        """Share the volley's dice in a small dialog beside the first target (7.9.8)."""
+        if self.fire_dialog is not None:
+            self.fire_dialog.close()
+        dialog = FireDialog(self.session, choice, self.view.window())
+        names = figure_names(self.session.game)
+
+        def fired(action: Fire) -> None:
+            self.last_fire_reason = None
+            aims = ", ".join(f"{names(t)} ({n}d)" for t, n in action.targets)
+            self.show_message(f"{names(action.figure)} fires at {aims}")
+
+        def closed(result: int) -> None:
+            if self.fire_dialog is dialog:
+                self.fire_dialog = None
+            if result != FireDialog.DialogCode.Accepted:
+                self.show_message(f"{names(choice.shooter)} holds fire")
+
+        dialog.fired.connect(fired)
+        dialog.finished.connect(closed)
+        dialog.adjustSize()
+        dialog.move(self._beside_the_table(dialog, choice))
+        dialog.show()
+        dialog.raise_()
+        dialog.activateWindow()
+        self.fire_dialog = dialog
+        self.show_message(f"{names(choice.shooter)}: share the dice, then Fire (Enter) or Esc")
+        return dialog
+
+    def _beside_the_table(self, dialog: FireDialog, choice: FireChoice) -> QPoint:
+        """Where the dialog hides the fewest figures, beside the targets (global pixels)."""
+        port = self.view.viewport()
+        at = self.view.mapFromScene
+        figures = [at(QPointF(f.x, f.y)) for f in self.session.game.battlefield.figures()]
+        aims = [at(self._figure_pos(t)) for t in choice.targets]
+        return port.mapToGlobal(placement(dialog.size(), port.rect(), aims, figures))
+
+    def start_charge(self, fid: str) -> str | None:
+        """A charge mode for ``fid`` (a menu's "Charge"): None, or why it may not charge now."""
+        return self.aim.start_charge(fid)
+
+    def start_throw(self, fid: str) -> str | None:
+        """A throw mode for ``fid``'s readied grenade: None, or why it may not throw now."""
+        return self.aim.start_throw(fid)
 
     def _figure_pos(self, fid: str) -> QPointF:
         figure = self.session.game.battlefield.figure(fid)

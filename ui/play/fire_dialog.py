@@ -1,0 +1,258 @@
+"""Sharing a volley's dice among the enemies in the arc of fire (7.9.7-7.9.9), before it is fired.
+
+A click on an enemy opens this small dialog when other enemies stand in the
+arc beside it (the adapter's :func:`~crdesk.game.adapter.fire_choice` says
+who).  It is not modal: the table stays in view and the dialog sits beside it.
+Each row is one target with its dice; the rows are in the order the dice are
+given out (the highest to the first row, 7.9.9).  The spin boxes start at the
+book's share (each enemy once before any twice, 7.9.8), the odds beside each
+target are :func:`crdesk.odds.fire_odds` for exactly the share shown, and
+Fire (or Enter) sends the volley; Esc cancels.  Whether a share is legal is
+the controller's verdict: a refusal is shown in the dialog in its words and
+nothing is played.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+
+from PySide6.QtCore import QEvent, QPoint, QRect, QSize, Qt, Signal
+from PySide6.QtGui import QFont, QKeyEvent
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QGridLayout,
+    QLabel,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from crdesk.errors import CrdeskError
+from crdesk.game import adapter
+from crdesk.game.actions import Fire
+from crdesk.odds import FireOdds, fire_odds
+from crdesk.tables import weapon_stats
+from ui.play.fire_preview import pct
+from ui.play.session import PlaySession
+from ui.play.text import figure_names
+
+REFUSED = "#b3261e"
+
+
+class FireDialog(QDialog):
+    """The dice of one shooter's volley, per target, with the odds of each share."""
+
+    fired = Signal(object)
+    """The :class:`~crdesk.game.actions.Fire` played (the dialog then closes)."""
+
+    def __init__(
+        self,
+        session: PlaySession,
+        choice: adapter.FireChoice,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.choice = choice
+        self.last_reason: str | None = None
+        """The controller's refusal of the last Fire (None before one, or when it fired)."""
+        self.odds: FireOdds | None = None
+        """The exact odds of the share shown (None when the share is incomplete)."""
+        self._playing = False
+        game = session.game
+        names = figure_names(game)
+        self._name: Callable[[str], str] = names
+        shooter = game.fig(choice.shooter)
+        stats = weapon_stats(shooter.weapon, game.rules.old_school)
+        self.setWindowTitle(f"{names(choice.shooter)} fires")
+        self.setModal(False)
+        self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        layout = QVBoxLayout(self)
+        head = QLabel(
+            f"<b>{names(choice.shooter)}</b> (Rep {shooter.rep}, {stats.name}): share "
+            f'<b>{choice.dice} dice</b> among the enemies in the {choice.dice}" arc of fire'
+        )
+        head.setWordWrap(True)
+        layout.addWidget(head)
+        hint = QLabel(
+            "The highest dice go to the first row (7.9.9); every enemy in the arc is "
+            "targeted once before any twice (7.9.8)."
+        )
+        hint.setWordWrap(True)
+        hint.setStyleSheet("color: palette(mid);")
+        layout.addWidget(hint)
+        grid = QGridLayout()
+        grid.setHorizontalSpacing(12)
+        for col, title in enumerate(("Target", "Dice", "Odds")):
+            label = QLabel(f"<b>{title}</b>")
+            grid.addWidget(label, 0, col)
+        sight = game.sight()
+        default = dict(choice.default)
+        self.spins: dict[str, QSpinBox] = {}
+        self.odds_labels: dict[str, QLabel] = {}
+        for row, tid in enumerate(choice.targets, 1):
+            target = game.fig(tid)
+            cover = "in Cover" if sight.in_cover(choice.shooter, tid) else "in the open"
+            where = f'{sight.distance(choice.shooter, tid):.1f}", {cover}'
+            grid.addWidget(
+                QLabel(f"{names(tid)} (Rep {target.rep})<br><small>{where}</small>"), row, 0
+            )
+            spin = QSpinBox()
+            spin.setRange(0, choice.dice)
+            spin.setValue(default.get(tid, 0))
+            spin.setAccessibleName(f"Dice at {names(tid)}")
+            spin.valueChanged.connect(self._update)
+            grid.addWidget(spin, row, 1)
+            self.spins[tid] = spin
+            odds = QLabel()
+            odds.setTextFormat(Qt.TextFormat.RichText)
+            grid.addWidget(odds, row, 2)
+            self.odds_labels[tid] = odds
+        layout.addLayout(grid)
+        self.total_label = QLabel()
+        bold = QFont(self.total_label.font())
+        bold.setBold(True)
+        self.total_label.setFont(bold)
+        layout.addWidget(self.total_label)
+        self.reason_label = QLabel()
+        self.reason_label.setWordWrap(True)
+        self.reason_label.setStyleSheet(f"color: {REFUSED};")
+        self.reason_label.hide()
+        layout.addWidget(self.reason_label)
+        buttons = QDialogButtonBox()
+        self.fire_button: QPushButton = buttons.addButton(
+            "Fire ⏎", QDialogButtonBox.ButtonRole.AcceptRole
+        )
+        self.fire_button.setDefault(True)
+        cancel = buttons.addButton("Cancel (Esc)", QDialogButtonBox.ButtonRole.RejectRole)
+        cancel.setAutoDefault(False)
+        buttons.accepted.connect(self.fire)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+        session.changed.connect(self._game_changed)
+        self.finished.connect(self._disconnect)
+        self._update()
+
+    def event(self, event: QEvent) -> bool:
+        """Enter and Esc are the dialog's: the play mode's Enter ("play the default") must not
+        fire the book's shot instead of this one while the dialog has the keyboard."""
+        if (
+            event.type() == QEvent.Type.ShortcutOverride
+            and isinstance(event, QKeyEvent)
+            and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Escape)
+        ):
+            event.accept()
+            return True
+        return super().event(event)
+
+    # -- the share -----------------------------------------------------------------
+
+    def allocation(self) -> tuple[tuple[str, int], ...]:
+        """The dice per target as the spin boxes show them, in row order."""
+        return tuple((tid, spin.value()) for tid, spin in self.spins.items())
+
+    def action(self) -> Fire:
+        """The volley the dialog would fire: the targets given at least one die."""
+        return Fire(self.choice.shooter, tuple((t, n) for t, n in self.allocation() if n > 0))
+
+    def set_dice(self, target: str, dice: int) -> None:
+        self.spins[target].setValue(dice)
+
+    def _update(self) -> None:
+        total = sum(n for _, n in self.allocation())
+        want = self.choice.dice
+        colour = "" if total == want else f"color: {REFUSED};"
+        self.total_label.setStyleSheet(colour)
+        self.total_label.setText(f"{total} of {want} dice given out")
+        self.reason_label.hide()
+        self.odds = self._odds()
+        shares = [t for t, n in self.allocation() if n > 0]
+        for tid, label in self.odds_labels.items():
+            if self.odds is None or tid not in shares:
+                label.setText("—" if tid in shares or self.odds is None else "not targeted")
+                continue
+            o = self.odds.targets[shares.index(tid)]
+            label.setText(
+                f"hit <b>{pct(o.hit)}</b> · Out of the Fight <b>{pct(o.out_of_the_fight)}</b>"
+                f" · Obviously Dead <b>{pct(o.obviously_dead)}</b>"
+            )
+
+    def _odds(self) -> FireOdds | None:
+        """The exact odds of the share shown, or None when it is not a whole share."""
+        alloc = [(t, n) for t, n in self.allocation() if n > 0]
+        if not alloc or sum(n for _, n in alloc) != self.choice.dice:
+            return None
+        game = self.session.game
+        shooter = game.fig(self.choice.shooter)
+        sight = game.sight()
+        specs = [adapter.target_spec(game.fig(t), shooter, sight) for t, _ in alloc]
+        try:
+            return fire_odds(
+                shooter.rep,
+                shooter.weapon,
+                specs,
+                allocation=[n for _, n in alloc],
+                fast_moving=shooter.fast_moving,
+                options=game.rules,
+            )
+        except CrdeskError:
+            return None
+
+    # -- firing --------------------------------------------------------------------
+
+    def fire(self) -> None:
+        """Send the volley, or show the controller's refusal and keep the dialog open."""
+        action = self.action()
+        reason = self.session.legal(action) if action.targets else "give some dice out first"
+        if reason is None:
+            self._playing = True
+            try:
+                reason = self.session.play(action)
+            finally:
+                self._playing = False
+        self.last_reason = reason
+        if reason is not None:
+            self.reason_label.setText(f"Not fired: {reason}")
+            self.reason_label.show()
+            return
+        self.fired.emit(action)
+        self.accept()
+
+    def _game_changed(self) -> None:
+        """Another step was played (or undone) meanwhile: the share no longer applies."""
+        if not self._playing:
+            self.reject()
+
+    def _disconnect(self, _result: int) -> None:
+        with contextlib.suppress(RuntimeError, TypeError):
+            self.session.changed.disconnect(self._game_changed)
+
+
+def placement(size: QSize, area: QRect, aims: list[QPoint], figures: list[QPoint]) -> QPoint:
+    """The dialog's top-left corner: right of, left of, below or above the targets
+    (``aims``), whichever hides the fewest ``figures`` and then stays most inside ``area``,
+    so the shooter and its targets stay in sight while the dice are shared."""
+    pad = 30
+    left = min(p.x() for p in aims) - pad
+    right = max(p.x() for p in aims) + pad
+    top = min(p.y() for p in aims) - pad
+    bottom = max(p.y() for p in aims) + pad
+    w, h = size.width(), size.height()
+    mid_x, mid_y = (left + right - w) // 2, (top + bottom - h) // 2
+    candidates = [
+        QPoint(right, mid_y),
+        QPoint(left - w, mid_y),
+        QPoint(mid_x, bottom),
+        QPoint(mid_x, top - h),
+    ]
+
+    def cost(corner: QPoint) -> tuple[int, int]:
+        rect = QRect(corner, size)
+        hidden = sum(1 for p in figures if rect.adjusted(-12, -12, 12, 12).contains(p))
+        inside = rect.intersected(area)
+        return (hidden, w * h - inside.width() * inside.height())
+
+    return min(candidates, key=cost)
