@@ -48,7 +48,7 @@ import shapely
 from crdesk.cohesion import Cohesion
 from crdesk.dice import DiceLog, DiceSource, counter_face
 from crdesk.errors import CrdeskError, IllegalActionError
-from crdesk.game import adapter, encounter
+from crdesk.game import adapter
 from crdesk.game.actions import (
     Action,
     Activate,
@@ -82,6 +82,7 @@ from crdesk.game.actions import (
     fmt_num,
 )
 from crdesk.game.adapter import Sight
+from crdesk.game.preview import Preview, Sighting
 from crdesk.game.records import CHANCE, Decision, Event, Frame, Outcome, Step
 from crdesk.geometry import kernels, movement
 from crdesk.geometry.measure import (
@@ -177,9 +178,6 @@ class GameSettings:
     solo: bool = False
     """Solo play (11): the non-player force's enemies hide as PEFs the controller
     places, moves and resolves (see "PEFs" in :class:`Game`)."""
-    encounter: str = ""
-    """The encounter whose objectives the game tracks (12): "patrol", "raid" or
-    "defend" (solo games only), or "" for none (see :mod:`crdesk.game.encounter`)."""
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -189,8 +187,6 @@ class GameSettings:
         }
         if self.solo:  # written only when on: other games' files stay as they were
             out["solo"] = True
-        if self.encounter:
-            out["encounter"] = self.encounter
         return out
 
     @classmethod
@@ -201,7 +197,6 @@ class GameSettings:
             data.get("max_turns"),
             tuple(str(s) for s in sides),
             bool(data.get("solo", False)),
-            str(data.get("encounter") or ""),
         )
 
 
@@ -324,9 +319,6 @@ class Game:
             # only solo games carry PEF state, so other games' state hashes stay as they were
             self._state["pefs"] = []
             self._state["pef"] = {"placed": False, "lowest_two": False, "contacts": 0}
-        kind = encounter.tracked(settings)
-        if kind is not None:  # only games playing an encounter carry its objectives (12)
-            self._state["encounter"] = encounter.initial_state(kind, solo=settings.solo)
         self._pending: dict[str, Any] | None = None
         """Manual dice: the action waiting for faces and the faces typed so far."""
         self._checkpoints: list[_Checkpoint] = []
@@ -486,11 +478,7 @@ class Game:
     @property
     def outcome(self) -> Outcome | None:
         out = self._state["outcome"]
-        if out is None:
-            return None
-        return Outcome(
-            out["winner"], out["reason"], out["turn"], out.get("won"), out.get("next_encounter")
-        )
+        return None if out is None else Outcome(out["winner"], out["reason"], out["turn"])
 
     @property
     def frames(self) -> tuple[Frame, ...]:
@@ -747,6 +735,100 @@ class Game:
         twin._sync_moving()
         return twin
 
+    def preview(self, action: Action | str) -> Preview:
+        """What ``action`` would do now -- its events, where its figure ends and why it
+        stopped -- without playing it: the game is put back exactly as it was and no
+        die is rolled (a step that needs dice stops there and says so)."""
+        return self.preview_all([action])[0]
+
+    def preview_all(self, actions: Sequence[Action | str]) -> list[Preview]:
+        """Previews of ``actions`` played one after another (a group's moves, say).
+
+        The list stops after the first action that is refused, needs dice, or
+        leads to another kind of decision (an In Sight interrupt): what follows
+        it would not be played by the same decision.  Read-only, like
+        :meth:`preview`: the battlefield's other listeners (the table on the
+        screen) hear nothing of the moves tried and taken back.
+        """
+        acts: list[Action] = []
+        for given in actions:
+            try:
+                acts.append(Action.parse(given) if isinstance(given, str) else given)
+            except IllegalActionError as exc:
+                return [Preview(Pass(), reason=str(exc))]
+        if not acts:
+            return []
+        kind = self._frames[-1].kind if self._frames else None
+        version, awaited, pending = self._version, self._awaited, self._pending
+        bf = self.battlefield
+        listeners = bf._listeners
+        own = (self.vis, self.cohesion)
+        bf._listeners = [cb for cb in listeners if getattr(cb, "__self__", None) in own]
+        mark = self._mark()
+        out: list[Preview] = []
+        try:
+            with kernels.pinned(self.sight_route):
+                for act in acts:
+                    reason = self.legal(act)
+                    if reason is None and isinstance(act, DiceFaces):
+                        reason = "dice are entered, not previewed"
+                    if reason is not None:
+                        out.append(Preview(act, reason=reason))
+                        break
+                    one = self._preview_step(act)
+                    out.append(one)
+                    if one.needs_dice is not None or one.next_frame != kind:
+                        break
+        finally:
+            self._dice = None
+            self._rewind(mark)
+            bf._listeners = listeners
+            self._version, self._awaited, self._pending = version, awaited, pending
+        return out
+
+    def _preview_step(self, act: Action) -> Preview:
+        """Apply ``act`` for a preview (the caller rewinds): dice stop it, never roll."""
+        places = {f.id: (f.x, f.y) for f in self.battlefield.figures()}
+        mode, self.dice_mode = self.dice_mode, MANUAL  # no typed faces: any roll stops
+        self._dice = _StepDice(self, [])
+        self._step_events = []
+        needs: str | None = None
+        try:
+            self._apply(self._frames[-1], act)
+            self._run_automatic()
+        except NeedDice as need:
+            needs = f"{need.context} needs {need.count} d6"
+        finally:
+            self.dice_mode = mode
+            self._dice = None
+        events = tuple(self._step_events)
+        self._step_events = []
+        self._version += 1  # the next action is judged against the state after this one
+        moved = {
+            f.id: (f.x, f.y)
+            for f in self.battlefield.figures()
+            if f.id in places and places[f.id] != (f.x, f.y)
+        }
+        sightings: list[Sighting] = []
+        for event in events:
+            if event.kind == "move" and event.section == "7.6" and event.figures:
+                mover = event.figures[0]
+                row = self.vis.row(mover)
+                where = {fid: j for j, fid in enumerate(row.ids)}
+                for enemy in event.figures[1:]:
+                    j = where.get(enemy)
+                    a, b = (mover, enemy) if j is not None and row.sees[j] else (enemy, mover)
+                    sightings.append(Sighting(a, b, self.fig(a).name, self.fig(b).name))
+        over = needs is not None or self._state["outcome"] is not None or not self._frames
+        return Preview(
+            act,
+            events=events,
+            moved=moved,
+            sightings=tuple(sightings),
+            needs_dice=needs,
+            next_frame=None if over else self._frames[-1].kind,
+        )
+
     def _checkpoint(self) -> None:
         self._checkpoints.append(self._mark())
 
@@ -867,8 +949,6 @@ class Game:
         extra: dict[str, Any] = {}
         if self.settings.solo:  # the unresolved PEF markers (11)
             extra["pefs"] = [dict(p) for p in self._state["pefs"] if not p["resolved"]]
-        if "encounter" in self._state:  # the encounter's checklist (12)
-            extra["objectives"] = encounter.objectives(self)
         return {
             **extra,
             "turn": self.turn,
@@ -982,8 +1062,6 @@ class Game:
         ]
 
     def _check_over(self) -> bool:
-        if "encounter" in self._state:  # an encounter ends by its objectives (12)
-            return encounter.check_over(self)
         for side in self.sides:
             if not self._alive(side) and not self._pefs_left(side):
                 other = self.enemy_of(side)
@@ -1232,8 +1310,6 @@ class Game:
         d = frame.data
         self._state["activated"] = sorted(set(self._state["activated"]) | set(d["members"]))
         self.vis.set_moving(())
-        if "encounter" in self._state:
-            encounter.on_activation_end(self, d["side"], d["members"])
         self._emit(
             "activation_end",
             f"{self.fig(d['leader']).name}'s group ends its activation"
@@ -2858,7 +2934,7 @@ class Game:
         force by its own (near) edge and the other side by the far edge (12)."""
         from crdesk.model import EncounterType
 
-        if self.scenario.encounter.type is EncounterType.FREE and "encounter" not in self._state:
+        if self.scenario.encounter.type is EncounterType.FREE:
             return ("near", "far", "left", "right")
         return ("near",) if self.battlefield.force(side).player else ("far",)
 
@@ -3117,8 +3193,6 @@ class Game:
         if res.outcome is PefResolution.CONTACT:
             flags["contacts"] += 1
             self._generate_enemies(pef, res.enemy_size, self.fig(viewer))
-        if "encounter" in self._state:  # 12.2.6 / 12.3.6
-            encounter.on_pef_resolved(self, pef, res.outcome)
 
     def _generate_enemies(self, pef: dict[str, Any], size: int, viewer: Figure) -> None:
         """The contacted group (11.3): ``size`` figures of the encounter's enemy band
