@@ -48,7 +48,7 @@ import shapely
 from crdesk.cohesion import Cohesion
 from crdesk.dice import DiceLog, DiceSource, counter_face
 from crdesk.errors import CrdeskError, IllegalActionError
-from crdesk.game import adapter
+from crdesk.game import adapter, encounter
 from crdesk.game.actions import (
     Action,
     Activate,
@@ -178,6 +178,9 @@ class GameSettings:
     solo: bool = False
     """Solo play (11): the non-player force's enemies hide as PEFs the controller
     places, moves and resolves (see "PEFs" in :class:`Game`)."""
+    encounter: str = ""
+    """The encounter whose objectives the game tracks (12): "patrol", "raid" or
+    "defend" (solo games only), or "" for none (see :mod:`crdesk.game.encounter`)."""
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -187,6 +190,8 @@ class GameSettings:
         }
         if self.solo:  # written only when on: other games' files stay as they were
             out["solo"] = True
+        if self.encounter:
+            out["encounter"] = self.encounter
         return out
 
     @classmethod
@@ -197,6 +202,7 @@ class GameSettings:
             data.get("max_turns"),
             tuple(str(s) for s in sides),
             bool(data.get("solo", False)),
+            str(data.get("encounter") or ""),
         )
 
 
@@ -319,6 +325,9 @@ class Game:
             # only solo games carry PEF state, so other games' state hashes stay as they were
             self._state["pefs"] = []
             self._state["pef"] = {"placed": False, "lowest_two": False, "contacts": 0}
+        kind = encounter.tracked(settings)
+        if kind is not None:  # only games playing an encounter carry its objectives (12)
+            self._state["encounter"] = encounter.initial_state(kind, solo=settings.solo)
         self._pending: dict[str, Any] | None = None
         """Manual dice: the action waiting for faces and the faces typed so far."""
         self._checkpoints: list[_Checkpoint] = []
@@ -478,7 +487,11 @@ class Game:
     @property
     def outcome(self) -> Outcome | None:
         out = self._state["outcome"]
-        return None if out is None else Outcome(out["winner"], out["reason"], out["turn"])
+        if out is None:
+            return None
+        return Outcome(
+            out["winner"], out["reason"], out["turn"], out.get("won"), out.get("next_encounter")
+        )
 
     @property
     def frames(self) -> tuple[Frame, ...]:
@@ -949,6 +962,8 @@ class Game:
         extra: dict[str, Any] = {}
         if self.settings.solo:  # the unresolved PEF markers (11)
             extra["pefs"] = [dict(p) for p in self._state["pefs"] if not p["resolved"]]
+        if "encounter" in self._state:  # the encounter's checklist (12)
+            extra["objectives"] = encounter.objectives(self)
         return {
             **extra,
             "turn": self.turn,
@@ -1062,6 +1077,8 @@ class Game:
         ]
 
     def _check_over(self) -> bool:
+        if "encounter" in self._state:  # an encounter ends by its objectives (12)
+            return encounter.check_over(self)
         for side in self.sides:
             if not self._alive(side) and not self._pefs_left(side):
                 other = self.enemy_of(side)
@@ -1310,6 +1327,8 @@ class Game:
         d = frame.data
         self._state["activated"] = sorted(set(self._state["activated"]) | set(d["members"]))
         self.vis.set_moving(())
+        if "encounter" in self._state:
+            encounter.on_activation_end(self, d["side"], d["members"])
         self._emit(
             "activation_end",
             f"{self.fig(d['leader']).name}'s group ends its activation"
@@ -2934,7 +2953,7 @@ class Game:
         force by its own (near) edge and the other side by the far edge (12)."""
         from crdesk.model import EncounterType
 
-        if self.scenario.encounter.type is EncounterType.FREE:
+        if self.scenario.encounter.type is EncounterType.FREE and "encounter" not in self._state:
             return ("near", "far", "left", "right")
         return ("near",) if self.battlefield.force(side).player else ("far",)
 
@@ -3193,6 +3212,8 @@ class Game:
         if res.outcome is PefResolution.CONTACT:
             flags["contacts"] += 1
             self._generate_enemies(pef, res.enemy_size, self.fig(viewer))
+        if "encounter" in self._state:  # 12.2.6 / 12.3.6
+            encounter.on_pef_resolved(self, pef, res.outcome)
 
     def _generate_enemies(self, pef: dict[str, Any], size: int, viewer: Figure) -> None:
         """The contacted group (11.3): ``size`` figures of the encounter's enemy band
