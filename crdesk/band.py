@@ -306,6 +306,11 @@ class BandFigure:
     def active(self) -> bool:
         return self.status == ACTIVE
 
+    @property
+    def encounters_played(self) -> int:
+        """Encounters this figure took part in (joining after one does not count)."""
+        return len({h["encounter"] for h in self.history if h["event"] != "joined"})
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "id": self.id,

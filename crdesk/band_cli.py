@@ -187,7 +187,7 @@ def show_lines(band: Band) -> list[str]:
         head = f"{band.name}: a {band.band_type.value} Band whose Star is gone; its story is over"
     rows = [["id", "name", "role", "rep", "weapon", "status", "encounters"]]
     for f in band.figures:
-        played = len({h["encounter"] for h in f.history if h["encounter"] > 0})
+        played = f.encounters_played
         rows.append(
             [
                 f.id,

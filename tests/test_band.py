@@ -352,6 +352,7 @@ def test_after_the_won_game(won):
         ("g4", 4, "active"),
     ]
     assert new.figures[3].joined == 1 and new.figures[3].weapon is WeaponCode.SAW
+    assert [f.encounters_played for f in new.figures] == [1, 1, 1, 0, 0]
     assert band.figures[0].rep == 5  # the Band given is not changed
     entry = new.encounters[0]
     assert entry["outcome"] == "won" and entry["number"] == 1 and entry["date"] == "2026-12-01"

@@ -36,6 +36,7 @@ from crdesk.game import CHANCE, SEEDED, Action, Game, GameSettings
 from crdesk.game.savefile import load_game, save_game
 from crdesk.model import Scenario
 from ui.play.autosave import GAMES_FOLDER, GameAutosaver, GameAutosaveStore
+from ui.play.campaign_dock import CampaignDock
 from ui.play.decision_dock import DecisionDock
 from ui.play.dice_entry import DiceEntryDock
 from ui.play.dice_tray import DiceTrayDock
@@ -95,6 +96,9 @@ class PlayMode(QObject):
         ):
             window.addDockWidget(area, dock)
             dock.hide()
+        self.campaign_dock = CampaignDock(window, game=lambda: self.game)
+        window.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.campaign_dock)
+        self.campaign_dock.hide()
         window.addActions([self.turn_dock.action_end, self.turn_dock.action_pass])
         self.decision_dock.chosen.connect(self.choose)
         self.decision_dock.typed.connect(self.choose_text)
@@ -169,6 +173,7 @@ class PlayMode(QObject):
         menu.addActions([self.action_start, self.action_open])
         self.recent_menu = QMenu("Open &Recent Game", self.window)
         menu.addMenu(self.recent_menu)
+        menu.addActions([self.campaign_dock.action_open, self.campaign_dock.toggleViewAction()])
         menu.addAction(self.action_save)
         menu.addAction(self.action_report)
         menu.addSeparator()
@@ -210,6 +215,7 @@ class PlayMode(QObject):
         for action in (self.action_save, self.action_report, self.action_undo, self.action_stop):
             action.setEnabled(playing)
         self.action_default.setEnabled(playing)
+        self.campaign_dock.update_button()
         for dock in self._panels():
             dock.toggleViewAction().setEnabled(playing)
         colour = "#d9771f" if playing else "#5b6f8a"
@@ -414,7 +420,7 @@ class PlayMode(QObject):
         return (self.decision_dock, self.dice_entry, self.turn_dock, self.dice_tray, self.log_dock)
 
     def _own_docks(self) -> tuple[QDockWidget, ...]:
-        return self._panels()
+        return (*self._panels(), self.campaign_dock)
 
     def _sync_overlays(self, _on: bool = False) -> None:
         if self.scene is not None:

@@ -1,0 +1,266 @@
+"""The Campaign dock: the Band between encounters (6.1, 7.13, 13).
+
+It shows the roster of an open ``.crband`` file (the Star and Grunts with their
+Reps, weapons and whether they are still in the Band) and the encounters it has
+played, with every roll of the chosen one's after-the-battle.  When the game on
+the table is over, "After the Battle" takes it into the Band through
+:func:`crdesk.band.after_battle` with seeded dice (the seed is kept in the file)
+and saves the Band at once.  The rules are all in :mod:`crdesk.band`; this dock
+only shows them.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QAction, QBrush, QFont, QPalette
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDockWidget,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QMainWindow,
+    QMessageBox,
+    QPlainTextEdit,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from crdesk.band import (
+    ACTIVE,
+    STATUS_WORDS,
+    AfterBattleError,
+    Band,
+    BandFileError,
+    after_battle,
+    load_band,
+    save_band,
+)
+from crdesk.dice import CounterDice
+from crdesk.game import Game
+
+BAND_FILTER = "Band (*.crband);;All files (*)"
+COLUMNS = ("Name", "Rep", "Weapon", "Status", "Enc.")
+ENCOUNTER_ROLE = int(Qt.ItemDataRole.UserRole) + 1
+
+
+class CampaignDock(QDockWidget):
+    """The roster and the encounters of the Band the player keeps (a ``.crband`` file)."""
+
+    band_changed = Signal()
+
+    def __init__(
+        self, parent: QWidget | None = None, game: Callable[[], Game | None] | None = None
+    ) -> None:
+        super().__init__("Campaign", parent)
+        self.setObjectName("campaignDock")
+        self.band: Band | None = None
+        self.path: Path | None = None
+        self._game = game or (lambda: None)
+        """The game on the table, when there is one (for "After the Battle")."""
+        body = QWidget()
+        layout = QVBoxLayout(body)
+        layout.setContentsMargins(6, 6, 6, 6)
+        self.head = QLabel("No Band open. Game ▸ Open Band… reads a .crband file.")
+        self.head.setWordWrap(True)
+        self.head.setObjectName("campaignHead")
+        layout.addWidget(self.head)
+        self.roster = QTableWidget(0, len(COLUMNS))
+        self.roster.setHorizontalHeaderLabels(COLUMNS)
+        self.roster.verticalHeader().hide()
+        self.roster.verticalHeader().setDefaultSectionSize(22)
+        self.roster.setWordWrap(False)
+        self.roster.setMinimumHeight(22 * 7 + 4)
+        self.roster.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.roster.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        header = self.roster.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for col in range(1, len(COLUMNS)):
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        layout.addWidget(self.roster, 3)
+        layout.addWidget(QLabel("<b>Encounters</b>"))
+        self.history = QListWidget()
+        self.history.setMinimumHeight(70)
+        self.history.currentItemChanged.connect(self._show_rolls)
+        layout.addWidget(self.history, 2)
+        self.rolls = QPlainTextEdit()
+        self.rolls.setReadOnly(True)
+        self.rolls.setPlaceholderText("The rolls of the chosen encounter's after-the-battle.")
+        layout.addWidget(self.rolls, 3)
+        buttons = QHBoxLayout()
+        self.open_button = QPushButton("Open Band…")
+        self.open_button.clicked.connect(self.open_dialog)
+        self.after_button = QPushButton("After the Battle")
+        self.after_button.clicked.connect(self.take_game)
+        buttons.addWidget(self.open_button)
+        buttons.addWidget(self.after_button)
+        layout.addLayout(buttons)
+        self.setWidget(body)
+        self.setMinimumWidth(300)
+        self.action_open = QAction("Open &Band…", self)
+        self.action_open.setStatusTip("Open a Band (.crband) and show its roster and encounters")
+        self.action_open.triggered.connect(lambda _checked=False: self.open_dialog())
+        self.refresh()
+
+    # -- files -------------------------------------------------------------------------
+
+    def open_dialog(self) -> None:
+        start = str(self.path.parent) if self.path is not None else ""
+        path, _ = QFileDialog.getOpenFileName(self, "Open Band", start, BAND_FILTER)
+        if path:
+            self.open_file(path)
+
+    def open_file(self, path: str | os.PathLike[str]) -> bool:
+        """Show the Band of a file; a file that is not a Band is refused, saying why."""
+        try:
+            band = load_band(path)
+        except BandFileError as exc:
+            QMessageBox.critical(self, "Could not open the Band", str(exc))
+            return False
+        self.band, self.path = band, Path(path)
+        self.refresh()
+        self.show()
+        self.raise_()
+        window = self.parentWidget()
+        if isinstance(window, QMainWindow):  # room for the roster and the rolls
+            window.resizeDocks([self], [max(self.height(), 560)], Qt.Orientation.Vertical)
+        self.band_changed.emit()
+        return True
+
+    # -- after the battle --------------------------------------------------------------
+
+    def can_take_game(self) -> str | None:
+        """Why "After the Battle" cannot run now, or None when it can."""
+        if self.band is None:
+            return "open a Band first"
+        game = self._game()
+        if game is None:
+            return "no game on the table"
+        if game.outcome is None:
+            return "the game on the table is not over"
+        last = self.band.encounters[-1] if self.band.encounters else None
+        if (
+            last is not None
+            and last.get("game_seed") == game.seed
+            and (
+                last.get("turns") == game.outcome.turn and last.get("reason") == game.outcome.reason
+            )
+        ):
+            return "this game is already in the Band's story"
+        return None
+
+    def take_game(self, seed: int | None = None) -> bool:
+        """Take the finished game into the Band (seeded dice) and save the Band."""
+        why = self.can_take_game()
+        game = self._game()
+        if why is not None or self.band is None or self.path is None or game is None:
+            QMessageBox.information(self, "After the Battle", f"Not now: {why}.")
+            return False
+        seed = secrets.randbelow(2**31) if seed is None or isinstance(seed, bool) else seed
+        try:
+            result = after_battle(
+                self.band, game, CounterDice(seed), seed=seed, game_name=game.scenario.title
+            )
+            save_band(result.band, self.path)
+        except (AfterBattleError, BandFileError, OSError) as exc:
+            QMessageBox.critical(self, "After the Battle", str(exc))
+            return False
+        self.band = result.band
+        self.refresh()
+        self.history.setCurrentRow(self.history.count() - 1)
+        self.band_changed.emit()
+        return True
+
+    # -- showing -----------------------------------------------------------------------
+
+    def update_button(self) -> None:
+        """ "After the Battle" is on when a Band is open and the game on the table is over."""
+        why = self.can_take_game()
+        self.after_button.setEnabled(why is None)
+        self.after_button.setToolTip(
+            "Recovery (7.13), New Recruits (13.1) and Rep changes (13.2/13.3) from the "
+            "finished game on the table; the Band is saved at once"
+            + (f"\nNot now: {why}." if why else "")
+        )
+
+    def refresh(self) -> None:
+        band = self.band
+        self.roster.setRowCount(0)
+        self.history.clear()
+        self.rolls.clear()
+        self.update_button()
+        if band is None:
+            self.head.setText("No Band open. Game ▸ Open Band… reads a .crband file.")
+            return
+        star = band.star
+        nxt = band.next_encounter.value.title() if band.next_encounter else "free play"
+        if star is None:
+            state = "its Star is gone: the story is over"
+        else:
+            state = (
+                f"{len(band.active)} of {band.size_limit} figures (Star's Rep {star.rep}) · "
+                f"next encounter: <b>{nxt}</b>"
+            )
+        self.head.setText(
+            f"<b>{band.name}</b> — {band.band_type.value} Band<br>{state}"
+            + (f"<br><small>{self.path.name}</small>" if self.path is not None else "")
+        )
+        dim = QBrush(self.palette().color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text))
+        for f in band.figures:
+            row = self.roster.rowCount()
+            self.roster.insertRow(row)
+            played = f.encounters_played
+            cells = (
+                ("★ " if f.is_star else "") + f.name,
+                str(f.rep),
+                f.weapon.value,
+                STATUS_WORDS.get(f.status, f.status),
+                str(played),
+            )
+            tip = "\n".join(h["text"] for h in f.history[-6:])
+            for col, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                item.setToolTip(tip)
+                if col in (1, 4):
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
+                if f.is_star:
+                    font = QFont(item.font())
+                    font.setBold(True)
+                    item.setFont(font)
+                if f.status != ACTIVE:
+                    item.setForeground(dim)
+                self.roster.setItem(row, col, item)
+        for entry in band.encounters:
+            following = f" → {entry['next'].title()}" if entry.get("next") else ""
+            text = (
+                f"{entry['number']}. {entry['type'].title()}: {entry['outcome']}"
+                f" (turn {entry.get('turns', '?')}){following}"
+            )
+            item = QListWidgetItem(text)
+            item.setToolTip(f"{entry.get('date', '')} {entry.get('reason', '')}".strip())
+            item.setData(ENCOUNTER_ROLE, entry["number"])
+            self.history.addItem(item)
+        if not band.encounters:
+            self.rolls.setPlainText("\n".join(band.created.get("rolls", [])))
+
+    def _show_rolls(self, item: QListWidgetItem | None, _old: QListWidgetItem | None) -> None:
+        if item is None or self.band is None:
+            return
+        number = item.data(ENCOUNTER_ROLE)
+        entry = next((e for e in self.band.encounters if e["number"] == number), None)
+        if entry is not None:
+            head = f"Encounter {number}, {entry.get('date', '')}"
+            if entry.get("seed") is not None:
+                head += f", after-the-battle seed {entry['seed']}"
+            self.rolls.setPlainText("\n".join([head, *entry.get("rolls", [])]))
