@@ -107,9 +107,14 @@ def test_two_targets_open_the_dialog_and_a_two_and_one_share_fires(
     book = fire_odds(mace.rep, mace.weapon, specs, allocation=[2, 1], options=game.rules)
     assert dialog.odds == book
     assert f"hit <b>{pct(book.targets[0].hit)}</b>" in dialog.odds_labels["e2"].text()
+    # the lines of fire to both targets are on the table while the dialog is open
+    assert set(dialog.lines) == {"e2", "e1"}
+    assert all(line.scene() is window.play.scene for line in dialog.lines.values())
+    assert dialog.lines["e2"].pen().style() == Qt.PenStyle.SolidLine
     # a share that does not give out all the dice is the controller's to refuse
     type_dice(qtbot, dialog.spins["e2"], 0)
     assert dialog.total_label.text() == "1 of 3 dice given out" and dialog.odds is None
+    assert dialog.lines["e2"].pen().style() == Qt.PenStyle.DashLine  # no dice: dashed
     qtbot.mouseClick(dialog.fire_button, Qt.MouseButton.LeftButton)
     assert dialog.isVisible() and len(game.history) == steps
     assert dialog.last_reason == game.legal("fire p1 at e1:1")
@@ -125,7 +130,7 @@ def test_two_targets_open_the_dialog_and_a_two_and_one_share_fires(
     fire = [e for e in game.events if e.kind == "fire"][-1]
     assert fire.data["allocation"] == [1, 2]
     assert [(t["id"], len(t["dice"])) for t in fire.data["results"]] == [("e2", 1), ("e1", 2)]
-    assert not dialog.isVisible() and tool.fire_dialog is None
+    assert not dialog.isVisible() and tool.fire_dialog is None and not dialog.lines
     assert status(window) == "Sgt. Mace fires at Knuckles (1d), Viper boss (2d)"
 
 
@@ -138,8 +143,9 @@ def test_escape_cancels_the_dialog_and_plays_nothing(window: MainWindow, qtbot) 
     assert dialog is not None and dialog.allocation() == (("e1", 2), ("e2", 1))
     before = (len(game.history), game.state_hash())
     qtbot.keyClick(dialog.spins["e1"], Qt.Key.Key_Escape)
-    assert not dialog.isVisible() and tool.fire_dialog is None
+    assert not dialog.isVisible() and tool.fire_dialog is None and not dialog.lines
     assert (len(game.history), game.state_hash()) == before
+    assert status(window) == "Sgt. Mace holds fire"
     assert tool.selected == "p1"  # the shooter stays chosen for another try
 
 

@@ -17,11 +17,13 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QPoint, QRect, QSize, Qt, Signal
-from PySide6.QtGui import QFont, QKeyEvent
+from PySide6.QtCore import QEvent, QLineF, QPoint, QRect, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QKeyEvent, QPen
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
+    QGraphicsLineItem,
+    QGraphicsScene,
     QGridLayout,
     QLabel,
     QPushButton,
@@ -38,8 +40,19 @@ from crdesk.tables import weapon_stats
 from ui.play.fire_preview import pct
 from ui.play.session import PlaySession
 from ui.play.text import figure_names
+from ui.scene.layers import Layer
 
 REFUSED = "#b3261e"
+FIRE_LINE = QColor(20, 120, 50)
+IDLE_LINE = QColor(120, 120, 120, 200)
+
+
+def _line_pen(firing: bool) -> QPen:
+    pen = QPen(FIRE_LINE if firing else IDLE_LINE, 0)
+    pen.setCosmetic(True)
+    pen.setWidthF(2.5 if firing else 1.5)
+    pen.setStyle(Qt.PenStyle.SolidLine if firing else Qt.PenStyle.DashLine)
+    return pen
 
 
 class FireDialog(QDialog):
@@ -53,9 +66,13 @@ class FireDialog(QDialog):
         session: PlaySession,
         choice: adapter.FireChoice,
         parent: QWidget | None = None,
+        scene: QGraphicsScene | None = None,
     ) -> None:
         super().__init__(parent)
         self.session = session
+        self.scene = scene
+        """Where the lines of fire to the rows' targets are drawn while the dialog is open."""
+        self.lines: dict[str, QGraphicsLineItem] = {}
         self.choice = choice
         self.last_reason: str | None = None
         """The controller's refusal of the last Fire (None before one, or when it fired)."""
@@ -134,6 +151,7 @@ class FireDialog(QDialog):
         layout.addWidget(buttons)
         session.changed.connect(self._game_changed)
         self.finished.connect(self._disconnect)
+        self._draw_lines()
         self._update()
 
     def event(self, event: QEvent) -> bool:
@@ -170,6 +188,8 @@ class FireDialog(QDialog):
         self.reason_label.hide()
         self.odds = self._odds()
         shares = [t for t, n in self.allocation() if n > 0]
+        for tid, line in self.lines.items():
+            line.setPen(_line_pen(tid in shares))
         for tid, label in self.odds_labels.items():
             if self.odds is None or tid not in shares:
                 label.setText("—" if tid in shares or self.odds is None else "not targeted")
@@ -226,7 +246,25 @@ class FireDialog(QDialog):
         if not self._playing:
             self.reject()
 
+    def _draw_lines(self) -> None:
+        """A line of fire to every target in the rows: solid while it gets dice, else dashed."""
+        if self.scene is None:
+            return
+        bf = self.session.game.battlefield
+        a = bf.figure(self.choice.shooter)
+        for tid in self.choice.targets:
+            b = bf.figure(tid)
+            line = QGraphicsLineItem(QLineF(a.x, a.y, b.x, b.y))
+            line.setZValue(Layer.FIGURES - 1)  # under the bases: their Reps stay readable
+            line.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+            self.scene.addItem(line)
+            self.lines[tid] = line
+
     def _disconnect(self, _result: int) -> None:
+        for line in self.lines.values():
+            if line.scene() is not None:
+                line.scene().removeItem(line)
+        self.lines = {}
         with contextlib.suppress(RuntimeError, TypeError):
             self.session.changed.disconnect(self._game_changed)
 

@@ -327,7 +327,7 @@ class MoveTool(QObject):
         """Share the volley's dice in a small dialog beside the first target (7.9.8)."""
         if self.fire_dialog is not None:
             self.fire_dialog.close()
-        dialog = FireDialog(self.session, choice, self.view.window())
+        dialog = FireDialog(self.session, choice, self.view.window(), self.scene)
         names = figure_names(self.session.game)
 
         def fired(action: Fire) -> None:
