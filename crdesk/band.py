@@ -893,10 +893,16 @@ def after_battle(
     lines: list[str] = []
     rolls: list[TableRoll] = []
     # An encounter's objective (12) decides when the game reports it; else the winner.
-    reported = getattr(outcome, "won", None)
+    reported = outcome.won
     won = bool(reported) if reported is not None else outcome.winner == side
     result = "won" if won else ("draw" if outcome.winner is None else "lost")
-    played = game.scenario.encounter.type
+    # the encounter whose objectives the game tracked (12), else the scenario's
+    tracked = game.settings.encounter
+    played = (
+        EncounterType(tracked)
+        if tracked in _values(EncounterType)
+        else game.scenario.encounter.type
+    )
     lines.append(
         f"Encounter {number} ({played.value}): {result} on turn {outcome.turn}: {outcome.reason}."
     )
@@ -1009,7 +1015,7 @@ def after_battle(
                 f"{last.name}, the last to join, leaves (6.1).",
             )
 
-    told = getattr(outcome, "next_encounter", None)
+    told = outcome.next_encounter
     nxt = EncounterType(told) if told in _values(EncounterType) else next_encounter(played, won)
     band.next_encounter = nxt
     if nxt is not None:

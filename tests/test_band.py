@@ -509,3 +509,28 @@ def test_after_battle_from_a_seed_is_reproducible(lost):
     assert [(f.rep, f.status) for f in c.band.figures] == [
         (f.rep, f.status) for f in a.band.figures
     ]
+
+
+@pytest.mark.parametrize(
+    ("name", "outcome", "following"),
+    [("encounter_patrol_won", "won", "raid"), ("encounter_patrol_lost", "lost", "defend")],
+)
+def test_a_patrol_that_leaves_by_its_edge(name, outcome, following):
+    """Walking off by the entry edge ends a Patrol: it is not leaving the battlefield
+    (no Recovery, no failure), and the game's objective decides the next encounter."""
+    game = play_case(json.loads((GAMES / f"{name}.json").read_text()))
+    records = encounter_records(game)
+    assert records and all(r == EncounterRecord() for r in records.values())
+    band = Band(
+        "Scouts",
+        BandType.MILITARY,
+        [
+            BandFigure(fid, fid, 5 if n == 0 else 4, role=Role.STAR if n == 0 else Role.GRUNT)
+            for n, fid in enumerate(records)
+        ],
+    )
+    dice = ScriptedDice([6, 6])  # New Recruits only: nobody to recover, no Rep rolls
+    ab = after_battle(band, game, dice)
+    assert dice.remaining == 0
+    assert ab.entry["type"] == "patrol" and ab.entry["outcome"] == outcome
+    assert ab.entry["next"] == following and ab.band.next_encounter is EncounterType(following)
