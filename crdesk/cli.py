@@ -194,13 +194,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _extensions() -> list[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None]]:
     """Subcommands that live in their own core modules (rules referee, LOS, generator)."""
-    from crdesk import band_cli, game_cli, generate_cli, los_cli, resolve_cli
+    from crdesk import band_cli, game_cli, generate_cli, los_cli, resolve_cli, simulate_cli
 
     return [
         resolve_cli.register,
         los_cli.register,
         generate_cli.register,
         game_cli.register,
+        simulate_cli.register,
         band_cli.register,
     ]
 

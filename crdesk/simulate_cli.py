@@ -1,0 +1,317 @@
+"""``crdesk simulate``: many encounters with both sides automated, and their statistics.
+
+::
+
+    crdesk simulate --generate roll --games 1000 --seed 7 --jobs 2
+    crdesk simulate town.crdesk --games 200 --seed 1 --encounter raid --json
+    crdesk simulate --generate urban --band mace.crband --games 100 --seed 3
+    crdesk simulate --generate wooded --games 5000 --seed 1 --scheduler tcp://10.0.0.5:8786
+
+The batch itself is :mod:`crdesk.simulate`.  Bad arguments print one line
+``error: ...`` on stderr and exit 2; a game that fails is reported with its
+seed and the batch goes on (exit 1 when any game failed).  ``crdesk.cli``
+wires it in with :func:`register`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from crdesk.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, OneLineParser, int_in
+from crdesk.model import BandType, EncounterType
+from crdesk.simulate import (
+    DEFAULT_MAX_TURNS,
+    MIN_GAMES_FOR_EDGE,
+    SchedulerUnavailable,
+    Setup,
+    band_members,
+    default_band,
+    run_batch,
+    summarize,
+)
+
+TERRAIN_TYPES = ("clear", "urban", "wooded", "mountain", "roll")
+ENCOUNTERS = ("patrol", "raid", "defend")
+BAND_TYPES = tuple(b.value for b in BandType)
+
+EPILOG = f"""\
+Every game has its own seed, a hash of --seed and the game's number, from which
+its table (--generate), the Band's deployment and its dice come: the same --seed
+gives the same results whatever --jobs or --scheduler.  The player's Band is
+played by the book policy, the enemy (PEFs, 11; table 11.4) by the solo enemy.
+An encounter still going on after --max-turns turns is a draw.
+
+What is printed:
+  win rates      player win / enemy win / draw, each with a Wilson 95% interval
+  casualties     figures per game each side lost (Out of the Fight, Obviously
+                 Dead, left the table), mean with a 95% interval
+  turns          mean, spread (sd), min, median, max
+  reasons        why the games ended, most common first
+  decisive rules two measures:
+    took figures out: for every figure lost, the rules cited by the chain of
+                 events of the step that took it out (up to the event naming
+                 it); the share of that side's losses each rule was part of
+    win edge:    the player's win rate in games where a rule came up minus
+                 the rate in games where it did not (each side of the split at
+                 least {MIN_GAMES_FOR_EDGE} games), largest difference first;
+                 an association, not proof of a cause
+
+--scheduler ADDRESS runs the games on a Dask distributed cluster (its workers
+need crdesk installed): pip install 'crdesk[cluster]'."""
+
+
+class _Parser(OneLineParser):
+    pass
+
+
+_games = int_in(1, 10_000_000, "the number of games")
+_seed = int_in(0, 2**63 - 1, "the seed")
+_jobs = int_in(1, 512, "the number of jobs")
+_turns = int_in(1, 10_000, "a number of turns")
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``simulate`` to the ``crdesk`` parser's subparsers."""
+    saved = subparsers._parser_class
+    subparsers._parser_class = _Parser
+    try:
+        p = subparsers.add_parser(
+            "simulate",
+            help="play many automated encounters and print win rates, losses and "
+            "the rules that decide them",
+            description="Play N encounters with both sides automated and print their "
+            "statistics: a scenario as it stands, or a table generated for each game "
+            "with a Band deployed on it.",
+            epilog=EPILOG,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+    finally:
+        subparsers._parser_class = saved
+    p.add_argument("scenario", nargs="?", metavar="SCENARIO", help="a .crdesk scenario file")
+    p.add_argument(
+        "--generate",
+        metavar="TYPE",
+        choices=TERRAIN_TYPES,
+        help="each game generates its own 36x36 table of this type (9.2): "
+        + ", ".join(TERRAIN_TYPES),
+    )
+    p.add_argument("--games", type=_games, required=True, metavar="N", help="games to play")
+    p.add_argument("--seed", type=_seed, required=True, metavar="S", help="the batch's seed")
+    p.add_argument(
+        "--jobs", type=_jobs, default=1, metavar="J", help="local worker processes (default 1)"
+    )
+    p.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="run the games on a Dask distributed scheduler, e.g. tcp://host:8786",
+    )
+    p.add_argument(
+        "--encounter",
+        choices=ENCOUNTERS,
+        help="the encounter (12); default patrol with --generate, else the scenario's own",
+    )
+    p.add_argument(
+        "--band",
+        metavar="TYPE|FILE",
+        help="the player's Band: a band type for the default Band (a Rep 5 Star and four "
+        "Rep 4 Grunts; " + ", ".join(BAND_TYPES) + "; default military with --generate) "
+        "or a saved .crband file",
+    )
+    p.add_argument(
+        "--enemy-band",
+        choices=BAND_TYPES,
+        default=BandType.MILITARY.value,
+        help="the enemies the PEFs turn into (default military)",
+    )
+    p.add_argument(
+        "--max-turns",
+        type=_turns,
+        default=DEFAULT_MAX_TURNS,
+        metavar="T",
+        help=f"a game still going after T turns is a draw (default {DEFAULT_MAX_TURNS})",
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(handler=cmd_simulate)
+
+
+def _error(message: str, status: int = EXIT_USAGE) -> int:
+    print(f"error: {' '.join(message.split())}", file=sys.stderr)
+    return status
+
+
+def _setup(args: argparse.Namespace) -> Setup | int:
+    """The batch's set-up from the arguments, or the exit status of what is wrong."""
+    if (args.scenario is None) == (args.generate is None):
+        return _error("give a SCENARIO file or --generate TYPE (one of them)")
+    if args.scheduler is not None and args.jobs != 1:
+        return _error("--jobs is for local processes; with --scheduler the cluster's workers play")
+    band_type = BandType.MILITARY.value
+    band_name = "Patrol"
+    members = None
+    if args.band is not None:
+        if args.band.lower() in BAND_TYPES:
+            band_type = args.band.lower()
+            members = default_band(band_type)
+            band_name = f"{band_type.title()} Band"
+        elif args.band.endswith(".crband") or Path(args.band).exists():
+            from crdesk.band import BandFileError, load_band
+
+            try:
+                band = load_band(args.band)
+            except BandFileError as exc:
+                return _error(f"--band: {exc.one_line()}")
+            except OSError as exc:
+                return _error(f"--band: {args.band}: {exc.strerror or exc}")
+            if not band.active:
+                return _error(f"--band: {args.band}: the Band has no figure left to deploy")
+            members = band_members(band.to_figures())
+            band_type, band_name = band.band_type.value, band.name
+        else:
+            return _error(
+                f"--band must be a band type ({', '.join(BAND_TYPES)}) or a .crband file, "
+                f"got {args.band!r}"
+            )
+    common: dict[str, Any] = {
+        "band_type": band_type,
+        "band_name": band_name,
+        "enemy_band": args.enemy_band,
+        "max_turns": args.max_turns,
+    }
+    if args.generate is not None:
+        return Setup(
+            terrain=args.generate,
+            encounter=args.encounter or EncounterType.PATROL.value,
+            band=members if members is not None else default_band(band_type),
+            **common,
+        )
+    from crdesk.cli import load_for_command
+    from crdesk.scenario import dumps
+
+    scenario = load_for_command(args.scenario)
+    if isinstance(scenario, int):
+        return scenario
+    forces = scenario.battlefield.forces
+    if len(forces) != 2 or sum(f.player for f in forces) != 1:
+        return _error(
+            f"{args.scenario}: a simulated game needs two forces, one of them the player's "
+            f"(this scenario has {len(forces)}, {sum(f.player for f in forces)} the player's)"
+        )
+    return Setup(
+        scenario=dumps(scenario),
+        source=args.scenario,
+        encounter=args.encounter,
+        band=members,
+        **common,
+    )
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    """``crdesk simulate SCENARIO|--generate TYPE --games N --seed S ...``."""
+    setup = _setup(args)
+    if isinstance(setup, int):
+        return setup
+    started = time.perf_counter()
+    try:
+        results = run_batch(setup, args.games, args.seed, jobs=args.jobs, scheduler=args.scheduler)
+    except SchedulerUnavailable as exc:
+        return _error(str(exc))
+    except OSError as exc:
+        return _error(f"--scheduler {args.scheduler}: {exc}")
+    elapsed = time.perf_counter() - started
+    report = summarize(results)
+    status = EXIT_PROBLEMS if report["errors"] else EXIT_OK
+    if args.json:
+        out = {
+            "seed": args.seed,
+            "setup": setup.describe(),
+            **report,
+            "results": [
+                {
+                    "game": r.index,
+                    "seed": r.seed,
+                    "winner": r.winner,
+                    "reason": r.reason,
+                    "turns": r.turns,
+                    "losses": r.losses,
+                    "error": r.error,
+                }
+                for r in results
+            ],
+        }
+        print(json.dumps(out, indent=2, ensure_ascii=False))
+        return status
+    for line in report_lines(setup, args.seed, report):
+        print(line)
+    print(f"{args.games} games in {elapsed:.1f} s")
+    return status
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def report_lines(setup: Setup, seed: int, report: dict[str, Any]) -> list[str]:
+    """The plain-text report."""
+    about = setup.describe()
+    lines = [
+        f"{report['games']} games, seed {seed}: {about['encounter']} on {about['table']}, "
+        f"at most {about['max_turns']} turns",
+    ]
+    if "band" in about:
+        band = about["band"]
+        lines.append(f"Band: {band['name']} ({band['type']}): " + ", ".join(band["figures"]))
+    if "enemy_band" in about:
+        lines.append(f"Enemy: {about['enemy_band']} (from PEFs, 11)")
+    played = report["played"]
+    lines.append("")
+    lines.append(f"Win rates ({played} games played, Wilson 95% intervals):")
+    labels = {"player": "player wins", "enemy": "enemy wins", "draw": "draws"}
+    for key, label in labels.items():
+        rate = report["win_rates"][key]
+        lo, hi = rate["ci95"]
+        lines.append(
+            f"  {label:<12} {rate['games']:>6}  {_pct(rate['rate']):>6}  [{_pct(lo)} - {_pct(hi)}]"
+        )
+    lines.append("Casualties per game (mean, 95% interval; totals by how they ended):")
+    for side in ("player", "enemy"):
+        c = report["casualties"][side]
+        per = c["per_game"]
+        kinds = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in c["total"].items()) or "none"
+        lines.append(
+            f"  {side:<7} {per['mean']:.2f} [{per['ci95'][0]:.2f} - {per['ci95'][1]:.2f}]  "
+            f"({kinds})"
+        )
+    enemies = report["casualties"]["enemy_figures"]
+    lines.append(f"  enemy figures that appeared per game: {enemies['mean']:.2f}")
+    t = report["turns"]
+    lines.append(
+        f"Turns: mean {t['mean']:.2f} (sd {t['sd']:.2f}), min {t['min']}, median "
+        f"{t['median']:g}, max {t['max']}"
+    )
+    lines.append("Why the games ended:")
+    for row in report["reasons"]:
+        lines.append(f"  {row['games']:>6}  {row['reason']}")
+    rules = report["decisive_rules"]
+    lines.append("Rules that took figures out (share of each side's losses):")
+    for side in ("player", "enemy"):
+        rows = rules["loss_rules"][side]
+        text = "; ".join(f"{r['rule']} {_pct(r['share'])}" for r in rows[:6]) or "no losses"
+        lines.append(f"  {side} losses: {text}")
+    lines.append("Win edge (player win rate with the rule in the game vs without):")
+    if not rules["win_edge"]:
+        lines.append(f"  too few games on each side of every rule (needs {MIN_GAMES_FOR_EDGE})")
+    for row in rules["win_edge"]:
+        lines.append(
+            f"  {row['edge'] * 100:+6.1f} pts  {row['rule']} "
+            f"({_pct(row['win_with'])} in {row['games_with']} games vs {_pct(row['win_without'])})"
+        )
+    if report["errors"]:
+        lines.append(f"{len(report['errors'])} game(s) failed (not counted above):")
+        for err in report["errors"]:
+            lines.append(f"  game {err['game']} (seed {err['seed']}): {err['error']}")
+    return lines
