@@ -94,6 +94,7 @@ def test_two_targets_open_the_dialog_and_a_two_and_one_share_fires(
     hover(window, *KNUCKLES)
     assert tool.hovered is not None and tool.hovered.shared
     assert "Click to share 3 dice among 2 targets" in tool.hover_text()
+    assert "Ctrl: charge instead" in tool.hover_text() and "G:" not in tool.hover_text()
     steps = len(game.history)
     click(window.view, *KNUCKLES)
     dialog = tool.fire_dialog
@@ -206,6 +207,9 @@ def test_the_charge_mode_a_menu_can_start(window: MainWindow, qtbot) -> None:  #
     qtbot.keyClick(window.view, Qt.Key.Key_Escape)
     assert tool.aim.mode is None and tool.aim.charge is None
     assert tool.start_charge("e1") is not None  # not the active group's
+    qtbot.keyClick(window.view, Qt.Key.Key_C)  # the key, not the editor's Cover tool
+    assert tool.aim.mode == "charge" and tool.aim.figure == "p1"
+    assert window.play.game.battlefield is window.view.scene().battlefield
 
 
 # -- the grenade -------------------------------------------------------------------------------
@@ -227,6 +231,7 @@ def test_the_blast_circle_follows_the_mouse_and_a_click_throws_there(
     qtbot.keyClick(window.view, Qt.Key.Key_G)
     aim = tool.aim
     assert aim.mode == "throw" and aim.range_item() is not None
+    assert tool.preview("e4").grenade  # the shot's tooltip says G throws it
     assert aim.range_item().rect().width() == pytest.approx(2 * (6.0 + 0.5))
     hover(window, 14.0, 17.0)
     circle = aim.blast_item()

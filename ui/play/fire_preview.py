@@ -51,6 +51,8 @@ class ShotPreview:
     """Why there are no odds (a blast weapon), when ``odds`` is None."""
     choice: adapter.FireChoice | None = None
     """Who a volley at the target may include (None for a blast weapon or no shot)."""
+    grenade: bool = False
+    """The shooter holds a grenade it may throw now: the tooltip says how (G)."""
 
     @property
     def shared(self) -> bool:
@@ -92,6 +94,7 @@ class ShotPreview:
             )
         elif self.odds_note:
             out.append(self.odds_note)
+        out.append("Ctrl: charge instead" + (" · G: throw the grenade" if self.grenade else ""))
         if self.shared:
             assert self.choice is not None
             out.append(
@@ -208,4 +211,5 @@ def preview_shot(game: Game, shooter: str, target: str, legal: Legal | None = No
         odds=odds,
         odds_note=note,
         choice=choice if action is not None else None,
+        grenade=game.flags(shooter).get("grenade") == "ready",
     )
