@@ -16,8 +16,8 @@ from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import QApplication, QWidget
 
 from crdesk.game import adapter
-from crdesk.odds import charge_odds, fire_odds
-from crdesk.tables import ChargeResult
+from crdesk.odds import charge_odds, fire_odds, throw_odds
+from crdesk.tables import ChargeResult, GrenadeThrow
 from tests.game.test_adapter import SEED_PLAYER_FIRST, skirmish
 from tests.ui.mouse import NONE, click, send
 from ui.main_window import MainWindow
@@ -247,6 +247,9 @@ def test_the_blast_circle_follows_the_mouse_and_a_click_throws_there(
     assert aim.throw is not None and aim.throw.spec.inside == ("e4",)
     assert [r.data(0) for r in aim.caught_items()] == ["caught:e4"]
     assert "Click to throw" in aim.text() and "Shiv" in aim.text()
+    exact = throw_odds(5, spot_in_los=True)
+    assert f"on the spot {pct(exact.chance(GrenadeThrow.ON_SPOT))} · Oops" in aim.text()
+    assert "miss" not in aim.text()  # the spot is in sight: one pass lands too
     # the Viper boss is 8.5" away: out of range, refused in the controller's words
     hover(window, *BOSS)
     assert aim.throw is not None and aim.throw.action is None and "out of range" in aim.text()

@@ -43,11 +43,11 @@ class ThrowPreview:
         if not spec.in_range:
             out[0] += " — out of range"
         sight = "in sight" if spec.spot_in_los else "out of sight (one pass misses)"
-        odds = self.odds
-        out.append(
-            f"Spot {sight}: on the spot {pct(odds.chance(GrenadeThrow.ON_SPOT))} · miss "
-            f"{pct(odds.chance(GrenadeThrow.MISS))} · Oops {pct(odds.chance(GrenadeThrow.OOPS))}"
-        )
+        words = {GrenadeThrow.ON_SPOT: "on the spot", GrenadeThrow.MISS: "miss"}
+        chances = [
+            f"{words.get(o, 'Oops')} {pct(p)}" for o, p in self.odds.outcomes.items() if p
+        ]  # an impossible outcome (a miss on a spot in sight) is left out
+        out.append(f"Spot {sight}: " + " · ".join(chances))
         caught = [name(f) + (" (friend)" if f in self.friends else "") for f in spec.inside]
         out.append(f'Blast {2 * spec.blast_radius:g}": ' + (", ".join(caught) or "nobody"))
         out.append("Click to throw" if self.action is not None else f"Cannot throw: {self.reason}")
