@@ -35,11 +35,13 @@ from crdesk.errors import CrdeskError
 from crdesk.game import CHANCE, SEEDED, Action, Game, GameSettings
 from crdesk.game.savefile import load_game, save_game
 from crdesk.model import Scenario
+from ui.play.animator import AnimationBar, Animator
 from ui.play.autosave import GAMES_FOLDER, GameAutosaver, GameAutosaveStore
 from ui.play.campaign_dock import CampaignDock
 from ui.play.decision_dock import DecisionDock
 from ui.play.dice_entry import DiceEntryDock
 from ui.play.dice_tray import DiceTrayDock
+from ui.play.history_dock import HistoryDock
 from ui.play.log_dock import EventLogDock
 from ui.play.markers import StatusMarkers
 from ui.play.move_tool import MoveTool
@@ -75,6 +77,8 @@ class PlayMode(QObject):
         self.scene: BattlefieldScene | None = None
         self.move_tool: MoveTool | None = None
         self.markers: StatusMarkers | None = None
+        self.animator: Animator | None = None
+        """Plays each step's events on the table (a view: the game is already past them)."""
         self.autosave_store = GameAutosaveStore(window.recovery.folder / GAMES_FOLDER)
         """Where games in play are autosaved: beside the editor's recovery files."""
         self.autosaver: GameAutosaver | None = None
@@ -87,15 +91,21 @@ class PlayMode(QObject):
         self.turn_dock = TurnDock(window)
         self.dice_tray = DiceTrayDock(window)
         self.log_dock = EventLogDock(window)
+        self.history_dock = HistoryDock(window)
         for area, dock in (
             (Qt.DockWidgetArea.LeftDockWidgetArea, self.decision_dock),
             (Qt.DockWidgetArea.LeftDockWidgetArea, self.dice_entry),
             (Qt.DockWidgetArea.RightDockWidgetArea, self.turn_dock),
             (Qt.DockWidgetArea.RightDockWidgetArea, self.dice_tray),
             (Qt.DockWidgetArea.RightDockWidgetArea, self.log_dock),
+            (Qt.DockWidgetArea.RightDockWidgetArea, self.history_dock),
         ):
             window.addDockWidget(area, dock)
             dock.hide()
+        window.tabifyDockWidget(self.log_dock, self.history_dock)
+        self.animation_bar = AnimationBar(window)
+        window.addToolBar(Qt.ToolBarArea.TopToolBarArea, self.animation_bar)
+        self.animation_bar.hide()
         self.campaign_dock = CampaignDock(window, game=lambda: self.game)
         window.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.campaign_dock)
         self.campaign_dock.hide()
@@ -185,6 +195,8 @@ class PlayMode(QObject):
                 self.action_undo,
             ]
         )
+        menu.addSeparator()
+        menu.addActions(self.animation_bar.menu_actions())
         menu.addSeparator()
         menu.addActions([d.toggleViewAction() for d in self._panels()])
         menu.addSeparator()
@@ -288,9 +300,19 @@ class PlayMode(QObject):
         self.move_tool = MoveTool(window.view, self.scene, self.session, self.show_message)
         self.markers = StatusMarkers(self.scene, self.session)
         self.move_tool.markers = self.markers
+        # after the move tool: its filter sees a press first, finishes the show, passes it on
+        self.animator = Animator(window.view, self.scene, self.session, self.markers)
+        self.animation_bar.set_animator(self.animator)
+        self.animation_bar.show()
         for dock in self._panels():
             dock.set_session(self.session)
-        for dock in (self.decision_dock, self.turn_dock, self.dice_tray, self.log_dock):
+        for dock in (
+            self.decision_dock,
+            self.turn_dock,
+            self.dice_tray,
+            self.history_dock,
+            self.log_dock,
+        ):
             dock.show()
             dock.raise_()
         self.dice_entry.refresh()  # shown only while the game waits for dice
@@ -343,6 +365,12 @@ class PlayMode(QObject):
             self.session.stop()
             self.session.message.disconnect(self.show_message)
             self.session.changed.disconnect(self._update)
+        if self.animator is not None:
+            self.animator.detach()
+            self.animation_bar.set_animator(None)
+            self.animation_bar.hide()
+            self.animator.deleteLater()
+            self.animator = None
         if self.markers is not None:
             self.markers.detach()
             self.markers = None
@@ -415,9 +443,16 @@ class PlayMode(QObject):
 
     def _panels(
         self,
-    ) -> tuple[DecisionDock, DiceEntryDock, TurnDock, DiceTrayDock, EventLogDock]:
+    ) -> tuple[DecisionDock, DiceEntryDock, TurnDock, DiceTrayDock, EventLogDock, HistoryDock]:
         """The play mode's docks."""
-        return (self.decision_dock, self.dice_entry, self.turn_dock, self.dice_tray, self.log_dock)
+        return (
+            self.decision_dock,
+            self.dice_entry,
+            self.turn_dock,
+            self.dice_tray,
+            self.log_dock,
+            self.history_dock,
+        )
 
     def _own_docks(self) -> tuple[QDockWidget, ...]:
         return (*self._panels(), self.campaign_dock)
@@ -624,8 +659,12 @@ class PlayMode(QObject):
         self.show_message(f"Cannot undo: {reason}" if reason else "Step taken back")
 
     def run_program(self) -> int:
-        """Play every step the program has to play now (instead of one per timer tick)."""
-        return self.session.run_pending() if self.session is not None else 0
+        """Play every step the program has to play now (instead of one per timer tick),
+        and show where they led at once."""
+        played = self.session.run_pending() if self.session is not None else 0
+        if self.animator is not None:
+            self.animator.finish()
+        return played
 
     def highlight(self, figures: tuple[str, ...]) -> None:
         """Ring the figures of the event selected in the log."""

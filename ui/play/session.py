@@ -2,24 +2,57 @@
 
 The session is the only part of the play mode that talks to the
 :class:`~crdesk.game.Game`.  It holds no rules: it asks the controller what it
-awaits, sends the choices of the people at the screen, and lets
-:class:`~crdesk.game.policy.BookPolicy` decide for the sides the program plays,
-one step per tick of a timer so that a person can follow the program's moves
-and the window never blocks.
+awaits, sends the choices of the people at the screen, and lets a policy decide
+for the sides the program plays (:class:`~crdesk.game.policy.BookPolicy`, or in
+a solo game :class:`~crdesk.solo.SoloEnemyPolicy` for the non-player force),
+one step at a time so that a person can follow the program's moves.
+
+The window never waits for the program to think: a policy decides in a worker
+thread on a *shadow* of the game (a :meth:`~crdesk.game.Game.fork` made once,
+which the worker brings up to the live game's history before each decision).
+The controller is not thread-safe, so the live game is only ever touched on the
+GUI thread, and only immutable steps and actions cross between the threads;
+the chosen action is played on the GUI thread when the worker is done.  The next
+program step waits until the animation of the last one has finished
+(:attr:`PlaySession.pacer`), so the program plays at the pace the player set.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, replace
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from crdesk.errors import CrdeskError
-from crdesk.game import CHANCE, Action, Decision, Event, Game
+from crdesk.game import CHANCE, MANUAL, Action, Decision, Event, Game, Step
+from crdesk.game.actions import Move
 from crdesk.game.policy import BookPolicy, Policy
 
 STEP_DELAY_MS = 450
 """The pause before each step the program plays: long enough to read, short enough to flow."""
+THINK_POLL_MS = 5
+"""How often the GUI thread looks whether the worker has chosen the program's action."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedStep:
+    """One step as the table should show it: what happened, and where figures stood before.
+
+    The model already holds the state after the step; ``before`` lets a view
+    (the animator) draw the way there.
+    """
+
+    events: tuple[Event, ...]
+    before: Mapping[str, tuple[float, float]]
+    """Every figure's position before the step, by id."""
+    action: Action | None
+    """The action played (None for entered dice)."""
+    actor: str
+    by_program: bool
+    by_hand: bool
+    """A person's move: the figure was dragged there, so its path needs no replay."""
 
 
 class PlaySession(QObject):
@@ -37,6 +70,8 @@ class PlaySession(QObject):
     rewound = Signal()
     changed = Signal()
     message = Signal(str)
+    played = Signal(object)
+    """A :class:`PlayedStep`, after ``stepped`` and ``changed`` (views are up to date)."""
 
     def __init__(
         self,
@@ -54,7 +89,9 @@ class PlaySession(QObject):
         self.program: frozenset[str] = frozenset(s for s in program if s in sides)
         """The sides the program plays; people at this screen play the others."""
         given = dict(policies or {})
-        self.policies: dict[str, Policy] = {s: given.get(s) or BookPolicy() for s in self.program}
+        self.policies: dict[str, Policy] = {
+            s: given.get(s) or default_policy(game, s) for s in self.program
+        }
         self.delay_ms = delay_ms
         self._autoplay = autoplay
         self._stuck: str | None = None
@@ -64,6 +101,21 @@ class PlaySession(QObject):
         self._timer.timeout.connect(self._tick)
         self.saved_steps = len(game.history)
         """How many steps the game had when it was last saved (or opened)."""
+        self.pacer: Callable[[], bool] | None = None
+        """Whether the table is still showing the last step (the animator sets it); the
+        program's next step waits until it is not, then :meth:`resume` goes on."""
+        self._pool: ThreadPoolExecutor | None = None
+        self._thought: Future[tuple[Action, str]] | None = None
+        self._thought_for: tuple[int, str, int] | None = None
+        self._generation = 0
+        """Bumped whenever the game is taken elsewhere (a person's step, undo, stop), so
+        an answer the worker computed for an older position is dropped."""
+        self._poll = QTimer(self)
+        self._poll.setInterval(THINK_POLL_MS)
+        self._poll.timeout.connect(self._collect)
+        self._shadow: Game | None = _shadow_of(game) if self.program else None
+        """The worker thread's copy of the game, kept in step with it by its history
+        (made here, at the start, so no fork blocks the window while the program plays)."""
 
     # -- queries ---------------------------------------------------------------
 
@@ -110,8 +162,12 @@ class PlaySession(QObject):
             self._timer.stop()
 
     def program_pending(self) -> bool:
-        """Whether the timer is about to play a program step."""
-        return self._timer.isActive()
+        """Whether a program step is on its way (timer set, or the worker thinking)."""
+        return self._timer.isActive() or self._thought is not None
+
+    def thinking(self) -> bool:
+        """Whether a worker thread is choosing the program's next action."""
+        return self._thought is not None
 
     # -- a person's choices ------------------------------------------------------
 
@@ -128,12 +184,14 @@ class PlaySession(QObject):
         reason = self.legal(action)
         if reason is not None:
             return reason
+        self._drop_thought()
+        before = self._positions()
         try:
             events = self.game.play(action)
         except CrdeskError as exc:
             return str(exc)
         self._stuck = None
-        self._after(events)
+        self._after(events, before, action, by_program=False)
         return None
 
     def undo(self) -> str | None:
@@ -150,6 +208,7 @@ class PlaySession(QObject):
             if not self.game.history:
                 return "the opening activation roll cannot be taken back"
             self._timer.stop()
+            self._drop_thought()
             self.game.undo()
             self._stuck = None
             self.rewound.emit()
@@ -164,10 +223,41 @@ class PlaySession(QObject):
                 break
         if count == 0:
             return "nothing to undo: no step has been played"
-        reason = self.game.can_undo(count)
+        return self.undo_steps(count)
+
+    def undo_reason(self, count: int) -> str | None:
+        """None if the last ``count`` steps of the history can be taken back, else why not.
+
+        Dice a person is entering for an action (not yet a step) go with it, free.
+        """
+        if self._awaits_dice():
+            twin = self.game.fork()
+            twin.undo()  # only drops the awaited action
+            return twin.can_undo(count)
+        return self.game.can_undo(count)
+
+    def undo_reasons(self) -> list[str | None]:
+        """For each step of the history, oldest first: None if the game may go back to
+        before it (it and every later step taken back), else the controller's reason."""
+        judge = self.game
+        if self._awaits_dice():
+            judge = self.game.fork()
+            judge.undo()  # the awaited action goes with any take-back
+        total = len(judge.history)
+        return [judge.can_undo(total - n + 1) for n in range(1, total + 1)]
+
+    def undo_steps(self, count: int) -> str | None:
+        """Take back the last ``count`` steps (the history dock's "Undo to here");
+        None when done, else the controller's refusal (nothing changed then)."""
+        if count < 1:
+            return "nothing to undo: pick a step of the history"
+        reason = self.undo_reason(count)
         if reason is not None:
             return reason
         self._timer.stop()
+        self._drop_thought()
+        if self._awaits_dice():
+            self.game.undo()
         self.game.undo_steps(count)
         self._stuck = None
         self.rewound.emit()
@@ -175,27 +265,26 @@ class PlaySession(QObject):
         self._schedule()
         return None
 
+    def _awaits_dice(self) -> bool:
+        """Whether an action waits for a person's dice (it is not a step yet)."""
+        return self.game.pending_step() is not None
+
     # -- the program's steps -------------------------------------------------------
 
     def run_program_step(self) -> bool:
-        """Play one step for the program now; False when it is not the program's turn."""
+        """Play one step for the program now, deciding on the GUI thread (tests, skip
+        ahead); False when it is not the program's turn."""
         if not self.is_program_turn():
             return False
+        self._drop_thought()
         decision = self.game.awaiting()
         assert decision is not None
         try:
             action, why = self.policies[decision.actor].decide(self.game, decision)
-            events = self.game.play(action, why=why)
         except CrdeskError as exc:
-            self._stuck = self._decision_key(decision)
-            self.message.emit(
-                f"The program cannot decide for {self.side_name(decision.actor)} ({exc}); "
-                "please decide for it."
-            )
-            self.changed.emit()
+            self._cannot_decide(decision, exc)
             return False
-        self._after(events)
-        return True
+        return self._play_program(decision, action, why)
 
     def run_pending(self, limit: int = 10_000) -> int:
         """Play every program step due now, at once (tests, or a "skip ahead" button)."""
@@ -206,24 +295,186 @@ class PlaySession(QObject):
         self._timer.stop()
         return played
 
+    def resume(self) -> None:
+        """The table has finished showing the last step: the program may go on."""
+        if not self._timer.isActive() and self._thought is None:
+            self._schedule()
+
     def stop(self) -> None:
         """The game is put away: no more program steps."""
         self._autoplay = False
         self._timer.stop()
+        self._drop_thought()
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
 
-    def _after(self, events: list[Event]) -> None:
+    def _positions(self) -> dict[str, tuple[float, float]]:
+        return {f.id: (f.x, f.y) for f in self.game.battlefield.figures()}
+
+    def _after(
+        self,
+        events: list[Event],
+        before: Mapping[str, tuple[float, float]] | None = None,
+        action: Action | str | None = None,
+        *,
+        by_program: bool,
+    ) -> None:
         self.stepped.emit(events)
         self.changed.emit()
+        step = self.game.history[-1] if self.game.history else None
+        if isinstance(action, str):
+            try:
+                action = Action.parse(action)
+            except CrdeskError:
+                action = None
+        self.played.emit(
+            PlayedStep(
+                events=tuple(events),
+                before=dict(before or {}),
+                action=action,
+                actor=step.actor if step is not None else "",
+                by_program=by_program,
+                by_hand=not by_program and isinstance(action, Move),
+            )
+        )
         self._schedule()
 
     def _schedule(self) -> None:
-        if self._autoplay and self.is_program_turn():
+        if self._autoplay and self.is_program_turn() and self._thought is None:
+            if self.pacer is not None and self.pacer():
+                return  # the animator calls resume() when the table is up to date
             self._timer.start(self.delay_ms)
 
     def _tick(self) -> None:
-        if self._autoplay:
-            self.run_program_step()
+        """Hand the program's decision to the worker thread, which decides on its shadow."""
+        if not self._autoplay or not self.is_program_turn() or self._thought is not None:
+            return
+        if self.pacer is not None and self.pacer():
+            return
+        decision = self.game.awaiting()
+        assert decision is not None
+        if self._shadow is None:
+            self._shadow = _shadow_of(self.game)  # once, or after the shadow lost its way
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="crdesk-program")
+        key = self._decision_key(decision)
+        self._thought_for = (len(self.game.history), key, self._generation)
+        self._thought = self._pool.submit(
+            _think, self._shadow, self.policies[decision.actor], self.game.history, key
+        )
+        self._poll.start()
+
+    def _collect(self) -> None:
+        """The worker's answer, played on the GUI thread if the game is still where it was."""
+        thought = self._thought
+        if thought is None:
+            self._poll.stop()
+            return
+        if not thought.done():
+            return
+        self._poll.stop()
+        wanted = self._thought_for
+        self._thought = None
+        self._thought_for = None
+        decision = self.game.awaiting()
+        if (
+            decision is None
+            or wanted != (len(self.game.history), self._decision_key(decision), self._generation)
+            or not self._autoplay
+        ):
+            self._schedule()
+            return
+        try:
+            action, why = thought.result()
+        except _OutOfStep:
+            self._shadow = None  # forked afresh at the next tick
+            self._schedule()
+            return
+        except CrdeskError as exc:
+            self._cannot_decide(decision, exc)
+            return
+        self._play_program(decision, action, why)
+
+    def _play_program(self, decision: Decision, action: Action, why: str) -> bool:
+        before = self._positions()
+        try:
+            events = self.game.play(action, why=why)
+        except CrdeskError as exc:
+            self._cannot_decide(decision, exc)
+            return False
+        self._after(events, before, action, by_program=True)
+        return True
+
+    def _cannot_decide(self, decision: Decision, exc: Exception) -> None:
+        self._stuck = self._decision_key(decision)
+        self.message.emit(
+            f"The program cannot decide for {self.side_name(decision.actor)} ({exc}); "
+            "please decide for it."
+        )
+        self.changed.emit()
+
+    def _drop_thought(self) -> None:
+        self._generation += 1
+        if self._thought is not None:
+            self._thought.cancel()
+        self._thought = None
+        self._thought_for = None
+        self._poll.stop()
 
     @staticmethod
     def _decision_key(decision: Decision) -> str:
         return f"{decision.step}:{decision.actor}:{decision.kind}"
+
+
+class _OutOfStep(Exception):
+    """The worker's shadow game could not be brought to the live game's position."""
+
+
+def _shadow_of(game: Game) -> Game:
+    """The worker's own copy of the game, which may go back any number of steps (it
+    follows the live game's undo, dice seen or not)."""
+    shadow = game.fork()
+    shadow.settings = replace(shadow.settings, practice_undo=True)
+    return shadow
+
+
+def _think(shadow: Game, policy: Policy, steps: tuple[Step, ...], key: str) -> tuple[Action, str]:
+    """In the worker thread: bring the shadow to the live game's steps, then decide.
+
+    Only immutable records cross between the threads (the steps, the key of the
+    awaited decision, the answer); the shadow is touched by this one thread only.
+    """
+    have = shadow.history
+    common = 0
+    for mine, theirs in zip(have, steps, strict=False):
+        if mine != theirs:
+            break
+        common += 1
+    try:
+        if len(have) > common:
+            shadow.undo_steps(len(have) - common)
+        manual = shadow.dice_mode == MANUAL
+        for step in steps[common:]:
+            shadow.play(step.action, faces=list(step.faces) if manual else (), why=step.why)
+    except CrdeskError as exc:
+        raise _OutOfStep(str(exc)) from None
+    decision = shadow.awaiting()
+    if decision is None or PlaySession._decision_key(decision) != key:
+        raise _OutOfStep(f"the shadow awaits {decision}, the game {key}")
+    return policy.decide(shadow, decision)
+
+
+def default_policy(game: Game, side: str) -> Policy:
+    """Who decides for a side the program plays: in a solo game the non-player force
+    moves by table 11.4 (:class:`~crdesk.solo.SoloEnemyPolicy`), else the book."""
+    if game.settings.solo:
+        try:
+            player = game.battlefield.force(side).player
+        except ValueError:
+            player = True
+        if not player:
+            from crdesk.solo import SoloEnemyPolicy
+
+            return SoloEnemyPolicy()
+    return BookPolicy()

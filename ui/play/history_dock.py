@@ -1,0 +1,247 @@
+"""The undo history: the game's steps in words, and how far back undo may go.
+
+Each row is one step of :attr:`~crdesk.game.Game.history`, told as a player
+would say it ("Turn 2 · Red Vipers · Viper boss moves 6.0\"") from the step's
+action and the sentences of its events.  Steps that can no longer be taken
+back (dice were seen after them, the opening roll, a saved snapshot) are
+greyed, with the controller's reason as their tooltip and under the list when
+one is chosen.  "Undo to here" (or a double-click) takes back the chosen step
+and every step after it through :meth:`PlaySession.undo_steps`; Ctrl+Z stays
+the one-step undo of the Game menu.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QBrush, QPalette
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from crdesk.game import Event, Step
+from ui.play._dock import SessionDock
+from ui.play.session import PlaySession
+
+STEP_ROLE = int(Qt.ItemDataRole.UserRole) + 1
+"""Item data: the step's number in the history (1 for the first)."""
+REASON_ROLE = int(Qt.ItemDataRole.UserRole) + 2
+"""Item data: why the game cannot go back to before this step ("" when it can)."""
+KINDS_ROLE = int(Qt.ItemDataRole.UserRole) + 3
+"""Item data: the kinds of the step's events (a ``turn_end`` starts the next turn)."""
+TIP_ROLE = int(Qt.ItemDataRole.UserRole) + 4
+MAX_WORDS = 150
+QUIET = frozenset({"side_done", "turn_end", "game_over"})
+"""Events that are never what a step is about (they close it)."""
+ALSO = frozenset({"fire", "melee", "casualty", "duck_back", "blast", "pef_resolved"})
+"""Consequences worth naming after the main event ("→ Pvt. Lind is Obviously Dead")."""
+_SECTION = re.compile(r"\s*\(\d+(\.\d+)*\)\.?$")
+_TURN = re.compile(r"^Turn \d+: ")
+_ACTIONS = {
+    "start": "the opening activation roll",
+    "end": "ends the activation",
+    "pass": "passes",
+    "roll": "rolls the test",
+}
+
+
+def short(event: Event) -> str:
+    """The gist of an event's sentence: who did what, without the dice arithmetic."""
+    text = _TURN.sub("", event.text.strip())
+    cuts = [" ("] if event.kind in ("reaction", "activation_roll") else [" to (", ": "]
+    ends = [text.find(c) for c in cuts if text.find(c) > 0]
+    if ends:
+        text = text[: min(ends)]
+    text = _SECTION.sub("", text).rstrip(".").strip()
+    if event.kind == "in_sight":
+        return "In Sight test"  # the dice and successes are the log's to tell
+    return text
+
+
+def step_words(step: Step, events: Sequence[Event]) -> str:
+    """What a step did, in words: its main event, and what followed from it."""
+    told = [e for e in events if e.kind not in QUIET]
+    if not told:
+        return _ACTIONS.get(step.action, step.action)
+    main = told[0]
+    parts = [short(main)]
+    rest = [short(e) for e in told[1:] if e.kind in ALSO]
+    parts += rest[:2]
+    words = " → ".join(p for p in parts if p)
+    if len(rest) > 2:
+        words += f" (+{len(rest) - 2} more)"
+    return words if len(words) <= MAX_WORDS else words[: MAX_WORDS - 1] + "…"
+
+
+class HistoryDock(SessionDock):
+    """The steps of the game in words, the undo boundary, and "Undo to here"."""
+
+    undone = Signal(int)
+    """How many steps "Undo to here" took back."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("Undo history", "HistoryDock", parent)
+        body = QWidget()
+        layout = QVBoxLayout(body)
+        layout.setContentsMargins(4, 4, 4, 4)
+        self.list = QListWidget()
+        self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.list.setWordWrap(True)
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.list.setToolTip(
+            "Every step of the game; double-click one to take it back with every step after it"
+        )
+        self.list.itemSelectionChanged.connect(self._selection_changed)
+        self.list.itemDoubleClicked.connect(lambda _item: self.undo_to_selected())
+        layout.addWidget(self.list, 1)
+        self.button = QPushButton("Undo to here")
+        self.button.setToolTip(
+            "Take back the selected step and every step after it "
+            "(the program's own steps come back by themselves)"
+        )
+        self.button.clicked.connect(self.undo_to_selected)
+        layout.addWidget(self.button)
+        self.note = QLabel()
+        self.note.setWordWrap(True)
+        self.note.setObjectName("historyNote")
+        layout.addWidget(self.note)
+        self.setWidget(body)
+        self.setMinimumWidth(300)
+        self._turns: list[int] = []
+        """The turn each listed step was played in."""
+        self._events_seen = 0
+
+    def set_session(self, session: PlaySession | None) -> None:
+        if self.session is not None:
+            self.session.rewound.disconnect(self.rebuild)
+        super().set_session(session)
+        if session is not None:
+            session.rewound.connect(self.rebuild)
+        self.rebuild()
+
+    # -- queries (tests) -------------------------------------------------------------
+
+    def rows(self) -> list[str]:
+        return [self.list.item(r).text() for r in range(self.list.count())]
+
+    def reason(self, row: int) -> str:
+        """Why the game cannot go back to before the row's step ("" when it can)."""
+        return str(self.list.item(row).data(REASON_ROLE) or "")
+
+    # -- building --------------------------------------------------------------------
+
+    def rebuild(self) -> None:
+        self.list.clear()
+        self._turns = []
+        self._events_seen = 0
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Add the steps played since, and grey the ones undo can no longer reach."""
+        session = self.session
+        if session is None:
+            self.list.clear()
+            self._turns = []
+            self._events_seen = 0
+            self._selection_changed()
+            return
+        game = session.game
+        history = game.history
+        if len(history) < self.list.count():
+            self.rebuild()
+            return
+        events = game.events
+        by_step: dict[int, list[Event]] = {}
+        for event in events[self._events_seen :]:
+            by_step.setdefault(event.step, []).append(event)
+        self._events_seen = len(events)
+        following = self.list.verticalScrollBar().value() >= (
+            self.list.verticalScrollBar().maximum() - 4
+        )
+        added = False
+        for n in range(self.list.count() + 1, len(history) + 1):
+            step = history[n - 1]
+            told = by_step.get(n, [])
+            turn = self._turns[-1] if self._turns else 1
+            if n > 1 and self._ended_turn(n - 1):
+                turn += 1
+            self._turns.append(turn)
+            who = session.side_name(step.actor)
+            item = QListWidgetItem(f"Turn {turn} · {who} · {step_words(step, told)}")
+            item.setData(STEP_ROLE, n)
+            item.setData(KINDS_ROLE, [e.kind for e in told])
+            tip = [f"Step {n}: {who} — {step.action}"]
+            if step.why:
+                tip.append(f"Why: {step.why}")
+            tip += [e.text for e in told]
+            item.setData(TIP_ROLE, "\n".join(tip))
+            self.list.addItem(item)
+            added = True
+        self._grey(session.undo_reasons())
+        if added and following:
+            self.list.scrollToBottom()
+        self._selection_changed()
+
+    def _ended_turn(self, n: int) -> bool:
+        kinds = self.list.item(n - 1).data(KINDS_ROLE) or []
+        return "turn_end" in kinds
+
+    def _grey(self, reasons: list[str | None]) -> None:
+        palette = self.list.palette()
+        normal = QBrush(palette.color(QPalette.ColorRole.Text))
+        grey = QBrush(palette.color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text))
+        for row in range(self.list.count()):
+            item = self.list.item(row)
+            reason = reasons[row] if row < len(reasons) else "not in the game's history"
+            item.setData(REASON_ROLE, reason or "")
+            item.setForeground(grey if reason else normal)
+            tip = str(item.data(TIP_ROLE) or "")
+            item.setToolTip(f"{tip}\n\nCannot undo to here: {reason}" if reason else tip)
+
+    # -- undo to here -----------------------------------------------------------------
+
+    def selected_row(self) -> int | None:
+        rows = self.list.selectedIndexes()
+        return rows[0].row() if rows else None
+
+    def undo_to_selected(self) -> str | None:
+        row = self.selected_row()
+        if row is None:
+            return "no step chosen"
+        return self.undo_to(row)
+
+    def undo_to(self, row: int) -> str | None:
+        """Take back the row's step and every later one; None when done, else why not
+        (shown under the list and in the status bar, the game unchanged)."""
+        session = self.session
+        if session is None:
+            return "no game is being played"
+        count = len(session.game.history) - row
+        reason = session.undo_steps(count)
+        if reason is not None:
+            self.note.setText(f"Cannot undo to here: {reason}")
+            session.message.emit(f"Cannot undo: {reason}")
+            return reason
+        self.note.setText(f"Took back {count} step(s).")
+        session.message.emit(f"Took back {count} step(s)")
+        self.undone.emit(count)
+        return None
+
+    def _selection_changed(self) -> None:
+        row = self.selected_row()
+        if row is None:
+            self.button.setEnabled(False)
+            if not self.note.text().startswith("Took back"):
+                self.note.setText("Choose a step to take it back with every step after it.")
+            return
+        reason = self.reason(row)
+        self.button.setEnabled(not reason)
+        self.note.setText(f"Cannot undo to here: {reason}" if reason else "")
