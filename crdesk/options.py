@@ -158,6 +158,39 @@ class Interpretations:
         "remaining movement.",
         "The charger must be able to reach base contact with its remaining movement.",
     )
+    pef_buildings: bool = _opt(
+        True,
+        "11.1",
+        "Buildings generate PEFs",
+        'The first time a player group is within 12" and in LOS of a building, a PEF '
+        "is resolved inside it; if it was no enemy, each area resolves one (3d6, "
+        "lowest two) the first time the building is entered.",
+        "Buildings never generate PEFs: only the placed PEFs hide enemies.",
+    )
+    pef_cover_fan: float = _opt(
+        30.0,
+        "11.2",
+        "How far aside a PEF may end its move in Cover (degrees)",
+        "A PEF ends its move in Cover when a spot within its move and within 30° of "
+        "the straight line to the player gives it (the one nearest where the "
+        "straight move ends), else on the straight line.",
+        "0: PEFs move only along the straight line; any other angle up to 90.",
+    )
+    pef_moves_on_any_die: bool = _opt(
+        True,
+        "11.2 / 7.1",
+        "PEFs move whatever the activation die",
+        "PEFs move every time the enemy side is active, whatever its activation die.",
+        "PEFs are Rep 4: they move only when the enemy side's activation die is 4 or "
+        "less, like the group of a Rep 4 Leader.",
+    )
+    np_outnumbers_by_group: bool = _opt(
+        True,
+        "11.4",
+        'Who counts for "NP outnumbers player 2+ to 1"',
+        "The active NP group against the closest player group.",
+        "The whole sides: every NP figure able to act against every player figure able to act.",
+    )
     charge_missed_charger_tests: bool = _opt(
         True,
         "7.11.2",

@@ -38,7 +38,7 @@ from crdesk.geometry.los import (
     viewpoints,
 )
 from crdesk.geometry.terrain_index import GRAZE, TerrainIndex, build_index
-from crdesk.model import Battlefield
+from crdesk.model import Battlefield, Figure
 from crdesk.options import RulesOptions
 
 INCREMENTAL_LIMIT = 8
@@ -132,7 +132,8 @@ class SpotVerdicts:
     @property
     def safe(self) -> npt.NDArray[np.bool_]:
         """(P, V) out of the viewer's sight or in Cover from it (7.4.4's "in Cover")."""
-        return ~self.seen | self.cover
+        out: npt.NDArray[np.bool_] = np.logical_or(~self.seen, self.cover)
+        return out
 
 
 class VisibilityService:
@@ -145,12 +146,16 @@ class VisibilityService:
         *,
         moving: Iterable[str] = (),
         lit: Iterable[str] = (),
+        index: TerrainIndex | None = None,
     ) -> None:
+        """``index``: a terrain index already built for this terrain under these rules
+        (a forked game's copy of the battlefield shares its terrain); reused while the
+        terrain revision matches."""
         self.battlefield = battlefield
         self.rules = rules
         self._moving = frozenset(moving)
         self._lit = frozenset(lit)
-        self._index: TerrainIndex | None = None
+        self._index: TerrainIndex | None = index
         self._vp: Viewpoints | None = None
         self._matrix: SightMatrix | None = None
         self._dirty: set[str] = set()
@@ -285,7 +290,7 @@ class VisibilityService:
 
     def spots(
         self,
-        figure_id: str,
+        figure: str | Figure,
         points: Sequence[tuple[float, float]],
         viewers: Sequence[str],
         *,
@@ -300,11 +305,13 @@ class VisibilityService:
         and the Cover a spot gives does not depend on where a viewer happens to
         face); otherwise facings count as the matrix's do.  ``moving`` says
         whether the figure counts as moving (7.9.5) on the spots; None: as it
-        does now.
+        does now.  ``figure`` is a figure's id, or a figure that need not be on
+        the table (a PEF judged as a figure, 11.2).
         """
         bf = self.battlefield
         index = self.index
-        fig = bf.figure(figure_id)
+        fig = bf.figure(figure) if isinstance(figure, str) else figure
+        figure_id = fig.id
         others = [o for o in bf.figures() if o.id != figure_id]
         pos = {o.id: k for k, o in enumerate(others)}
         cols = [pos[v] for v in viewers]

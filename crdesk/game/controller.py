@@ -43,6 +43,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import networkx as nx
+import numpy as np
 import shapely
 
 from crdesk.cohesion import Cohesion
@@ -96,6 +97,7 @@ from crdesk.model import (
     BandType,
     Battlefield,
     Building,
+    CoverObstacle,
     Figure,
     Role,
     Scenario,
@@ -125,6 +127,7 @@ from crdesk.rules.stars import star_fate, star_power
 from crdesk.tables import (
     GRENADE,
     GRENADE_BANDS,
+    PEF_REP,
     GrenadeReady,
     GrenadeThrow,
     PefResolution,
@@ -724,7 +727,8 @@ class Game:
         twin.sight_route = self.sight_route
         twin.battlefield = _copy_battlefield(self.battlefield)
         twin.sides = self.sides
-        twin.vis = VisibilityService(twin.battlefield, twin.rules)
+        # the copy shares the terrain: its terrain index (~70 ms to build) is shared too
+        twin.vis = VisibilityService(twin.battlefield, twin.rules, index=self.vis.index)
         with kernels.pinned(twin.sight_route):
             twin.cohesion = Cohesion(twin.vis)
         twin.dice_log = DiceLog()
@@ -754,12 +758,16 @@ class Game:
         die is rolled (a step that needs dice stops there and says so)."""
         return self.preview_all([action])[0]
 
-    def preview_all(self, actions: Sequence[Action | str]) -> list[Preview]:
+    def preview_all(
+        self, actions: Sequence[Action | str], *, skip_refused: bool = False
+    ) -> list[Preview]:
         """Previews of ``actions`` played one after another (a group's moves, say).
 
-        The list stops after the first action that is refused, needs dice, or
-        leads to another kind of decision (an In Sight interrupt): what follows
-        it would not be played by the same decision.  Read-only, like
+        The list stops after the first action that is refused (unless
+        ``skip_refused``: a refused one is listed and the next is tried, as a
+        group moves on without the member that cannot), needs dice, or leads to
+        another frame (an In Sight interrupt): what follows it would not be
+        played by the same decision.  Read-only, like
         :meth:`preview`: the battlefield's other listeners (the table on the
         screen) hear nothing of the moves tried and taken back.
         """
@@ -787,6 +795,8 @@ class Game:
                         reason = "dice are entered, not previewed"
                     if reason is not None:
                         out.append(Preview(act, reason=reason))
+                        if skip_refused:
+                            continue
                         break
                     one = self._preview_step(act)
                     out.append(one)
@@ -1213,7 +1223,16 @@ class Game:
             and "pefs" not in frame.data
         ):
             frame.data["pefs"] = "moved"
-            self._move_pefs()
+            die = int(frame.data["die"])
+            if self.rules.interpretations.pef_moves_on_any_die or die <= PEF_REP:
+                self._move_pefs()
+            elif any(not p["resolved"] for p in self._state["pefs"]):
+                self._emit(
+                    "pef_move",
+                    f"The PEFs do not move: the activation die {die} is above their Rep "
+                    f"{PEF_REP} (11.2, as the rules settings read it).",
+                    section="11.2",
+                )
             return True
         if not self._eligible(frame):
             side = frame.data["side"]
@@ -1626,9 +1645,14 @@ class Game:
         spotted: list[str] = []
         stop_at: float | None = None
         walked = 0.0
+        # a player figure resolves a PEF (and a building's, 11.1) the moment it sees
+        # it; enemies a contact puts in its sight stop it like any others (7.6)
+        watch = self.settings.solo and side == self._player_side()
         for p, dist in points:
             facing = _bearing(prev, p) if p != prev else fig.facing
             bf.move_figure(fig.id, p[0], p[1], facing)
+            if watch and self._watch_pefs(only=self.fig(fig.id)):
+                enemies = {e.id for e in self._alive(self.enemy_of(side))}
             new = self._new_sightings(fig.id, enemies, seen) if not free else []
             if new:
                 lo, hi = prev_dist, dist
@@ -3064,10 +3088,38 @@ class Game:
 
     def _seen_by_player(self, spot: Point2) -> str | None:
         """The first player figure (roster order) able to act that sees the spot."""
-        for fig in self._alive(self._player_side()):
-            if movement.sees_point(self.battlefield, fig, spot, self.rules, index=self.vis.index):
-                return fig.id
-        return None
+        return self._pef_viewer(self._alive(self._player_side()), spot)
+
+    def _pef_viewer(self, figures: Sequence[Figure], spot: Point2) -> str | None:
+        """The first of the figures with LOS to a PEF's spot: in Cover it can be seen,
+        behind Cover it cannot (11.3)."""
+        return self._pef_viewers(figures, [spot])[0]
+
+    def _pef_viewers(self, figures: Sequence[Figure], spots: Sequence[Point2]) -> list[str | None]:
+        """:meth:`_pef_viewer` for several spots at once, remembered while nothing it
+        depends on moves (it is asked after every step)."""
+        key = (
+            self.battlefield.terrain_revision,
+            tuple((f.id, f.x, f.y, f.facing, f.radius) for f in figures),
+            tuple(spots),
+        )
+        memo = getattr(self, "_pef_memo", None)
+        if memo is not None and memo[0] == key:
+            return list(memo[1])
+        seen = movement.sees_points(
+            self.battlefield,
+            figures,
+            spots,
+            self.rules,
+            index=self.vis.index,
+            behind_cover_hides=True,
+        )
+        out: list[str | None] = []
+        for k in range(len(spots)):
+            rows = np.flatnonzero(seen[:, k])
+            out.append(figures[int(rows[0])].id if len(rows) else None)
+        self._pef_memo = (key, tuple(out))
+        return out
 
     def _place_pefs(self) -> None:
         self._state["pef"]["placed"] = True
@@ -3151,34 +3203,218 @@ class Game:
                     radius=0.5,
                 )
                 end = reach.point
+                end, covered = self._pef_cover_end(pef, here, end, target, allowance)
+            else:
+                covered = ""
             end = (round(end[0], 3), round(end[1], 3))
             moved = math.hypot(end[0] - here[0], end[1] - here[1])
             pef.update(x=end[0], y=end[1])
             self._emit(
                 "pef_move",
                 res.explain() + f' It moves {moved:.1f}" towards {target.name}, to '
-                f"({fmt_num(end[0])}, {fmt_num(end[1])}).",
+                f"({fmt_num(end[0])}, {fmt_num(end[1])}){covered}.",
                 result=res,
                 section="11.2",
             )
             self._watch_pefs()
 
-    def _watch_pefs(self) -> bool:
-        """Resolve every unresolved PEF a player figure sees (11.3); True if any was."""
+    def _pef_cover_end(
+        self,
+        pef: dict[str, Any],
+        here: Point2,
+        end: Point2,
+        target: Figure,
+        allowance: float,
+    ) -> tuple[Point2, str]:
+        """Where a PEF moving ``allowance`` inches towards ``target`` ends "in Cover if
+        possible" (11.2): the straight move's end when it is out of every player
+        figure's sight or in Cover from it, else the spot nearest that end within the
+        move and within the rules settings' fan either side of the straight line that
+        is; else the straight end.  Judged as a figure on the spot, facings ignored."""
+        fan = float(self.rules.interpretations.pef_cover_fan)
+        viewers = [f.id for f in self._alive(self._player_side())]
+        if fan <= 0 or not viewers:
+            return end, ""
+        towards = _bearing(here, (target.x, target.y))
+        gap = math.hypot(target.x - here[0], target.y - here[1])
+        cands: list[Point2] = [end]
+        turns = sorted({0.0, -fan, fan, *(float(a) for a in range(-int(fan), int(fan) + 1, 10))})
+        steps = [float(r) for r in range(1, int(allowance) + 1)]
+        if allowance - (steps[-1] if steps else 0.0) > 0.25:
+            steps.append(allowance)
+        for turn in turns:
+            ang = math.radians(towards + turn)
+            for r in steps:
+                p = (here[0] + r * math.sin(ang), here[1] - r * math.cos(ang))
+                left = math.hypot(target.x - p[0], target.y - p[1])
+                if left >= gap - 1e-6 or left - target.radius < 1.0 or not self._spot_free(p):
+                    continue
+                if any(isinstance(f, CoverObstacle) for f in self.battlefield.features_at(*p)):
+                    continue  # behind a wall, not on top of it
+                reach = movement.farthest_along(
+                    self.battlefield,
+                    [here, p],
+                    r,
+                    self.rules,
+                    index=self.vis.index,
+                    ignore_terrain=True,
+                    radius=0.5,
+                )
+                if math.hypot(reach.point[0] - p[0], reach.point[1] - p[1]) < 1e-3:
+                    cands.append(p)
+        probe = Figure(pef["id"], f"PEF {pef['id'][3:]}", PEF_REP, x=here[0], y=here[1])
+        verdicts = self.vis.spots(probe, cands, viewers, all_round=True, moving=False)
+        safe = [bool(row.all()) for row in verdicts.safe]
+        if safe[0]:
+            return end, ", in Cover or out of sight"
+        best = min(
+            (i for i in range(1, len(cands)) if safe[i]),
+            key=lambda i: (math.hypot(cands[i][0] - end[0], cands[i][1] - end[1]), i),
+            default=None,
+        )
+        if best is None:
+            return end, " (no Cover within its move)"
+        return cands[best], ", ending in Cover (11.2)"
+
+    def _watch_pefs(self, only: Figure | None = None) -> bool:
+        """Resolve every unresolved PEF a player figure sees (11.3), and the buildings'
+        PEFs (11.1); True if any was.  ``only``: just what this figure sees now (a
+        figure on the move resolves a PEF the moment it sees it)."""
         if not self.settings.solo or self._state["outcome"] is not None:
             return False
-        pefs = [p for p in self._state["pefs"] if not p["resolved"]]
-        if not pefs:
-            return False
+        viewers = [only] if only is not None else self._alive(self._player_side())
         any_resolved = False
-        for pef in pefs:
-            viewer = self._seen_by_player((pef["x"], pef["y"]))
-            if viewer is not None:
+        pefs = [p for p in self._state["pefs"] if not p["resolved"]]
+        seen_by = self._pef_viewers(viewers, [(p["x"], p["y"]) for p in pefs]) if pefs else []
+        for pef, viewer in zip(pefs, seen_by, strict=True):
+            if viewer is not None and self._state["outcome"] is None:
                 self._resolve_pef(pef, viewer)
                 any_resolved = True
+        buildings = self.rules.interpretations.pef_buildings and self._state["pef"]["placed"]
+        if buildings and self._watch_buildings(viewers):
+            any_resolved = True
         return any_resolved
 
-    def _resolve_pef(self, pef: dict[str, Any], viewer: str) -> None:
+    # PEFs and buildings (11.1): ``_state["pef"]["buildings"]`` maps a building's id
+    # to "noticed" (its PEF was resolved, nothing pending) or "enter" (no enemy was
+    # found; each area resolves a PEF the first time the building is entered).
+
+    def _watch_buildings(self, viewers: Sequence[Figure]) -> bool:
+        flags = self._state["pef"]
+        buildings = [f for f in self.battlefield.terrain if isinstance(f, Building)]
+        if not buildings or self._state["outcome"] is not None:
+            return False
+        done: dict[str, str] = flags.get("buildings", {})
+        key = (
+            self.battlefield.terrain_revision,
+            tuple((f.id, f.x, f.y, f.facing, f.radius) for f in viewers),
+            tuple(sorted(done.items())),
+        )
+        if getattr(self, "_building_memo", None) == key:
+            return False  # nothing moved since nothing was noticed
+        any_resolved = False
+        for b in buildings:
+            state = done.get(b.id)
+            if state == "noticed":
+                continue
+            if state == "enter":
+                inside = next((f for f in viewers if self._building_of(f) is b), None)
+                if inside is not None:
+                    flags.setdefault("buildings", {})[b.id] = "noticed"
+                    self._building_areas_pefs(b, inside)
+                    any_resolved = True
+                continue
+            viewer = next((f for f in viewers if self._notices(f, b)), None)
+            if viewer is None:
+                continue
+            done = flags.setdefault("buildings", {})
+            done[b.id] = "noticed"
+            spot = self._area_spot(b, b.areas[0] if len(b.areas) == 1 else None, viewer)
+            pef = self._building_pef(b, spot)
+            self._emit(
+                "pef_building",
+                f'{viewer.name} comes within 12" and in sight of {b.name or b.id}: a PEF '
+                "inside it is resolved at once (11.1).",
+                section="11.1",
+                figures=[viewer.id],
+            )
+            before = flags["contacts"]
+            self._resolve_pef(pef, viewer.id, building=True)
+            if flags["contacts"] == before:
+                done[b.id] = "enter"
+            any_resolved = True
+        if not any_resolved:
+            self._building_memo = key
+        return any_resolved
+
+    def _notices(self, fig: Figure, b: Building) -> bool:
+        """Within 12" of the building and in LOS of its outside (11.1)."""
+        x0, y0, x1, y1 = b.outline.bounds
+        gap = math.hypot(max(x0 - fig.x, 0.0, fig.x - x1), max(y0 - fig.y, 0.0, fig.y - y1))
+        if gap - fig.radius > 12.0 + 1e-9:
+            return False  # the bounding box is already too far
+        here = shapely.Point(fig.x, fig.y)
+        if b.outline.exterior.distance(here) - fig.radius > 12.0 + 1e-9:
+            return False
+        if b.outline.covers(here):
+            return True
+        spots = self._outside_spots(b)
+        spots.sort(key=lambda p: (math.hypot(p[0] - fig.x, p[1] - fig.y), p))
+        near = spots[: max(4, len(spots) // 2)]
+        seen = movement.sees_points(self.battlefield, [fig], near, self.rules, index=self.vis.index)
+        return bool(seen.any())
+
+    def _outside_spots(self, b: Building) -> list[Point2]:
+        """Points just outside the building's walls, every 2" or so: seeing one is seeing
+        the building."""
+        memo: dict[tuple[int, str], list[Point2]] = self.__dict__.setdefault("_outside_memo", {})
+        key = (self.battlefield.terrain_revision, b.id)
+        if key not in memo:
+            ring = b.outline.buffer(0.25, join_style="mitre").exterior
+            n = max(8, int(ring.length / 2.0))
+            memo[key] = [
+                (float(p.x), float(p.y))
+                for p in (ring.interpolate(k / n, normalized=True) for k in range(n))
+            ]
+        return list(memo[key])
+
+    def _area_spot(self, b: Building, area: Any, viewer: Figure) -> Point2:
+        """Where a building's PEF stands: the given area's inside, else the inside of
+        the area nearest the figure that noticed it."""
+        if area is None:
+            here = shapely.Point(viewer.x, viewer.y)
+            area = min(b.areas, key=lambda a: a.distance(here))
+        p = area.representative_point() if not area.centroid.within(area) else area.centroid
+        return (round(p.x, 3), round(p.y, 3))
+
+    def _building_pef(self, b: Building, spot: Point2) -> dict[str, Any]:
+        pid = f"pef{len(self._state['pefs']) + 1}"
+        pef = {"id": pid, "x": spot[0], "y": spot[1], "resolved": False, "building": b.id}
+        self._state["pefs"].append(pef)
+        return pef
+
+    def _building_areas_pefs(self, b: Building, fig: Figure) -> None:
+        self._emit(
+            "pef_building",
+            f"{fig.name} enters {b.name or b.id}: a PEF is resolved in each of its "
+            f"{len(b.areas)} area(s) with 3d6 counting the lowest two (11.1).",
+            section="11.1",
+            figures=[fig.id],
+        )
+        for k, area in enumerate(b.areas):
+            if f"{b.id}:{k}" in self._state["collapsed"] or self._state["outcome"] is not None:
+                continue
+            pef = self._building_pef(b, self._area_spot(b, area, fig))
+            self._resolve_pef(pef, fig.id, building=True, lowest_two=True)
+
+    def _resolve_pef(
+        self,
+        pef: dict[str, Any],
+        viewer: str,
+        *,
+        building: bool = False,
+        lowest_two: bool | None = None,
+    ) -> None:
         flags = self._state["pef"]
         side = self._player_side()
         self.cohesion.update()
@@ -3190,13 +3426,13 @@ class Game:
             ),
             [viewer],
         )
-        left = sum(1 for p in self._state["pefs"] if not p["resolved"])
+        left = sum(1 for p in self._state["pefs"] if not p["resolved"] and "building" not in p)
         name = f"PEF {pef['id'][3:]}"
         res = pef_resolve(
             self._roll(),
             player_group_size=len(group),
-            lowest_two=flags["lowest_two"],
-            last_pef=left == 1,
+            lowest_two=flags["lowest_two"] if lowest_two is None else lowest_two,
+            last_pef=left == 1 and not building,
             enemy_contacted=flags["contacts"] > 0,
             who=name,
         )
@@ -3291,7 +3527,13 @@ class Game:
         members = [f.id for f in self._members(frame)]
         self.cohesion.update()
         target = self._closest_enemy_group(members)
-        outnumbers = bool(target) and len(members) >= 2 * len(target)
+        if self.rules.interpretations.np_outnumbers_by_group:
+            outnumbers = bool(target) and len(members) >= 2 * len(target)
+        else:
+            player = self._alive(self.enemy_of(self.fig(members[0]).side))
+            outnumbers = bool(player) and len(self._alive(self.fig(members[0]).side)) >= 2 * len(
+                player
+            )
         leader = self.fig(d["leader"])
         res = np_move(self._roll(), leader.rep, outnumbers=outnumbers, who=leader.name)
         d["np_move"] = {

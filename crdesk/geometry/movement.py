@@ -19,12 +19,13 @@ from typing import Any
 
 import networkx as nx
 import numpy as np
+import numpy.typing as npt
 import shapely
 from shapely.geometry import LineString, MultiPoint, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
 from crdesk.geometry import kernels, los
-from crdesk.geometry.los import CODE, Reason, Viewpoints, evaluate
+from crdesk.geometry.los import CODE, CoverKind, Reason, Viewpoints, cover_reasons, evaluate
 from crdesk.geometry.terrain_index import (
     _NOWHERE,
     GRAZE,
@@ -700,6 +701,54 @@ def nearest_cover(
     return DuckBack((figure.x, figure.y), 0.0, True, "prone")
 
 
+def sees_points(
+    battlefield: Battlefield,
+    figures: Sequence[Figure],
+    spots: Sequence[Point2],
+    rules: RulesOptions,
+    *,
+    index: TerrainIndex | None = None,
+    behind_cover_hides: bool = False,
+) -> npt.NDArray[np.bool_]:
+    """(F, S): :func:`sees_point` for every figure and spot, judged in one pass.
+
+    The PEF checks (11.1, 11.3) ask it after every step for every player figure and
+    every PEF; one call costs about what two single ones do.
+    """
+    out = np.zeros((len(figures), len(spots)), dtype=bool)
+    if not len(figures) or not len(spots):
+        return out
+    index = index or build_index(battlefield, rules, raster=False)
+    n, m = len(figures), len(spots)
+    facing = np.array([f.facing_vector() for f in figures], dtype=np.float64).reshape(n, 2)
+    places = [locate(index, f.x, f.y, f.radius, rules) for f in figures]
+    places += [locate(index, p[0], p[1], 0.0, rules) for p in spots]
+    vp = Viewpoints(
+        ids=[f.id for f in figures] + [f"@spot{k}" for k in range(m)],
+        x=np.array([f.x for f in figures] + [p[0] for p in spots], dtype=np.float64),
+        y=np.array([f.y for f in figures] + [p[1] for p in spots], dtype=np.float64),
+        r=np.array([f.radius for f in figures] + [0.0] * m, dtype=np.float64),
+        fx=np.concatenate([facing[:, 0], np.zeros(m)]),
+        fy=np.concatenate([facing[:, 1], np.zeros(m)]),
+        blocks=np.zeros(n + m, dtype=bool),
+        moving=np.zeros(n + m, dtype=bool),
+        lit=np.ones(n + m, dtype=bool),
+        present=np.ones(n + m, dtype=bool),
+        places=places,
+    )
+    a = np.repeat(np.arange(n, dtype=np.int64), m)
+    b = np.tile(np.arange(n, n + m, dtype=np.int64), n)
+    res = evaluate(index, vp, a, b, rules)
+    seen = res.ab == 0
+    if behind_cover_hides:
+        for k in np.flatnonzero(seen).tolist():
+            _cover, _conc, why = cover_reasons(index, vp, int(a[k]), int(b[k]))
+            if any(r.kind in (CoverKind.OBSTACLE, CoverKind.CREST) for r in why):
+                seen[k] = False
+    out[:] = seen.reshape(n, m)
+    return out
+
+
 def sees_point(
     battlefield: Battlefield,
     figure: Figure,
@@ -707,9 +756,14 @@ def sees_point(
     rules: RulesOptions,
     *,
     index: TerrainIndex | None = None,
+    behind_cover_hides: bool = False,
 ) -> bool:
     """Whether the figure has LOS to a spot on the table (grenade throws 7.10.3, Rocket
-    Launcher spots 7.10.5): its front 180°, terrain only (figures do not hide a spot)."""
+    Launcher spots 7.10.5): its front 180°, terrain only (figures do not hide a spot).
+
+    ``behind_cover_hides`` is the PEF's rule (11.3): a spot *in* Cover (woods, a
+    building) can be seen, one with Cover *between* it and the viewer (a wall,
+    a crest on the line) cannot."""
     index = index or build_index(battlefield, rules, raster=False)
     fx, fy = figure.facing_vector()
     vp = Viewpoints(
@@ -729,7 +783,12 @@ def sees_point(
         ],
     )
     res = evaluate(index, vp, np.zeros(1, dtype=np.int64), np.ones(1, dtype=np.int64), rules)
-    return bool(res.ab[0] == 0)
+    if res.ab[0] != 0:
+        return False
+    if behind_cover_hides:
+        _cover, _conc, why = cover_reasons(index, vp, 0, 1)
+        return not any(r.kind in (CoverKind.OBSTACLE, CoverKind.CREST) for r in why)
+    return True
 
 
 def _crosses_wall(index: TerrainIndex, start: Point, spot: Point2, place: object) -> bool:
@@ -753,5 +812,6 @@ __all__ = [
     "path_cost",
     "reachable_area",
     "sees_point",
+    "sees_points",
     "shortest_path",
 ]

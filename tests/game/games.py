@@ -66,7 +66,12 @@ def scenario_document(compact: dict[str, Any]) -> dict[str, Any]:
         "description": "",
         "table": {"width": width, "height": height},
         "rules": rules,
-        "encounter": {"type": "free", "enemy_band": None, "pef_count": 3},
+        "encounter": {
+            "type": "free",
+            "enemy_band": None,
+            "pef_count": 3,
+            **compact.get("encounter", {}),
+        },
         "terrain": terrain,
         "forces": forces,
     }
