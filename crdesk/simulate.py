@@ -34,6 +34,11 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
+from crdesk.game.actions import Action, Exit, Fire, Move
+from crdesk.game.controller import Game, GameSettings
+from crdesk.game.encounter import objectives
+from crdesk.game.policy import BookPolicy, Policy, play_policies
+from crdesk.game.records import Decision, Frame
 from crdesk.model import (
     BandType,
     Battlefield,
@@ -46,6 +51,7 @@ from crdesk.model import (
     Status,
     WeaponCode,
 )
+from crdesk.solo import SoloEnemyPolicy
 
 PLAYER = "player"
 ENEMY = "enemy"
@@ -162,6 +168,8 @@ class Setup:
     band_name: str = "Patrol"
     enemy_band: str = BandType.MILITARY.value
     max_turns: int = DEFAULT_MAX_TURNS
+    player: str = "objective"
+    """How the player's Band is played: one of :data:`PLAYER_POLICIES`."""
 
     def describe(self) -> dict[str, Any]:
         """The set-up as the report prints it (not the scenario's text)."""
@@ -169,6 +177,7 @@ class Setup:
             "table": f"generated {self.terrain}" if self.terrain else self.source,
             "encounter": self.encounter or "the scenario's",
             "max_turns": self.max_turns,
+            "player": self.player,
         }
         if self.band is not None:
             out["band"] = {
@@ -337,13 +346,98 @@ class _Watcher:
                 self.loss_rules.append((side, section))
 
 
+PLAYER_POLICIES = ("objective", "book")
+"""How the player's Band is played: ``book`` is :class:`~crdesk.game.policy.BookPolicy`
+alone (it never walks to an objective, so it can never win a Patrol); ``objective`` is
+the book policy that, with no enemy on the table, walks to the encounter's next
+objective (:class:`ObjectivePolicy`)."""
+
+_HEADINGS = (0.0, 30.0, -30.0, 60.0, -60.0, 90.0, -90.0)
+"""Degrees off the straight line to the goal tried when the straight move is refused."""
+
+
+class ObjectivePolicy(BookPolicy):
+    """The book policy, and with no enemy on the table the encounter's objective: each
+    figure walks straight (or up to 90 degrees off it where the straight move is
+    refused) towards the first open objective with a place on the table -- the
+    Patrol's far-edge sections in order, then the near edge -- and leaves by the
+    entry edge when that is what is left to do.  Every other choice is the book's."""
+
+    def _act(self, game: Game, decision: Decision) -> tuple[Action, str]:
+        for option in decision.options:
+            if isinstance(option, Fire):
+                return option, "fires at the nearest enemy in sight and range (7.9.8)"
+        frame = game.frames[-1]
+        side = game.fig(frame.data["members"][0]).side
+        if game._alive(game.enemy_of(side)) or "encounter" not in game._state:
+            return super()._act(game, decision)
+        goal = _next_goal(objectives(game), game.battlefield.table.height)
+        if goal is None:
+            return super()._act(game, decision)
+        leaving, point, what = goal
+        for fid in frame.data["members"]:
+            fig = game.fig(fid)
+            if not fig.status.can_act or fig.prone or fid in frame.data["moved"]:
+                continue
+            if leaving:
+                out = Exit(fid)
+                if game.legal(out) is None:
+                    return out, f"the objective is done: leaves by the entry edge ({what})"
+            move = _towards(game, frame, fig, point)
+            if move is not None:
+                return move, f"no enemy on the table: heads for the objective ({what})"
+        return super()._act(game, decision)
+
+
+def _next_goal(
+    checklist: dict[str, Any], near_edge: float
+) -> tuple[bool, tuple[float, float], str] | None:
+    """(leave the table?, where to head, the item's words) for the first open item."""
+    for item in checklist.get("items", []):
+        if item["state"] != "open":
+            continue
+        leaving = item["id"] in ("exit", "carry_off")
+        if item.get("at") is not None:
+            x, y = item["at"]
+        elif item.get("area") is not None:
+            x0, y0, x1, y1 = item["area"]
+            x, y = (x0 + x1) / 2, (y0 + y1) / 2
+        else:
+            continue
+        if leaving:
+            y = near_edge
+        return leaving, (float(x), float(y)), item["text"]
+    return None
+
+
+def _towards(game: Game, frame: Frame, fig: Figure, goal: tuple[float, float]) -> Move | None:
+    """The longest legal straight move towards ``goal`` (or up to 90 degrees off it)."""
+    left = game._movement_left(frame, fig.id)
+    dx, dy = goal[0] - fig.x, goal[1] - fig.y
+    dist = math.hypot(dx, dy)
+    if left < 1.0 or dist < 1.0:
+        return None
+    base = math.atan2(dx, -dy)
+    table = game.battlefield.table
+    for turn in _HEADINGS:
+        ang = base + math.radians(turn)
+        ux, uy = math.sin(ang), -math.cos(ang)
+        for frac in (1.0, 0.75, 0.5, 0.25):
+            step = min(left, dist) * frac
+            if step < 0.5:
+                break
+            x = min(max(fig.x + ux * step, fig.radius), table.width - fig.radius)
+            y = min(max(fig.y + uy * step, fig.radius), table.height - fig.radius)
+            act = Move(fig.id, ((round(x, 3), round(y, 3)),))
+            if game.legal(act) is None:
+                return act
+    return None
+
+
 def play_game(setup: Setup, index: int, seed: int) -> GameResult:
     """Play one game of the batch to its end; an error is caught and returned."""
     game: Any = None
     try:
-        from crdesk.game.controller import Game, GameSettings
-        from crdesk.game.policy import BookPolicy, Policy, play_policies
-
         scenario = _scenario_for(setup, seed)
         solo = scenario.encounter.type is not EncounterType.FREE
         settings = GameSettings(
@@ -352,11 +446,11 @@ def play_game(setup: Setup, index: int, seed: int) -> GameResult:
             encounter=scenario.encounter.type.value if solo else "",
         )
         game = Game.new(scenario, seed=seed, settings=settings)
-        book = BookPolicy()
+        book: Policy = BookPolicy()
         enemy: Policy = book
+        if setup.player == "objective":
+            book = ObjectivePolicy()
         if solo:
-            from crdesk.solo import SoloEnemyPolicy
-
             enemy = SoloEnemyPolicy()
         policies = {f.id: (book if f.player else enemy) for f in game.battlefield.forces}
         watcher = _Watcher(game)

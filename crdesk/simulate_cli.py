@@ -27,6 +27,7 @@ from crdesk.model import BandType, EncounterType
 from crdesk.simulate import (
     DEFAULT_MAX_TURNS,
     MIN_GAMES_FOR_EDGE,
+    PLAYER_POLICIES,
     SchedulerUnavailable,
     Setup,
     band_members,
@@ -43,7 +44,9 @@ EPILOG = f"""\
 Every game has its own seed, a hash of --seed and the game's number, from which
 its table (--generate), the Band's deployment and its dice come: the same --seed
 gives the same results whatever --jobs or --scheduler.  The player's Band is
-played by the book policy, the enemy (PEFs, 11; table 11.4) by the solo enemy.
+played by the book policy (with --player objective, the default, it also walks
+to the encounter's objectives when no enemy is on the table), the enemy (PEFs,
+11; table 11.4) by the solo enemy.
 An encounter still going on after --max-turns turns is a draw.
 
 What is printed:
@@ -129,6 +132,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="the enemies the PEFs turn into (default military)",
     )
     p.add_argument(
+        "--player",
+        choices=PLAYER_POLICIES,
+        default=PLAYER_POLICIES[0],
+        help="how the player's Band plays: 'objective' (default) is the book policy that, "
+        "with no enemy on the table, walks to the encounter's objective (the Patrol's far "
+        "edge, then home); 'book' is the book policy alone, which never patrols",
+    )
+    p.add_argument(
         "--max-turns",
         type=_turns,
         default=DEFAULT_MAX_TURNS,
@@ -181,6 +192,7 @@ def _setup(args: argparse.Namespace) -> Setup | int:
         "band_name": band_name,
         "enemy_band": args.enemy_band,
         "max_turns": args.max_turns,
+        "player": args.player,
     }
     if args.generate is not None:
         return Setup(
@@ -260,7 +272,7 @@ def report_lines(setup: Setup, seed: int, report: dict[str, Any]) -> list[str]:
     about = setup.describe()
     lines = [
         f"{report['games']} games, seed {seed}: {about['encounter']} on {about['table']}, "
-        f"at most {about['max_turns']} turns",
+        f"at most {about['max_turns']} turns, the {about['player']} policy for the player",
     ]
     if "band" in about:
         band = about["band"]

@@ -160,7 +160,10 @@ def test_the_plain_report(serial: dict[str, Any], capsys: Capsys) -> None:
     assert main(["simulate", *FAST]) == 0
     out = capsys.readouterr().out
     lines = out.splitlines()
-    assert lines[0] == "2 games, seed 11: patrol on generated clear, at most 2 turns"
+    assert lines[0] == (
+        "2 games, seed 11: patrol on generated clear, at most 2 turns, the objective policy "
+        "for the player"
+    )
     assert lines[1].startswith("Band: Patrol (military): Star (Rep 5 star, AR), Grunt 1 (Rep 4")
     wins = serial["summary"]["win_rates"]
     for label, key in (("player wins", PLAYER), ("enemy wins", ENEMY), ("draws", DRAW)):
@@ -233,3 +236,45 @@ def test_a_dask_local_cluster_plays_the_same_games(serial: dict[str, Any], capsy
         data = _json(capsys, [*FAST, "--scheduler", cluster.scheduler_address])
     expected = json.loads(json.dumps(serial["summary"]))
     assert {k: data[k] for k in expected} == expected
+
+
+def test_the_next_objective_is_the_first_open_one_with_a_place() -> None:
+    checklist = {
+        "items": [
+            {"id": "section_1", "state": "done", "at": [6, 3], "text": "s1"},
+            {"id": "find", "state": "open", "at": None, "area": None, "text": "find"},
+            {"id": "section_2", "state": "open", "at": [18, 3], "text": "s2"},
+            {"id": "exit", "state": "open", "area": [0, 35, 36, 36], "text": "exit"},
+        ]
+    }
+    assert simulate._next_goal(checklist, 36.0) == (False, (18.0, 3.0), "s2")
+    checklist["items"][2]["state"] = "done"
+    assert simulate._next_goal(checklist, 36.0) == (True, (18.0, 36.0), "exit")
+    checklist["items"][3]["state"] = "failed"
+    assert simulate._next_goal(checklist, 36.0) is None
+
+
+@pytest.mark.parametrize("player", ["objective", "book"])
+def test_the_player_patrols_only_with_the_objective_policy(player: str) -> None:
+    """With no enemy on the table the objective policy walks the Band towards the far
+    edge; the book policy alone stays where it was deployed."""
+    from crdesk.game.controller import Game, GameSettings
+    from crdesk.game.policy import BookPolicy, Policy, play_policies
+
+    setup = Setup(terrain="clear", band=default_band(), max_turns=1, player=player)
+    seed = game_seed(11, 4)  # a table whose PEFs stay hidden at the start, the Band first
+    scenario = simulate._scenario_for(setup, seed)
+    game = Game.new(scenario, seed=seed, settings=GameSettings(solo=True, encounter="patrol"))
+    start = {f.id: f.y for f in game.battlefield.figures() if f.side == "band"}
+    assert len(start) == 5 and len(list(game.battlefield.figures())) == 5
+    mine: Policy = simulate.ObjectivePolicy() if player == "objective" else BookPolicy()
+    policies = {"band": mine, "enemy": simulate.SoloEnemyPolicy()}
+    while not any(f.side != "band" for f in game.battlefield.figures()) and game.turn == 1:
+        if game.awaiting() is None or play_policies(game, policies, max_steps=1) == 0:
+            break
+    heads = [s for s in game.history if s.why.startswith("no enemy on the table: heads for")]
+    moved = [f.id for f in game.battlefield.figures() if f.id in start and f.y < start[f.id] - 1]
+    if player == "objective":
+        assert heads and moved  # towards the far edge (smaller y)
+    else:
+        assert not heads and not moved
