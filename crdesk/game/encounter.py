@@ -619,6 +619,12 @@ def _finish(game: Game, won: bool, reason: str) -> bool:
 # The checklist
 
 
+def checklist(game: Game) -> dict[str, Any] | None:
+    """:func:`objectives` of a game that plays an encounter, None in free play (cheap:
+    what ``Game.summary()["objectives"]`` holds without the rest of the summary)."""
+    return objectives(game) if "encounter" in game._state else None
+
+
 def objectives(game: Game) -> dict[str, Any]:
     """The encounter's checklist for the play mode and the CLI: each item with its
     state ("done", "open" or "failed"), the rule, and where on the table it is
@@ -660,16 +666,15 @@ def objectives(game: Game) -> dict[str, Any]:
             x0 = (s - 1) * w3
             item(
                 f"section_{s}",
-                f'Spend an activation within 6" of the far edge in section {s}',
+                f'Section {s}: end an activation within 6" of the far edge',
                 "12.1",
                 s in st["sections"],
                 failed=lost,
-                at=(x0 + w3 / 2, PATROL_REACH / 2),
                 area=(x0, 0.0, x0 + w3, PATROL_REACH),
             )
         item(
             "exit",
-            "Then exit by the edge the patrol entered (the near edge)",
+            "Then leave by the near edge, the one the patrol entered",
             "12.1",
             bool(over and out.get("won")),
             failed=lost,

@@ -45,6 +45,7 @@ from ui.play.history_dock import HistoryDock
 from ui.play.log_dock import EventLogDock
 from ui.play.markers import StatusMarkers
 from ui.play.move_tool import MoveTool
+from ui.play.objectives_dock import ObjectivesDock
 from ui.play.report import export_report
 from ui.play.session import PlaySession
 from ui.play.start_dialog import StartDialog, default_program
@@ -92,6 +93,7 @@ class PlayMode(QObject):
         self.dice_tray = DiceTrayDock(window)
         self.log_dock = EventLogDock(window)
         self.history_dock = HistoryDock(window)
+        self.objectives_dock = ObjectivesDock(window)
         for area, dock in (
             (Qt.DockWidgetArea.LeftDockWidgetArea, self.decision_dock),
             (Qt.DockWidgetArea.LeftDockWidgetArea, self.dice_entry),
@@ -99,6 +101,7 @@ class PlayMode(QObject):
             (Qt.DockWidgetArea.RightDockWidgetArea, self.dice_tray),
             (Qt.DockWidgetArea.RightDockWidgetArea, self.log_dock),
             (Qt.DockWidgetArea.RightDockWidgetArea, self.history_dock),
+            (Qt.DockWidgetArea.LeftDockWidgetArea, self.objectives_dock),
         ):
             window.addDockWidget(area, dock)
             dock.hide()
@@ -251,7 +254,9 @@ class PlayMode(QObject):
             return
         dialog = StartDialog(self.window.scenario, self.window)
         if dialog.exec() == QDialog.DialogCode.Accepted:
-            self.start(dialog.seed(), dialog.program_sides(), dice=dialog.dice_mode())
+            self.start(
+                dialog.seed(), dialog.program_sides(), dialog.settings(), dice=dialog.dice_mode()
+            )
 
     def start(
         self,
@@ -312,6 +317,7 @@ class PlayMode(QObject):
             self.dice_tray,
             self.history_dock,
             self.log_dock,
+            self.objectives_dock,
         ):
             dock.show()
             dock.raise_()
@@ -443,7 +449,15 @@ class PlayMode(QObject):
 
     def _panels(
         self,
-    ) -> tuple[DecisionDock, DiceEntryDock, TurnDock, DiceTrayDock, EventLogDock, HistoryDock]:
+    ) -> tuple[
+        DecisionDock,
+        DiceEntryDock,
+        TurnDock,
+        DiceTrayDock,
+        EventLogDock,
+        HistoryDock,
+        ObjectivesDock,
+    ]:
         """The play mode's docks."""
         return (
             self.decision_dock,
@@ -452,6 +466,7 @@ class PlayMode(QObject):
             self.dice_tray,
             self.log_dock,
             self.history_dock,
+            self.objectives_dock,
         )
 
     def _own_docks(self) -> tuple[QDockWidget, ...]:

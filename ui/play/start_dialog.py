@@ -1,10 +1,12 @@
-"""Game ▸ Start encounter…: the dice seed and who plays each side."""
+"""Game ▸ Start encounter…: the dice seed, who plays each side, solo play (PEFs) and the
+encounter whose objectives the game tracks."""
 
 from __future__ import annotations
 
 import random
 
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -16,14 +18,20 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from crdesk.game import MANUAL, SEEDED
-from crdesk.model import Scenario
+from crdesk.game import MANUAL, SEEDED, GameSettings
+from crdesk.model import EncounterType, Scenario
 
 MAX_SEED = 2**31 - 1
 PERSON = "A person at this screen"
 PROGRAM = "The program (the book's choices)"
 SEEDED_DICE = "Seeded dice (the program rolls)"
 OWN_DICE = "I roll my own dice"
+ENCOUNTERS = (
+    (EncounterType.FREE, "Free play (no objective)"),
+    (EncounterType.PATROL, "Patrol (12.1): reach the far edge in sections 1-3, come back"),
+    (EncounterType.RAID, "Raid (12.2): find the objective and carry it off"),
+    (EncounterType.DEFEND, "Defend (12.3): hold out against the enemy"),
+)
 
 
 def random_seed() -> int:
@@ -75,6 +83,22 @@ class StartDialog(QDialog):
             box.setCurrentIndex(1 if force.id in program else 0)
             self.side_boxes[force.id] = box
             form.addRow(f"{force.name}:", box)
+        self.solo_box = QCheckBox("Solo: the enemy hides as PEFs the game moves and resolves (11)")
+        self.solo_box.setToolTip(
+            "Off: both sides are on the table as the scenario has them. On: the scenario's "
+            "encounter is offered below"
+        )
+        self.solo_box.toggled.connect(self._solo_changed)
+        form.addRow("Solo play:", self.solo_box)
+        self.encounter_box = QComboBox()
+        for kind, text in ENCOUNTERS:
+            self.encounter_box.addItem(text, kind.value)
+        self.encounter_box.setToolTip(
+            "The objectives the game tracks and shows in the Objectives panel; an encounter "
+            "is played solo (its enemies come only from PEFs, 12)"
+        )
+        self.encounter_box.currentIndexChanged.connect(self._encounter_changed)
+        form.addRow("Encounter:", self.encounter_box)
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )
@@ -83,6 +107,31 @@ class StartDialog(QDialog):
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)
+
+    def _solo_changed(self, on: bool) -> None:
+        """Solo on offers the scenario's own encounter; off is free play."""
+        own = self.scenario.encounter.type
+        kind = own if on else EncounterType.FREE
+        if on and self.encounter() is not EncounterType.FREE:
+            return
+        self.encounter_box.setCurrentIndex(
+            next(n for n, (k, _) in enumerate(ENCOUNTERS) if k is kind)
+        )
+
+    def _encounter_changed(self, _index: int) -> None:
+        if self.encounter() is not EncounterType.FREE:
+            self.solo_box.setChecked(True)
+
+    def encounter(self) -> EncounterType:
+        return EncounterType(self.encounter_box.currentData())
+
+    def settings(self) -> GameSettings:
+        """Solo play and the encounter chosen (the seats are the play mode's to add)."""
+        kind = self.encounter()
+        return GameSettings(
+            solo=self.solo_box.isChecked(),
+            encounter="" if kind is EncounterType.FREE else kind.value,
+        )
 
     def _dice_changed(self, _index: int) -> None:
         for widget in self._seed_widgets:
