@@ -113,6 +113,10 @@ _STEP = {
 _SETTING_TYPES: dict[str, dict[str, Any]] = {
     "practice_undo": {"type": "boolean", "x-expected": "true or false"},
     "solo": {"type": "boolean", "x-expected": "true or false"},
+    "encounter": {
+        "enum": ["", "patrol", "raid", "defend"],
+        "x-expected": 'the encounter played: "patrol", "raid", "defend" or "" (none)',
+    },
     "max_turns": {
         "anyOf": [{"type": "null"}, {"type": "integer", "minimum": 1, "maximum": 10_000}],
         "x-expected": "null or a number of turns 1..10000",

@@ -345,3 +345,15 @@ def test_cli_auto_reports_the_outcome_and_next_encounter(
 def test_cli_refuses_deploy_without_an_encounter(wooded: str, capsys: Capsys) -> None:
     assert main(["game", "auto", wooded, "--seed", "1", "--deploy", "--turns", "1"]) == 2
     assert "--deploy needs an encounter" in capsys.readouterr().err
+
+
+def test_a_saved_game_with_an_unknown_encounter_is_refused(tmp_path: Path) -> None:
+    from crdesk.game.savefile import GameFileError
+
+    path = tmp_path / "g.crgame"
+    save_game(play_case(_solo_case()), path)
+    data = json.loads(path.read_text())
+    data["settings"]["encounter"] = "ambush"
+    path.write_text(json.dumps(data))
+    with pytest.raises(GameFileError, match=r"settings\.encounter.*patrol"):
+        load_game(path)
