@@ -1,9 +1,11 @@
 """Batch simulation for balance: many encounters played by the policies, and what they say.
 
 ``crdesk simulate`` (:mod:`crdesk.simulate_cli`) plays N games with both sides
-automated -- the player's Band by :class:`~crdesk.game.policy.BookPolicy`, the
-non-player side by :class:`~crdesk.solo.SoloEnemyPolicy` in a solo game (PEFs,
-table 11.4), else by the book policy too -- and sums them up: who wins (with
+automated -- the player's Band by :class:`~crdesk.game.policy.BookPolicy` (by
+default as :class:`ObjectivePolicy`, which also walks to the encounter's
+objectives when no enemy is on the table), the non-player side by
+:class:`~crdesk.solo.SoloEnemyPolicy` in a solo game (PEFs, table 11.4), else by
+the book policy too -- and sums them up: who wins (with
 Wilson 95% intervals), the losses on each side, how many turns, why games end,
 and which rules decide them (:func:`summarize`).
 
@@ -27,6 +29,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import random
 import statistics
 import traceback
 from collections import Counter
@@ -34,11 +37,14 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
+from crdesk.dice import Dice
 from crdesk.game.actions import Action, Exit, Fire, Move
 from crdesk.game.controller import Game, GameSettings
-from crdesk.game.encounter import objectives
+from crdesk.game.encounter import default_band as encounter_band
+from crdesk.game.encounter import deploy, objectives
 from crdesk.game.policy import BookPolicy, Policy, play_policies
-from crdesk.game.records import Decision, Frame
+from crdesk.game.records import Decision, Event, Frame
+from crdesk.generator import generate
 from crdesk.model import (
     BandType,
     Battlefield,
@@ -51,6 +57,7 @@ from crdesk.model import (
     Status,
     WeaponCode,
 )
+from crdesk.scenario import from_document
 from crdesk.solo import SoloEnemyPolicy
 
 PLAYER = "player"
@@ -197,8 +204,6 @@ class Setup:
 def default_band(band_type: str = BandType.MILITARY.value) -> tuple[Member, ...]:
     """The default Band of ``--generate``: a Rep 5 Star and four Rep 4 Grunts with the
     band type's default weapons (:func:`crdesk.game.encounter.default_band`)."""
-    from crdesk.game.encounter import default_band as encounter_band
-
     return band_members(encounter_band(BandType(band_type)))
 
 
@@ -269,11 +274,6 @@ def _deployed(scenario: Scenario, setup: Setup, seed: int) -> Scenario:
         if scenario.encounter.type is kind:
             return scenario
         return replace(scenario, encounter=replace(scenario.encounter, type=kind))
-    import random
-
-    from crdesk.dice import Dice
-    from crdesk.game.encounter import deploy
-
     bf = scenario.battlefield
     if not any(not f.player for f in bf.forces):
         enemy = Force(NP_FORCE, "Enemy", BandType(setup.enemy_band))
@@ -291,8 +291,6 @@ def _deployed(scenario: Scenario, setup: Setup, seed: int) -> Scenario:
 
 def _scenario_for(setup: Setup, seed: int) -> Scenario:
     if setup.terrain is not None:
-        from crdesk.generator import generate
-
         width, height = TABLE_SIZE
         table = generate(
             sub_seed(seed, "table"),
@@ -305,8 +303,6 @@ def _scenario_for(setup: Setup, seed: int) -> Scenario:
     assert setup.scenario is not None
     parsed = _PARSED.get(setup.scenario)
     if parsed is None:
-        from crdesk.scenario import from_document
-
         parsed = from_document(json.loads(setup.scenario), setup.source)
         _PARSED.clear()
         _PARSED[setup.scenario] = parsed
@@ -317,7 +313,7 @@ _PARSED: dict[str, Scenario] = {}
 """A worker's scenario, parsed once per batch (its text is the key); games copy it."""
 
 
-def _side_of(game: Any, force_id: str | None) -> str:
+def _side_of(game: Game, force_id: str | None) -> str:
     if force_id is None:
         return DRAW
     return PLAYER if game.battlefield.force(force_id).player else ENEMY
@@ -326,7 +322,7 @@ def _side_of(game: Any, force_id: str | None) -> str:
 class _Watcher:
     """Follows a game step by step to name the rules that took each figure out."""
 
-    def __init__(self, game: Any) -> None:
+    def __init__(self, game: Game) -> None:
         self.game = game
         self.up = self._able()
         self.loss_rules: list[tuple[str, str]] = []
@@ -334,11 +330,13 @@ class _Watcher:
     def _able(self) -> set[str]:
         return {f.id for f in self.game.battlefield.figures() if f.status.can_act}
 
-    def step(self, decision: Any, action: Any, why: str, events: list[Any]) -> None:
+    def step(self, decision: Decision, action: Action, why: str, events: list[Event]) -> None:
         now = self._able()
         lost = self.up - now
         self.up = now
         for fid in sorted(lost):
+            if self.game.flags(fid).get("exited"):
+                continue  # left by an edge the encounter allows: not a loss
             last = max((i for i, e in enumerate(events) if fid in e.figures), default=None)
             chain = events if last is None else events[: last + 1]
             side = _side_of(self.game, self.game.fig(fid).side)
@@ -474,8 +472,9 @@ def play_game(setup: Setup, index: int, seed: int) -> GameResult:
         )
 
 
-def _result(game: Any, index: int, seed: int, watcher: _Watcher) -> GameResult:
+def _result(game: Game, index: int, seed: int, watcher: _Watcher) -> GameResult:
     outcome = game.outcome
+    assert outcome is not None  # played until nothing was awaited
     losses: dict[str, dict[str, int]] = {PLAYER: {}, ENEMY: {}}
     enemies = 0
     for fig in game.battlefield.figures():
