@@ -296,6 +296,7 @@ class VisibilityService:
         *,
         all_round: bool = False,
         moving: bool | None = None,
+        friends_block: bool = True,
     ) -> SpotVerdicts:
         """Judge the figure standing on each spot against each viewer, in one pass.
 
@@ -305,8 +306,10 @@ class VisibilityService:
         and the Cover a spot gives does not depend on where a viewer happens to
         face); otherwise facings count as the matrix's do.  ``moving`` says
         whether the figure counts as moving (7.9.5) on the spots; None: as it
-        does now.  ``figure`` is a figure's id, or a figure that need not be on
-        the table (a PEF judged as a figure, 11.2).
+        does now.  ``friends_block=False`` lets the sight lines pass the figure's
+        own side (friends move away, and a friend's body is no Cover).  ``figure``
+        is a figure's id, or a figure that need not be on the table (a PEF judged
+        as a figure, 11.2).
         """
         bf = self.battlefield
         index = self.index
@@ -337,12 +340,19 @@ class VisibilityService:
         a = np.repeat(np.arange(n, n + n_p, dtype=np.int64), n_v)
         b = np.tile(np.array(cols, dtype=np.int64), n_p)
         res = evaluate(index, vp, a, b, self.rules)
+        sees = (res.ab == 0).reshape(shape)
+        friends = [k for k, o in enumerate(others) if o.side == fig.side and vp.blocks[k]]
+        if not friends_block and friends:
+            # the figure's own shots are blocked by friends where they stand now; but
+            # hiding behind a friend is no Cover (and the friend may move on)
+            vp.blocks[friends] = False
+            res = evaluate(index, vp, a, b, self.rules)
         seen = (res.ba == 0).reshape(shape)
         return SpotVerdicts(
             figure_id,
             pts,
             tuple(viewers),
-            (res.ab == 0).reshape(shape),
+            sees,
             seen,
             res.cover_ba.reshape(shape) & seen,
             res.distance.reshape(shape),

@@ -138,7 +138,9 @@ def judge(game: Game, fig: Figure, points: list[Point2], travel: list[float]) ->
         if o.id != fig.id and o.side == foe_side and o.status.can_act
     )
     with kernels.pinned(game.sight_route):
-        v = game.vis.spots(fig.id, points, targets, all_round=True, moving=False)
+        v = game.vis.spots(
+            fig.id, points, targets, all_round=True, moving=False, friends_block=False
+        )
     return Spots(
         fig.id,
         v.points,

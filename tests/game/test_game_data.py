@@ -10,6 +10,10 @@ Each file::
      "final": {"figures": {"e1": {"status": "duck_back", "prone": false}},
                "awaiting": {"actor": "p", "kind": "act"}, "turn": 1}}
 
+A step may be ``{"policy": "solo", "dice": [...], "expect": "move e1", "why": "Cover"}``:
+the program's policy takes that decision (the solo enemy by table 11.4, or the book's
+defaults), its action and reason checked by substring.
+
 Optional: ``"settings"`` (GameSettings.to_dict(), e.g. ``{"solo": true}``) and, in
 ``final``, ``"pefs"``: the solo game's PEFs ({"id", "x", "y", "resolved"}).
 
@@ -30,6 +34,8 @@ from crdesk.errors import IllegalActionError
 from crdesk.game import Game
 from crdesk.game.actions import DiceFaces
 from crdesk.game.controller import GameSettings
+from crdesk.game.policy import BookPolicy, Policy
+from crdesk.solo import SoloEnemyPolicy
 from tests.game.games import scenario
 
 CASES = sorted((Path(__file__).parents[1] / "data" / "games").glob("*.json"))
@@ -41,6 +47,7 @@ def play_case(case: dict[str, Any]) -> Game:
     game = Game.new(
         scenario(case["scenario"]), seed=case.get("seed", 0), dice=mode, settings=settings
     )
+    policies: dict[str, Policy] = {}
     for n, step in enumerate(case["steps"], 1):
         faces = step.get("dice", [])
         if "refused" in step:
@@ -50,6 +57,9 @@ def play_case(case: dict[str, Any]) -> Game:
             with pytest.raises(IllegalActionError, match=re.escape(step["refused"])):
                 game.play(step["do"], faces=faces)
             assert game.state_hash() == before, f"step {n}: a refused action changed the game"
+            continue
+        if "policy" in step:
+            _policy_step(game, n, step, policies)
             continue
         try:
             if step["do"] == "start":
@@ -63,6 +73,19 @@ def play_case(case: dict[str, Any]) -> Game:
         if step.get("more_dice") is None and pending is not None and pending.actor == "chance":
             raise AssertionError(f"step {n} {step['do']!r} wants more dice: {pending.prompt}")
     return game
+
+
+def _policy_step(game: Game, n: int, step: dict[str, Any], policies: dict[str, Policy]) -> None:
+    """A decision taken by a policy (``"policy": "solo" | "book"``), as the program
+    would take it; ``"expect"`` and ``"why"`` are substrings of its action and reason."""
+    name = step["policy"]
+    policy = policies.setdefault(name, SoloEnemyPolicy() if name == "solo" else BookPolicy())
+    decision = game.awaiting()
+    assert decision is not None, f"step {n}: no decision for the {name} policy"
+    action, why = policy.decide(game, decision)
+    assert step.get("expect", "") in str(action), f"step {n}: the {name} policy chose {action}"
+    assert step.get("why", "") in why, f"step {n}: the {name} policy said {why!r}"
+    game.play(action, faces=step.get("dice", []), why=why)
 
 
 def matches(event: Any, want: dict[str, Any]) -> bool:
