@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QBrush, QPalette
+from PySide6.QtGui import QBrush, QColor, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QLabel,
@@ -39,6 +39,8 @@ KINDS_ROLE = int(Qt.ItemDataRole.UserRole) + 3
 """Item data: the kinds of the step's events (a ``turn_end`` starts the next turn)."""
 TIP_ROLE = int(Qt.ItemDataRole.UserRole) + 4
 MAX_WORDS = 150
+GREYED = QColor(135, 135, 135)
+"""Steps undo can no longer reach (italic too, so it reads without colour)."""
 QUIET = frozenset({"side_done", "turn_end", "game_over"})
 """Events that are never what a step is about (they close it)."""
 ALSO = frozenset({"fire", "melee", "casualty", "duck_back", "blast", "pef_resolved"})
@@ -92,7 +94,13 @@ class HistoryDock(SessionDock):
         body = QWidget()
         layout = QVBoxLayout(body)
         layout.setContentsMargins(4, 4, 4, 4)
+        self.boundary = QLabel()
+        self.boundary.setWordWrap(True)
+        self.boundary.setObjectName("historyBoundary")
+        layout.addWidget(self.boundary)
         self.list = QListWidget()
+        self.list.setAlternatingRowColors(True)
+        self.list.setSpacing(1)
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.list.setWordWrap(True)
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -195,16 +203,29 @@ class HistoryDock(SessionDock):
         return "turn_end" in kinds
 
     def _grey(self, reasons: list[str | None]) -> None:
-        palette = self.list.palette()
-        normal = QBrush(palette.color(QPalette.ColorRole.Text))
-        grey = QBrush(palette.color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text))
+        normal = QBrush(self.list.palette().color(QPalette.ColorRole.Text))
+        grey = QBrush(GREYED)
+        font = self.list.font()
+        past = self.list.font()
+        past.setItalic(True)
         for row in range(self.list.count()):
             item = self.list.item(row)
             reason = reasons[row] if row < len(reasons) else "not in the game's history"
             item.setData(REASON_ROLE, reason or "")
             item.setForeground(grey if reason else normal)
+            item.setFont(past if reason else font)
             tip = str(item.data(TIP_ROLE) or "")
             item.setToolTip(f"{tip}\n\nCannot undo to here: {reason}" if reason else tip)
+        reachable = [n for n, reason in enumerate(reasons, start=1) if not reason]
+        if not reasons:
+            self.boundary.setText("No step played yet.")
+        elif reachable:
+            self.boundary.setText(
+                f"Undo reaches back to step {reachable[0]}; greyed steps are past dice "
+                "that were seen (or the opening roll)."
+            )
+        else:
+            self.boundary.setText(f"No step can be taken back now: {reasons[-1]}.")
 
     # -- undo to here -----------------------------------------------------------------
 
