@@ -15,6 +15,7 @@ from crdesk.resources import demo_scenario
 from crdesk.scenario import load
 from tests.game.games import scenario
 from ui.main_window import MainWindow
+from ui.play.objective_marks import COLOURS
 from ui.play.start_dialog import StartDialog
 
 SHOTS = Path("/tmp/crdesk-shots")
@@ -86,7 +87,17 @@ def test_the_objectives_panel_follows_a_patrol_to_its_end(qtbot) -> None:  # typ
             assert session.play(step["do"]) is None, step
         if step.get("dice"):
             assert session.play("dice " + ",".join(map(str, step["dice"]))) is None, step
+        if n == 0:  # the three far-edge strips are on the table, still to do
+            strips = window.play.objective_marks.strips()
+            assert [s.rect().getRect() for s in strips] == [
+                (0.0, 0.0, 4.0, 6.0),
+                (4.0, 0.0, 4.0, 6.0),
+                (8.0, 0.0, 4.0, 6.0),
+            ]
+            assert {s.pen().color().name() for s in strips} == {COLOURS["open"].name()}
         if n == 2:  # the activation at the far edge has ended: three sections ticked
+            strips = window.play.objective_marks.strips()
+            assert {s.pen().color().name() for s in strips} == {COLOURS["done"].name()}
             assert [line[0] for line in dock.lines()] == ["☑", "☑", "☑", "☐"]
             assert dock.lines()[0] == '☑ Section 1: end an activation within 6" of the far edge'
 
@@ -98,3 +109,28 @@ def test_the_objectives_panel_follows_a_patrol_to_its_end(qtbot) -> None:  # typ
     qtbot.wait(50)  # the labels' new heights are laid out
     SHOTS.mkdir(parents=True, exist_ok=True)
     window.grab().save(str(SHOTS / "play-objectives.png"))
+
+
+def test_the_raid_objective_is_marked_where_it_lies_and_follows_its_carrier(qtbot) -> None:  # type: ignore[no-untyped-def]
+    case = json.loads((DATA / "encounter_raid_last_pef.json").read_text())
+    window = _window(qtbot, scenario(case["scenario"]))
+    assert window.play.start(0, {"e"}, GameSettings.from_dict(case["settings"]), dice=MANUAL)
+    session = window.play.session
+    marks = window.play.objective_marks
+    assert marks.tokens() == []  # not found yet
+    assert session.play("dice " + ",".join(map(str, case["steps"][0]["dice"]))) is None
+    (token,) = marks.tokens()  # every PEF resolved: it lies where PEF 3 stood
+    assert (token.pos().x(), token.pos().y()) == (2.0, 4.5) and token.label == "Objective"
+    assert token.colour.name() == COLOURS["open"].name()
+    dock = window.play.objectives_dock
+    assert dock.lines()[
+        1
+    ] == '☐ Take the objective (a figure within 1" once its holder is down) ' + ("at (2, 4.5)")
+    qtbot.wait(50)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    window.grab().save(str(SHOTS / "play-raid-objective.png"))
+    assert session.play("activate p1") is None
+    assert session.play("move p1 2,5.2") is None
+    (token,) = marks.tokens()  # taken: it goes with the Star
+    assert (token.pos().x(), token.pos().y()) == (2.0, 5.2)
+    assert token.colour.name() == COLOURS["done"].name()

@@ -45,6 +45,7 @@ from ui.play.history_dock import HistoryDock
 from ui.play.log_dock import EventLogDock
 from ui.play.markers import StatusMarkers
 from ui.play.move_tool import MoveTool
+from ui.play.objective_marks import ObjectiveMarks
 from ui.play.objectives_dock import ObjectivesDock
 from ui.play.report import export_report
 from ui.play.session import PlaySession
@@ -78,6 +79,7 @@ class PlayMode(QObject):
         self.scene: BattlefieldScene | None = None
         self.move_tool: MoveTool | None = None
         self.markers: StatusMarkers | None = None
+        self.objective_marks: ObjectiveMarks | None = None
         self.animator: Animator | None = None
         """Plays each step's events on the table (a view: the game is already past them)."""
         self.autosave_store = GameAutosaveStore(window.recovery.folder / GAMES_FOLDER)
@@ -304,6 +306,7 @@ class PlayMode(QObject):
         window.view.setScene(self.scene)
         self.move_tool = MoveTool(window.view, self.scene, self.session, self.show_message)
         self.markers = StatusMarkers(self.scene, self.session)
+        self.objective_marks = ObjectiveMarks(self.scene, self.session)
         self.move_tool.markers = self.markers
         # after the move tool: its filter sees a press first, finishes the show, passes it on
         self.animator = Animator(window.view, self.scene, self.session, self.markers)
@@ -380,6 +383,9 @@ class PlayMode(QObject):
         if self.markers is not None:
             self.markers.detach()
             self.markers = None
+        if self.objective_marks is not None:
+            self.objective_marks.detach()
+            self.objective_marks = None
         if self.move_tool is not None:
             self.move_tool.markers = None
             self.move_tool.detach()

@@ -87,6 +87,7 @@ class ObjectivesDock(SessionDock):
             self.title_label.setText("<b>Free play</b>")
             self.list_label.setText("No objective: play until one side has no one left.")
             self.result_label.setText("")
+            self.result_label.hide()
             return
         kind = objectives["encounter"]
         self.items = list(objectives["items"])
@@ -108,12 +109,14 @@ class ObjectivesDock(SessionDock):
             colour = COLOURS["done" if won else "failed"]
             out = self.session.game.outcome if self.session is not None else None
             reason = out.reason.split(": ", 1)[-1] if out is not None else ""
+            self.result_label.show()
             self.result_label.setText(
                 f"<b style='color:{colour}'>{'Won' if won else 'Lost'}</b>: {escape(reason)}."
                 f"<br>Next encounter: a {escape(following)} (12)."
             )
         else:
             self.result_label.setText("")
+            self.result_label.hide()
 
     def lines(self) -> list[str]:
         """The checklist as plain lines (mark, text, where), as a player reads it."""
