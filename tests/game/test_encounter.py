@@ -357,3 +357,14 @@ def test_a_saved_game_with_an_unknown_encounter_is_refused(tmp_path: Path) -> No
     path.write_text(json.dumps(data))
     with pytest.raises(GameFileError, match=r"settings\.encounter.*patrol"):
         load_game(path)
+
+
+def test_undo_takes_the_objectives_back() -> None:
+    case = _solo_case()
+    case["settings"]["practice_undo"] = True
+    case["steps"] = case["steps"][:3]  # up to the end of the activation at the far edge
+    game = play_case(case)
+    assert game.state_document()["game"]["encounter"]["sections"] == [1, 2, 3]
+    game.undo()  # back before "end": the activation is under way, nothing reached yet
+    assert game.state_document()["game"]["encounter"]["sections"] == []
+    assert [i["state"] for i in game.summary()["objectives"]["items"]] == ["open"] * 4
