@@ -113,6 +113,11 @@ def test_a_chain_animates_in_order_and_ends_on_the_models_spots(window: MainWind
     anim.advance(170)  # half of the walk
     mid = item_pos(window, "e4")
     assert before.y() > mid.y() > final.y()
+    markers = window.play.markers
+    assert markers is not None
+    badges = markers.badges("e4")  # Duck Back: the marker walks along with its figure
+    assert badges
+    walking = [b.pos() for b in badges]
     assert anim.index == 0
     anim.advance(200)  # the walk is done: the fire line flashes
     assert anim.index == 1 and anim.current() is not None
@@ -123,6 +128,8 @@ def test_a_chain_animates_in_order_and_ends_on_the_models_spots(window: MainWind
     anim.advance(1000)
     assert not anim.running()
     assert all(item.scene() is None for item in lines)  # the flashes are gone
+    for badge, seen in zip(badges, walking, strict=True):
+        assert (seen - badge.pos()).y() == pytest.approx((mid - final).y())
     assert all_at_model_spots(window)
 
 

@@ -148,7 +148,8 @@ class Animator(QObject):
         self._opacity: dict[str, float] = {}
         self._hidden: dict[str, int] = {}
         """Figures whose badges wait for a beat (its index) before they show."""
-        self._badge_home: dict[int, QPointF] = {}
+        self._homes: dict[int, tuple[QGraphicsItem, QPointF]] = {}
+        """Markers moved along with a walking figure, and where they belong."""
         self._stand_ins: dict[str, StandIn] = {}
         """A figure that goes down later in the step, drawn as it was until then."""
         self._timer = QTimer(self)
@@ -302,7 +303,7 @@ class Animator(QObject):
         self._final = {}
         self._opacity = {}
         self._hidden = {}
-        self._badge_home = {}
+        self._homes = {}
         self.beat_changed.emit()
         self.finished.emit()
         self.session.resume()
@@ -462,10 +463,22 @@ class Animator(QObject):
         item.setPos(pos)
         if (stand_in := self._stand_ins.get(fid)) is not None:
             stand_in.setPos(pos)
-        if self.markers is not None:
-            for badge in self.markers.badges(fid):
-                self._badge_home.setdefault(id(badge), badge.pos())
-                badge.setPos(badge.pos() + delta)
+        for thing in self._followers(fid):
+            self._homes.setdefault(id(thing), (thing, thing.pos()))
+            thing.setPos(thing.pos() + delta)
+
+    def _followers(self, fid: str) -> list[QGraphicsItem]:
+        """What the status overlay draws on a figure: its badges, and its group ring and
+        Leader mark where the overlay has them."""
+        if self.markers is None:
+            return []
+        things: list[QGraphicsItem] = list(self.markers.badges(fid))
+        for query in ("ring", "leader_mark"):
+            find = getattr(self.markers, query, None)
+            found = find(fid) if callable(find) else None
+            if isinstance(found, QGraphicsItem):
+                things.append(found)
+        return things
 
     def _stand_in(self, fid: str) -> StandIn | None:
         try:
@@ -486,14 +499,9 @@ class Animator(QObject):
         return list(self._stand_ins)
 
     def _restore_badges(self) -> None:
-        if self.markers is None:
-            return
-        bf = self.session.game.battlefield
-        for figure in bf.figures():
-            for badge in self.markers.badges(figure.id):
-                home = self._badge_home.get(id(badge))
-                if home is not None:
-                    badge.setPos(home)
+        for thing, home in self._homes.values():
+            if thing.scene() is not None:
+                thing.setPos(home)
 
     def _hide_badges(self, fid: str) -> None:
         if self.markers is not None:
