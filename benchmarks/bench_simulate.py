@@ -12,7 +12,9 @@ Run:  python benchmarks/bench_simulate.py [--games N] [--seed S] [--terrain TYPE
   with ``run_batch(..., jobs=2)``, worker start-up included; the figure for
   1,000 games is scaled from N when N is smaller.
 * **Same results**: the first ``--same`` games (default: all N) played again with
-  ``jobs=1`` must give exactly the same :class:`GameResult` rows and summary.
+  ``jobs=1`` must give exactly the same :class:`GameResult` rows and summary.  Its
+  CPU time per game also gives the time 1,000 games would take on 2 idle cores
+  (the wall clock of a shared machine mostly measures its other users).
 * **Profile**: cProfile of ``--profile`` games (default 2) in this process, the
   top functions by cumulative and by own time, so the hot paths are named.
 
@@ -24,6 +26,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import io
+import os
 import pstats
 import statistics
 import sys
@@ -89,9 +92,18 @@ def main() -> int:
 
     same = args.games if args.same is None else min(args.same, args.games)
     if same:
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         one = run_batch(setup, same, args.seed, jobs=1)
         serial = time.perf_counter() - started
+        per_game = (time.process_time() - cpu) / same
+        # on a shared machine the wall clock says more about the neighbours than about
+        # crdesk: the CPU time of one process, spread over 2 idle cores, is the steadier
+        print(
+            f"  CPU time a game (--jobs 1): {per_game * 1000:.0f} ms; 1,000 games on 2 idle "
+            f"cores would take about {per_game * TARGET_GAMES / 2:.0f} s "
+            f"(target <= {TARGET_SECONDS:.0f} s); load average now "
+            f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+        )
         identical = one == two[:same] and summarize(one) == summarize(two[:same])
         failed |= not identical
         print(
