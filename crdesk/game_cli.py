@@ -560,6 +560,7 @@ def cmd_do(args: argparse.Namespace) -> int:
                 "events": [e.to_dict() for e in events],
                 "awaiting": decision.to_dict() if decision is not None else None,
                 "outcome": game.outcome.to_dict() if game.outcome is not None else None,
+                "objectives": game.summary().get("objectives"),
             }
         )
         return EXIT_OK

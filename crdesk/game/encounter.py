@@ -326,13 +326,12 @@ def initial_state(kind: EncounterType, *, solo: bool) -> dict[str, Any]:
     if kind is EncounterType.PATROL:
         state["sections"] = []
     elif kind is EncounterType.RAID:
+        # {"holder": figure id or None, "x", "y", "pef": id, "taken": bool} once found
         state["objective"] = None
-        """{"holder": figure id or None, "x", "y", "pef": id, "taken": bool}"""
         state["carried_off"] = False
     else:
         state["their_objective"] = None
-        state["item"] = None
-        """{"x", "y", "holder": figure id or None}"""
+        state["item"] = None  # {"x", "y", "holder": figure id or None} once placed
         state["item_lost"] = False
     return state
 

@@ -323,6 +323,10 @@ def test_cli_new_with_an_encounter_shows_its_objectives(
     assert main(["game", "show", str(out_file), "--json"]) == 0
     shown = json.loads(capsys.readouterr().out)
     assert shown["summary"]["objectives"]["encounter"] == "raid"
+    default = shown["awaiting"]["default"]
+    assert main(["game", "do", str(out_file), *default.split(), "--json"]) == 0
+    done = json.loads(capsys.readouterr().out)
+    assert [i["id"] for i in done["objectives"]["items"]] == ["find", "take", "carry_off"]
 
 
 def test_cli_auto_reports_the_outcome_and_next_encounter(
