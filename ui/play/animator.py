@@ -43,6 +43,7 @@ from PySide6.QtGui import (
     QFontMetricsF,
     QKeySequence,
     QPainter,
+    QPainterPath,
     QPen,
     QTransform,
 )
@@ -50,6 +51,7 @@ from PySide6.QtWidgets import (
     QGraphicsEllipseItem,
     QGraphicsItem,
     QGraphicsLineItem,
+    QGraphicsPathItem,
     QLabel,
     QStyleOptionGraphicsItem,
     QToolBar,
@@ -423,6 +425,8 @@ class Animator(QObject):
         beat = self.beats[self.index]
         frac = max(0.0, min(1.0, self._t / beat.ms)) if beat.ms > 0 else 1.0
         if beat.kind == WALK:
+            if not beat.items:
+                self._draw_trails(beat)
             for fid, path in beat.paths.items():
                 self._move_to(fid, _along(path, frac))
         elif beat.kind == FIRE:
@@ -554,6 +558,22 @@ class Animator(QObject):
         plate = Plate(text, back, fore)
         self._add(beat, plate)
         return plate
+
+    def _draw_trails(self, beat: Beat) -> None:
+        """The way each walker goes, faint and dashed under it, so the eye can follow."""
+        for fid, path in beat.paths.items():
+            trail = QPainterPath(path[0])
+            for point in path[1:]:
+                trail.lineTo(point)
+            item = QGraphicsPathItem(trail)
+            pen = QPen(self._colour(fid).lighter(150), 0)
+            pen.setCosmetic(True)
+            pen.setWidthF(2.0)
+            pen.setStyle(Qt.PenStyle.DashLine)
+            item.setPen(pen)
+            item.setBrush(QBrush(Qt.BrushStyle.NoBrush))
+            self._add(beat, item)
+            item.setZValue(Layer.FIGURES - 1)  # under the figures, over the ground
 
     def _draw_fire(self, beat: Beat, frac: float) -> None:
         assert beat.figure is not None
