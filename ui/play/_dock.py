@@ -1,14 +1,55 @@
-"""What the play mode's docks share: a scrolling body that follows the session."""
+"""What the play mode's docks share: a scrolling body that follows the session.
+
+The docks refresh after every step of the game, so a refresh must cost next to
+nothing when little changed: :func:`session_token` says whether anything a dock
+shows can have changed since its last refresh (one change often arrives as
+several signals), and :func:`set_text` / :func:`set_bold` touch a label only
+when its value changes (each change costs a relayout).
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDockWidget, QFrame, QScrollArea, QWidget
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QAbstractButton, QDockWidget, QFrame, QLabel, QScrollArea, QWidget
 
 if TYPE_CHECKING:
     from ui.play.session import PlaySession
+
+
+def session_token(session: PlaySession | None) -> tuple[object, ...] | None:
+    """What a dock's view of the session depends on, cheap to compare: the session, the
+    length of the history and of the events, the last event, the awaited decision and
+    whether the program makes it.  Equal tokens: nothing shown can have changed."""
+    if session is None:
+        return None
+    game = session.game
+    events = game.events
+    return (
+        id(session),
+        len(game.history),
+        len(events),
+        events[-1] if events else None,
+        game.turn,
+        session.awaiting(),
+        session.is_program_turn(),
+    )
+
+
+def set_text(widget: QLabel | QAbstractButton, text: str) -> None:
+    """Set a label's or a button's text only when it differs."""
+    if widget.text() != text:
+        widget.setText(text)
+
+
+def set_bold(widget: QWidget, bold: bool) -> None:
+    """Make a widget's font bold or not, only when that changes."""
+    if widget.font().bold() != bold:
+        font = QFont(widget.font())
+        font.setBold(bold)
+        widget.setFont(font)
 
 
 class SessionDock(QDockWidget):

@@ -29,8 +29,8 @@ from PySide6.QtWidgets import (
 
 from crdesk.game import CHANCE, Action, Decision
 from ui.docks._common import swatch_icon
-from ui.play._dock import SessionDock
-from ui.play.text import default_option, figure_names, option_label, row_verb
+from ui.play._dock import SessionDock, session_token, set_bold, set_text
+from ui.play.text import Names, default_option, figure_names, option_label, row_verb
 
 GROUP_ROWS_ABOVE = 6
 """With more options than this, one-figure actions go on their figure's row."""
@@ -41,20 +41,50 @@ MOVE_HINT = (
 
 
 class OptionButton(QPushButton):
-    """A push button that shortens its text with "…" to fit, the full text in its tooltip."""
+    """A push button that shortens its text with "…" to fit, the full text in its tooltip.
+
+    It is kept from decision to decision and given another option (:attr:`option`)."""
 
     def __init__(self, text: str) -> None:
         super().__init__(text)
         self.full_text = text
+        self.option: Action | None = None
+        """The option the button plays."""
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.setMinimumWidth(60)
 
+    def set_full_text(self, text: str) -> None:
+        if text == self.full_text and self.text():
+            return
+        self.full_text = text
+        self._elide()
+
+    def _elide(self) -> None:
+        if self.width() <= 24 or not self.testAttribute(Qt.WidgetAttribute.WA_Resized):
+            set_text(self, self.full_text)  # not laid out yet: its resize elides it
+            return
+        room = max(10, self.width() - 24)
+        set_text(
+            self, self.fontMetrics().elidedText(self.full_text, Qt.TextElideMode.ElideRight, room)
+        )
+
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
-        room = max(10, self.width() - 24)
-        elided = self.fontMetrics().elidedText(self.full_text, Qt.TextElideMode.ElideRight, room)
-        if elided != self.text():
-            self.setText(elided)
+        self._elide()
+
+
+class RowButton(QToolButton):
+    """A small button on a figure's row of options (kept, given another option)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.option: Action | None = None
+
+
+def _set_shown(widget: QWidget, shown: bool) -> None:
+    """Show or hide a widget only when that changes (each change costs a relayout)."""
+    if widget.isHidden() == shown:
+        widget.setVisible(shown)
 
 
 class DecisionDock(SessionDock):
@@ -112,6 +142,23 @@ class DecisionDock(SessionDock):
         self.options_layout = QVBoxLayout(self.options_box)
         self.options_layout.setContentsMargins(0, 4, 0, 4)
         self.options_layout.setSpacing(4)
+        self.grid_box = QWidget()
+        self._grid = QGridLayout(self.grid_box)
+        self._grid.setContentsMargins(0, 6, 0, 0)
+        self._grid.setHorizontalSpacing(4)
+        self._grid.setVerticalSpacing(3)
+        self._grid.setColumnStretch(0, 1)
+        self.options_layout.addWidget(self.grid_box)
+        self.grid_box.hide()
+        self._main_pool: list[OptionButton] = []
+        """The option buttons made so far, in order (past the options shown: hidden)."""
+        self._row_pool: list[RowButton] = []
+        self._who_pool: list[QLabel] = []
+        self._grid_layout: list[tuple[str, list[Action]]] = []
+        """The figures' rows as laid out in the grid: each figure and its options."""
+        self._swatch_key: tuple[str, str] | None = None
+        self._shown: tuple[object, ...] | None = None
+        """What the last refresh showed (:func:`~ui.play._dock.session_token`)."""
         layout.addWidget(self.options_box)
         type_row = QHBoxLayout()
         self.action_edit = QLineEdit()
@@ -134,17 +181,28 @@ class DecisionDock(SessionDock):
     # -- showing the decision ---------------------------------------------------
 
     def refresh(self) -> None:
-        """Show the awaited decision (or that there is none)."""
-        self._clear_options()
+        """Show the awaited decision (or that there is none).
+
+        The option buttons are kept and filled in again rather than made anew: a new
+        button costs its polish and first show, most of a step's redraw on a big table.
+        Nothing is touched when the decision and the game are where they were.
+        """
         session = self.session
+        token = session_token(session)
+        if token is not None and token == self._shown:
+            return
+        self._shown = token
         decision = session.awaiting() if session is not None else None
         self.default = None
         if session is None:
             self._show_text("No game", "Game ▸ Start encounter… plays the open scenario.", "")
+            self._set_actor_colour(None)
+            self._show_hint("")
             self._enable_typing(False)
+            self._set_options(None, enabled=False)
             return
         game = session.game
-        self.turn_label.setText(f"Turn {game.turn}")
+        set_text(self.turn_label, f"Turn {game.turn}")
         if decision is None:
             outcome = game.outcome
             if outcome is None:
@@ -152,7 +210,10 @@ class DecisionDock(SessionDock):
             else:
                 winner = session.side_name(outcome.winner) if outcome.winner else "Nobody"
                 self._show_text(f"{winner} wins", f"{outcome.reason} (turn {outcome.turn}).", "")
+            self._set_actor_colour(None)
+            self._show_hint("")
             self._enable_typing(False)
+            self._set_options(None, enabled=False)
             return
         program = session.is_program_turn()
         who = session.side_name(decision.actor)
@@ -165,27 +226,21 @@ class DecisionDock(SessionDock):
         self._show_text(head, decision.prompt, self._section_text(decision))
         self._set_actor_colour(decision.actor)
         if not program and "move" in decision.accepts:
-            self.hint_label.setText(MOVE_HINT)
-            self.hint_label.show()
+            self._show_hint(MOVE_HINT)
         elif decision.actor == CHANCE:
-            self.hint_label.setText(
+            self._show_hint(
                 f"Roll {decision.dice}d6 and enter the faces in the dice panel "
                 "(its buttons, or the keys 1–6 and Enter)."
             )
-            self.hint_label.show()
+        else:
+            self._show_hint("")
         self._enable_typing(not program)
         self.default = default_option(game, decision) if not program else None
-        self._add_options(decision, enabled=not program)
-        self._lay_out()
+        self._set_options(decision, enabled=not program)
 
     def _lay_out(self) -> None:
-        """Place the new buttons now, not at the next turn of the event loop, so that what
+        """Place the buttons now, not at the next turn of the event loop, so that what
         is shown (and clicked, and grabbed) right after a step is the new decision."""
-        for i in range(self.options_layout.count()):
-            item = self.options_layout.itemAt(i)
-            widget = item.widget() if item is not None else None
-            if widget is not None:
-                widget.show()  # a layout shows added widgets only at the next event loop turn
         self.options_layout.activate()
         layout = self._body.layout()
         if layout is not None:
@@ -198,21 +253,33 @@ class DecisionDock(SessionDock):
         return "  ·  ".join(parts)
 
     def _show_text(self, head: str, prompt: str, section: str) -> None:
-        self.actor_label.setText(head)
-        self.swatch.clear()
-        self.prompt_label.setText(prompt)
-        self.prompt_label.setVisible(bool(prompt))
-        self.section_label.setText(section)
-        self.section_label.setVisible(bool(section))
-        self.hint_label.hide()
+        set_text(self.actor_label, head)
+        set_text(self.prompt_label, prompt)
+        _set_shown(self.prompt_label, bool(prompt))
+        set_text(self.section_label, section)
+        _set_shown(self.section_label, bool(section))
         if self.session is None:
-            self.turn_label.setText("")
+            set_text(self.turn_label, "")
 
-    def _set_actor_colour(self, side: str) -> None:
-        assert self.session is not None
-        try:
-            colour = QColor(self.session.game.battlefield.force(side).colour)
-        except ValueError:
+    def _show_hint(self, text: str) -> None:
+        if text:
+            set_text(self.hint_label, text)
+        _set_shown(self.hint_label, bool(text))
+
+    def _set_actor_colour(self, side: str | None) -> None:
+        colour: QColor | None = None
+        if side is not None and self.session is not None:
+            try:
+                colour = QColor(self.session.game.battlefield.force(side).colour)
+            except ValueError:
+                colour = None
+        key = (colour.name(), side) if colour is not None else None
+        if key == self._swatch_key:
+            return
+        self._swatch_key = key
+        if colour is None or side is None or self.session is None:
+            self.swatch.clear()
+            self.swatch.setToolTip("")
             return
         self.swatch.setPixmap(swatch_icon(colour.name()).pixmap(18, 18))
         self.swatch.setToolTip(self.session.side_name(side))
@@ -221,74 +288,104 @@ class DecisionDock(SessionDock):
         self.action_edit.setEnabled(on)
         self.type_button.setEnabled(on)
 
-    def _clear_options(self) -> None:
+    def _set_options(self, decision: Decision | None, *, enabled: bool) -> None:
+        """One button per option, the default first; with many options the one-figure
+        actions go on their figure's row of small buttons."""
         self.buttons = {}
-        while self.options_layout.count():
-            item = self.options_layout.takeAt(0)
-            widget = item.widget() if item is not None else None
-            if widget is not None:
-                widget.hide()
-                widget.deleteLater()
-
-    def _add_options(self, decision: Decision, *, enabled: bool) -> None:
-        assert self.session is not None
-        name = figure_names(self.session.game)
-        grouped = len(decision.options) > GROUP_ROWS_ABOVE
-        rows: dict[str, list[tuple[str, Action]]] = {}
         main: list[Action] = []
-        for option in decision.options:
-            verb = row_verb(option) if grouped else None
-            if verb is not None and option.who is not None and option != self.default:
-                rows.setdefault(option.who, []).append((verb, option))
-            else:
-                main.append(option)
-        if self.default is not None and self.default in main:
-            main.remove(self.default)
-            main.insert(0, self.default)
-        for option in main:
-            button = self._button(option_label(option, name), option, enabled)
-            self.options_layout.addWidget(button)
-        if rows:
-            grid_box = QWidget()
-            grid = QGridLayout(grid_box)
-            grid.setContentsMargins(0, 6, 0, 0)
-            grid.setHorizontalSpacing(4)
-            grid.setVerticalSpacing(3)
-            for r, (fid, options) in enumerate(rows.items()):
-                who = QLabel(name(fid))
-                who.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-                who.setToolTip(name(fid))
-                grid.addWidget(who, r, 0)
-                for c, (verb, option) in enumerate(options, start=1):
-                    button = self._button(verb, option, enabled, row=True)
-                    button.setToolTip(f"{option_label(option, name)}  ({option})")
-                    grid.addWidget(button, r, c)
-            grid.setColumnStretch(0, 1)
-            self.options_layout.addWidget(grid_box)
+        rows: dict[str, list[tuple[str, Action]]] = {}
+        name = figure_names(self.session.game) if self.session is not None else str
+        if decision is not None:
+            grouped = len(decision.options) > GROUP_ROWS_ABOVE
+            for option in decision.options:
+                verb = row_verb(option) if grouped else None
+                if verb is not None and option.who is not None and option != self.default:
+                    rows.setdefault(option.who, []).append((verb, option))
+                else:
+                    main.append(option)
+            if self.default is not None and self.default in main:
+                main.remove(self.default)
+                main.insert(0, self.default)
+        pool = self._main_pool
+        while len(pool) < len(main):
+            button = OptionButton("")
+            button.clicked.connect(lambda _checked=False, b=button: self._clicked(b))
+            self.options_layout.insertWidget(len(pool), button)
+            pool.append(button)
+        for button, option in zip(pool, main, strict=False):
+            self._fill(button, option_label(option, name), option, enabled)
+            _set_shown(button, True)
+        for button in pool[len(main) :]:
+            button.option = None
+            _set_shown(button, False)
+        self._set_rows(rows, name, enabled)
+        self._lay_out()
 
-    def _button(
-        self, text: str, option: Action, enabled: bool, row: bool = False
-    ) -> QAbstractButton:
+    def _set_rows(
+        self, rows: dict[str, list[tuple[str, Action]]], name: Names, enabled: bool
+    ) -> None:
+        grid = self._grid
+        layout = [(fid, [option for _verb, option in options]) for fid, options in rows.items()]
+        if layout != self._grid_layout:
+            # another set of rows: take every widget out and put the needed ones back
+            for widget in (*self._who_pool, *self._row_pool):
+                grid.removeWidget(widget)
+                _set_shown(widget, False)
+            self._grid_layout = layout
+            n_buttons = sum(len(options) for options in rows.values())
+            while len(self._who_pool) < len(rows):
+                who = QLabel()
+                who.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+                self._who_pool.append(who)
+            while len(self._row_pool) < n_buttons:
+                button = RowButton()
+                button.clicked.connect(lambda _checked=False, b=button: self._clicked(b))
+                self._row_pool.append(button)
+            k = 0
+            for r, options in enumerate(rows.values()):
+                who = self._who_pool[r]
+                grid.addWidget(who, r, 0)
+                _set_shown(who, True)
+                for c in range(1, len(options) + 1):
+                    grid.addWidget(self._row_pool[k], r, c)
+                    _set_shown(self._row_pool[k], True)
+                    k += 1
+        k = 0
+        for r, (fid, options) in enumerate(rows.items()):
+            who = self._who_pool[r]
+            set_text(who, name(fid))
+            who.setToolTip(name(fid))
+            for verb, option in options:
+                button = self._row_pool[k]
+                self._fill(button, verb, option, enabled)
+                button.setToolTip(f"{option_label(option, name)}  ({option})")
+                k += 1
+        _set_shown(self.grid_box, bool(rows))
+
+    def _fill(
+        self, button: OptionButton | RowButton, text: str, option: Action, enabled: bool
+    ) -> None:
         is_default = option == self.default
         label = f"⏎  {text}" if is_default else text
-        button: QAbstractButton
-        if row:
-            button = QToolButton()
-            button.setText(label)
+        if isinstance(button, OptionButton):
+            button.set_full_text(label)
+            button.setToolTip(f"{text}  ({option})")
+            if button.isDefault() != is_default:
+                button.setDefault(is_default)
         else:
-            button = OptionButton(label)
-        button.setToolTip(f"{text}  ({option})" if not row else str(option))
+            set_text(button, label)
+            button.setToolTip(str(option))
         button.setEnabled(enabled)
-        if is_default:
-            font = QFont(button.font())
-            font.setBold(True)
-            button.setFont(font)
-            if isinstance(button, QPushButton):
-                button.setDefault(True)
-            button.setObjectName("defaultOption")
-        button.clicked.connect(lambda _checked=False, o=option: self.chosen.emit(o))
+        set_bold(button, is_default)
+        wanted = "defaultOption" if is_default else ""
+        if button.objectName() != wanted:
+            button.setObjectName(wanted)
+        button.option = option
         self.buttons[str(option)] = button
-        return button
+
+    def _clicked(self, button: OptionButton | RowButton) -> None:
+        if button.option is not None:
+            self.chosen.emit(button.option)
 
     # -- choosing ----------------------------------------------------------------
 

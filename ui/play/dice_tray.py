@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from crdesk.game import Event, Game
-from ui.play._dock import SessionDock
+from ui.play._dock import SessionDock, session_token, set_text
 from ui.play.dice_view import BAD, GOOD, MID, VERDICT_EDGE, DiceRow, Die
 
 TRAY_DIE = 22
@@ -261,45 +261,80 @@ class ElidedLabel(QLabel):
 
 
 class CardWidget(QFrame):
-    """One event's rolls in the tray."""
+    """One event's rolls in the tray; kept and given the next step's event
+    (:meth:`set_card`), since a new card costs far more than filling one in."""
 
     def __init__(self, card: Card, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.card = card
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.setObjectName("diceCard")
-        layout = QVBoxLayout(self)
+        layout = self._layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 4, 6, 5)
         layout.setSpacing(3)
-        event = card.event
-        head = QLabel(
-            "  ·  ".join(
-                p for p in (f"§ {event.section}" if event.section else "", _words(event.kind)) if p
-            )
-        )
-        small = QFont(head.font())
+        self.head = QLabel()
+        small = QFont(self.head.font())
         small.setPointSizeF(max(6.0, small.pointSizeF() * 0.82))
-        head.setFont(small)
-        head.setEnabled(False)
-        layout.addWidget(head)
-        self.text_label = ElidedLabel(event.text)
+        self.head.setFont(small)
+        self.head.setEnabled(False)
+        layout.addWidget(self.head)
+        self.text_label = ElidedLabel()
         layout.addWidget(self.text_label)
         self.rows: list[DiceRow] = []
+        """The rows of dice shown, one per reading."""
         self.captions: list[ElidedLabel] = []
-        for reading in card.readings:
-            row = QHBoxLayout()
+        self._pool: list[tuple[QWidget, DiceRow, ElidedLabel]] = []
+        self._verdicts: dict[int, str | None] = {}
+        self.set_card(card)
+
+    def set_card(self, card: Card) -> None:
+        """Show another event's rolls in this card."""
+        self.card = card
+        event = card.event
+        set_text(
+            self.head,
+            "  ·  ".join(
+                p for p in (f"§ {event.section}" if event.section else "", _words(event.kind)) if p
+            ),
+        )
+        if self.text_label.full_text != event.text:
+            self.text_label.set_full_text(event.text)
+        while len(self._pool) < len(card.readings):
+            line = QWidget()
+            row = QHBoxLayout(line)
+            row.setContentsMargins(0, 0, 0, 0)
             row.setSpacing(6)
             dice = DiceRow(TRAY_DIE)
-            dice.set_dice(reading.dice)
-            if reading.dice:
-                row.addWidget(dice)
-            caption = ElidedLabel(reading.caption)
-            if reading.verdict is not None:
-                caption.setStyleSheet(f"color: {VERDICT_EDGE[reading.verdict].name()};")
+            caption = ElidedLabel()
+            row.addWidget(dice)
             row.addWidget(caption, 1)
-            layout.addLayout(row)
+            self._layout.addWidget(line)
+            self._pool.append((line, dice, caption))
+        self.rows = []
+        self.captions = []
+        for k, ((line, dice, caption), reading) in enumerate(
+            zip(self._pool, card.readings, strict=False)
+        ):
+            if dice.dice != reading.dice:
+                dice.set_dice(reading.dice)
+            if dice.isHidden() == bool(reading.dice):
+                dice.setVisible(bool(reading.dice))
+            if caption.full_text != reading.caption:
+                caption.set_full_text(reading.caption)
+            if self._verdicts.get(k, "") != reading.verdict:
+                self._verdicts[k] = reading.verdict
+                caption.setStyleSheet(
+                    ""
+                    if reading.verdict is None
+                    else f"color: {VERDICT_EDGE[reading.verdict].name()};"
+                )
+            if line.isHidden():
+                line.show()
             self.rows.append(dice)
             self.captions.append(caption)
+        for line, _dice, _caption in self._pool[len(card.readings) :]:
+            if not line.isHidden():
+                line.hide()
 
 
 class DiceTrayDock(SessionDock):
@@ -308,6 +343,9 @@ class DiceTrayDock(SessionDock):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("Dice tray", "DiceTrayDock", parent)
         self.cards: list[CardWidget] = []
+        """The cards shown, one per event with dice."""
+        self._card_pool: list[CardWidget] = []
+        self._shown: tuple[object, ...] | None = None
         body = self._body = QWidget()
         self._layout = QVBoxLayout(body)
         self._layout.setContentsMargins(6, 6, 6, 6)
@@ -332,29 +370,51 @@ class DiceTrayDock(SessionDock):
             return None
 
     def refresh(self) -> None:
-        for widget in self.cards:
-            widget.hide()
-            widget.deleteLater()
-        self.cards = []
+        """Show the last rolls: the cards shown stay when the rolls are the same, new
+        rolls of the same step are added, and another step's fill the cards in again."""
         session = self.session
+        token = session_token(session)
+        if token is not None and token == self._shown:
+            return
+        self._shown = token
         if session is None:
-            self.title.setText("No game")
+            self._show_events([])
+            set_text(self.title, "No game")
             return
         game = session.game
         events = last_rolls(game)
         if not events:
-            self.title.setText("No dice rolled yet")
+            self._show_events([])
+            set_text(self.title, "No dice rolled yet")
             return
         step = events[0].step
         ago = len(game.history) - step
         when = "the last step" if ago <= 0 else f"{ago} step{'s' if ago != 1 else ''} ago"
-        self.title.setText(f"Step {step} rolled ({when})")
-        for event in events:
-            card = Card(event, readings(event, session.side_name, self._colour_of))
-            widget = CardWidget(card)
-            self._cards_box.addWidget(widget)
-            widget.show()
-            self.cards.append(widget)
+        set_text(self.title, f"Step {step} rolled ({when})")
+        self._show_events(events)
+
+    def _show_events(self, events: list[Event]) -> None:
+        shown = [c.card.event for c in self.cards]
+        if shown == events:
+            return
+        session = self.session
+        keep = len(shown) if shown == events[: len(shown)] else 0
+        for k in range(keep, len(events)):
+            assert session is not None
+            card = Card(events[k], readings(events[k], session.side_name, self._colour_of))
+            if k < len(self._card_pool):
+                widget = self._card_pool[k]
+                widget.set_card(card)
+            else:
+                widget = CardWidget(card)
+                self._cards_box.addWidget(widget)
+                self._card_pool.append(widget)
+            if widget.isHidden():
+                widget.show()
+        for widget in self._card_pool[len(events) :]:
+            if not widget.isHidden():
+                widget.hide()
+        self.cards = self._card_pool[: len(events)]
         # lay the cards out now, not at the next turn of the event loop: what is shown
         # (and grabbed) right after a step is that step's dice
         body = self._body

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QRectF, QSize, Qt
 from PySide6.QtCore import Signal as _Signal
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDockWidget,
@@ -49,6 +49,12 @@ class EventDelegate(QStyledItemDelegate):
     def __init__(self, view: QListView) -> None:
         super().__init__(view)
         self._view = view
+        self._heights: dict[tuple[str, int, str], int] = {}
+        """Wrapped text heights by (text, width, font): the list asks for every row's
+        size again whenever one is added, and measuring wrapped text is not cheap."""
+        self._sizes: dict[tuple[str, bool, int], QSize] = {}
+        """Row sizes by (text, with dice, width), in the font of :attr:`_font`."""
+        self._font = QFont()
 
     def _fonts(self, option: QStyleOptionViewItem) -> tuple[QFont, QFont]:
         small = QFont(option.font)
@@ -64,12 +70,31 @@ class EventDelegate(QStyledItemDelegate):
         event = index.data(EVENT_ROLE)
         if not isinstance(event, Event):
             return super().sizeHint(option, index)
-        small, body = self._fonts(option)
         width = self._text_width()
-        head_h = QFontMetrics(small).height()
-        text_h = self._text_rect(body, event.text, width).height()
-        dice_h = DIE + 4 if event.dice else 0
-        return QSize(width + 2 * PAD, PAD + head_h + 2 + text_h + dice_h + PAD)
+        if option.font != self._font:  # another font: every size is measured afresh
+            self._font = QFont(option.font)
+            self._sizes.clear()
+        key = (event.text, bool(event.dice), width)
+        size = self._sizes.get(key)
+        if size is None:
+            small, body = self._fonts(option)
+            head_h = QFontMetrics(small).height()
+            text_h = self._text_height(body, event.text, width)
+            dice_h = DIE + 4 if event.dice else 0
+            size = QSize(width + 2 * PAD, PAD + head_h + 2 + text_h + dice_h + PAD)
+            if len(self._sizes) > 20_000:
+                self._sizes.clear()
+            self._sizes[key] = size
+        return QSize(size)
+
+    def _text_height(self, font: QFont, text: str, width: int) -> int:
+        key = (text, width, font.key())
+        height = self._heights.get(key)
+        if height is None:
+            if len(self._heights) > 20_000:
+                self._heights.clear()
+            height = self._heights[key] = self._text_rect(font, text, width).height()
+        return height
 
     @staticmethod
     def _text_rect(font: QFont, text: str, width: int) -> QRect:
@@ -113,13 +138,13 @@ class EventDelegate(QStyledItemDelegate):
         painter.setFont(body)
         painter.setPen(text_colour)
         top = rect.top() + head_h + 2
-        text = self._text_rect(body, event.text, rect.width())
+        text_h = self._text_height(body, event.text, rect.width())
         painter.drawText(
-            QRect(rect.left(), top, rect.width(), text.height()),
+            QRect(rect.left(), top, rect.width(), text_h),
             int(Qt.TextFlag.TextWordWrap | Qt.AlignmentFlag.AlignLeft),
             event.text,
         )
-        y = top + text.height() + 3
+        y = top + text_h + 3
         x = rect.left()
         for face in event.dice:
             if x + DIE > rect.right():
@@ -127,13 +152,11 @@ class EventDelegate(QStyledItemDelegate):
             paint_die(painter, QRectF(x + 0.5, y + 0.5, DIE, DIE), face)
             x += DIE + 3
         painter.restore()
-        # separator between events
-        painter.save()
+        # separator between events (a filled rectangle: far cheaper than a line)
         line = QColor(palette.color(QPalette.ColorRole.Mid))
         line.setAlphaF(0.5)
-        painter.setPen(QPen(line, 1))
-        painter.drawLine(opt.rect.bottomLeft(), opt.rect.bottomRight())
-        painter.restore()
+        bottom = opt.rect
+        painter.fillRect(QRect(bottom.left(), bottom.bottom(), bottom.width(), 1), line)
 
 
 class EventLogDock(QDockWidget):
@@ -179,9 +202,20 @@ class EventLogDock(QDockWidget):
         return out
 
     def rebuild(self) -> None:
-        self.list.clear()
-        if self.session is not None:
-            self.append(list(self.session.game.events))
+        """Follow the game's events after an undo: the rows of the events kept stay, the
+        ones taken back go (everything is listed afresh only when the start differs)."""
+        events = list(self.session.game.events) if self.session is not None else []
+        count = self.list.count()
+        keep = min(count, len(events))
+        while keep > 0 and self.list.item(keep - 1).data(EVENT_ROLE) != events[keep - 1]:
+            keep -= 1
+        if keep == 0 or self.list.item(0).data(EVENT_ROLE) != events[0]:
+            self.list.clear()
+            self.append(events)
+            return
+        for row in range(count - 1, keep - 1, -1):
+            self.list.takeItem(row)
+        self.append(events[keep:])
 
     def append(self, events: list[Event]) -> None:
         bar = self.list.verticalScrollBar()

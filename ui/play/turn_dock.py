@@ -30,7 +30,7 @@ from crdesk.errors import CrdeskError
 from crdesk.game import CHANCE, Action, Decision, Event, Game
 from crdesk.game.actions import Activate, End, Pass
 from ui.docks._common import swatch_icon
-from ui.play._dock import SessionDock
+from ui.play._dock import SessionDock, session_token, set_bold, set_text
 from ui.play.dice_view import DiceRow, Die
 
 ACTIVE = "active"
@@ -78,20 +78,33 @@ def _leader_of(game: Game, event: Event) -> str:
 
 
 def turn_view(game: Game, decision: Decision | None) -> TurnView:
-    """The turn as the panel shows it."""
-    summary = game.summary()
-    rows = {str(r["id"]): r for r in summary["figures"]}
+    """The turn as the panel shows it.
+
+    Read from the frames, the events and the figures named: the whole
+    :meth:`~crdesk.game.Game.summary` (every figure's state and the groups) costs
+    more than the rest of the panel's refresh, and is asked for only when the turn's
+    roll does not say the scores.
+    """
+    frames = game.frames
+    side_frame = next((f for f in reversed(frames) if f.kind == "side"), None)
     events = game.events
     start = next(
         (k for k in range(len(events) - 1, -1, -1) if events[k].kind == "activation_roll"), -1
     )
     roll = events[start] if start >= 0 else None
+    data = roll.data if roll is not None else {}
+    sides, scores = list(data.get("sides", []) or []), list(data.get("scores", []) or [])
+    if sides and len(sides) == len(scores):
+        dice = {str(k): int(v) for k, v in zip(sides, scores, strict=True)}
+    else:
+        dice = {str(k): int(v) for k, v in (game.summary().get("activation_dice") or {}).items()}
     view = TurnView(
         turn=game.turn,
         roll=roll,
-        active_side=summary.get("active_side"),
-        scores={str(k): int(v) for k, v in (summary.get("activation_dice") or {}).items()},
+        active_side=side_frame.data["side"] if side_frame is not None else None,
+        scores=dice,
     )
+    rows = _Figures(game)
     active = next((f for f in reversed(game.frames) if f.kind == "activation"), None)
     active_leader = str(active.data.get("leader", "")) if active is not None else ""
     listed: set[str] = set()
@@ -103,7 +116,8 @@ def turn_view(game: Game, decision: Decision | None) -> TurnView:
         if row is None or leader in listed:
             continue
         listed.add(leader)
-        state = ACTIVE if leader == active_leader and summary.get("active_group") else DONE
+        members = active.data.get("members") if active is not None else None
+        state = ACTIVE if leader == active_leader and members else DONE
         view.groups.append(
             GroupRow(
                 leader,
@@ -126,6 +140,20 @@ def turn_view(game: Game, decision: Decision | None) -> TurnView:
                         )
                     )
     return view
+
+
+class _Figures:
+    """The figures' rows the panel lists, looked up by id (None: not on the table)."""
+
+    def __init__(self, game: Game) -> None:
+        self._game = game
+
+    def get(self, fid: str) -> dict[str, object] | None:
+        try:
+            fig = self._game.fig(fid)
+        except CrdeskError:
+            return None
+        return {"name": fig.name, "rep": fig.rep, "side": fig.side}
 
 
 class TurnDock(SessionDock):
@@ -180,6 +208,12 @@ class TurnDock(SessionDock):
         self.groups_box.setSpacing(2)
         layout.addLayout(self.groups_box)
         self.group_labels: list[QLabel] = []
+        """The group rows shown, in order."""
+        self._group_pool: list[QLabel] = []
+        """Every group row made so far (the ones past the shown rows are hidden)."""
+        self._swatch_colour: str | None = None
+        self._shown: tuple[object, ...] | None = None
+        """What the last refresh showed (:func:`session_token`)."""
         buttons = QHBoxLayout()
         self.end_button = QPushButton("End activation  (E)")
         self.pass_button = QPushButton("Pass  (P)")
@@ -216,7 +250,13 @@ class TurnDock(SessionDock):
     # -- showing the turn -----------------------------------------------------------
 
     def refresh(self) -> None:
+        """Follow the game; only what changed is touched (the panel is refreshed after
+        every step, and rebuilding its rows each time cost most of a step's redraw)."""
         session = self.session
+        token = session_token(session)
+        if token == self._shown and token is not None:
+            return  # nothing changed since the last refresh (one change, several signals)
+        self._shown = token
         self._end = self._pass = None
         if session is None:
             self.view = None
@@ -224,7 +264,7 @@ class TurnDock(SessionDock):
             self.roll_note.setText("")
             self._show_dice(None)
             self.decider.setText("")
-            self.decider_swatch.clear()
+            self._set_swatch(None)
             self._show_groups([])
             self._sync_buttons(None)
             return
@@ -232,7 +272,7 @@ class TurnDock(SessionDock):
         decision = session.awaiting()
         view = self.view = turn_view(game, decision)
         over = " — over" if decision is None else ""
-        self.turn_label.setText(f"Turn {view.turn}{over}")
+        set_text(self.turn_label, f"Turn {view.turn}{over}")
         self._show_dice(view)
         self._show_decider(decision)
         self._show_groups(view.groups)
@@ -241,27 +281,50 @@ class TurnDock(SessionDock):
         if layout is not None:
             layout.activate()
 
-    def _show_dice(self, view: TurnView | None) -> None:
-        session = self.session
-        while self.dice_grid.count():
-            item = self.dice_grid.takeAt(0)
-            widget = item.widget() if item is not None else None
-            if widget is not None:
+    def _clear_side_rows(self) -> None:
+        for row, name, mark in self.side_rows.values():
+            for widget in (row, name, mark):
+                self.dice_grid.removeWidget(widget)
                 widget.hide()
                 widget.deleteLater()
         self.side_rows = {}
+
+    def _side_rows_for(self, sides: list[str]) -> None:
+        """One row (dice, name, note) per side, made once for a game's sides."""
+        if list(self.side_rows) == sides:
+            return
+        self._clear_side_rows()
+        for r, side in enumerate(sides):
+            row = DiceRow(TURN_DIE)
+            name = QLabel()
+            name.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+            mark = QLabel()
+            mark.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            self.dice_grid.addWidget(row, r, 0)
+            self.dice_grid.addWidget(name, r, 1)
+            self.dice_grid.addWidget(mark, r, 2)
+            for widget in (row, name, mark):
+                widget.show()
+            self.side_rows[side] = (row, name, mark)
+        self.dice_grid.setColumnStretch(1, 1)
+
+    def _show_dice(self, view: TurnView | None) -> None:
+        session = self.session
         if session is None or view is None:
+            self._clear_side_rows()
             return
         data = view.roll.data if view.roll is not None else {}
         sides = [str(s) for s in data.get("sides", [])] or list(session.game.sides)
         scores = list(data.get("scores", []))
         rerolled = [tuple(r) for r in data.get("rerolled", []) or []]
         first = str(data.get("result", ""))
-        self.roll_note.setText(
+        set_text(
+            self.roll_note,
             f"doubles rerolled ×{len(rerolled)}"
             if rerolled
-            else ("" if scores else "not rolled yet")
+            else ("" if scores else "not rolled yet"),
         )
+        self._side_rows_for(sides)
         for r, side in enumerate(sides):
             colour = self._colour(side)
             dice: list[Die] = [
@@ -274,38 +337,37 @@ class TurnDock(SessionDock):
                 dice.append(
                     Die(int(score), colour, tip=f"{session.side_name(side)} rolled {score}")
                 )
-            row = DiceRow(TURN_DIE)
-            row.set_dice(dice, slots=0 if score is not None else 1)
-            name = QLabel(session.side_name(side))
-            name.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-            mark = QLabel()
+            row, name, mark = self.side_rows[side]
+            slots = 0 if score is not None else 1
+            if row.dice != tuple(dice) or row.slots != slots:
+                row.set_dice(dice, slots=slots)
+            set_text(name, session.side_name(side))
             notes = []
             if first.startswith(f"{side}_"):
                 notes.append("first")
             if side == view.active_side:
                 notes.append("<b>active</b>")
-            mark.setText(" · ".join(notes))
-            mark.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-            self.dice_grid.addWidget(row, r, 0)
-            self.dice_grid.addWidget(name, r, 1)
-            self.dice_grid.addWidget(mark, r, 2)
-            for widget in (row, name, mark):
-                widget.show()
-            if side == view.active_side:
-                font = QFont(name.font())
-                font.setBold(True)
-                name.setFont(font)
-            self.side_rows[side] = (row, name, mark)
-        self.dice_grid.setColumnStretch(1, 1)
+            set_text(mark, " · ".join(notes))
+            set_bold(name, side == view.active_side)
+
+    def _set_swatch(self, colour: QColor | None) -> None:
+        name = colour.name() if colour is not None else None
+        if name == self._swatch_colour:
+            return
+        self._swatch_colour = name
+        if name is None:
+            self.decider_swatch.clear()
+        else:
+            self.decider_swatch.setPixmap(swatch_icon(name).pixmap(16, 16))
 
     def _show_decider(self, decision: Decision | None) -> None:
         session = self.session
         assert session is not None
-        self.decider_swatch.clear()
         if decision is None:
+            self._set_swatch(None)
             outcome = session.game.outcome
             winner = session.side_name(outcome.winner) if outcome and outcome.winner else "Nobody"
-            self.decider.setText(f"The encounter is over: {winner} wins" if outcome else "Over")
+            set_text(self.decider, f"The encounter is over: {winner} wins" if outcome else "Over")
             return
         who = session.side_name(decision.actor)
         if decision.actor == CHANCE:
@@ -314,37 +376,37 @@ class TurnDock(SessionDock):
             text = f"{who} (program) is deciding…"
         else:
             text = f"{who} to decide"
-        self.decider.setText(text)
-        colour = self._colour(decision.actor) if decision.actor != CHANCE else None
-        if colour is not None:
-            self.decider_swatch.setPixmap(swatch_icon(colour.name()).pixmap(16, 16))
+        set_text(self.decider, text)
+        self._set_swatch(self._colour(decision.actor) if decision.actor != CHANCE else None)
 
     def _show_groups(self, groups: list[GroupRow]) -> None:
-        for label in self.group_labels:
-            label.hide()
-            label.deleteLater()
-        self.group_labels = []
+        """Fill the group rows in place: a label per row, made once and reused."""
         self.groups_title.setVisible(bool(groups))
-        for group in groups:
+        pool = self._group_pool
+        while len(pool) < len(groups):
+            label = QLabel()
+            label.setTextFormat(Qt.TextFormat.RichText)
+            label.setWordWrap(True)  # a long row wraps rather than widen the panel past its edge
+            self.groups_box.addWidget(label)
+            pool.append(label)
+        for label, group in zip(pool, groups, strict=False):
             size = f" · {group.size} figure{'s' if group.size != 1 else ''}" if group.size else ""
             state = {ACTIVE: "active", MAY: "may activate", DONE: "done"}[group.state]
             colour = self._colour(group.side) if self.session is not None else None
             dot = f'<span style="color:{colour.name()}">⬤</span> ' if colour is not None else ""
-            label = QLabel(
-                f"{dot}{MARKS[group.state]}  {escape(group.name)} · Rep {group.rep}{size} — {state}"
-            )
-            label.setTextFormat(Qt.TextFormat.RichText)
+            mark = MARKS[group.state]
+            set_text(label, f"{dot}{mark}  {escape(group.name)} · Rep {group.rep}{size} — {state}")
             label.setObjectName(f"group_{group.leader}")
-            label.setProperty("state", group.state)
-            if group.state == ACTIVE:
-                font = QFont(label.font())
-                font.setBold(True)
-                label.setFont(font)
-            elif group.state == DONE:
-                label.setEnabled(False)
-            self.groups_box.addWidget(label)
-            label.show()
-            self.group_labels.append(label)
+            if label.property("state") != group.state:
+                label.setProperty("state", group.state)
+            set_bold(label, group.state == ACTIVE)
+            label.setEnabled(group.state != DONE)
+            if label.isHidden():
+                label.show()
+        for label in pool[len(groups) :]:
+            if not label.isHidden():
+                label.hide()
+        self.group_labels = pool[: len(groups)]
 
     def _sync_buttons(self, decision: Decision | None) -> None:
         session = self.session
