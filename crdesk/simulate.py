@@ -357,9 +357,10 @@ _HEADINGS = (0.0, 30.0, -30.0, 60.0, -60.0, 90.0, -90.0)
 class ObjectivePolicy(BookPolicy):
     """The book policy, and with no enemy on the table the encounter's objective: each
     figure walks straight (or up to 90 degrees off it where the straight move is
-    refused) towards the first open objective with a place on the table -- the
-    Patrol's far-edge sections in order, then the near edge -- and leaves by the
-    entry edge when that is what is left to do.  Every other choice is the book's."""
+    refused) towards the first open objective when it has a place on the table --
+    the Patrol's far-edge sections in order, then the near edge; the Raid's
+    objective once found, the nearest PEF until then -- and leaves by the entry
+    edge when that is what is left to do.  Every other choice is the book's."""
 
     def _act(self, game: Game, decision: Decision) -> tuple[Action, str]:
         for option in decision.options:
@@ -369,7 +370,8 @@ class ObjectivePolicy(BookPolicy):
         side = game.fig(frame.data["members"][0]).side
         if game._alive(game.enemy_of(side)) or "encounter" not in game._state:
             return super()._act(game, decision)
-        goal = _next_goal(objectives(game), game.battlefield.table.height)
+        search = _nearest_pef(game, frame.data["members"])
+        goal = _next_goal(objectives(game), game.battlefield.table.height, search)
         if goal is None:
             return super()._act(game, decision)
         leaving, point, what = goal
@@ -388,9 +390,12 @@ class ObjectivePolicy(BookPolicy):
 
 
 def _next_goal(
-    checklist: dict[str, Any], near_edge: float
+    checklist: dict[str, Any], near_edge: float, search: tuple[float, float] | None = None
 ) -> tuple[bool, tuple[float, float], str] | None:
-    """(leave the table?, where to head, the item's words) for the first open item."""
+    """(leave the table?, where to head, the item's words) for the first open item of
+    the checklist; None when it has no place on the table (hold, as the book does).
+    An objective still to be found (the Raid's 12.2.6) is looked for at ``search``
+    (the nearest PEF: resolving PEFs is how it is found)."""
     for item in checklist.get("items", []):
         if item["state"] != "open":
             continue
@@ -400,12 +405,24 @@ def _next_goal(
         elif item.get("area") is not None:
             x0, y0, x1, y1 = item["area"]
             x, y = (x0 + x1) / 2, (y0 + y1) / 2
+        elif item["id"] == "find" and search is not None:
+            x, y = search
         else:
-            continue
+            return None
         if leaving:
             y = near_edge
         return leaving, (float(x), float(y)), item["text"]
     return None
+
+
+def _nearest_pef(game: Game, members: Sequence[str]) -> tuple[float, float] | None:
+    """The unresolved PEF nearest the group (by its first member; ties: the PEF's id)."""
+    pefs = [p for p in game._state.get("pefs", []) if not p["resolved"]]
+    if not pefs or not members:
+        return None
+    lead = game.fig(members[0])
+    near = min(pefs, key=lambda p: (math.hypot(p["x"] - lead.x, p["y"] - lead.y), p["id"]))
+    return (float(near["x"]), float(near["y"]))
 
 
 def _towards(game: Game, frame: Frame, fig: Figure, goal: tuple[float, float]) -> Move | None:

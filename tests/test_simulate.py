@@ -247,6 +247,10 @@ def test_the_next_objective_is_the_first_open_one_with_a_place() -> None:
             {"id": "exit", "state": "open", "area": [0, 35, 36, 36], "text": "exit"},
         ]
     }
+    # an objective still to be found: to the nearest PEF, else hold (never on to the exit)
+    assert simulate._next_goal(checklist, 36.0, (9.0, 8.0)) == (False, (9.0, 8.0), "find")
+    assert simulate._next_goal(checklist, 36.0) is None
+    checklist["items"][1]["state"] = "done"
     assert simulate._next_goal(checklist, 36.0) == (False, (18.0, 3.0), "s2")
     checklist["items"][2]["state"] = "done"
     assert simulate._next_goal(checklist, 36.0) == (True, (18.0, 36.0), "exit")
