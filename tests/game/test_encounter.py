@@ -25,7 +25,7 @@ from crdesk.game.encounter import (
     next_encounter,
 )
 from crdesk.game.savefile import load_game, save_game
-from crdesk.model import BandType, EncounterType, Role, WeaponCode
+from crdesk.model import BandType, EncounterType, Role, Status, WeaponCode
 from crdesk.options import Interpretations, RulesOptions
 from crdesk.resources import resource_root
 from crdesk.scenario import load
@@ -372,3 +372,54 @@ def test_undo_takes_the_objectives_back() -> None:
     game.undo()  # back before "end": the activation is under way, nothing reached yet
     assert game.state_document()["game"]["encounter"]["sections"] == []
     assert [i["state"] for i in game.summary()["objectives"]["items"]] == ["open"] * 4
+
+
+# -- the ends no data game reaches, judged on a game put into that state ----------------
+
+
+def _ended(name: str, steps: int, **figures: Status) -> tuple[bool, str]:
+    from crdesk.game import encounter
+
+    case = json.loads((DATA / f"{name}.json").read_text())
+    case["steps"] = case["steps"][:steps]
+    game = play_case(case)
+    for fid, status in figures.items():
+        game.battlefield.update_figure(fid, status=status)
+    if figures.get("pef2-1") is Status.LEAVE_THE_BATTLEFIELD:
+        game._state["exited"].append("pef2-1")
+    assert encounter.check_over(game)
+    out = game.outcome
+    assert out is not None and out.won is not None
+    return out.won, out.reason
+
+
+def test_defend_lost_when_every_grunt_is_down_on_a_1_to_3() -> None:
+    won, reason = _ended("encounter_defend_won", 2, p2=Status.OUT_OF_THE_FIGHT)
+    assert (won, reason) == (False, "Defend lost: the enemy killed or captured every Grunt")
+
+
+def test_a_destroyed_patrol_loses() -> None:
+    down = {"p1": Status.OBVIOUSLY_DEAD, "p2": Status.OUT_OF_THE_FIGHT, "p3": Status.OBVIOUSLY_DEAD}
+    assert _ended("encounter_patrol_won", 2, **down) == (
+        False,
+        "Patrol lost: the patrol was destroyed",
+    )
+
+
+def test_a_raid_is_lost_when_the_enemy_carries_the_objective_off() -> None:
+    won, reason = _ended("encounter_raid_found", 2, **{"pef2-1": Status.LEAVE_THE_BATTLEFIELD})
+    assert (won, reason) == (False, "Raid lost: Military 2-1 carried the objective off the table")
+
+
+def test_a_raid_objective_drops_where_its_holder_falls() -> None:
+    from crdesk.game import encounter
+
+    case = json.loads((DATA / "encounter_raid_found.json").read_text())
+    case["steps"] = case["steps"][:2]
+    game = play_case(case)
+    game.battlefield.update_figure("pef2-1", status=Status.OUT_OF_THE_FIGHT)
+    assert not encounter.check_over(game)
+    obj = game.state_document()["game"]["encounter"]["objective"]
+    assert (obj["holder"], obj["x"], obj["y"]) == (None, 10.0, 4.5)
+    take = next(i for i in encounter.objectives(game)["items"] if i["id"] == "take")
+    assert take["state"] == "open" and take["at"] == [10.0, 4.5]
