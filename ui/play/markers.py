@@ -6,11 +6,22 @@ status, prone, out of ammo, fast moving, Star Power dice) or from
 it carries).  The badges ignore the view's zoom (``ItemIgnoresTransformations``)
 and are anchored on the figure's position, so they stay readable at any scale;
 the carry link and the selected figure's front arc are drawn in table inches.
+
+Groups (6.2) come from :meth:`~crdesk.game.Game.summary`: each figure of a group
+wears a thin ring in the group's colour and the Leader a chevron badge in it.  A
+group keeps its colour while it changes (the colour its members wore most is
+kept), so a squad does not change colour because one man stepped away.  In a
+solo game the unresolved PEFs (11) of ``summary()["pefs"]`` are drawn as "?"
+tokens at their spots (:class:`PefLayer`).
 """
 
 from __future__ import annotations
 
+import math
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from PySide6.QtCore import QLineF, QObject, QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen
@@ -36,9 +47,13 @@ FAST = "fast"
 GRENADE = "grenade"
 STAR = "star"
 CARRYING = "carrying"
+LEADER = "leader"
 
 MARKER_Z = Layer.OVERLAYS + 10
 ARC_Z = Layer.FIGURES - 3
+RING_Z = Layer.FIGURES - 1
+"""Under the base: the ring shows round it and never hides the side colour or the Rep."""
+PEF_Z = Layer.OVERLAYS + 5
 ARC_INCHES = 4.0
 """Radius of the front arc drawn for the selected figure (a hint, not a range)."""
 
@@ -129,6 +144,12 @@ class StatusMarkers(QObject):
         self._badges: dict[str, list[Badge]] = {}
         self._links: list[QGraphicsLineItem] = []
         self._arc: QGraphicsPathItem | None = None
+        self._rings: dict[str, GroupRing] = {}
+        self._leaders: dict[str, LeaderMark] = {}
+        self._colour_of: dict[str, int] = {}
+        """Palette index each figure's group wore at the last refresh (keeps colours stable)."""
+        self.palette = group_palette(force.colour for force in session.game.battlefield.forces)
+        self.pefs = PefLayer(scene, session)
         session.changed.connect(self.refresh)
         scene.model_synced.connect(self._model_synced)
         self.refresh()
@@ -136,7 +157,9 @@ class StatusMarkers(QObject):
     def detach(self) -> None:
         self.session.changed.disconnect(self.refresh)
         self.scene.model_synced.disconnect(self._model_synced)
+        self.pefs.detach()
         self._clear()
+        self._clear_groups()
         self._set_arc(None)
 
     # -- queries (tests) -----------------------------------------------------------
@@ -145,7 +168,16 @@ class StatusMarkers(QObject):
         """The markers shown on a figure, carry links included."""
         kinds = [b.kind for b in self._badges.get(fid, [])]
         kinds += [CARRYING for link in self._links if link.data(0) == fid]
+        if fid in self._leaders:
+            kinds.append(LEADER)
         return kinds
+
+    def ring(self, fid: str) -> GroupRing | None:
+        """The group ring round a figure (None: in no group, e.g. Out of the Fight)."""
+        return self._rings.get(fid)
+
+    def leader_mark(self, fid: str) -> LeaderMark | None:
+        return self._leaders.get(fid)
 
     def badges(self, fid: str) -> list[Badge]:
         return list(self._badges.get(fid, []))
@@ -204,7 +236,64 @@ class StatusMarkers(QObject):
                 link.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
                 self.scene.addItem(link)
                 self._links.append(link)
+        self._draw_groups()
         self._set_arc(self.selected)
+
+    def _draw_groups(self) -> None:
+        """Rings and Leader marks from the game's groups, moved or recoloured as they change."""
+        game = self.session.game
+        groups = [g for g in game.summary()["groups"] if g["members"]]
+        colours = assign_colours(groups, self._colour_of, len(self.palette))
+        wanted: dict[str, tuple[QColor, str]] = {}
+        leaders: dict[str, tuple[QColor, str]] = {}
+        for group, index in zip(groups, colours, strict=True):
+            colour = self.palette[index % len(self.palette)]
+            members = [str(m) for m in group["members"]]
+            leader = game.battlefield.figure(str(group["leader"]))
+            size = len(members)
+            if size == 1:
+                tip = f"{leader.name} is a group of one (its own Leader, 6.2)"
+            else:
+                tip = f"{leader.name}'s group: {size} figures, Leader Rep {leader.rep} (6.2)"
+            for fid in members:
+                wanted[fid] = (colour, tip)
+            if size > 1:
+                leaders[leader.id] = (
+                    colour,
+                    f"{leader.name}: Leader of a group of {size} (Rep {leader.rep}, 6.2)",
+                )
+        self._colour_of = {
+            str(m): index
+            for group, index in zip(groups, colours, strict=True)
+            for m in group["members"]
+        }
+        for fid in [f for f in self._rings if f not in wanted]:
+            _remove(self._rings.pop(fid))
+        for fid in [f for f in self._leaders if f not in leaders]:
+            _remove(self._leaders.pop(fid))
+        for fid, (colour, tip) in wanted.items():
+            figure = game.battlefield.figure(fid)
+            ring = self._rings.get(fid)
+            if ring is None:
+                ring = self._rings[fid] = GroupRing()
+                self.scene.addItem(ring)
+            ring.set_look(figure.radius, colour, f"{figure.name} — {tip}")
+            ring.setPos(figure.x, figure.y)
+        for fid, (colour, tip) in leaders.items():
+            figure = game.battlefield.figure(fid)
+            mark = self._leaders.get(fid)
+            if mark is None:
+                mark = self._leaders[fid] = LeaderMark()
+                self.scene.addItem(mark)
+            mark.set_look(colour, tip)
+            # left of the base, across from the status badges on the right
+            mark.setPos(figure.x - figure.radius * 0.8, figure.y - figure.radius * 0.8)
+
+    def _clear_groups(self) -> None:
+        for item in [*self._rings.values(), *self._leaders.values()]:
+            _remove(item)
+        self._rings = {}
+        self._leaders = {}
 
     def _clear(self) -> None:
         for items in self._badges.values():
@@ -276,3 +365,325 @@ def front_arc(figure: Figure, radius: float) -> QPainterPath:
     path.arcTo(rect, centre - 90.0, 180.0)
     path.closeSubpath()
     return path
+
+
+# -- groups: rings and the Leader ----------------------------------------------------------
+
+GROUP_COLOURS = (
+    "#b6f03c",  # lime
+    "#ff5cf0",  # magenta
+    "#38e8e0",  # cyan
+    "#ff9a1f",  # orange
+    "#fff04a",  # yellow
+    "#a98bff",  # violet
+    "#ff7f9e",  # pink
+    "#f4f4f4",  # white
+    "#7dff9e",  # mint
+    "#ffc48a",  # peach
+)
+"""Bright, saturated ring colours, read on green cloth, woods and roofs alike."""
+SIDE_HUE_GAP = 28.0
+"""A ring colour this close in hue (degrees) to a side's colour is not used."""
+RING_GAP_PX = 1.5
+RING_PX = 2.2
+LEADER_PX = 15.0
+
+
+def group_palette(side_colours: Iterable[str]) -> list[QColor]:
+    """The ring colours that cannot be mistaken for a side's colour (the base's fill)."""
+    hues = []
+    for name in side_colours:
+        colour = QColor(name)
+        if colour.isValid() and colour.hsvSaturationF() > 0.25:
+            hues.append(colour.hsvHueF() * 360.0)
+    palette = []
+    for name in GROUP_COLOURS:
+        colour = QColor(name)
+        hue = colour.hsvHueF() * 360.0
+        grey = colour.hsvSaturationF() < 0.25
+        if grey or all(min(abs(hue - h), 360.0 - abs(hue - h)) >= SIDE_HUE_GAP for h in hues):
+            palette.append(colour)
+    return palette or [QColor(name) for name in GROUP_COLOURS]
+
+
+def assign_colours(
+    groups: Sequence[Mapping[str, Any]], previous: Mapping[str, int], size: int
+) -> list[int]:
+    """A palette index per group: the one its members wore most, else the first free one.
+
+    Groups with the strongest claim (most members keeping a colour) choose
+    first, ties by side and Leader, so the result does not depend on the
+    order the game lists them in.
+    """
+    votes = [Counter(previous[str(m)] for m in g["members"] if str(m) in previous) for g in groups]
+    order = sorted(
+        range(len(groups)),
+        key=lambda i: (
+            -max(votes[i].values(), default=0),
+            str(groups[i]["side"]),
+            str(groups[i]["leader"]),
+        ),
+    )
+    taken: set[int] = set()
+    result = [0] * len(groups)
+    for i in order:
+        kept = [c for c, _n in sorted(votes[i].items(), key=lambda cn: (-cn[1], cn[0]))]
+        choice = next((c for c in kept if c not in taken), None)
+        if choice is None:
+            choice = next((c for c in range(size) if c not in taken), None)
+        if choice is None:  # more groups than colours: share, the fewest first
+            choice = len(taken) % max(1, size)
+        taken.add(choice)
+        result[i] = choice
+    return result
+
+
+class GroupRing(QGraphicsItem):
+    """A thin ring in the group's colour just outside a figure's base.
+
+    Its gap and width are in screen pixels (from the painter's scale), so the
+    ring hugs the base at any zoom without growing into the next figure.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.colour = QColor("white")
+        self._radius = 0.5
+        self.setZValue(RING_Z)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+
+    def set_look(self, radius: float, colour: QColor, tip: str) -> None:
+        if radius != self._radius:
+            self.prepareGeometryChange()
+            self._radius = radius
+        if colour != self.colour:
+            self.colour = QColor(colour)
+            self.update()
+        self.setToolTip(tip)
+
+    def boundingRect(self) -> QRectF:
+        r = self._radius + 0.6
+        return QRectF(-r, -r, 2 * r, 2 * r)
+
+    def paint(
+        self,
+        painter: QPainter,
+        option: QStyleOptionGraphicsItem,
+        widget: QWidget | None = None,
+    ) -> None:
+        world = painter.worldTransform()
+        scale = math.hypot(world.m11(), world.m12()) or 1.0
+        r = min(self._radius + (RING_GAP_PX + RING_PX / 2) / scale, self._radius + 0.55)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        under = QPen(QColor(0, 0, 0, 150), 0)
+        under.setCosmetic(True)
+        under.setWidthF(RING_PX + 1.6)
+        painter.setPen(under)
+        painter.drawEllipse(QPointF(0, 0), r, r)
+        pen = QPen(self.colour, 0)
+        pen.setCosmetic(True)
+        pen.setWidthF(RING_PX)
+        painter.setPen(pen)
+        painter.drawEllipse(QPointF(0, 0), r, r)
+
+
+class LeaderMark(QGraphicsItem):
+    """A Leader's chevrons on a dark badge, in screen pixels, up and left of the base."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.colour = QColor("white")
+        self._rect = QRectF(-LEADER_PX, -LEADER_PX / 2, LEADER_PX, LEADER_PX)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.setZValue(MARKER_Z)
+
+    def set_look(self, colour: QColor, tip: str) -> None:
+        if colour != self.colour:
+            self.colour = QColor(colour)
+            self.update()
+        self.setToolTip(tip)
+
+    def boundingRect(self) -> QRectF:
+        return self._rect.adjusted(-1, -1, 1, 1)
+
+    def paint(
+        self,
+        painter: QPainter,
+        option: QStyleOptionGraphicsItem,
+        widget: QWidget | None = None,
+    ) -> None:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        rect = self._rect
+        painter.setPen(QPen(QColor(255, 255, 255, 220), 1.2))
+        painter.setBrush(QColor(25, 25, 25, 230))
+        painter.drawRoundedRect(rect, 4, 4)
+        pen = QPen(self.colour, 2.0)
+        pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+        pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
+        painter.setPen(pen)
+        left, right = rect.left() + 3.5, rect.right() - 3.5
+        mid = rect.center().x()
+        for top in (rect.top() + 3.5, rect.top() + 7.5):
+            chevron = QPainterPath(QPointF(left, top + 3.5))
+            chevron.lineTo(mid, top)
+            chevron.lineTo(right, top + 3.5)
+            painter.drawPath(chevron)
+
+
+# -- PEFs (solo games, 11) -------------------------------------------------------------------
+
+PEF_PX = 26.0
+"""Diameter of a PEF token on the screen, in pixels."""
+
+
+class PefToken(QGraphicsItem):
+    """A "?" token with its PEF label, in screen pixels, at a PEF's spot."""
+
+    def __init__(self, pid: str, label: str, rim: QColor) -> None:
+        super().__init__()
+        self.pid = pid
+        self.label = label
+        self._rim = rim
+        self._font = QFont()
+        self._font.setBold(True)
+        self._font.setPixelSize(int(PEF_PX * 0.62))
+        self._small = QFont()
+        self._small.setBold(True)
+        self._small.setPixelSize(10)
+        half = PEF_PX / 2
+        width = max(PEF_PX, QFontMetricsF(self._small).horizontalAdvance(label) + 8.0)
+        self._disc = QRectF(-half, -half, PEF_PX, PEF_PX)
+        self._plate = QRectF(-width / 2, half + 1.0, width, 13.0)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.setZValue(PEF_Z)
+
+    def boundingRect(self) -> QRectF:
+        return self._disc.united(self._plate).adjusted(-3, -3, 3, 3)
+
+    def paint(
+        self,
+        painter: QPainter,
+        option: QStyleOptionGraphicsItem,
+        widget: QWidget | None = None,
+    ) -> None:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(QPen(QColor(0, 0, 0, 90), 4.0))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawEllipse(self._disc.adjusted(1, 1, 1, 1))  # a soft shadow
+        painter.setPen(QPen(self._rim, 2.5))
+        painter.setBrush(QColor(48, 40, 60, 235))
+        painter.drawEllipse(self._disc)
+        dashes = QPen(QColor(255, 255, 255, 200), 1.0, Qt.PenStyle.DashLine)
+        painter.setPen(dashes)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawEllipse(self._disc.adjusted(3.5, 3.5, -3.5, -3.5))
+        painter.setFont(self._font)
+        painter.setPen(QColor(255, 236, 150))
+        painter.drawText(self._disc, Qt.AlignmentFlag.AlignCenter, "?")
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QColor(20, 20, 20, 210))
+        painter.drawRoundedRect(self._plate, 3, 3)
+        painter.setFont(self._small)
+        painter.setPen(QColor("white"))
+        painter.drawText(self._plate, Qt.AlignmentFlag.AlignCenter, self.label)
+
+
+class PefLayer(QObject):
+    """The unresolved PEFs of a solo game on the table, redrawn after every step.
+
+    A PEF is game state, not a figure: its spot and whether it is resolved come
+    from ``summary()["pefs"]``, what is known of it from the game's events
+    (where it was placed, how it last moved, whether the next resolution rolls
+    3d6 counting the lowest two).  Moved PEFs move; resolved ones disappear.
+    """
+
+    def __init__(self, scene: BattlefieldScene, session: PlaySession) -> None:
+        super().__init__(scene)
+        self.scene = scene
+        self.session = session
+        self._tokens: dict[str, PefToken] = {}
+        self._seen: tuple[object, ...] | None = None
+        session.changed.connect(self.refresh)
+        self.refresh()
+
+    def detach(self) -> None:
+        self.session.changed.disconnect(self.refresh)
+        for token in self._tokens.values():
+            _remove(token)
+        self._tokens = {}
+
+    def tokens(self) -> dict[str, PefToken]:
+        """The PEF tokens on the table by PEF id (tests)."""
+        return dict(self._tokens)
+
+    def refresh(self) -> None:
+        game = self.session.game
+        if not game.settings.solo:
+            return
+        pefs = [p for p in game.summary().get("pefs", []) if not p.get("resolved")]
+        key = (len(game.events), tuple((p["id"], p["x"], p["y"]) for p in pefs))
+        if key == self._seen:
+            return
+        self._seen = key
+        rim = QColor("#d8c06a")
+        enemy = [f for f in game.battlefield.forces if not f.player]
+        if enemy:
+            rim = QColor(enemy[0].colour)
+        known = pef_knowledge(game.events)
+        for pid in [p for p in self._tokens if p not in {q["id"] for q in pefs}]:
+            _remove(self._tokens.pop(pid))
+        for pef in pefs:
+            pid = str(pef["id"])
+            label = pef_label(pid)
+            token = self._tokens.get(pid)
+            if token is None:
+                token = self._tokens[pid] = PefToken(pid, label, rim)
+                self.scene.addItem(token)
+            token.setPos(float(pef["x"]), float(pef["y"]))
+            token.setToolTip(pef_tooltip(pid, pef, known))
+
+
+def pef_label(pid: str) -> str:
+    """ "PEF 2" for ``pef2`` (the book's name, and the events')."""
+    return f"PEF {pid[3:]}" if pid.startswith("pef") else pid
+
+
+def pef_knowledge(events: Iterable[Any]) -> dict[str, Any]:
+    """What the log tells of each PEF: its placement, its last move, and the 3d6 flag."""
+    placed: dict[str, str] = {}
+    moved: dict[str, str] = {}
+    lowest_two = False
+    for event in events:
+        who = str(event.data.get("who", "")) if event.data else ""
+        if event.kind == "pef_placed" and who:
+            placed[who] = event.text
+        elif event.kind == "pef_move" and who:
+            moved[who] = event.text
+        elif event.kind == "pef_resolved":
+            lowest_two = bool(event.data.get("next_lowest_two", False))
+    return {"placed": placed, "moved": moved, "lowest_two": lowest_two}
+
+
+def pef_tooltip(pid: str, pef: Mapping[str, Any], known: Mapping[str, Any]) -> str:
+    name = pef_label(pid)
+    lines = [
+        f"{name} ({pid}): a Possible Enemy Force, not resolved yet (11)",
+        f'At ({float(pef["x"]):.1f}", {float(pef["y"]):.1f}")',
+    ]
+    if name in known["placed"]:
+        lines.append(known["placed"][name])
+    if name in known["moved"]:
+        lines.append("Last move: " + known["moved"][name])
+    lines.append("It is resolved when a player figure sees it (11.3).")
+    if known["lowest_two"]:
+        lines.append("Something's out there: the next PEF resolved rolls 3d6, lowest two.")
+    return "\n".join(lines)
+
+
+def _remove(item: QGraphicsItem) -> None:
+    scene = item.scene()
+    if scene is not None:
+        scene.removeItem(item)

@@ -37,6 +37,7 @@ from crdesk.game.savefile import load_game, save_game
 from crdesk.model import Scenario
 from ui.play.animator import AnimationBar, Animator
 from ui.play.autosave import GAMES_FOLDER, GameAutosaver, GameAutosaveStore
+from ui.play.banner import HandOverBanner
 from ui.play.campaign_dock import CampaignDock
 from ui.play.decision_dock import DecisionDock
 from ui.play.dice_entry import DiceEntryDock
@@ -82,6 +83,8 @@ class PlayMode(QObject):
         self.objective_marks: ObjectiveMarks | None = None
         self.animator: Animator | None = None
         """Plays each step's events on the table (a view: the game is already past them)."""
+        self.banner: HandOverBanner | None = None
+        """Says whose go it is when the side changes (hot-seat hand-over)."""
         self.autosave_store = GameAutosaveStore(window.recovery.folder / GAMES_FOLDER)
         """Where games in play are autosaved: beside the editor's recovery files."""
         self.autosaver: GameAutosaver | None = None
@@ -308,6 +311,7 @@ class PlayMode(QObject):
         self.markers = StatusMarkers(self.scene, self.session)
         self.objective_marks = ObjectiveMarks(self.scene, self.session)
         self.move_tool.markers = self.markers
+        self.banner = HandOverBanner(window.view, self.session)
         # after the move tool: its filter sees a press first, finishes the show, passes it on
         self.animator = Animator(window.view, self.scene, self.session, self.markers)
         self.animation_bar.set_animator(self.animator)
@@ -386,6 +390,9 @@ class PlayMode(QObject):
         if self.objective_marks is not None:
             self.objective_marks.detach()
             self.objective_marks = None
+        if self.banner is not None:
+            self.banner.detach()
+            self.banner = None
         if self.move_tool is not None:
             self.move_tool.markers = None
             self.move_tool.detach()

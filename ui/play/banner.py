@@ -1,0 +1,285 @@
+"""The hand-over banner over the table: "Red Vipers' activation" when the side changes.
+
+At a real table the players say "your go"; on one screen shared by two people
+(hot-seat) the banner says it.  It is shown when the active side changes, and
+in hot-seat also when the person who must decide is of the other side (an In
+Sight or a reaction of the inactive side), in the side's colour.  It never
+takes the mouse or the keyboard (transparent to mouse events, and a click or a
+key only starts its fade), it fades by itself after :data:`HOLD_MS`, and for a
+side the program plays it is a slim strip along the top edge, so the
+program's moves on the table are never hidden behind it.
+
+Nothing here decides a rule: the active side comes from
+:meth:`~crdesk.game.Game.summary`, the decider from the awaited decision.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import (
+    QEasingCurve,
+    QEvent,
+    QObject,
+    QPointF,
+    QPropertyAnimation,
+    QRectF,
+    Qt,
+    QTimer,
+)
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPaintEvent, QPen
+from PySide6.QtWidgets import QApplication, QGraphicsOpacityEffect, QGraphicsView, QWidget
+
+from crdesk.game import CHANCE
+from ui.play.session import PlaySession
+
+HOLD_MS = 1500
+"""How long the banner stays before it fades by itself."""
+FADE_MS = 400
+QUICK_FADE_MS = 150
+"""The fade after a click or a key: the player has seen it."""
+TOP_MARGIN = 8
+BAND_PLACES = (0.38, 0.18, 0.6, 0.82)
+"""Heights (fractions of the view) tried for a person's banner, the first that hides the
+fewest figures chosen: a hand-over should not cover the very figures about to act."""
+
+
+def possessive(name: str) -> str:
+    """ "Red Vipers'" and "Sgt. Mace's squad's": the side's name as owner."""
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
+class HandOverBanner(QWidget):
+    """A fading label over the view's viewport that says whose go it is."""
+
+    def __init__(self, view: QGraphicsView, session: PlaySession) -> None:
+        super().__init__(view.viewport())
+        self.view = view
+        self.session = session
+        self.hold_ms = HOLD_MS
+        self.fade_ms = FADE_MS
+        self.text = ""
+        self.subtitle = ""
+        self.side: str | None = None
+        self.compact = False
+        """Whether it is the slim strip of a side the program plays."""
+        self.shown_count = 0
+        """How many times a banner was shown (tests, and nobody else)."""
+        self._colour = QColor("#555555")
+        self._fading = False
+        self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        self.setAttribute(Qt.WidgetAttribute.WA_ShowWithoutActivating)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self._effect = QGraphicsOpacityEffect(self)
+        self._effect.setOpacity(1.0)
+        self.setGraphicsEffect(self._effect)
+        self._fade = QPropertyAnimation(self._effect, b"opacity", self)
+        self._fade.setEasingCurve(QEasingCurve.Type.InQuad)
+        self._fade.finished.connect(self._faded)
+        self._hold = QTimer(self)
+        self._hold.setSingleShot(True)
+        self._hold.timeout.connect(self.dismiss)
+        self._title_font = QFont()
+        self._title_font.setBold(True)
+        self._sub_font = QFont()
+        self._filtering = False
+        self.hide()
+        self._active, self._person = self._now()
+        session.changed.connect(self._changed)
+        view.viewport().installEventFilter(self)
+        if self._active is not None:  # a game started or opened: whose go it is
+            self.announce(self._active, activation=True)
+
+    def detach(self) -> None:
+        self.session.changed.disconnect(self._changed)
+        self.view.viewport().removeEventFilter(self)
+        self._stop_filtering()
+        self._hold.stop()
+        self._fade.stop()
+        self.hide()
+        self.deleteLater()
+
+    # -- queries (tests) ---------------------------------------------------------------
+
+    def is_showing(self) -> bool:
+        """Whether the banner is up and not on its way out."""
+        return self.isVisible() and not self._fading
+
+    # -- when -------------------------------------------------------------------------
+
+    def _now(self) -> tuple[str | None, str | None]:
+        """The active side, and the side of the person who decides now (None: nobody)."""
+        session = self.session
+        active = session.game.summary()["active_side"]
+        decision = session.awaiting()
+        person = None
+        if decision is not None and decision.actor != CHANCE and not session.is_program_turn():
+            person = decision.actor
+        return (str(active) if active is not None else None), person
+
+    def hot_seat(self) -> bool:
+        """Whether people at this screen play more than one side."""
+        return len([s for s in self.session.game.sides if s not in self.session.program]) > 1
+
+    def _changed(self) -> None:
+        active, person = self._now()
+        before_active, before_person = self._active, self._person
+        self._active = active
+        if person is not None:
+            self._person = person
+        if active is not None and active != before_active:
+            self.announce(active, activation=True)
+        elif (
+            person is not None
+            and before_person is not None
+            and person != before_person
+            and self.hot_seat()
+        ):
+            self.announce(person, activation=False)
+
+    # -- showing ----------------------------------------------------------------------
+
+    def announce(self, side: str, *, activation: bool) -> None:
+        """Show the banner for ``side``: its activation, or that it must decide."""
+        session = self.session
+        name = session.side_name(side)
+        program = side in session.program
+        self.side = side
+        self.compact = program
+        self.text = f"{possessive(name)} activation" if activation else f"{name} to decide"
+        if program:
+            self.subtitle = "played by the program"
+        elif self.hot_seat():
+            self.subtitle = f"hand over to {possessive(name)} player"
+        else:
+            self.subtitle = f"turn {session.game.turn}"
+        try:
+            self._colour = QColor(session.game.battlefield.force(side).colour)
+        except ValueError:
+            self._colour = QColor("#555555")
+        self.setToolTip("")
+        self._layout()
+        self._fade.stop()
+        self._fading = False
+        self._effect.setOpacity(1.0)
+        self.show()
+        self.raise_()
+        self.update()
+        self.shown_count += 1
+        self._hold.start(self.hold_ms)
+        self._start_filtering()
+
+    def dismiss(self, quick: bool = False) -> None:
+        """Fade out (quickly after a click or a key)."""
+        if not self.isVisible() or self._fading:
+            return
+        self._hold.stop()
+        self._stop_filtering()
+        self._fading = True
+        self._fade.stop()
+        self._fade.setDuration(QUICK_FADE_MS if quick else self.fade_ms)
+        self._fade.setStartValue(self._effect.opacity())
+        self._fade.setEndValue(0.0)
+        self._fade.start()
+
+    def _faded(self) -> None:
+        if self._fading:
+            self.hide()
+            self._fading = False
+
+    def _layout(self) -> None:
+        area = self.parentWidget()
+        width = area.width() if area is not None else 800
+        height = area.height() if area is not None else 600
+        title_px = 17 if self.compact else 30
+        self._title_font.setPixelSize(title_px)
+        self._sub_font.setPixelSize(12 if self.compact else 14)
+        title = QFontMetricsF(self._title_font)
+        sub = QFontMetricsF(self._sub_font)
+        if self.compact:
+            text_w = title.horizontalAdvance(self.text) + 12 + sub.horizontalAdvance(self.subtitle)
+            w, h = text_w + 36, title.height() + 12
+            x, y = (width - w) / 2, float(TOP_MARGIN)
+        else:
+            text_w = max(title.horizontalAdvance(self.text), sub.horizontalAdvance(self.subtitle))
+            w, h = text_w + 64, title.height() + sub.height() + 30
+            x = (width - w) / 2
+            y = min(
+                (height * f - h / 2 for f in BAND_PLACES),
+                key=lambda top: self._covered(QRectF(x, top, w, h).adjusted(-24, -24, 24, 24)),
+            )
+        self.setGeometry(int(x), int(max(TOP_MARGIN, y)), int(w) + 1, int(h) + 1)
+
+    def _covered(self, rect: QRectF) -> int:
+        """How many figures a banner at ``rect`` (viewport pixels) would hide."""
+        view = self.view
+        return sum(
+            1
+            for f in self.session.game.battlefield.figures()
+            if rect.contains(QPointF(view.mapFromScene(QPointF(f.x, f.y))))
+        )
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        rect = QRectF(self.rect()).adjusted(1.5, 1.5, -1.5, -1.5)
+        fill = QColor(self._colour)
+        fill.setAlpha(215 if self.compact else 238)
+        painter.setPen(QPen(QColor(255, 255, 255, 230), 2.0))
+        painter.setBrush(fill)
+        painter.drawRoundedRect(rect, 8, 8)
+        light = fill.lightnessF() > 0.62
+        ink = QColor(20, 20, 20) if light else QColor("white")
+        soft = QColor(ink)
+        soft.setAlpha(210)
+        title = QFontMetricsF(self._title_font)
+        if self.compact:
+            painter.setFont(self._title_font)
+            painter.setPen(ink)
+            left = rect.adjusted(16, 0, 0, 0)
+            painter.drawText(
+                left, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, self.text
+            )
+            painter.setFont(self._sub_font)
+            painter.setPen(soft)
+            sub_rect = left.adjusted(title.horizontalAdvance(self.text) + 12, 0, 0, 0)
+            painter.drawText(
+                sub_rect, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, self.subtitle
+            )
+        else:
+            top = rect.adjusted(0, 12, 0, 0)
+            top.setHeight(title.height())
+            painter.setFont(self._title_font)
+            painter.setPen(ink)
+            painter.drawText(top, Qt.AlignmentFlag.AlignCenter, self.text)
+            bottom = QRectF(
+                rect.left(), top.bottom() + 2, rect.width(), rect.bottom() - top.bottom() - 8
+            )
+            painter.setFont(self._sub_font)
+            painter.setPen(soft)
+            painter.drawText(bottom, Qt.AlignmentFlag.AlignCenter, self.subtitle)
+        painter.end()
+
+    # -- a click or a key dismisses it; the event goes on to where it was going -------------
+
+    def _start_filtering(self) -> None:
+        app = QApplication.instance()
+        if app is not None and not self._filtering:
+            app.installEventFilter(self)
+            self._filtering = True
+
+    def _stop_filtering(self) -> None:
+        app = QApplication.instance()
+        if app is not None and self._filtering:
+            app.removeEventFilter(self)
+            self._filtering = False
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        kind = event.type()
+        if watched is self.view.viewport() and kind == QEvent.Type.Resize and self.isVisible():
+            self._layout()
+        elif self._filtering and kind in (
+            QEvent.Type.MouseButtonPress,
+            QEvent.Type.KeyPress,
+            QEvent.Type.Wheel,
+        ):
+            self.dismiss(quick=True)
+        return False  # never eats the event
