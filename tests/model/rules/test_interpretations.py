@@ -44,9 +44,20 @@ COVERED = {
 }
 
 
+GAME = {
+    # read by the game controller; both readings are played in tests/game
+    "pef_buildings",  # test_pef_options.py, data game pef_building.json
+    "pef_cover_fan",  # test_pef_options.py, data games pef_move_*.json
+    "pef_moves_on_any_die",  # test_pef_options.py
+    "np_outnumbers_by_group",  # test_pef_options.py
+    "raid_objective_taken_on_reach",  # test_encounter.py
+    "defend_item_stays_put",  # test_encounter.py
+}
+
+
 def test_every_interpretation_is_covered_here_or_by_geometry():
     names = {f.name for f in dataclasses.fields(Interpretations)}
-    assert names == GEOMETRY | COVERED
+    assert names == GEOMETRY | COVERED | GAME
 
 
 @pytest.mark.parametrize(("capped", "passed"), [(True, 2), (False, 3)])
@@ -94,7 +105,13 @@ def test_charge_missed_charger_tests(tests, goes_on):
         reaction=Status.DUCK_BACK,
         options=opts(charge_missed_charger_tests=tests),
     )
-    assert fate.goes_on is goes_on and fate.received_fire
+    assert fate.goes_on is goes_on and fate.received_fire is tests
+
+
+def test_a_missed_charger_takes_no_test_by_default():
+    assert not RulesOptions().interpretations.charge_missed_charger_tests
+    fate = charger_after_fire(ChargeResult.TARGET_FIRES, hit=False, options=RulesOptions())
+    assert fate.goes_on and not fate.received_fire
 
 
 @pytest.mark.parametrize(
