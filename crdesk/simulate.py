@@ -172,7 +172,7 @@ class Setup:
     band: tuple[Member, ...] | None = None
     """The player's figures; None keeps the scenario's own (``--generate`` always has one)."""
     band_type: str = BandType.MILITARY.value
-    band_name: str = "Patrol"
+    band_name: str = "Military Band"
     enemy_band: str = BandType.MILITARY.value
     max_turns: int = DEFAULT_MAX_TURNS
     player: str = "objective"

@@ -162,7 +162,7 @@ def _setup(args: argparse.Namespace) -> Setup | int:
     if args.scheduler is not None and args.jobs != 1:
         return _error("--jobs is for local processes; with --scheduler the cluster's workers play")
     band_type = BandType.MILITARY.value
-    band_name = "Patrol"
+    band_name = "Military Band"
     members = None
     if args.band is not None:
         if args.band.lower() in BAND_TYPES:

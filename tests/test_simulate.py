@@ -164,7 +164,7 @@ def test_the_plain_report(serial: dict[str, Any], capsys: Capsys) -> None:
         "2 games, seed 11: patrol on generated clear, at most 2 turns, the objective policy "
         "for the player"
     )
-    assert lines[1].startswith("Band: Patrol (military): Star (Rep 5 star, AR), Grunt 1 (Rep 4")
+    assert lines[1].startswith("Band: Military Band (military): Star (Rep 5 star, AR), Grunt 1")
     wins = serial["summary"]["win_rates"]
     for label, key in (("player wins", PLAYER), ("enemy wins", ENEMY), ("draws", DRAW)):
         row = next(line for line in lines if line.strip().startswith(label))
