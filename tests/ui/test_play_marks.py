@@ -21,16 +21,20 @@ from ui.play.markers import LEADER, StatusMarkers, assign_colours
 SHOTS = Path("/tmp/crdesk-shots")
 SEED = 1
 """Seed 1: Sgt. Mace's squad (p1..p4) decides first."""
+PEF_SEED = 5
+"""Seed 5, solo: a PEF moves and one is resolved within a dozen steps."""
 
 
-def open_window(qtbot, program: set[str] | None = None, settings=None) -> MainWindow:  # type: ignore[no-untyped-def]
+def open_window(  # type: ignore[no-untyped-def]
+    qtbot, program: set[str] | None = None, settings=None, seed: int = SEED
+) -> MainWindow:
     window = MainWindow(load(str(demo_scenario())))
     qtbot.addWidget(window)
     window.resize(1400, 900)
     window.show()
     qtbot.waitExposed(window)
     window.play.autoplay = False
-    assert window.play.start(SEED, program, settings)
+    assert window.play.start(seed, program, settings)
     return window
 
 
@@ -134,7 +138,7 @@ def test_colour_assignment_is_stable_and_never_shares_while_colours_last() -> No
 
 
 def test_pef_tokens_stand_on_the_pefs_move_with_them_and_vanish_when_resolved(qtbot) -> None:  # type: ignore[no-untyped-def]
-    window = open_window(qtbot, {"enemy"}, GameSettings(solo=True, max_turns=3))
+    window = open_window(qtbot, {"enemy"}, GameSettings(solo=True, max_turns=3), seed=PEF_SEED)
     session = window.play.session
     assert session is not None
     layer = markers(window).pefs
@@ -142,7 +146,7 @@ def test_pef_tokens_stand_on_the_pefs_move_with_them_and_vanish_when_resolved(qt
     moved = resolved = False
     policy = BookPolicy()
     spots: dict[str, tuple[float, float]] = {}
-    for _ in range(200):
+    for _ in range(60):
         pefs = game.summary()["pefs"]
         tokens = layer.tokens()
         assert set(tokens) == {p["id"] for p in pefs}
@@ -208,7 +212,7 @@ def test_hot_seat_banner_on_a_side_change_fades_by_itself(qtbot) -> None:  # typ
     assert session is not None
     game = session.game
     band = banner(window)
-    band.hold_ms = 60
+    band.hold_ms = band.fade_ms = 60
     if game.awaiting() is not None and game.awaiting().actor == CHANCE:
         session.run_program()
     first = game.summary()["active_side"]
@@ -225,6 +229,32 @@ def test_hot_seat_banner_on_a_side_change_fades_by_itself(qtbot) -> None:  # typ
         window.play.turn_dock.decider.text()
         == f"{session.side_name(game.awaiting().actor)} to decide"
     )
+
+
+def test_hot_seat_banner_when_the_other_side_must_decide(qtbot) -> None:  # type: ignore[no-untyped-def]
+    window = open_window(qtbot, set())
+    session = window.play.session
+    assert session is not None
+    game = session.game
+    band = banner(window)
+    policy = BookPolicy()
+    for _ in range(20):  # seed 1: a Viper's Duck Back spot in the squad's activation
+        decision = game.awaiting()
+        assert decision is not None
+        if decision.actor not in (CHANCE, game.summary()["active_side"]):
+            break
+        shown = band.shown_count
+        assert session.play(policy.decide(game, decision)[0]) is None
+    else:
+        raise AssertionError("the inactive side never had to decide")
+    vipers = session.side_name(decision.actor)
+    assert band.shown_count == shown + 1 and band.is_showing()
+    assert band.text == f"{vipers} to decide" and band.side == decision.actor
+    assert window.play.turn_dock.decider.text() == f"{vipers} to decide"
+    assert session.play(policy.decide(game, decision)[0]) is None
+    back = game.awaiting()
+    assert back is not None and back.actor == game.summary()["active_side"]
+    assert band.text == f"{session.side_name(back.actor)} to decide"
 
 
 class Presses(QObject):
@@ -276,8 +306,17 @@ def test_a_program_side_gets_a_slim_strip_at_the_top(window: MainWindow) -> None
 
 
 def test_screenshot_of_rings_leaders_and_pefs(qtbot) -> None:  # type: ignore[no-untyped-def]
-    window = open_window(qtbot, {"enemy"}, GameSettings(solo=True, max_turns=3))
-    window.play.run_program()
+    window = open_window(qtbot, {"enemy"}, GameSettings(solo=True, max_turns=3), seed=PEF_SEED)
+    session = window.play.session
+    assert session is not None
+    game, policy = session.game, BookPolicy()
+    while not any(e.kind == "pef_resolved" and e.step > 1 for e in game.events):
+        decision = game.awaiting()
+        assert decision is not None
+        if session.is_program_turn():
+            session.run_program_step()
+        else:
+            assert session.play(policy.decide(game, decision)[0]) is None
     assert markers(window).pefs.tokens()
     band = banner(window)
     band.dismiss(quick=True)
