@@ -12,9 +12,11 @@ The ``crdesk`` command plugs this in with :func:`register`.
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import sys
 
+from crdesk import limits
 from crdesk.cli import EXIT_OK, EXIT_USAGE
 from crdesk.generator import GeneratorError, format_entry, generate
 
@@ -57,7 +59,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def _size(text: str) -> tuple[float, float]:
-    """Parse ``WxH`` in inches, e.g. ``72x48``."""
+    """Parse ``WxH`` in inches, e.g. ``72x48``, within :mod:`crdesk.limits`."""
     parts = text.lower().replace(" ", "").split("x")
     try:
         width, height = (float(v) for v in parts)
@@ -65,16 +67,17 @@ def _size(text: str) -> tuple[float, float]:
         raise argparse.ArgumentTypeError(
             f"table size must be WxH in inches, got {text!r}"
         ) from None
-    if not (0 < width <= 1000 and 0 < height <= 1000):
+    low, high = limits.TABLE_MIN, limits.TABLE_MAX
+    if not all(math.isfinite(v) and low <= v <= high for v in (width, height)):
         raise argparse.ArgumentTypeError(
-            f"table size must be between 0 and 1000 inches, got {text!r}"
+            f"each table side must be {low:g} to {high:g} inches, got {text!r}"
         )
     return width, height
 
 
 def run_generate(args: argparse.Namespace) -> int:
     """Generate, print the log, and save when ``-o`` is given."""
-    from crdesk.scenario import save
+    from crdesk.scenario import check_document, save, to_document
 
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     width, height = args.size
@@ -96,6 +99,10 @@ def run_generate(args: argparse.Namespace) -> int:
     buildings = sum(1 for f in scenario.battlefield.terrain if f.kind.value == "building")
     features = len(scenario.battlefield.terrain) - buildings
     print(f"{features} terrain features, {buildings} buildings")
+    problems = check_document(to_document(scenario))
+    if problems:  # never write a file that validate would refuse
+        print(f"error: the generated table breaks the file format: {problems[0]}", file=sys.stderr)
+        return EXIT_USAGE
     if not args.output:
         print("no file written (give -o FILE.crdesk to save it)")
         return EXIT_OK

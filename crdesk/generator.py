@@ -60,6 +60,7 @@ from shapely.geometry import LineString, Polygon, box
 from shapely.geometry.base import BaseGeometry
 from shapely.geometry.polygon import orient
 
+from crdesk import limits
 from crdesk.dice import Dice, DiceSource, ScriptedDice, half_d6
 from crdesk.errors import CrdeskError, DiceScriptExhaustedError
 from crdesk.model import (
@@ -572,8 +573,11 @@ def _inputs(
     for name, value in (("width", width), ("height", height)):
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise GeneratorError(f"the table {name} must be a number of inches, got {value!r}")
-        if not (math.isfinite(value) and 0 < value <= 1000):
-            raise GeneratorError(f"the table {name} must be between 0 and 1000 inches")
+        if not (math.isfinite(value) and limits.TABLE_MIN <= value <= limits.TABLE_MAX):
+            raise GeneratorError(
+                f"the table {name} must be {limits.TABLE_MIN:g} to {limits.TABLE_MAX:g} inches, "
+                f"got {value:g}"
+            )
         sizes.append(int(value) if float(value).is_integer() else float(value))
     given = _terrain_type(terrain_type)
     enc = _encounter(encounter)

@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import difflib
 import json
+import math
 import os
 import re
+import stat
 import tempfile
+import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -23,8 +26,9 @@ from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError
 from shapely.geometry import LineString, Polygon
 
-from crdesk import __version__
+from crdesk import __version__, limits
 from crdesk.errors import (
+    ModelError,
     NewerFormatError,
     Problem,
     ScenarioFormatError,
@@ -57,7 +61,7 @@ from crdesk.options import RulesOptions
 from crdesk.schema import COORD_LIMIT, FORMAT_VERSION, POINT_SCHEMA, SCENARIO_SCHEMA
 
 SUFFIX = ".crdesk"
-MAX_FILE_BYTES = 16 * 1024 * 1024
+MAX_FILE_BYTES = limits.FILE_BYTES
 """Real scenarios are a few hundred kB; refuse anything far larger before reading it."""
 
 _PLAIN_ITEMS = Draft202012Validator.VALIDATORS["items"]
@@ -115,24 +119,42 @@ def read_document(path: str | os.PathLike[str]) -> dict[str, Any]:
     Raises :class:`UnreadableFileError` with a message a player can act on.
     """
     p = Path(path)
+    return parse_document(read_limited(p, "scenario"), source=str(p))
+
+
+def read_limited(p: Path, what: str, limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes.
+
+    Devices and pipes are refused before they are opened (``/dev/zero`` has no
+    size and never ends; opening a FIFO waits for a writer forever), and the
+    read itself stops one byte past the limit, so a file growing meanwhile
+    cannot make it unbounded either.
+    """
     try:
-        size = p.stat().st_size
+        info = p.stat()
     except FileNotFoundError:
         raise UnreadableFileError(f"{p}: no such file") from None
     except OSError as exc:
         raise UnreadableFileError(f"{p}: cannot read ({exc.strerror})") from None
-    if p.is_dir():
-        raise UnreadableFileError(f"{p}: is a folder, not a scenario file")
-    if size > MAX_FILE_BYTES:
+    if stat.S_ISDIR(info.st_mode):
+        raise UnreadableFileError(f"{p}: is a folder, not a {what} file")
+    if not stat.S_ISREG(info.st_mode):
+        raise UnreadableFileError(f"{p}: a device or pipe, not a {what} file")
+    if info.st_size > limit:
         raise UnreadableFileError(
-            f"{p}: the file is {size / 1_048_576:.1f} MB; scenario files over "
-            f"{MAX_FILE_BYTES // 1_048_576} MB are refused"
+            f"{p}: the file is {info.st_size / 1_048_576:.1f} MB; {what} files over "
+            f"{limit // 1_048_576} MB are refused"
         )
     try:
-        raw = p.read_bytes()
+        with p.open("rb") as f:
+            raw = f.read(limit + 1)
     except OSError as exc:
         raise UnreadableFileError(f"{p}: cannot read ({exc.strerror})") from None
-    return parse_document(raw, source=str(p))
+    if len(raw) > limit:
+        raise UnreadableFileError(
+            f"{p}: the file is over {limit // 1_048_576} MB; {what} files that large are refused"
+        )
+    return raw
 
 
 def parse_document(raw: bytes, source: str = "<data>") -> dict[str, Any]:
@@ -146,7 +168,7 @@ def parse_document(raw: bytes, source: str = "<data>") -> dict[str, Any]:
             f"{source}: not UTF-8 text (bad byte at offset {exc.start}); not a crdesk scenario"
         ) from None
     try:
-        data = json.loads(text, parse_constant=_reject_constant)
+        data = json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
     except json.JSONDecodeError as exc:
         hint = " (the file looks cut short)" if exc.pos >= len(text.rstrip()) else ""
         raise UnreadableFileError(
@@ -168,6 +190,24 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not allowed in a scenario file")
 
 
+class _TooLarge(float):
+    """A JSON number beyond a float's range (``1e999``), kept to be reported with its path.
+
+    It would load as infinity and then could never be saved (JSON has no infinity).
+    """
+
+    text: str
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if math.isfinite(value):
+        return value
+    marker = _TooLarge(value)
+    marker.text = text if len(text) <= 20 else text[:17] + "..."
+    return marker
+
+
 def migrate(data: dict[str, Any], source: str = "<data>") -> dict[str, Any]:
     """Bring a document up to :data:`FORMAT_VERSION`, or say why it cannot be."""
     version = data.get("format_version")
@@ -186,10 +226,126 @@ def migrate(data: dict[str, Any], source: str = "<data>") -> dict[str, Any]:
 
 
 def check_document(data: dict[str, Any]) -> list[Problem]:
-    """Every problem in a (migrated) document: schema first, then cross-field checks."""
+    """Every problem in a (migrated) document: schema first, then cross-field checks.
+
+    The sizes (:mod:`crdesk.limits`) are checked first, by counting alone: a file
+    over them is refused with just those problems, before the schema walks
+    every item of lists that are already too long.
+    """
+    problems = limit_problems(data)
+    if problems:
+        return problems
     problems = [_problem(err) for err in _VALIDATOR.iter_errors(data)]
     problems += _cross_checks(data)
-    return sorted(problems, key=lambda p: _path_sort_key(p.path))
+    return sorted(map(_printable, problems), key=lambda p: _path_sort_key(p.path))
+
+
+def _printable(problem: Problem) -> Problem:
+    """The problem with lone surrogates shown as U+FFFD, so it can be printed and shown."""
+    if _SURROGATE.search(problem.path) or _SURROGATE.search(problem.message):
+        return Problem(
+            _SURROGATE.sub("\ufffd", problem.path), _SURROGATE.sub("\ufffd", problem.message)
+        )
+    return problem
+
+
+def limit_problems(data: dict[str, Any]) -> list[Problem]:
+    """The document's sizes against :mod:`crdesk.limits`, by counting (no item is checked).
+
+    Malformed parts are skipped; the schema reports them.
+    """
+    problems: list[Problem] = []
+
+    def over(path: str, value: Any, limit: int, noun: str, where: str) -> int:
+        count = len(value) if isinstance(value, list) else 0
+        if count > limit:
+            problems.append(Problem(path, limits.count_message(count, noun, limit, where)))
+        return count
+
+    forces = data.get("forces")
+    over("forces", forces, limits.FORCES, "forces", "in one scenario")
+    on_table = 0
+    for i, force in enumerate(_objects(forces)[: limits.FORCES + 1]):
+        path = f"forces[{i}].figures"
+        count = over(path, force.get("figures"), limits.FIGURES_PER_FORCE, "figures", "in a force")
+        on_table += count
+        if count <= limits.FIGURES_PER_FORCE and on_table > limits.FIGURES_PER_TABLE:
+            problems.append(
+                Problem(
+                    path,
+                    f"{on_table:,} figures on the table with this force's {count:,}; crdesk "
+                    f"handles at most {limits.FIGURES_PER_TABLE:,} on one table",
+                )
+            )
+            break
+    terrain = data.get("terrain")
+    over("terrain", terrain, limits.FEATURES, "terrain features", "on one table")
+    points = openings = 0
+    for i, feature in enumerate(_objects(terrain)[: limits.FEATURES + 1]):
+        path = f"terrain[{i}]"
+        for key in ("outline", "crest"):
+            points += over(
+                f"{path}.{key}", feature.get(key), limits.POINTS_PER_OUTLINE, "points", "in a line"
+            )
+        for key, limit, noun in (
+            ("holes", limits.HOLES_PER_FEATURE, "holes"),
+            ("areas", limits.AREAS_PER_BUILDING, "areas"),
+        ):
+            rings = feature.get(key)
+            if over(f"{path}.{key}", rings, limit, noun, "in one feature") > limit:
+                continue
+            for j, ring in enumerate(rings if isinstance(rings, list) else []):
+                points += over(
+                    f"{path}.{key}[{j}]", ring, limits.POINTS_PER_OUTLINE, "points", "in a line"
+                )
+        openings += over(
+            f"{path}.openings",
+            feature.get("openings"),
+            limits.OPENINGS_PER_BUILDING,
+            "doors and windows",
+            "in one building",
+        )
+    if points > limits.POINTS_TOTAL:
+        problems.append(
+            Problem(
+                "terrain",
+                limits.count_message(points, "outline points", limits.POINTS_TOTAL, "on one table"),
+            )
+        )
+    if openings > limits.OPENINGS_TOTAL:
+        problems.append(
+            Problem(
+                "terrain",
+                limits.count_message(
+                    openings, "doors and windows", limits.OPENINGS_TOTAL, "on one table"
+                ),
+            )
+        )
+    gen = data.get("generation")
+    if isinstance(gen, dict):
+        log = gen.get("log")
+        if over("generation.log", log, limits.GENERATION_LOG, "log entries", "in a record") <= (
+            limits.GENERATION_LOG
+        ):
+            size = _generation_bytes(gen)
+            if size > limits.GENERATION_BYTES:
+                problems.append(
+                    Problem(
+                        "generation",
+                        f"the generation record takes {size:,} bytes; crdesk keeps at most "
+                        f"{limits.GENERATION_BYTES:,}",
+                    )
+                )
+    return problems
+
+
+def _generation_bytes(gen: dict[str, Any]) -> int:
+    """Bytes the record takes in a saved file (written one level down, as there)."""
+    try:
+        text = json.dumps({"generation": gen}, indent=2, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        return 0  # the schema or the text checks say what is wrong
+    return len(text.encode("utf-8", "replace"))
 
 
 def validate_file(path: str | os.PathLike[str]) -> list[Problem]:
@@ -216,7 +372,11 @@ def from_document(data: dict[str, Any], source: str = "<data>") -> Scenario:
     problems = check_document(data)
     if problems:
         raise ScenarioFormatError(problems, source)
-    return _build(data)
+    try:
+        return _build(data)
+    except (ModelError, ValueError) as exc:  # a check above missed a case: still a file error
+        problem = Problem("", f"the table cannot be built: {exc}")
+        raise ScenarioFormatError([problem], source) from None
 
 
 # --------------------------------------------------------------------------
@@ -298,8 +458,8 @@ def _cross_checks(data: dict[str, Any]) -> list[Problem]:
     for i, feature in enumerate(_objects(data.get("terrain"))):
         path = f"terrain[{i}]"
         claim(feature, path)
-        if feature.get("kind") not in _KIND_NAMES:
-            continue
+        if not isinstance(feature.get("kind"), str) or feature["kind"] not in _KIND_NAMES:
+            continue  # the schema says what the kind should be
         kind = TerrainKind(feature["kind"])
         allowed = _COMMON_KEYS | _KIND_KEYS[kind]
         for key in sorted((set(feature) & _ALL_FEATURE_KEYS) - allowed):
@@ -325,7 +485,109 @@ def _cross_checks(data: dict[str, Any]) -> list[Problem]:
                 f"only one force can be the player's (forces[{players[0]}] already is)",
             )
         )
+    problems += _far_points(data)
+    problems += _bad_texts(data, "")
     return problems
+
+
+def _far_points(data: dict[str, Any]) -> list[Problem]:
+    """Points further off the table than :data:`crdesk.limits.COORD_MARGIN` (one per line)."""
+    table = data.get("table")
+    if not isinstance(table, dict):
+        return []
+    width: Any = table.get("width")
+    height: Any = table.get("height")
+    sizes = (width, height)
+    if not all(_is_number(v) and limits.TABLE_MIN <= v <= limits.TABLE_MAX for v in sizes):
+        return []
+    m = limits.COORD_MARGIN
+    lo_x, hi_x, lo_y, hi_y = -m, float(width) + m, -m, float(height) + m
+    problems: list[Problem] = []
+
+    def check(path: str, points: Any) -> None:
+        if not isinstance(points, list):
+            return
+        for k, pt in enumerate(points):
+            if not _is_point(pt):
+                continue  # the schema reports it
+            x, y = pt
+            if not (lo_x <= x <= hi_x and lo_y <= y <= hi_y):
+                problems.append(
+                    Problem(
+                        f"{path}[{k}]",
+                        f'the point [{x:g}, {y:g}] lies more than {m:g}" off the '
+                        f'{width:g}" x {height:g}" table; crdesk handles points at most '
+                        f'{m:g}" outside it',
+                    )
+                )
+                return
+
+    for i, feature in enumerate(_objects(data.get("terrain"))):
+        path = f"terrain[{i}]"
+        check(f"{path}.outline", feature.get("outline"))
+        check(f"{path}.crest", feature.get("crest"))
+        for key in ("holes", "areas"):
+            rings = feature.get(key)
+            for j, ring in enumerate(rings if isinstance(rings, list) else []):
+                check(f"{path}.{key}[{j}]", ring)
+        for j, opening in enumerate(_objects(feature.get("openings"))):
+            check(f"{path}.openings[{j}]", [opening.get("start"), opening.get("end")])
+    for i, force in enumerate(_objects(data.get("forces"))):
+        for j, figure in enumerate(_objects(force.get("figures"))):
+            pos = figure.get("position")
+            if _is_point(pos):
+                before = len(problems)
+                check(f"forces[{i}].figures[{j}]", [pos])
+                if len(problems) > before:
+                    last = problems[-1]
+                    problems[-1] = Problem(f"forces[{i}].figures[{j}].position", last.message)
+    return problems
+
+
+def _is_number(value: Any) -> bool:
+    return type(value) in (int, float)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_NUMBERS = (int, float, bool, type(None))
+
+
+def _bad_texts(value: Any, path: str) -> list[Problem]:
+    """Texts (and keys) holding a lone UTF-16 surrogate such as ``\\ud800``, and numbers
+    too large for a float.
+
+    JSON can spell one, Python keeps it, but no UTF-8 file can hold it: the
+    scenario could be opened and then never saved, not even to crash recovery.
+    """
+    found: list[Problem] = []
+    stack: list[tuple[Any, str]] = [(value, path)]
+    while stack:
+        item, where = stack.pop()
+        if type(item) is _TooLarge:
+            found.append(
+                Problem(where, f"the number {item.text} is too large (beyond 1.8e308)")
+            )
+        elif type(item) is str:
+            if _SURROGATE.search(item):
+                found.append(
+                    Problem(
+                        where,
+                        "the text holds a lone UTF-16 surrogate (an escape like \\ud800 "
+                        "that is not a character); write the character itself",
+                    )
+                )
+        elif type(item) is list:
+            if all(type(v) in _NUMBERS for v in item) or all(map(_is_point, item)):
+                continue
+            stack.extend((v, f"{where}[{k}]") for k, v in enumerate(item))
+        elif type(item) is dict:
+            for key, v in item.items():
+                sub = f"{where}.{key}" if where else str(key)
+                if _SURROGATE.search(key):
+                    found.append(Problem(where, "a field name holds a lone UTF-16 surrogate"))
+                    continue
+                stack.append((v, sub))
+    return found
 
 
 def _objects(value: Any) -> list[dict[str, Any]]:
@@ -347,8 +609,22 @@ def _ring(points: list[list[float]]) -> list[tuple[float, float]]:
     return [(float(x), float(y)) for x, y in points]
 
 
+def _closed_ring(points: list[list[float]]) -> list[tuple[float, float]]:
+    """A ring without the closing points a file may repeat (normalised on load, so the
+    first save writes what every later save writes); three points are always kept."""
+    ring = _ring(points)
+    while len(ring) > 3 and ring[-1] == ring[0]:
+        ring.pop()
+    return ring
+
+
 def _polygon(outline: list[list[float]], holes: list[list[list[float]]] | None = None) -> Polygon:
-    return Polygon(_ring(outline), [_ring(h) for h in holes or []])
+    return Polygon(_closed_ring(outline), [_closed_ring(h) for h in holes or []])
+
+
+def _whole(value: Any) -> Any:
+    """An integer field's value as an int (the schema accepts ``4.0`` as an integer)."""
+    return int(value) if type(value) is float else value
 
 
 def _feature(d: dict[str, Any]) -> TerrainFeature:
@@ -364,7 +640,7 @@ def _feature(d: dict[str, Any]) -> TerrainFeature:
     if kind is TerrainKind.BUILDING:
         return Building(
             **common,
-            floors=d["floors"],
+            floors=_whole(d["floors"]),
             areas=[_polygon(a) for a in d["areas"]],
             openings=[
                 Opening(OpeningKind(o["kind"]), _ring([o["start"]])[0], _ring([o["end"]])[0])
@@ -378,10 +654,11 @@ def _feature(d: dict[str, Any]) -> TerrainFeature:
 
 def _figure(d: dict[str, Any]) -> Figure:
     x, y = d["position"]
+    name = d.get("name", d["id"])
     return Figure(
         id=d["id"],
-        name=d.get("name", d["id"]),
-        rep=d["rep"],
+        name=name if name.strip() else d["id"],
+        rep=_whole(d["rep"]),
         role=Role(d.get("role", "grunt")),
         weapon=WeaponCode(d.get("weapon", "AR")),
         melee=MeleeWeapon(d.get("melee", "none")),
@@ -390,7 +667,7 @@ def _figure(d: dict[str, Any]) -> Figure:
         facing=float(d.get("facing", 0.0)),
         base=float(d.get("base", 1.0)),
         status=Status(d.get("status", "carry_on")),
-        star_power=d.get("star_power"),
+        star_power=_whole(d.get("star_power")),
         out_of_ammo=d.get("out_of_ammo", False),
         prone=d.get("prone", False),
         fast_moving=d.get("fast_moving", False),
@@ -415,11 +692,13 @@ def _build(data: dict[str, Any]) -> Scenario:
     encounter = Encounter(
         type=EncounterType(enc.get("type", "free")),
         enemy_band=BandType(enc["enemy_band"]) if enc.get("enemy_band") else None,
-        pef_count=enc.get("pef_count", 3),
+        pef_count=_whole(enc.get("pef_count", 3)),
     )
     gen = data.get("generation")
     generation = (
-        GenerationRecord(seed=gen["seed"], inputs=gen.get("inputs", {}), log=gen.get("log", []))
+        GenerationRecord(
+            seed=_whole(gen["seed"]), inputs=gen.get("inputs", {}), log=gen.get("log", [])
+        )
         if gen
         else None
     )
@@ -558,26 +837,48 @@ _POINT_RE = re.compile(r"\[\s+(-?[0-9][0-9.eE+-]*),\s+(-?[0-9][0-9.eE+-]*)\s+\]"
 
 
 def dumps(scenario: Scenario) -> str:
-    """The scenario as file text: UTF-8 JSON, 2-space indent, one line per point."""
+    """The scenario as file text: UTF-8 JSON, 2-space indent, one line per point.
+
+    Text that no UTF-8 file can hold (a lone surrogate pasted in) is written as
+    U+FFFD, so saving, and above all crash recovery, can always write.
+    """
     text = json.dumps(to_document(scenario), indent=2, ensure_ascii=False, allow_nan=False)
+    text = _SURROGATE.sub("\ufffd", text)
     return _POINT_RE.sub(r"[\1, \2]", text) + "\n"
 
 
 def save(scenario: Scenario, path: str | os.PathLike[str]) -> None:
-    """Write atomically: temp file in the same folder, fsync, rename over the old file."""
-    write_atomic(Path(path), dumps(scenario).encode("utf-8"))
+    """Write atomically: temp file in the same folder, fsync, rename over the old file.
+
+    A text crdesk could not open again (over :data:`MAX_FILE_BYTES`) is refused
+    with an :class:`OSError` and the old file is kept.
+    """
+    data = dumps(scenario).encode("utf-8")
+    if len(data) > MAX_FILE_BYTES:
+        raise OSError(
+            f"the scenario would take {len(data) / 1_048_576:.1f} MB, over the "
+            f"{MAX_FILE_BYTES // 1_048_576} MB crdesk opens; not saved"
+        )
+    write_atomic(Path(path), data)
 
 
 def write_atomic(path: Path, data: bytes) -> None:
-    """Replace ``path`` with ``data`` so that readers see either the old or the new file."""
-    folder = path.resolve().parent
+    """Replace ``path`` with ``data`` so that readers see either the old or the new file.
+
+    A symbolic link is followed: its target is replaced and the link kept (the
+    temp file is made beside the target, so the rename never crosses file
+    systems).  Temp files a killed save left beside the target are removed.
+    """
+    path = Path(os.path.realpath(path))
+    folder = path.parent
     try:
         mode = path.stat().st_mode & 0o777
     except OSError:
         umask = os.umask(0)
         os.umask(umask)
         mode = 0o666 & ~umask
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    _remove_stale_temps(folder, path.name)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=_TEMP_SUFFIX, dir=folder)
     try:
         os.fchmod(fd, mode)  # mkstemp makes 0600; a scenario is meant to be shared
         with os.fdopen(fd, "wb") as tmp:
@@ -598,3 +899,33 @@ def write_atomic(path: Path, data: bytes) -> None:
         pass
     finally:
         os.close(dir_fd)
+
+
+_TEMP_SUFFIX = ".tmp"
+_STALE_AFTER_S = 60.0
+"""A temp file older than this is a save that was killed, not one under way."""
+
+
+def _remove_stale_temps(folder: Path, name: str) -> None:
+    """Delete ``.NAME.*.tmp`` files a killed save of ``name`` left behind.
+
+    Only this file's temps, and only old ones: another process may be saving
+    the same file this moment.
+    """
+    try:
+        candidates = list(folder.glob(f".{glob_escape(name)}.*{_TEMP_SUFFIX}"))
+    except OSError:
+        return
+    now = time.time()
+    for tmp in candidates:
+        try:
+            info = tmp.lstat()
+            if stat.S_ISREG(info.st_mode) and now - info.st_mtime > _STALE_AFTER_S:
+                tmp.unlink()
+        except OSError:
+            pass
+
+
+def glob_escape(name: str) -> str:
+    """``name`` with glob wildcards escaped."""
+    return re.sub(r"([*?\[])", r"[\1]", name)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from crdesk import limits
 from crdesk.model import (
     REP_MAX,
     REP_MIN,
@@ -29,11 +30,13 @@ from crdesk.options import Interpretations, Scale, Weather
 FORMAT_VERSION = 1
 """The newest scenario format this crdesk writes and reads."""
 
-COORD_LIMIT = 10_000.0
-MAX_TABLE = 480.0
-MAX_FEATURES = 5_000
-MAX_POINTS = 10_000
-MAX_FIGURES = 1_000
+COORD_LIMIT = limits.COORD_ABS
+"""The quick bound of any coordinate; the loader then checks each point against the
+table's own size plus :data:`crdesk.limits.COORD_MARGIN`."""
+MAX_TABLE = limits.TABLE_MAX
+MAX_FEATURES = limits.FEATURES
+MAX_POINTS = limits.POINTS_PER_OUTLINE
+MAX_FIGURES = limits.FIGURES_PER_FORCE
 
 
 def _enum(values: list[str], what: str) -> dict[str, Any]:
@@ -47,11 +50,15 @@ def _values(enum_type: Any) -> list[str]:
 _ID = {
     "type": "string",
     "minLength": 1,
-    "maxLength": 64,
+    "maxLength": limits.ID_CHARS,
     "pattern": "^[A-Za-z0-9_.:-]+$",
     "x-expected": "an id of 1-64 letters, digits, '_', '.', ':' or '-'",
 }
-_NAME = {"type": "string", "maxLength": 200, "x-expected": "a text of at most 200 characters"}
+_NAME = {
+    "type": "string",
+    "maxLength": limits.NAME_CHARS,
+    "x-expected": f"a text of at most {limits.NAME_CHARS} characters",
+}
 _BOOL = {"type": "boolean", "x-expected": "true or false"}
 _COORD = {
     "type": "number",
@@ -108,7 +115,7 @@ _FEATURE = {
         "holes": {
             "type": "array",
             "items": _RING,
-            "maxItems": 100,
+            "maxItems": limits.HOLES_PER_FEATURE,
             "x-expected": "a list of rings",
         },
         "crest": _LINE,
@@ -122,13 +129,13 @@ _FEATURE = {
             "type": "array",
             "items": _RING,
             "minItems": 1,
-            "maxItems": 200,
+            "maxItems": limits.AREAS_PER_BUILDING,
             "x-expected": "a list of at least one area outline",
         },
         "openings": {
             "type": "array",
             "items": _OPENING,
-            "maxItems": 500,
+            "maxItems": limits.OPENINGS_PER_BUILDING,
             "x-expected": "a list of doors and windows",
         },
         "cover_type": _enum(_values(CoverType), "a cover type"),
@@ -267,7 +274,8 @@ _GENERATION = {
         "log": {
             "type": "array",
             "items": {"type": "object", "x-expected": "a log entry object"},
-            "x-expected": "a list of log entries",
+            "maxItems": limits.GENERATION_LOG,
+            "x-expected": f"a list of at most {limits.GENERATION_LOG:,} log entries",
         },
     },
 }
@@ -288,7 +296,11 @@ SCENARIO_SCHEMA: dict[str, Any] = {
         },
         "generator": {"type": "string", "maxLength": 100, "x-expected": "a text"},
         "title": _NAME,
-        "description": {"type": "string", "maxLength": 20_000, "x-expected": "a text"},
+        "description": {
+            "type": "string",
+            "maxLength": limits.DESCRIPTION_CHARS,
+            "x-expected": f"a text of at most {limits.DESCRIPTION_CHARS:,} characters",
+        },
         "table": {
             "type": "object",
             "x-expected": 'a table {"width": W, "height": H} in inches',
@@ -297,15 +309,15 @@ SCENARIO_SCHEMA: dict[str, Any] = {
             "properties": {
                 "width": {
                     "type": "number",
-                    "minimum": 6,
+                    "minimum": limits.TABLE_MIN,
                     "maximum": MAX_TABLE,
-                    "x-expected": f"a width in inches, 6..{MAX_TABLE:g}",
+                    "x-expected": f"a width in inches, {limits.TABLE_MIN:g}..{MAX_TABLE:g}",
                 },
                 "height": {
                     "type": "number",
-                    "minimum": 6,
+                    "minimum": limits.TABLE_MIN,
                     "maximum": MAX_TABLE,
-                    "x-expected": f"a height in inches, 6..{MAX_TABLE:g}",
+                    "x-expected": f"a height in inches, {limits.TABLE_MIN:g}..{MAX_TABLE:g}",
                 },
             },
         },
@@ -318,7 +330,7 @@ SCENARIO_SCHEMA: dict[str, Any] = {
         "forces": {
             "type": "array",
             "items": _FORCE,
-            "maxItems": 20,
+            "maxItems": limits.FORCES,
             "x-expected": "a list of forces",
         },
         "rules": _RULES,

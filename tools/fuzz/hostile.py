@@ -1,0 +1,204 @@
+"""The regression inputs of issue 17, written to ``tests/data/hostile/``.
+
+Each file is a small, valid scenario bent in one hostile way.  Run
+``python tools/fuzz/hostile.py`` to write them again; the suite
+(``tests/test_hostile.py``) reads the files, so they stay reviewable data.
+The few inputs too large to keep in the repository (100,000 figures, a
+15 MB file) are built by :func:`huge` at test time instead.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+OUT = Path(__file__).resolve().parents[2] / "tests" / "data" / "hostile"
+
+BASE: dict[str, Any] = {
+    "format_version": 1,
+    "title": "Hostile base",
+    "table": {"width": 48, "height": 36},
+    "terrain": [
+        {
+            "id": "w1",
+            "kind": "woods",
+            "name": "Copse",
+            "outline": [[5, 5], [12, 5], [12, 11], [5, 11]],
+        },
+        {
+            "id": "b1",
+            "kind": "building",
+            "name": "Farm",
+            "outline": [[20, 20], [26, 20], [26, 25], [20, 25]],
+            "floors": 1,
+            "areas": [[[20, 20], [26, 20], [26, 25], [20, 25]]],
+            "openings": [{"kind": "door", "start": [22, 20], "end": [23, 20]}],
+        },
+    ],
+    "forces": [
+        {
+            "id": "blue",
+            "player": True,
+            "figures": [
+                {"id": "b-1", "rep": 4, "position": [3, 3], "facing": 90},
+                {"id": "b-2", "rep": 5, "position": [4, 30], "facing": 90},
+            ],
+        },
+        {
+            "id": "red",
+            "figures": [
+                {"id": "r-1", "rep": 4, "position": [40, 30], "facing": 270},
+                {"id": "r-2", "rep": 3, "position": [44, 5], "facing": 270},
+            ],
+        },
+    ],
+}
+
+
+def base() -> dict[str, Any]:
+    return copy.deepcopy(BASE)
+
+
+def _with(change: Any) -> dict[str, Any]:
+    doc = base()
+    change(doc)
+    return doc
+
+
+def _feature(doc: dict[str, Any], feature: dict[str, Any]) -> None:
+    doc["terrain"].append(feature)
+
+
+CASES: dict[str, tuple[str, dict[str, Any]]] = {
+    # name: (what the file does, the document)
+    "01-rep-float": (
+        "a Rep written 4.0 (integral float): loads as Rep 4",
+        _with(lambda d: d["forces"][0]["figures"][0].update(rep=4.0, star_power=2.0)),
+    ),
+    "02-kind-list": (
+        "a terrain kind that is a list: refused at terrain[0].kind",
+        _with(lambda d: d["terrain"][0].update(kind=["woods"])),
+    ),
+    "02-kind-object": (
+        "a terrain kind that is an object: refused at terrain[0].kind",
+        _with(lambda d: d["terrain"][0].update(kind={"woods": 1})),
+    ),
+    "03-zero-area-impassable": (
+        "impassable ground of three collinear points: loads, flagged, draws",
+        _with(
+            lambda d: _feature(
+                d, {"id": "i1", "kind": "impassable", "outline": [[30, 5], [32, 6], [34, 7]]}
+            )
+        ),
+    ),
+    "04-degenerate-building-hole": (
+        "a building with no area but a hole: loads, flagged, draws",
+        _with(
+            lambda d: _feature(
+                d,
+                {
+                    "id": "b2",
+                    "kind": "building",
+                    "outline": [[30, 5], [32, 5], [34, 5]],
+                    "holes": [[[31, 6], [33, 6], [32, 8]]],
+                    "floors": 1,
+                    "areas": [[[30, 5], [32, 5], [34, 5]]],
+                },
+            )
+        ),
+    ),
+    "05-lone-surrogate": (
+        "a lone surrogate in the title: refused at title",
+        _with(lambda d: d.update(title="Dawn \ud800 raid")),
+    ),
+    "06-huge-float": (
+        "1e999 in generation.inputs: refused as a number too large",
+        _with(lambda d: d.update(generation={"seed": 1, "inputs": {"size": 1e308}})),
+    ),
+    "08-repeated-closing-point": (
+        "rings ending in one and two repeated closing points: saved once = saved twice",
+        _with(
+            lambda d: (
+                d["terrain"][0]["outline"].extend([[5, 5], [5, 5]]),
+                d["terrain"][1]["outline"].append([20, 20]),
+            )
+        ),
+    ),
+    "10-far-vertex": (
+        "one vertex at x = -10000: refused at terrain[0].outline[1]",
+        _with(lambda d: d["terrain"][0]["outline"].insert(1, [-10000, 5])),
+    ),
+    "10-wide-woods": (
+        'woods 4,000" wide: refused (points far off the table)',
+        _with(
+            lambda d: d["terrain"][0].update(
+                outline=[[-2000, 5], [2000, 5], [2000, 11], [-2000, 11]]
+            )
+        ),
+    ),
+    "10-woods-at-the-margin": (
+        'woods reaching 48" off every edge: loads and draws in bounded time',
+        _with(
+            lambda d: d["terrain"][0].update(outline=[[-48, -48], [96, -48], [96, 84], [-48, 84]])
+        ),
+    ),
+    "17-html-names": (
+        "figure and terrain names holding HTML: shown as text",
+        _with(
+            lambda d: (
+                d["terrain"][0].update(name='<img src="x.png"><b>Copse</b>'),
+                d["forces"][0]["figures"][0].update(name="<i>Sgt</i> &amp; <img src=y>"),
+            )
+        ),
+    ),
+    "misc-blank-name": (
+        "a figure named with spaces only: loads, named by its id",
+        _with(lambda d: d["forces"][0]["figures"][1].update(name="   ")),
+    ),
+}
+
+
+def text_of(name: str) -> str:
+    """The file text of a case (1e999 spelled as such: Python would write inf)."""
+    doc = CASES[name][1]
+    text = json.dumps(doc, indent=1)
+    return text.replace("1e+308", "1e999")
+
+
+def huge(kind: str) -> dict[str, Any]:
+    """Inputs too large to keep as files: built at test time."""
+    doc = base()
+    if kind == "100k-figures":
+        doc["forces"][1]["figures"] = [
+            {"id": f"r{i}", "rep": 4, "position": [40, 30]} for i in range(100_000)
+        ]
+    elif kind == "1000-figures":
+        doc["forces"][1]["figures"] = [
+            {"id": f"r{i}", "rep": 4, "position": [i % 48, (i // 48) % 36]} for i in range(1_000)
+        ]
+    elif kind == "big-log":
+        doc["generation"] = {
+            "seed": 1,
+            "log": [{"die": "d6", "text": "x" * 200, "n": i} for i in range(4_000)],
+        }
+    else:
+        raise ValueError(kind)
+    return doc
+
+
+def main() -> int:
+    OUT.mkdir(parents=True, exist_ok=True)
+    lines = ["# Hostile inputs (issue 17)", "", "Written by `tools/fuzz/hostile.py`.", ""]
+    for name, (what, _doc) in CASES.items():
+        (OUT / f"{name}.crdesk").write_text(text_of(name) + "\n", encoding="utf-8")
+        lines.append(f"- `{name}.crdesk`: {what}")
+    (OUT / "README.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    print(f"wrote {len(CASES)} files to {OUT}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
