@@ -53,7 +53,7 @@ def test_a_solo_patrol_mid_game(qtbot) -> None:  # type: ignore[no-untyped-def]
             continue
         d = game.awaiting()
         assert d is not None, game.outcome
-        action, why = book.decide(game, d)
+        action, _why = book.decide(game, d)
         mode.choose(action)
     else:
         raise AssertionError("no contact and NP move within 400 steps")
