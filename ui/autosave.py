@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QStandardPaths, QTimer
+from PySide6.QtCore import QObject, QStandardPaths, QTimer, Signal
 
 from crdesk.recovery import RecoveryStore
 from ui.document import Document
@@ -19,7 +19,16 @@ def default_recovery_folder() -> Path:
 
 
 class Autosaver(QObject):
-    """Writes a document's recovery entry while it has unsaved changes."""
+    """Writes a document's recovery entry while it has unsaved changes.
+
+    A recovery entry that cannot be written (disk full, folder gone) never
+    raises out of the timer: :attr:`failed` tells the window at once, with the
+    reason, and the next tick tries again.  Text no file can hold is written as
+    U+FFFD by :func:`crdesk.scenario.dumps`, so a document can always be kept.
+    """
+
+    failed = Signal(str)
+    """Emitted with a sentence when the recovery entry could not be written."""
 
     def __init__(
         self,
@@ -33,6 +42,8 @@ class Autosaver(QObject):
         self.store = store
         self.key = store.new_key()
         self._written_revision: int | None = None
+        self.last_error = ""
+        """Why the last autosave failed ("" when it worked)."""
         self._timer = QTimer(self)
         self._timer.setInterval(interval_ms)
         self._timer.timeout.connect(self.autosave)
@@ -45,7 +56,13 @@ class Autosaver(QObject):
         revision = doc.battlefield.revision
         if not doc.is_modified or revision == self._written_revision:
             return None
-        path = self.store.write(self.key, doc.scenario, doc.path)
+        try:
+            path = self.store.write(self.key, doc.scenario, doc.path)
+        except (OSError, ValueError, TypeError) as exc:
+            self.last_error = f"Crash recovery could not be written: {exc}"
+            self.failed.emit(self.last_error)
+            return None
+        self.last_error = ""
         self._written_revision = revision
         return path
 

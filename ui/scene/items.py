@@ -12,6 +12,7 @@ or a later issue can register another look without touching the item.
 
 from __future__ import annotations
 
+import html
 import math
 import random
 from collections.abc import Callable
@@ -680,7 +681,7 @@ TERRAIN_LOOKS: dict[TerrainKind, type[TerrainLook]] = {
 
 def terrain_tooltip(feature: TerrainFeature) -> str:
     """What a player hovering over a feature wants to know, in the game's words."""
-    lines = [f"<b>{feature.name or feature.id}</b>", feature.kind.label]
+    lines = [f"<b>{html.escape(feature.name or feature.id)}</b>", feature.kind.label]
     if isinstance(feature, Building):
         lines.append(f"{feature.floors} floor{'s' if feature.floors != 1 else ''}")
         lines.append(f"{len(feature.areas)} area{'s' if len(feature.areas) != 1 else ''}")
@@ -789,14 +790,14 @@ def figure_tooltip(figure: Figure, force_name: str) -> str:
     role = "Star" if figure.is_star else "Grunt"
     weapon = "unarmed" if figure.weapon.value == "none" else figure.weapon.value
     lines = [
-        f"<b>{figure.name}</b> ({role})",
+        f"<b>{html.escape(figure.name)}</b> ({role})",
         f"Rep {figure.rep} · {weapon}",
         f"Status: {figure.status.label}",
     ]
     if figure.melee.value != "none":
         lines.insert(2, f"Melee: {figure.melee.value.replace('_', '-')}")
     if force_name:
-        lines.append(f"Side: {force_name}")
+        lines.append(f"Side: {html.escape(force_name)}")
     return "<br>".join(lines)
 
 

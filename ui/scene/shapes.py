@@ -87,12 +87,25 @@ def seeded_random(key: str) -> random.Random:
     return random.Random(zlib.crc32(key.encode("utf-8")))
 
 
+SCATTER_MAX = 20_000
+"""Most grid spots one decoration tries: a huge outline gets sparser trees, not a hang."""
+
+
 def scatter(
     path: QPainterPath, spacing: float, rng: random.Random, jitter: float = 0.35
 ) -> list[QPointF]:
-    """Points on a jittered hex grid inside ``path``: where to put trees or stones."""
+    """Points on a jittered hex grid inside ``path``: where to put trees or stones.
+
+    The grid is widened so it has at most :data:`SCATTER_MAX` spots over the
+    path's bounding box (a feature the size of the table stays bounded).
+    """
     rect = path.boundingRect()
     points = []
+    spots = (rect.width() / spacing + 2) * (rect.height() / (spacing * math.sqrt(3) / 2) + 2)
+    if not math.isfinite(spots):
+        return []
+    if spots > SCATTER_MAX:
+        spacing *= math.sqrt(spots / SCATTER_MAX)
     row_h = spacing * math.sqrt(3) / 2
     rows = int(rect.height() / row_h) + 2
     cols = int(rect.width() / spacing) + 2
@@ -114,7 +127,16 @@ def drawable(outline: BaseGeometry) -> BaseGeometry:
     Invalid features may be saved (issue 6 flags them, it does not refuse them),
     so decoration must never raise a GEOS TopologyException on one.
     """
-    return outline if outline.is_valid else shapely.make_valid(outline)
+    if outline.is_valid:
+        return outline
+    repaired = shapely.make_valid(outline)
+    if isinstance(repaired, Polygon | MultiPolygon):
+        return repaired
+    # a degenerate outline repairs to lines and points, perhaps with polygons: only the
+    # polygons are ground (GEOS refuses predicates on a mixed-dimension collection)
+    parts = [p for p in shapely.get_parts(repaired) if isinstance(p, Polygon | MultiPolygon)]
+    polygons = [q for p in parts for q in (p.geoms if isinstance(p, MultiPolygon) else [p])]
+    return MultiPolygon(polygons) if polygons else Polygon()
 
 
 def lines_path(geom: BaseGeometry) -> QPainterPath:
