@@ -18,6 +18,7 @@ from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QApplication
 
+from crdesk import limits
 from crdesk.model import Battlefield
 from ui.scene.items import TableItem
 from ui.scene.scene import BattlefieldScene
@@ -86,9 +87,31 @@ def paint_battlefield(
     scene.render(painter, target, source, Qt.AspectRatioMode.KeepAspectRatio)
 
 
+class RenderTooLargeError(OSError):
+    """The picture asked for is over :data:`crdesk.limits.RENDER_MEGAPIXELS`."""
+
+
+def check_render_size(battlefield: Battlefield, options: RenderOptions) -> None:
+    """Refuse, before any drawing, a picture too large to make (named in words).
+
+    A 480" table at 100 dpi is 2,300 megapixels (9 GB); Qt would give a null
+    image and the save then fail with a misleading "could not write".
+    """
+    frame = 2 * (TableItem.FRAME + 0.1) if options.frame else 0.0
+    width = battlefield.table.width + frame
+    height = battlefield.table.height + frame
+    problem = limits.render_problem(width, height, options.pixels_per_inch)
+    if problem:
+        raise RenderTooLargeError(problem)
+
+
 def render_scene(battlefield: Battlefield, options: RenderOptions | None = None) -> QImage:
-    """The battlefield as an image at ``options.pixels_per_inch``."""
+    """The battlefield as an image at ``options.pixels_per_inch``.
+
+    Raises :class:`RenderTooLargeError` when the image would be over the limits.
+    """
     options = options or RenderOptions()
+    check_render_size(battlefield, options)
     ensure_app()
     scene = make_scene(battlefield, options)
     try:
@@ -98,6 +121,8 @@ def render_scene(battlefield: Battlefield, options: RenderOptions | None = None)
             max(1, round(source.height() * options.pixels_per_inch)),
         )
         image = QImage(size, QImage.Format.Format_ARGB32_Premultiplied)
+        if image.isNull():
+            raise OSError(f"not enough memory for a {size.width()} x {size.height()} pixel picture")
         image.fill(options.background or QColor(0, 0, 0, 0))
         painter = QPainter(image)
         try:
