@@ -160,3 +160,22 @@ def test_screenshot_of_the_history_dock(window: MainWindow, qtbot) -> None:  # t
     SHOTS.mkdir(parents=True, exist_ok=True)
     assert dock.grab().save(str(SHOTS / "play-history.png"))
     assert window.grab().save(str(SHOTS / "play-history-window.png"))
+
+
+def test_with_dice_awaited_undo_to_here_takes_the_waiting_action_too(
+    window: MainWindow, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    assert window.play.start(1, dice="manual")  # the person rolls real dice
+    session = session_of(window)
+    assert session.play("dice 4,1") is None  # the opening activation roll
+    assert session.play("activate p1") is None
+    before = session.game.state_hash()
+    assert session.play("fire p1 at e1:3") is None  # waits for 3d6: not a step yet
+    assert session.game.pending_step() is not None
+    dock = dock_of(window)
+    assert len(dock.rows()) == 2 and dock.reason(1) == ""
+    assert "opening activation roll" in dock.reason(0) or "only" in dock.reason(0)
+    double_click_row(qtbot, dock, 1)  # back to before the activation
+    assert session.game.pending_step() is None and len(session.game.history) == 1
+    assert session.game.state_hash() != before
+    assert session.awaiting() is not None and session.awaiting().kind == "activate"  # type: ignore[union-attr]

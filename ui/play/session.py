@@ -113,6 +113,8 @@ class PlaySession(QObject):
         self._poll = QTimer(self)
         self._poll.setInterval(THINK_POLL_MS)
         self._poll.timeout.connect(self._collect)
+        self._reasons: tuple[object, tuple[str | None, ...]] | None = None
+        """The last :meth:`undo_reasons`, by the history's length, last step and dice."""
         self._shadow: Game | None = _shadow_of(game) if self.program else None
         """The worker thread's copy of the game, kept in step with it by its history
         (made here, at the start, so no fork blocks the window while the program plays)."""
@@ -239,12 +241,18 @@ class PlaySession(QObject):
     def undo_reasons(self) -> list[str | None]:
         """For each step of the history, oldest first: None if the game may go back to
         before it (it and every later step taken back), else the controller's reason."""
+        history = self.game.history
+        key = (len(history), history[-1] if history else None, self._awaits_dice())
+        if self._reasons is not None and self._reasons[0] == key:
+            return list(self._reasons[1])
         judge = self.game
         if self._awaits_dice():
-            judge = self.game.fork()
+            judge = self.game.fork()  # once per awaited action, not per face typed
             judge.undo()  # the awaited action goes with any take-back
         total = len(judge.history)
-        return [judge.can_undo(total - n + 1) for n in range(1, total + 1)]
+        reasons = [judge.can_undo(total - n + 1) for n in range(1, total + 1)]
+        self._reasons = (key, tuple(reasons))
+        return reasons
 
     def undo_steps(self, count: int) -> str | None:
         """Take back the last ``count`` steps (the history dock's "Undo to here");
