@@ -131,6 +131,8 @@ def main(argv: list[str] | None = None) -> int:
         play.play_default()
         app.processEvents()
 
+    groups = _group_drag_frames(play, view, args.repeat)
+
     route = "numba kernels" if warm else "numpy"
     print(f'# sight route: {route}; table: 72" x 48", 300 polygons, 40 figures; view 1000x1000')
     print(f"{'measure':<34} {'n':>4} {'median':>9} {'min':>8} {'max':>8} {'target':>7}")
@@ -138,11 +140,58 @@ def main(argv: list[str] | None = None) -> int:
         print(_row("drag frame (move + repaint)", drags, TARGETS["drag frame"]))
     if presses:
         print(_row("press (reachable area)", presses, None))
+    if groups:
+        print(_row("group drag frame (Shift, Leader)", groups, TARGETS["drag frame"]))
     if decisions:
         print(_row("next decision after an action", decisions, TARGETS["next decision"]))
     window.close()
     _print_program_blocks(program_blocks(args.seed))
     return 0
+
+
+def _group_drag_frames(play: object, view: object, repeat: int) -> list[float]:
+    """Shift-drag of the active group's Leader: every member's picture follows and the
+    controller previews their moves in turn (asked once per quarter inch); put back
+    with Esc's cancel, so nothing is played."""
+    from PySide6.QtCore import QPointF, Qt
+    from PySide6.QtGui import QMouseEvent
+
+    session = play.session  # type: ignore[attr-defined]
+    app = QApplication.instance()
+    assert app is not None
+    for _ in range(6):
+        decision = session.awaiting()
+        if decision is not None and decision.kind == "activate":
+            play.choose(next(o for o in decision.options if isinstance(o, Activate)))  # type: ignore[attr-defined]
+            app.processEvents()
+            continue
+        if decision is not None and decision.kind == "act":
+            break
+        play.play_default()  # type: ignore[attr-defined]
+        app.processEvents()
+    frame = next((f for f in reversed(session.game.frames) if f.kind == "activation"), None)
+    if frame is None or len(frame.data["members"]) < 2:
+        return []
+    leader = session.game.fig(frame.data["leader"])
+    shift = Qt.KeyboardModifier.ShiftModifier
+    left = Qt.MouseButton.LeftButton
+
+    def send(kind: QEvent.Type, x: float, y: float, button: Qt.MouseButton) -> None:
+        pos = QPointF(view.mapFromScene(QPointF(x, y)))  # type: ignore[attr-defined]
+        glob = QPointF(view.mapToGlobal(pos.toPoint()))  # type: ignore[attr-defined]
+        event = QMouseEvent(kind, pos, glob, button, left, shift)
+        QApplication.sendEvent(view.viewport(), event)  # type: ignore[attr-defined]
+
+    frames: list[float] = []
+    send(QEvent.Type.MouseButtonPress, leader.x, leader.y, left)
+    for k in range(1, repeat + 1):
+        start = time.perf_counter()
+        px, py = leader.x + 0.1 * k, leader.y - 0.08 * k
+        send(QEvent.Type.MouseMove, px, py, Qt.MouseButton.NoButton)
+        view.viewport().repaint()  # type: ignore[attr-defined]
+        frames.append(_ms(start))
+    play.move_tool.cancel()  # type: ignore[attr-defined]
+    return frames
 
 
 PROGRAM_BLOCK_TARGET = 50.0

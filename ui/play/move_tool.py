@@ -13,6 +13,13 @@ and the drag's label gives the path's cost from
 refused drop snaps back with the controller's reason in the status bar; an
 accepted one is shown by the scene following the battlefield's change events.
 
+While dragging, the controller previews the move (:meth:`crdesk.game.Game.preview`,
+asked once per quarter-inch of the pointer): where an In Sight would stop it
+is marked on the path with who sees whom ("stops: In Sight — Cpl. Diaz sees
+Knuckles").  Shift-dragging the group's Leader moves the whole group
+(:mod:`ui.play.group_move`); a right-click opens the figure's menu of actions
+(:mod:`ui.play.context_menu`), whose "Move…" waits for a click on the table.
+
 A click on a figure of the active group (without dragging it) selects it as
 the shooter.  Hovering an enemy then shows the line to it and a tooltip with
 the range, Cover and concealment and the exact odds of the shot
@@ -28,10 +35,11 @@ import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QLineF, QObject, QPoint, QPointF, QRectF, Qt
+from PySide6.QtCore import QEvent, QLineF, QObject, QPoint, QPointF, QRectF, Qt, QTimer
 from PySide6.QtGui import (
     QBrush,
     QColor,
+    QContextMenuEvent,
     QFont,
     QHelpEvent,
     QKeyEvent,
@@ -53,7 +61,9 @@ from PySide6.QtWidgets import (
 from crdesk.errors import CrdeskError
 from crdesk.game.actions import Fire, Move
 from crdesk.game.adapter import FireChoice
+from crdesk.game.preview import Preview
 from crdesk.geometry import movement
+from ui.play.context_menu import ActionMenu
 from ui.play.fire_dialog import FireDialog, placement
 from ui.play.fire_preview import ShotPreview, preview_shot
 from ui.play.session import PlaySession
@@ -64,6 +74,7 @@ from ui.scene.shapes import polygon_path
 from ui.scene.view import BattlefieldView
 
 if TYPE_CHECKING:
+    from ui.play.group_move import GroupDrag
     from ui.play.markers import StatusMarkers
 
 DRAG_START_PX = 3.0
@@ -78,6 +89,12 @@ AREA_FILL = QColor(90, 170, 255, 55)
 AREA_EDGE = QColor(40, 110, 220, 170)
 AREA_Z = Layer.FIGURES - 2
 """The reachable area lies under the figures (and their rings), over the table."""
+STOP_COLOUR = QColor(230, 120, 0)
+STOP_GRID = 0.25
+"""Inches: while the pointer moves, the drag's end is rounded to this grid before the
+controller previews it, and each grid point's preview is kept for the rest of the drag."""
+REST_MS = 60
+"""When the pointer rests this long, the exact end is previewed (what the drop will do)."""
 
 
 class MoveTool(QObject):
@@ -123,17 +140,38 @@ class MoveTool(QObject):
         """The status overlay, told of the selection to draw its front arc."""
         self.fire_dialog: FireDialog | None = None
         """The dialog sharing a volley's dice, while one is open."""
+        self.last_stop: Preview | None = None
+        """The controller's preview of the drag's end (its ``stopped`` says why it stops)."""
+        self._stops: dict[tuple[float, float], Preview] = {}
+        self._stop_marker: StopMarker | None = None
+        self._beyond: QGraphicsLineItem | None = None
+        """The part of the drag's line past the stop: dashed orange, not walked."""
+        self._stop_label: CostLabel | None = None
+        self.group: GroupDrag | None = None
+        """The Shift-drag of the Leader under way (None otherwise)."""
+        self.last_group: tuple[list[str], list[str]] | None = None
+        """The last group move: who moved, and who stayed with the reason."""
+        self.armed: str | None = None
+        """A figure whose "Move…" waits for a click on the table (Esc cancels)."""
+        self._rest = QTimer(self)
+        self._rest.setSingleShot(True)
+        self._rest.setInterval(REST_MS)
+        self._rest.timeout.connect(self._rested)
+        self._rest_end: tuple[float, float] | None = None
         view.viewport().installEventFilter(self)
         view.installEventFilter(self)
         session.changed.connect(self.refresh_rings)
         scene.model_synced.connect(self._follow_model)
         self.refresh_rings()
+        self.actions = ActionMenu(self)
+        """The context menu and its keys."""
         from ui.play.aim_tool import AimTool  # it draws with this module's labels
 
         self.aim = AimTool(self)
         """Charging (Ctrl over an enemy, C) and throwing (G): installed last, sees events first."""
 
     def detach(self) -> None:
+        self.actions.detach()
         self.aim.detach()
         if self.fire_dialog is not None:
             self.fire_dialog.close()
@@ -383,6 +421,8 @@ class MoveTool(QObject):
             and self._label is None
             and self._area is None
             and self._figure is None
+            and self._stop_marker is None
+            and self.group is None
         )
 
     def area_item(self) -> QGraphicsPathItem | None:
@@ -409,10 +449,12 @@ class MoveTool(QObject):
                 kind in (QEvent.Type.KeyPress, QEvent.Type.ShortcutOverride)
                 and isinstance(event, QKeyEvent)
                 and event.key() == Qt.Key.Key_Escape
-                and (self._figure is not None or self.selected is not None)
+                and (self._figure is not None or self.selected is not None or self.armed)
             ):
                 if kind == QEvent.Type.KeyPress:
-                    if self._figure is not None:
+                    if self.armed is not None and self._figure is None:
+                        self.arm_move(None)
+                    elif self._figure is not None:
                         self.cancel()  # a drag: put the figure back, keep the shooter
                     else:
                         self.select(None)
@@ -428,11 +470,14 @@ class MoveTool(QObject):
         if kind == QEvent.Type.Leave:
             self._clear_hover()
             return False
+        if kind == QEvent.Type.ContextMenu and isinstance(event, QContextMenuEvent):
+            self._context_menu(event)
+            return True
         if not isinstance(event, QMouseEvent) or getattr(self.view, "_space_held", False):
             return False
         pos = self.view.mapToScene(event.position().toPoint())
         if kind == QEvent.Type.MouseButtonPress and event.button() == Qt.MouseButton.LeftButton:
-            return self._pressed(pos)
+            return self._pressed(pos, event.modifiers())
         if kind == QEvent.Type.MouseMove and self._figure is not None:
             if event.buttons() & Qt.MouseButton.LeftButton:
                 self._moved(pos)
@@ -458,7 +503,12 @@ class MoveTool(QObject):
             return True
         return False
 
-    def _pressed(self, pos: QPointF) -> bool:
+    def _pressed(
+        self, pos: QPointF, modifiers: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier
+    ) -> bool:
+        if self.armed is not None:
+            self._move_armed(pos)
+            return True
         fid = self._pick(pos)
         if fid is None:
             self.select(None)
@@ -478,8 +528,66 @@ class MoveTool(QObject):
         self._press = pos
         self._dragging = False
         self._checked_at = None
+        self._stops = {}
+        self.last_stop = None
+        if modifiers & Qt.KeyboardModifier.ShiftModifier and self._is_leader(fid):
+            from ui.play.group_move import GroupDrag  # it draws with this module's items
+
+            self.group = GroupDrag(self, fid)
+            self.show_message("Moving the whole group: the members keep their places")
+            return True
         self._show_area(fid)
         return True
+
+    def _is_leader(self, fid: str) -> bool:
+        """Whether ``fid`` leads the active group (a Shift-drag of it moves them all)."""
+        frame = next(
+            (f for f in reversed(self.session.game.frames) if f.kind == "activation"), None
+        )
+        return frame is not None and frame.data.get("leader") == fid
+
+    # -- the context menu and "Move…" -------------------------------------------------
+
+    def _context_menu(self, event: QContextMenuEvent) -> None:
+        if self._figure is not None:
+            return  # not in the middle of a drag
+        if event.reason() == QContextMenuEvent.Reason.Keyboard and self.selected is not None:
+            spot = self._figure_pos(self.selected)
+            fid: str | None = self.selected
+            where = self.view.viewport().mapToGlobal(self.view.mapFromScene(spot))
+        else:
+            spot = self.view.mapToScene(event.pos())
+            fid = self._pick(spot)
+            where = event.globalPos()
+        if fid is not None and fid not in self.movable():
+            fid = None  # another figure: the table's menu (for the selected figure)
+        self.actions.popup(fid, spot, where)
+
+    def arm_move(self, fid: str | None) -> None:
+        """Wait for a click on the table to move ``fid`` there (None: stop waiting)."""
+        self.armed = fid
+        if fid is None:
+            self.view.viewport().unsetCursor()
+            self.show_message("Move cancelled")
+            return
+        self.select(fid)
+        self.view.viewport().setCursor(Qt.CursorShape.CrossCursor)
+        name = self.session.game.battlefield.figure(fid).name
+        self.show_message(f"Click where {name} should go (Esc cancels)")
+
+    def _move_armed(self, pos: QPointF) -> None:
+        fid = self.armed
+        assert fid is not None
+        self.armed = None
+        self.view.viewport().unsetCursor()
+        move = Move(fid, ((round(pos.x(), 2), round(pos.y(), 2)),))
+        reason = self.session.play(move)
+        self.last_reason = reason
+        if reason is not None:
+            self.show_message(f"Move refused: {reason}")
+        else:
+            self.show_message(self._moved_note(fid))
+        self._snap(fid)
 
     def _show_area(self, fid: str) -> None:
         """Where the pressed figure can get with the movement it has left (once per press)."""
@@ -517,7 +625,11 @@ class MoveTool(QObject):
             if math.hypot(shift.x(), shift.y()) * self.view.pixels_per_inch() < DRAG_START_PX:
                 return
             self._dragging = True
-            self._make_preview()
+            if self.group is None:
+                self._make_preview()
+        if self.group is not None:
+            self.group.moved(shift.x(), shift.y())
+            return
         target = self._origin + shift
         item = self.scene.figure_item(self._figure)
         if item is not None:
@@ -531,8 +643,14 @@ class MoveTool(QObject):
         fid = self._figure
         assert fid is not None
         dragging = self._dragging
-        target = self._origin + (pos - self._press)
+        shift = pos - self._press
+        target = self._origin + shift
+        group = self.group
         self.cancel()
+        if group is not None:
+            if dragging:
+                self.show_message(group.release(shift.x(), shift.y()))
+            return
         if not dragging:
             self.select(fid)
             self.show_message(self._figure_note(fid))
@@ -542,7 +660,16 @@ class MoveTool(QObject):
         self.last_reason = reason
         if reason is not None:
             self.show_message(f"Move refused: {reason}")
+        else:
+            self.show_message(self._moved_note(fid))
         self._snap(fid)
+
+    def _moved_note(self, fid: str) -> str:
+        """The move's own sentence from the log (it says when an In Sight stopped it)."""
+        for event in reversed(self.session.game.events):
+            if event.kind == "move" and event.figures and event.figures[0] == fid:
+                return event.text
+        return f"{self.session.game.battlefield.figure(fid).name} moved"
 
     def _figure_note(self, fid: str) -> str:
         """What a click on a movable figure says: its name and movement left."""
@@ -565,12 +692,26 @@ class MoveTool(QObject):
         fid = self._figure
         self._figure = None
         self._dragging = False
-        for preview in (self._line, self._label, self._area):
+        self._rest.stop()
+        for preview in (
+            self._line,
+            self._label,
+            self._area,
+            self._stop_marker,
+            self._stop_label,
+            self._beyond,
+        ):
             if preview is not None and preview.scene() is not None:
                 preview.scene().removeItem(preview)
         self._line = None
         self._label = None
         self._area = None
+        self._stop_marker = None
+        self._stop_label = None
+        self._beyond = None
+        if self.group is not None:
+            group, self.group = self.group, None
+            group.clear()
         if fid is not None:
             self._snap(fid)
 
@@ -614,6 +755,108 @@ class MoveTool(QObject):
         self._line.setLine(QLineF(self._origin, target))
         self._label.setText(_cost_text(cost, left, ok))
         self._label.setPos(target + QPointF(0.6, -0.9))
+        self._show_stop(end if ok else None)
+
+    def stop_text(self) -> str:
+        """The drag's "stops: ..." label ("" when the move would go all the way)."""
+        label = self._stop_label
+        return label.text() if label is not None and label.isVisible() else ""
+
+    def _show_stop(self, end: tuple[float, float] | None) -> None:
+        """Mark where the controller says the move would stop (an In Sight, 7.6)."""
+        assert self._figure is not None
+        preview: Preview | None = None
+        self._rest_end = end
+        if end is not None:
+            key = (round(end[0] / STOP_GRID) * STOP_GRID, round(end[1] / STOP_GRID) * STOP_GRID)
+            preview = self._stops.get(key)
+            if preview is None:
+                preview = self.session.game.preview(Move(self._figure, (key,)))
+                self._stops[key] = preview
+            self._rest.start()
+        else:
+            self._rest.stop()
+        self._draw_stop(preview, end)
+
+    def _rested(self) -> None:
+        """The pointer rests: preview the exact end, so the mark is where the drop stops."""
+        end = self._rest_end
+        if self._figure is None or self.group is not None or end is None:
+            return
+        preview = self._stops.get(end)
+        if preview is None:
+            preview = self.session.game.preview(Move(self._figure, (end,)))
+            self._stops[end] = preview
+        self._draw_stop(preview, end)
+
+    def _draw_stop(self, preview: Preview | None, end: tuple[float, float] | None) -> None:
+        self.last_stop = preview
+        stopped = preview.stopped if preview is not None and preview.legal else None
+        if stopped is None:
+            for item in (self._stop_marker, self._stop_label, self._beyond):
+                if item is not None:
+                    item.hide()
+            return
+        assert preview is not None
+        spot = preview.end or end
+        assert spot is not None
+        if self._stop_marker is None:
+            self._stop_marker = StopMarker()
+            self.scene.addItem(self._stop_marker)
+        if self._stop_label is None:
+            self._stop_label = CostLabel()
+            self._stop_label.setZValue(Layer.TOOLS + 1)
+            self._stop_label.setBrush(STOP_COLOUR)
+            self.scene.addItem(self._stop_label)
+        if self._beyond is None:
+            self._beyond = QGraphicsLineItem()
+            pen = QPen(STOP_COLOUR, 0)
+            pen.setCosmetic(True)
+            pen.setWidthF(3.0)
+            pen.setStyle(Qt.PenStyle.DashLine)
+            self._beyond.setPen(pen)
+            self._beyond.setZValue(Layer.TOOLS + 0.2)
+            self._beyond.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+            self.scene.addItem(self._beyond)
+        if end is not None:
+            self._beyond.setLine(QLineF(QPointF(*spot), QPointF(*end)))
+            self._beyond.show()
+        self._stop_marker.setPos(QPointF(*spot))
+        self._stop_label.setText(f"stops: {stopped}")
+        self._stop_label.setPos(QPointF(spot[0] + 0.7, spot[1] + 0.1))
+        self._stop_marker.show()
+        self._stop_label.show()
+
+
+class StopMarker(QGraphicsItem):
+    """Where a move would stop: an orange ring with a bar across, the same size at every zoom."""
+
+    SIZE = 9.0
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.setZValue(Layer.TOOLS + 0.5)
+
+    def boundingRect(self) -> QRectF:
+        r = self.SIZE + 2
+        return QRectF(-r, -r, 2 * r, 2 * r)
+
+    def paint(
+        self,
+        painter: QPainter,
+        option: QStyleOptionGraphicsItem,
+        widget: QWidget | None = None,
+    ) -> None:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        r = self.SIZE
+        painter.setPen(QPen(QColor(255, 255, 255, 230), 5.0))
+        painter.drawEllipse(QPointF(0, 0), r, r)
+        painter.setPen(QPen(STOP_COLOUR, 2.5))
+        painter.setBrush(QColor(230, 120, 0, 60))
+        painter.drawEllipse(QPointF(0, 0), r, r)
+        painter.drawLine(QPointF(-r * 0.6, 0), QPointF(r * 0.6, 0))
 
 
 class CostLabel(QGraphicsSimpleTextItem):
