@@ -224,6 +224,8 @@ def test_hot_seat_banner_on_a_side_change_fades_by_itself(qtbot) -> None:  # typ
     qtbot.waitUntil(lambda: not band.isVisible(), timeout=2000)
     other = play_until_active_side_changes(window)
     assert band.isVisible() and band.side == other
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    assert window.grab().save(str(SHOTS / "play-banner.png"))
     assert band.text == f"{possessive(session.side_name(other))} activation"
     assert (
         window.play.turn_dock.decider.text()
@@ -284,11 +286,23 @@ def test_a_click_on_the_banner_reaches_the_table_and_fades_it(window: MainWindow
     QTest.mouseClick(handle, Qt.MouseButton.LeftButton, pos=viewport.mapTo(window, centre))
     viewport.removeEventFilter(presses)
     assert presses.count == 1, "the click did not reach the table under the banner"
-    assert not band.is_showing()
-    qtbot.waitUntil(lambda: not band.isVisible(), timeout=1000)
+    assert not band.isVisible()
     band.announce("player", activation=True)
     QTest.keyClick(window.view, Qt.Key.Key_Shift)
-    assert not band.is_showing()
+    assert not band.isVisible()
+
+
+def test_the_banner_goes_when_the_encounter_is_over(
+    window: MainWindow, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    session = window.play.session
+    assert session is not None
+    band = banner(window)
+    band.announce("player", activation=True)
+    assert band.is_showing()
+    monkeypatch.setattr(session, "awaiting", lambda: None)  # as after the last step
+    session.changed.emit()
+    assert not band.isVisible()
 
 
 def test_a_program_side_gets_a_slim_strip_at_the_top(window: MainWindow) -> None:
@@ -319,17 +333,7 @@ def test_screenshot_of_rings_leaders_and_pefs(qtbot) -> None:  # type: ignore[no
             assert session.play(policy.decide(game, decision)[0]) is None
     assert markers(window).pefs.tokens()
     band = banner(window)
-    band.dismiss(quick=True)
-    qtbot.waitUntil(lambda: not band.isVisible(), timeout=1000)
+    band.dismiss(at_once=True)
+    assert not band.isVisible()
     SHOTS.mkdir(parents=True, exist_ok=True)
     assert window.grab().save(str(SHOTS / "play-marks.png"))
-
-
-def test_screenshot_of_the_hand_over_banner(qtbot) -> None:  # type: ignore[no-untyped-def]
-    window = open_window(qtbot, set())
-    window.play.run_program()
-    band = banner(window)
-    play_until_active_side_changes(window)
-    assert band.is_showing()
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    assert window.grab().save(str(SHOTS / "play-banner.png"))

@@ -4,8 +4,10 @@ At a real table the players say "your go"; on one screen shared by two people
 (hot-seat) the banner says it.  It is shown when the active side changes, and
 in hot-seat also when the person who must decide is of the other side (an In
 Sight or a reaction of the inactive side), in the side's colour.  It never
-takes the mouse or the keyboard (transparent to mouse events, and a click or a
-key only starts its fade), it fades by itself after :data:`HOLD_MS`, and for a
+takes the mouse or the keyboard (transparent to mouse events; a click or a key
+goes where it was going and hides the banner at once), it fades by itself after
+:data:`HOLD_MS`, a game started or opened announces its side only in hot-seat
+(against the program the turn panel says it), and for a
 side the program plays it is a slim strip along the top edge, so the
 program's moves on the table are never hidden behind it.
 
@@ -34,8 +36,6 @@ from ui.play.session import PlaySession
 HOLD_MS = 1500
 """How long the banner stays before it fades by itself."""
 FADE_MS = 400
-QUICK_FADE_MS = 150
-"""The fade after a click or a key: the player has seen it."""
 TOP_MARGIN = 8
 BAND_PLACES = (0.38, 0.18, 0.6, 0.82)
 """Heights (fractions of the view) tried for a person's banner, the first that hides the
@@ -85,7 +85,7 @@ class HandOverBanner(QWidget):
         self._active, self._person = self._now()
         session.changed.connect(self._changed)
         view.viewport().installEventFilter(self)
-        if self._active is not None:  # a game started or opened: whose go it is
+        if self._active is not None and self.hot_seat():  # started or opened: hand over now
             self.announce(self._active, activation=True)
 
     def detach(self) -> None:
@@ -120,6 +120,9 @@ class HandOverBanner(QWidget):
         return len([s for s in self.session.game.sides if s not in self.session.program]) > 1
 
     def _changed(self) -> None:
+        if self.session.awaiting() is None:  # the encounter is over: nobody's go
+            self.dismiss(at_once=True)
+            return
         active, person = self._now()
         before_active, before_person = self._active, self._person
         self._active = active
@@ -167,15 +170,20 @@ class HandOverBanner(QWidget):
         self._hold.start(self.hold_ms)
         self._start_filtering()
 
-    def dismiss(self, quick: bool = False) -> None:
-        """Fade out (quickly after a click or a key)."""
-        if not self.isVisible() or self._fading:
+    def dismiss(self, at_once: bool = False) -> None:
+        """Fade out; ``at_once`` (a click or a key: the player has seen it) hides it now."""
+        if not self.isVisible() or (self._fading and not at_once):
             return
         self._hold.stop()
         self._stop_filtering()
+        if at_once:
+            self._fade.stop()
+            self._fading = False
+            self.hide()
+            return
         self._fading = True
         self._fade.stop()
-        self._fade.setDuration(QUICK_FADE_MS if quick else self.fade_ms)
+        self._fade.setDuration(self.fade_ms)
         self._fade.setStartValue(self._effect.opacity())
         self._fade.setEndValue(0.0)
         self._fade.start()
@@ -281,5 +289,5 @@ class HandOverBanner(QWidget):
             QEvent.Type.KeyPress,
             QEvent.Type.Wheel,
         ):
-            self.dismiss(quick=True)
+            self.dismiss(at_once=True)
         return False  # never eats the event
