@@ -277,9 +277,15 @@ class TurnDock(SessionDock):
         self._show_decider(decision)
         self._show_groups(view.groups)
         self._sync_buttons(decision)
-        layout = self._body.layout()
+        # lay the rows out now, not at the next turn of the event loop: the rows are kept,
+        # so nothing else would make the body grow when a row needs more room
+        body = self._body
+        layout = body.layout()
         if layout is not None:
             layout.activate()
+        need = body.minimumSizeHint().height()
+        if body.height() < need:
+            body.resize(body.width(), need)
 
     def _clear_side_rows(self) -> None:
         for row, name, mark in self.side_rows.values():
