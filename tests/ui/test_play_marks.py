@@ -305,7 +305,7 @@ def test_the_banner_goes_when_the_encounter_is_over(
     assert not band.isVisible()
 
 
-def test_a_program_side_gets_a_slim_strip_at_the_top(window: MainWindow) -> None:
+def test_without_a_hand_over_the_banner_is_a_slim_strip_at_the_top(window: MainWindow) -> None:
     session = window.play.session
     assert session is not None and "enemy" in session.program
     band = banner(window)
@@ -314,6 +314,9 @@ def test_a_program_side_gets_a_slim_strip_at_the_top(window: MainWindow) -> None
     geometry = band.geometry()
     assert geometry.top() <= TOP_MARGIN + 1 and geometry.height() < 40
     assert geometry.bottom() < window.view.viewport().height() * 0.1
+    band.announce("player", activation=True)  # one person against the program: no hand-over
+    assert band.compact and band.subtitle.startswith("turn ")
+    assert band.geometry().bottom() < window.view.viewport().height() * 0.1
 
 
 # -- screenshots ---------------------------------------------------------------------------------

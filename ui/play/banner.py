@@ -7,9 +7,10 @@ Sight or a reaction of the inactive side), in the side's colour.  It never
 takes the mouse or the keyboard (transparent to mouse events; a click or a key
 goes where it was going and hides the banner at once), it fades by itself after
 :data:`HOLD_MS`, a game started or opened announces its side only in hot-seat
-(against the program the turn panel says it), and for a
-side the program plays it is a slim strip along the top edge, so the
-program's moves on the table are never hidden behind it.
+(against the program the turn panel says it).  Only a hot-seat hand-over
+gets the big card (placed where it hides the fewest figures); otherwise (the
+program's side, or the one person's side against it) it is a slim strip
+along the top edge, so the moves on the table are never hidden behind it.
 
 Nothing here decides a rule: the active side comes from
 :meth:`~crdesk.game.Game.summary`, the decider from the awaited decision.
@@ -60,7 +61,8 @@ class HandOverBanner(QWidget):
         self.subtitle = ""
         self.side: str | None = None
         self.compact = False
-        """Whether it is the slim strip of a side the program plays."""
+        """Whether it is the slim strip along the top (no hand-over: the program's side,
+        or the one person's side against the program); the big card is for hot-seat."""
         self.shown_count = 0
         """How many times a banner was shown (tests, and nobody else)."""
         self._colour = QColor("#555555")
@@ -146,7 +148,7 @@ class HandOverBanner(QWidget):
         name = session.side_name(side)
         program = side in session.program
         self.side = side
-        self.compact = program
+        self.compact = program or not self.hot_seat()
         self.text = f"{possessive(name)} activation" if activation else f"{name} to decide"
         if program:
             self.subtitle = "played by the program"
