@@ -19,7 +19,7 @@ import pytest
 from crdesk import generate_cli, limits
 from crdesk import scenario as io
 from crdesk.cli import main
-from crdesk.errors import ScenarioFormatError, UnreadableFileError
+from crdesk.errors import ScenarioError, ScenarioFormatError, UnreadableFileError
 from crdesk.model import Building
 from crdesk.validation import Severity, check_battlefield
 
@@ -350,3 +350,37 @@ def test_every_hostile_file_validates_and_los_runs_without_a_traceback(
         assert len(rows) == 12
     assert time.perf_counter() - start < 5.0
     assert "Traceback" not in capsys.readouterr().err
+
+
+# -- 9: every pair at once ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["demo-urban.crdesk", "demo-wooded.crdesk"])
+def test_9_all_pairs_agree_with_the_pair_by_pair_verdicts(name: str) -> None:
+    from crdesk import los_cli
+    from crdesk.geometry.los import explain, viewpoints
+    from crdesk.geometry.terrain_index import build_index
+
+    scenario = io.load(ROOT / "resources" / "scenarios" / name)
+    bf, rules = scenario.battlefield, scenario.rules
+    index = build_index(bf, rules, raster=False)
+    vp = viewpoints(bf, index, rules)
+    n = len(vp.ids)
+    one = [explain(index, vp, i, j, rules) for i in range(n) for j in range(n) if i != j]
+    every = los_cli.verdicts(bf, rules)
+
+    def key(r: Any) -> tuple[Any, ...]:
+        return (r.viewer, r.target, r.visible, r.reason, r.feature_id, r.cover, r.concealed)
+
+    assert [key(r) for r in every] == [key(r) for r in one]
+    assert [r.distance for r in every] == pytest.approx([r.distance for r in one])
+
+
+def test_16_a_saved_game_from_a_device_or_pipe_is_refused(tmp_path: Path) -> None:
+    from crdesk.game.savefile import read_game_document
+
+    fifo = tmp_path / "pipe.crgame"
+    os.mkfifo(fifo)
+    for path in (Path("/dev/zero"), fifo):
+        with pytest.raises(ScenarioError, match="a device or pipe, not a game file"):
+            read_game_document(path)

@@ -46,7 +46,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from crdesk import __version__
+from crdesk import __version__, limits
 from crdesk.errors import (
     CrdeskError,
     IllegalActionError,
@@ -70,7 +70,7 @@ CHECK_EVERY = HASH_EVERY
 """Steps between the state hashes recorded in ``checks`` (and one after the last step)."""
 MAX_DEPTH = 64
 """Deepest JSON nesting accepted; a real game file nests about 8 levels."""
-MAX_STEPS = 200_000
+MAX_STEPS = limits.SAVED_GAME_STEPS
 MAX_ACTION_CHARS = 4_000
 MAX_TEXT = 2_000
 
@@ -543,6 +543,8 @@ def read_game_document(path: str | os.PathLike[str]) -> dict[str, Any]:
         raise UnreadableGameFileError(source, f"cannot read ({exc.strerror})") from None
     if p.is_dir():
         raise UnreadableGameFileError(source, "is a folder, not a game file")
+    if not p.is_file():  # /dev/zero has no size and never ends; a FIFO blocks the open
+        raise UnreadableGameFileError(source, "a device or pipe, not a game file")
     if size > MAX_FILE_BYTES:
         raise UnreadableGameFileError(
             source,
