@@ -34,8 +34,12 @@ from crdesk.options import RulesOptions
 
 REP_MIN = 2
 """Rep never drops below 2 between encounters (5)."""
-REP_MAX = 9
-"""The book sets no maximum; 9 keeps dice pools sane and catches typos."""
+REP_MAX = 20
+"""The book sets no maximum (5, 13.2): a Rep 9 that gains a point goes on to 10.
+
+20 is the rules engine's own bound (:func:`crdesk.rules.common.check_rep`): past
+Rep 6 a figure climbs only on a rolled 6, so play never reaches it; it only
+catches typos and keeps dice pools finite."""
 
 
 class TerrainKind(StrEnum):
@@ -1055,7 +1059,7 @@ class Battlefield(Subject):
         base take finite real numbers (not bools) and store floats, the facing
         turned into [0, 360) and the base positive; prone, out_of_ammo and
         fast_moving take bools; star_power None or a whole number of 0 or more;
-        the name a non-empty text; Rep a whole number 2..9.  Anything else raises
+        the name a non-empty text; Rep a whole number 2..REP_MAX (20).  Anything else raises
         :class:`ModelError` naming the field and the value, and changes nothing.
         """
         figure = self.figure(figure_id)

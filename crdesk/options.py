@@ -192,12 +192,13 @@ class Interpretations:
         "The whole sides: every NP figure able to act against every player figure able to act.",
     )
     charge_missed_charger_tests: bool = _opt(
-        True,
+        False,
         "7.11.2",
         "Charger missed by the target's fire",
-        "A charger hit is stopped; a missed charger takes Received Fire and goes on "
-        "only on Return Fire / Rush Shot / Carry On.",
-        "A missed charger takes Received Fire but always goes on into melee.",
+        "No Reaction Tests taken (the book's table): a missed charger goes on into "
+        "melee without a Received Fire test; a charger hit takes its damage.",
+        "House reading: a missed charger takes Received Fire and goes on only on "
+        "Return Fire / Rush Shot / Carry On.",
     )
     raid_objective_taken_on_reach: bool = _opt(
         True,

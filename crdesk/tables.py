@@ -97,6 +97,11 @@ REACTION_TESTS: tuple[ReactionRow, ...] = (
 """Reaction Tests 7.7, indexed by d6 passed (0, 1, 2).  Outgunned behaves as Duck Back."""
 
 
+def _outgunned_words(status: Status) -> str:
+    """An Outgunned row as the book prints it: Outgunned behaves as Duck Back (7.7)."""
+    return "Duck Back" if status is Status.OUTGUNNED else status.label
+
+
 def reaction_row(passed: int) -> ReactionRow:
     """The 7.7 row for a number of passes (more than 2 reads as 2)."""
     return REACTION_TESTS[max(0, min(2, passed))]
@@ -686,7 +691,7 @@ TABLES: Mapping[str, RulesTable] = _ro(
                     (
                         f"Pass {r.passed}",
                         f"Received Fire: {r.received_fire.label} "
-                        f"(Outgunned: {r.received_fire_outgunned.label}); "
+                        f"(Outgunned: {_outgunned_words(r.received_fire_outgunned)}); "
                         f"Man Down: {r.man_down.label} "
                         f"(twice as many down: {r.man_down_twice_as_many.label})",
                     )

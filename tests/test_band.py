@@ -214,12 +214,12 @@ def _refused(doc_or_bytes) -> str:
     ("edit", "words"),
     [
         (
-            lambda d: d["figures"][2].update(rep=14),
-            "figures[2].rep: expected a Rep, an integer 2..9, got 14",
+            lambda d: d["figures"][2].update(rep=21),
+            "figures[2].rep: expected a Rep, an integer 2..20, got 21",
         ),
         (
             lambda d: d["figures"][1].update(rep="five"),
-            'figures[1].rep: expected a Rep, an integer 2..9, got "five"',
+            'figures[1].rep: expected a Rep, an integer 2..20, got "five"',
         ),
         (
             lambda d: d["figures"][1].update(weapon="laser"),
@@ -386,7 +386,7 @@ def test_no_recruits_beyond_the_size_limit(won):
 
 @pytest.mark.parametrize(
     ("face", "rep", "new"),
-    [(6, 5, 6), (5, 5, 5), (5, 4, 5), (4, 4, 4), (6, 6, 7), (6, 9, 9)],
+    [(6, 5, 6), (5, 5, 5), (5, 4, 5), (4, 4, 4), (6, 6, 7), (6, 9, 10)],
 )
 def test_rep_change_on_success(won, face, rep, new):
     dice = ScriptedDice([6, 6, face])  # no recruits, then Mace's roll

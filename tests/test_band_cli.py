@@ -159,8 +159,8 @@ def test_show_refuses_a_hostile_file_with_its_path(tmp_path, capsys):
     path = tmp_path / "b.crband"
     save_band(band_of({}), path)
     doc = json.loads(path.read_text())
-    doc["figures"][2]["rep"] = 14
+    doc["figures"][2]["rep"] = 21
     path.write_text(json.dumps(doc))
     status, _, err = run(capsys, "band", "show", path)
     assert status == 2
-    assert "figures[2].rep: expected a Rep, an integer 2..9, got 14" in err
+    assert "figures[2].rep: expected a Rep, an integer 2..20, got 21" in err

@@ -27,7 +27,7 @@ def test_validate_lists_problems_and_exits_1(capsys: pytest.CaptureFixture[str])
     assert main(["validate", str(BAD)]) == 1
     out = capsys.readouterr().out
     assert "12 problems" in out
-    assert 'forces[0].figures[1].rep: expected an integer 2..9, got "five"' in out
+    assert 'forces[0].figures[1].rep: expected an integer 2..20, got "five"' in out
 
 
 def test_validate_unreadable_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

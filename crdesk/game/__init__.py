@@ -31,7 +31,7 @@ A worked example: Cpl. Diaz fires at Knuckles with real dice typed in.
 >>> for event in game.play("fire p1 at e1", faces=[6, 5, 1, 2, 3]):
 ...     print(event.text)  # doctest: +NORMALIZE_WHITESPACE
 Cpl. Diaz fires at Knuckles: Rep 4 AR rolled 6,5,1 (7.9.10). Knuckles: 6+4=10: hit;
-5+4=9: hit; 1+4=5: shooter missed. 2 hit(s). Damage 2: 2 < Rep 4: Duck Back (7.9.11).
+5+4=9: hit; 1+4=5: shooter missed. 2 hits. Damage 2: 2 < Rep 4: Duck Back (7.9.11).
 Damage 3: 3 < Rep 4: Duck Back (7.9.11).
 >>> d = game.awaiting()
 >>> d.actor, d.kind, [str(o) for o in d.options]

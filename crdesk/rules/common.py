@@ -68,6 +68,15 @@ STATUS_WORDS: Mapping[Status, str] = {status: status.label for status in Status}
 """The book's words for each status (7.8), for sentences a player reads."""
 
 
+def plural(n: int, word: str, many: str = "") -> str:
+    """``1 hit``, ``2 hits``, ``0 dice``: a count and its noun, as a player writes it.
+
+    >>> plural(1, "hit"), plural(2, "hit"), plural(0, "die", "dice")
+    ('1 hit', '2 hits', '0 dice')
+    """
+    return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
 def words(status: Status) -> str:
     """The status in the book's words: ``-1 to Rep``, ``Out of the Fight`` (7.8)."""
     return STATUS_WORDS[status]

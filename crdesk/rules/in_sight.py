@@ -16,7 +16,7 @@ from typing import ClassVar
 
 from crdesk.dice import DiceSource, count_successes, dice_count
 from crdesk.errors import IllegalActionError
-from crdesk.rules.common import RuleResult, check_rep, faces_text, figure_id
+from crdesk.rules.common import RuleResult, check_rep, faces_text, figure_id, plural
 from crdesk.tables import IN_SIGHT_CONCEALED_DICE
 
 SECTION = "7.6.3"
@@ -120,7 +120,7 @@ def in_sight(dice: DiceSource, groups: Sequence[InSightGroup]) -> InSightResult:
             continue
         roll = dice.roll(n, section=SECTION, table="In Sight", who=g.name, figures=(g.key,))
         s = count_successes(roll.faces)
-        dice.note(roll, f"{s} successes", successes=s)
+        dice.note(roll, plural(s, "success", "successes"), successes=s)
         rolled.append((g, n, roll.faces, s))
     sights: list[GroupSight] = []
     for g, n, faces, s in rolled:
@@ -132,7 +132,7 @@ def in_sight(dice: DiceSource, groups: Sequence[InSightGroup]) -> InSightResult:
             if g.successes is not None
             else f"rolled {faces_text(faces)} ({n}d6"
             + (", enemy concealed -1d6" if g.enemy_concealed else "")
-            + f"): {s} successes"
+            + f"): {plural(s, 'success', 'successes')}"
         )
         need = "more than" if g.moving else "at least as many as"
         verdict = "acts" if wins else "only reacts"

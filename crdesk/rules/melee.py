@@ -14,7 +14,7 @@ from crdesk.dice import DiceSource, count_passes, count_successes, dice_count
 from crdesk.errors import IllegalActionError
 from crdesk.model import MeleeWeapon, Status
 from crdesk.options import RulesOptions
-from crdesk.rules.common import RuleResult, check_rep, faces_text, figure_id, words
+from crdesk.rules.common import RuleResult, check_rep, faces_text, figure_id, plural, words
 from crdesk.tables import (
     CHARGE_TARGET_DICE,
     MAX_MELEE_ATTACKERS,
@@ -239,7 +239,12 @@ def charge(
         outcome = charge_result(tpassed, passed)
         text = {
             ChargeResult.TARGET_FIRES: "target passed more: the target fires; a charger "
-            "missed takes Received Fire; a charger not stopped moves into melee",
+            "not stopped moves into melee"
+            + (
+                ", a missed one after a Received Fire test"
+                if (options or RulesOptions()).interpretations.charge_missed_charger_tests
+                else ", no reaction test"
+            ),
             ChargeResult.TARGET_RUSH_SHOTS: "same passes: the target Rush Shots; a charger "
             "not stopped moves into melee, no reaction test",
             ChargeResult.CHARGER_MOVES_IN: "target passed fewer: it may not fire; the charger "
@@ -349,10 +354,11 @@ def charger_after_fire(
 ) -> ChargerFate:
     """Does a charger fired on by the target go on into melee? (7.11.2)
 
-    Hit: stopped (damage as normal).  Missed when the target passed more: takes
-    Received Fire and — interpretation ``charge_missed_charger_tests`` — goes on
-    only on Return Fire / Rush Shot / Carry On (``reaction``); the other reading
-    always goes on.  Missed after a Rush Shot: goes on, no reaction test.
+    Hit: stopped (damage as normal).  Missed when the target passed more: the
+    book's table says "No Reaction Tests taken", so it goes on into melee with no
+    Received Fire test; the house reading ``charge_missed_charger_tests`` (off by
+    default) makes it take Received Fire and go on only on Return Fire / Rush
+    Shot / Carry On (``reaction``).  Missed after a Rush Shot: goes on, no test.
     """
     options = options or RulesOptions()
     if outcome is ChargeResult.CHARGER_MOVES_IN:
@@ -362,7 +368,9 @@ def charger_after_fire(
     if outcome is ChargeResult.TARGET_RUSH_SHOTS:
         return ChargerFate(True, False, "Missed by the Rush Shot: the charger moves in.")
     if not options.interpretations.charge_missed_charger_tests:
-        return ChargerFate(True, True, "Missed: takes Received Fire but goes on into melee.")
+        return ChargerFate(
+            True, False, "Missed: no Reaction Test taken; the charger moves into melee (7.11.2)."
+        )
     if reaction is None:
         raise IllegalActionError("a missed charger's Received Fire result is needed (7.11.2)")
     goes = reaction in _GOES_ON
@@ -505,8 +513,8 @@ def melee(
             b.dice(rb), section="7.11.4", table="Melee Combat", who=b.name, figures=(b.key,)
         )
         sa, sb = count_successes(roll_a.faces), count_successes(roll_b.faces)
-        dice.note(roll_a, f"{sa} successes", successes=sa)
-        dice.note(roll_b, f"{sb} successes", successes=sb)
+        dice.note(roll_a, plural(sa, "success", "successes"), successes=sa)
+        dice.note(roll_b, plural(sb, "success", "successes"), successes=sb)
         head = (
             f"{a.name} (Rep {ra}) rolled {faces_text(roll_a.faces)}: {sa}; "
             f"{b.name} (Rep {rb}) rolled {faces_text(roll_b.faces)}: {sb}"

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from crdesk.dice import DiceSource, count_passes
 from crdesk.errors import IllegalActionError
 from crdesk.model import BandType
-from crdesk.rules.common import RuleResult, TableRoll, check_rep, faces_text, pass_roll
+from crdesk.rules.common import RuleResult, TableRoll, check_rep, faces_text, pass_roll, plural
 from crdesk.tables import (
     CONTACT_SIZE,
     DEFEND_OBJECTIVE,
@@ -221,7 +221,7 @@ def raid_objective(
         pefs_resolved,
         int(found),
         code,
-        f"Rolled {roll.faces[0]} vs {pefs_resolved} PEF(s) resolved: "
+        f"Rolled {roll.faces[0]} vs {plural(pefs_resolved, 'PEF')} resolved: "
         + ("the objective is with these enemies" if found else "not with these enemies")
         + " (12.2.6).",
     )

@@ -19,7 +19,7 @@ from crdesk.dice import DiceSource
 from crdesk.errors import IllegalActionError
 from crdesk.model import Status, WeaponCode
 from crdesk.options import RulesOptions
-from crdesk.rules.common import RuleResult, check_rep, faces_text, figure_id
+from crdesk.rules.common import RuleResult, check_rep, faces_text, figure_id, plural
 from crdesk.rules.damage import DamageResult, roll_damage
 from crdesk.tables import Shot, WeaponStats, outgunned_rank, ranged_combat_row, weapon_stats
 
@@ -122,8 +122,8 @@ def shot_hits(face: int, rep: int, circumstances: frozenset[Shot]) -> tuple[bool
 
 
 def pitiful_shot_applies(face: int, rep: int, hit: bool) -> bool:
-    """Pitiful Shot 7.9.14: Rep 3 or 2 rolled a 6 and still missed."""
-    return not hit and face == 6 and rep <= 3
+    """Pitiful Shot 7.9.14: Rep 3 or 2 rolled a 6 and still missed (not Rep 1)."""
+    return not hit and face == 6 and 2 <= rep <= 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,11 +197,14 @@ class TargetResult(RuleResult):
 
     def explain(self) -> str:
         shots = "; ".join(s.reason for s in self.shots)
+        carried = " ".join(
+            f"The wounded figure carried: {d.explain()}" for d in self.carried_damage
+        )
         if self.hits == 0:
-            return f"{self.name}: {shots}. Missed: takes Received Fire ({SECTION})."
+            missed = f"{self.name}: {shots}. Missed: takes Received Fire ({SECTION})."
+            return f"{missed} {carried}".strip()
         dmg = " ".join(d.explain() for d in self.damage)
-        carried = " ".join(f"Wounded: {d.explain()}" for d in self.carried_damage)
-        return f"{self.name}: {shots}. {self.hits} hit(s). {dmg} {carried}".strip()
+        return f"{self.name}: {shots}. {plural(self.hits, 'hit')}. {dmg} {carried}".strip()
 
     def to_dict(self) -> dict[str, object]:
         d = RuleResult.to_dict(self)
@@ -318,6 +321,7 @@ def fire(
     out_of_ammo = ones >= 2 or stats.always_out_of_ammo
 
     results: list[TargetResult] = []
+    so_far: list[str] = []
     pos = 0
     for index, (target, n) in enumerate(zip(targets, alloc, strict=True)):
         tid = ids[index]
@@ -363,6 +367,11 @@ def fire(
                 )
             )
         pos += n
+        # what the dice did so far, in the log before any damage die is rolled, so a
+        # referee whose player has not rolled the damage yet can show it (issue 16)
+        landed = sum(1 for s in shots if s.hit) + sum(1 for s in shots if s.hits_carried)
+        so_far.append(f"{target.name}: {plural(landed, 'hit')}")
+        dice.note(roll, "; ".join(so_far))
         damage: list[DamageResult] = []
         if roll_damage_dice:
             for _ in range(sum(1 for s in shots if s.hit)):
@@ -415,7 +424,7 @@ def fire(
         circumstances=circ_words,
     )
     hits = sum(t.hits for t in results)
-    dice.note(roll, f"{hits} hit(s)" + ("; out of ammo" if out_of_ammo else ""))
+    dice.note(roll, plural(hits, "hit") + ("; out of ammo" if out_of_ammo else ""))
     return result
 
 

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 from crdesk.dice import DiceSource
 from crdesk.errors import IllegalActionError
-from crdesk.model import Status
-from crdesk.rules.common import RuleResult, faces_text, words
+from crdesk.model import REP_MIN, Status
+from crdesk.rules.common import RuleResult, faces_text, plural, words
 
 SECTION = "5.2"
 
@@ -81,8 +81,9 @@ class StarPowerResult(RuleResult):
         before = ", ".join(words(s) for s in self.before)
         after = ", ".join(words(s) for s in self.after)
         return (
-            f"Star Power rolled {faces_text(self.faces)}: {self.reductions} reduction(s), "
-            f"{self.lost} die/dice lost, {self.remaining} left; {before} → {after} ({SECTION})."
+            f"Star Power rolled {faces_text(self.faces)}: "
+            f"{plural(self.reductions, 'reduction')}, {plural(self.lost, 'die', 'dice')} lost, "
+            f"{self.remaining} left; {before} → {after} ({SECTION})."
         )
 
 
@@ -112,7 +113,7 @@ def star_power(
         before=tuple(damage),
         after=after,
     )
-    dice.note(roll, f"{reductions} reduction(s), {lost} lost", successes=reductions)
+    dice.note(roll, f"{plural(reductions, 'reduction')}, {lost} lost", successes=reductions)
     return result
 
 
@@ -163,12 +164,18 @@ def star_fate(
             star_power_result,
         )
     if cheat_death:
+        # Rep never drops below 2 (5, 13.3): a Rep 2 Star cheats death at no cost
+        loss = -1 if star_rep > REP_MIN else 0
+        cost = (
+            "loses 1 Rep permanently"
+            if loss
+            else f"keeps Rep {star_rep}, as Rep never drops below {REP_MIN} (13.3)"
+        )
         return StarFate(
             Status.LEAVE_THE_BATTLEFIELD,
             True,
-            -1,
-            f"Cheating Death: the Star is removed to safety and loses 1 Rep permanently "
-            f"({SECTION}).",
+            loss,
+            f"Cheating Death: the Star is removed to safety and {cost} ({SECTION}).",
             star_power_result,
         )
     return StarFate(status, False, 0, f"Obviously Dead ({SECTION}).", star_power_result)

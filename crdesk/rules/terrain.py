@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from crdesk.dice import DiceSource, half_d6
-from crdesk.rules.common import TableRoll
+from crdesk.rules.common import TableRoll, plural
 from crdesk.tables import (
     BUILDING_TYPE,
     OVERALL_TERRAIN,
@@ -62,7 +62,7 @@ def buildings_in_section(dice: DiceSource, table_type: TableType) -> TableRoll:
         None,
         None,
         "buildings",
-        f"Rolled {roll.faces[0]}: {n} building(s) (9.4.4).",
+        f"Rolled {roll.faces[0]}: {plural(n, 'building')} (9.4.4).",
         value=n,
     )
 
@@ -71,7 +71,7 @@ def building_type(dice: DiceSource, table_type: TableType) -> TableRoll:
     """Building Type 9.5: areas (``value``) and floors (``extra``)."""
     roll = dice.roll(1, section="9.5", table="Building Type")
     b = BUILDING_TYPE[table_type][roll.faces[0] - 1]
-    dice.note(roll, f"{b.areas} area(s), {b.floors} floor(s)")
+    dice.note(roll, f"{plural(b.areas, 'area')}, {plural(b.floors, 'floor')}")
     return TableRoll(
         "9.5",
         "Building Type",
@@ -80,7 +80,7 @@ def building_type(dice: DiceSource, table_type: TableType) -> TableRoll:
         None,
         None,
         "building",
-        f"Rolled {roll.faces[0]}: {b.areas} area(s), {b.floors} floor(s) (9.5).",
+        f"Rolled {roll.faces[0]}: {plural(b.areas, 'area')}, {plural(b.floors, 'floor')} (9.5).",
         value=b.areas,
         extra=(("floors", b.floors),),
     )

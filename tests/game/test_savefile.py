@@ -378,7 +378,7 @@ def test_the_message_lists_every_problem(tmp_path: Path, doc: dict[str, Any]) ->
 def test_scenario_problems_are_named_under_scenario(tmp_path: Path, doc: dict[str, Any]) -> None:
     doc["scenario"]["forces"][0]["figures"][1]["rep"] = "five"
     assert problems_of(write(tmp_path, doc)) == [
-        'scenario.forces[0].figures[1].rep: expected an integer 2..9, got "five"'
+        'scenario.forces[0].figures[1].rep: expected an integer 2..20, got "five"'
     ]
 
 

@@ -549,7 +549,7 @@ def test_move_figure_validates_its_numbers() -> None:
         {"prone": 0},
         {"star_power": -2},
         {"name": ""},
-        {"rep": 11},
+        {"rep": 21},
         {"weapon": "laser"},
     ],
 )

@@ -60,7 +60,7 @@ def test_load_raises_with_all_problems() -> None:
     with pytest.raises(ScenarioFormatError) as info:
         io.load(DATA / "several-errors" / "input.crdesk")
     assert len(info.value.problems) == 12
-    assert 'forces[0].figures[1].rep: expected an integer 2..9, got "five"' in str(info.value)
+    assert 'forces[0].figures[1].rep: expected an integer 2..20, got "five"' in str(info.value)
 
 
 def _doc() -> dict:

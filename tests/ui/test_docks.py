@@ -394,7 +394,7 @@ def test_drags_of_other_data_are_refused_and_leave_no_ghost(
         b"not json",
         b"[1, 2]",
         b'{"force": "player"}',
-        b'{"force": "player", "template": {"rep": 12}}',
+        b'{"force": "player", "template": {"rep": 21}}',
         b'{"force": "player", "template": {"rep": true}}',
         b'{"force": "player", "template": {"weapon": "laser"}}',
         b'{"force": "player", "template": {"base": -1}}',

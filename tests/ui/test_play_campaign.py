@@ -75,13 +75,13 @@ def test_a_hostile_band_is_refused_with_its_path(  # type: ignore[no-untyped-def
     path = tmp_path / "bad.crband"
     save_band(band_of({}), path)
     doc = json.loads(path.read_text())
-    doc["figures"][2]["rep"] = 14
+    doc["figures"][2]["rep"] = 21
     path.write_text(json.dumps(doc))
     open_band_from_menu(window, path, monkeypatch)
     assert window.play.campaign_dock.band is None
     title, text = _no_modal_dialogs[-1]
     assert title == "Could not open the Band"
-    assert "figures[2].rep: expected a Rep, an integer 2..9, got 14" in text
+    assert "figures[2].rep: expected a Rep, an integer 2..20, got 21" in text
 
 
 def test_after_the_battle_from_the_game_on_the_table(  # type: ignore[no-untyped-def]

@@ -80,15 +80,15 @@ def test_several_chargers_target_rolls_once():
 def test_charger_fate_and_the_missed_charger_interpretation():
     fires = ChargeResult.TARGET_FIRES
     assert not charger_after_fire(fires, hit=True).goes_on
-    assert charger_after_fire(fires, hit=False, reaction=Status.RUSH_SHOT).goes_on
-    fate = charger_after_fire(fires, hit=False, reaction=Status.DUCK_BACK)
+    # the book's table: "No Reaction Tests taken" — a missed charger just goes on
+    book = charger_after_fire(fires, hit=False)
+    assert book.goes_on and not book.received_fire and book.result == "charger_moves_in"
+    house = opts(charge_missed_charger_tests=True)
+    assert charger_after_fire(fires, hit=False, reaction=Status.RUSH_SHOT, options=house).goes_on
+    fate = charger_after_fire(fires, hit=False, reaction=Status.DUCK_BACK, options=house)
     assert not fate.goes_on and fate.received_fire and fate.result == "charger_stopped"
-    other = charger_after_fire(
-        fires, hit=False, reaction=Status.DUCK_BACK, options=opts(charge_missed_charger_tests=False)
-    )
-    assert other.goes_on and other.received_fire
     with pytest.raises(IllegalActionError):
-        charger_after_fire(fires, hit=False)
+        charger_after_fire(fires, hit=False, options=house)
     rush = charger_after_fire(ChargeResult.TARGET_RUSH_SHOTS, hit=False)
     assert rush.goes_on and not rush.received_fire
     assert charger_after_fire(ChargeResult.CHARGER_MOVES_IN, hit=False).goes_on

@@ -40,7 +40,7 @@ def test_star_power_roll_kept_and_lost_dice():
     assert (result.reductions, result.lost, result.remaining) == (2, 1, 4)
     assert result.after == (DB,) and result.result == "duck_back"
     assert dice.log[0].section == "5.2"
-    assert "2 reduction(s)" in result.explain()
+    assert "2 reductions" in result.explain()
 
 
 def test_star_power_needs_damage_and_valid_levels():
