@@ -8,6 +8,8 @@ and subcommands (``validate``, ...) work headless.  The GUI is found through the
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import sys
 from collections.abc import Callable, Sequence
 from importlib.metadata import entry_points
@@ -21,6 +23,10 @@ from crdesk.model import Scenario
 EXIT_OK = 0
 EXIT_PROBLEMS = 1
 EXIT_USAGE = 2
+"""Bad arguments, a file that cannot be read, an output path that cannot be written."""
+EXIT_PIPE = 128 + 13
+"""The reader of our output went away (``crdesk ... | head -1``): what a shell reports
+for a program ended by SIGPIPE, without the traceback."""
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -82,7 +88,8 @@ def _cmd_validate(args: argparse.Namespace) -> int:
             worst = max(worst, EXIT_USAGE)
             continue
         except ScenarioError as exc:
-            print(f"{name}: {exc}")
+            text = str(exc)  # the message may name the file already: say it once
+            print(text if text.startswith(f"{name}:") else f"{name}: {text}")
             worst = max(worst, EXIT_PROBLEMS)
             continue
         if problems:
@@ -119,6 +126,34 @@ def load_for_command(path: str) -> Scenario | int:
         return EXIT_PROBLEMS
 
 
+def output_problem(path: str | Path) -> str | None:
+    """Why ``path`` cannot be written, or None; checked before any slow work.
+
+    Every subcommand that writes a file refuses an unwritable one the same way:
+    ``error: cannot write PATH: WHY`` and exit 2 (:data:`EXIT_USAGE`), as for
+    an unreadable input.
+    """
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    if target.is_dir():
+        return "it is a folder"
+    if not folder.exists():
+        return f"the folder {str(folder)!r} does not exist"
+    if not folder.is_dir():
+        return f"{str(folder)!r} is not a folder"
+    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        return "permission denied"
+    return None
+
+
+def cannot_write(path: str | Path, why: str | OSError) -> int:
+    """Print ``error: cannot write PATH: WHY`` on stderr; the exit status (2)."""
+    if isinstance(why, OSError):
+        why = why.strerror or str(why)
+    print(f"error: cannot write {path}: {why}", file=sys.stderr)
+    return EXIT_USAGE
+
+
 def _cmd_render(args: argparse.Namespace) -> int:
     suffix = Path(args.output).suffix.lower()
     if suffix not in (".png", ".svg", ".pdf"):
@@ -130,6 +165,9 @@ def _cmd_render(args: argparse.Namespace) -> int:
     if not 10 <= args.dpi <= 1200:
         print(f"error: --dpi must be between 10 and 1200, got {args.dpi:g}", file=sys.stderr)
         return EXIT_USAGE
+    why = output_problem(args.output)
+    if why is not None:
+        return cannot_write(args.output, why)
     scenario = load_for_command(args.file)
     if isinstance(scenario, int):
         return scenario
@@ -150,8 +188,7 @@ def _cmd_render(args: argparse.Namespace) -> int:
             paper=args.paper,
         )
     except OSError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return EXIT_PROBLEMS
+        return cannot_write(args.output, exc)
     print(summary)
     return EXIT_OK
 
@@ -226,6 +263,20 @@ def launch_gui(files: Sequence[str]) -> int:
     return result if isinstance(result, int) else EXIT_OK
 
 
+def run_quietly_into_a_pipe(handler: Handler, args: argparse.Namespace) -> int:
+    """Run a subcommand; a reader that closed our output (``| head -1``) ends it quietly."""
+    try:
+        code = handler(args)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # the rest of the output (and the flush at exit) goes nowhere, without a traceback
+        with contextlib.suppress(OSError, ValueError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_PIPE
+    return code
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``crdesk`` console script."""
     args = list(sys.argv[1:] if argv is None else argv)
@@ -239,7 +290,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.print_help()
             return EXIT_USAGE
         handler: Handler = ns.handler
-        return handler(ns)
+        return run_quietly_into_a_pipe(handler, ns)
     if len(args) > 1:
         print("error: give at most one scenario file to open", file=sys.stderr)
         return EXIT_USAGE

@@ -69,6 +69,7 @@ __all__ = [
     "FireOdds",
     "InSightOdds",
     "MeleeOdds",
+    "OutcomeOdds",
     "ReactionOdds",
     "TargetOdds",
     "ThrowOdds",
@@ -77,6 +78,8 @@ __all__ = [
     "fire_odds",
     "in_sight_odds",
     "melee_odds",
+    "outcome_odds",
+    "outcome_words",
     "pass_distribution",
     "reaction_odds",
     "success_distribution",
@@ -128,6 +131,135 @@ def _pct(p: Fraction) -> str:
     return f"{float(p) * 100:.0f}%"
 
 
+_BOOK_WORDS = {
+    ChargeResult.TARGET_FIRES.value: "target fires",
+    ChargeResult.TARGET_RUSH_SHOTS.value: "target Rush Shots",
+    ChargeResult.CHARGER_MOVES_IN.value: "charger moves into melee",
+    "somethings_out_there": "Something's Out There",
+    "false_alarm": "False Alarm",
+    "contact": "Contact!",
+    "readied_throw_now": "readied, thrown at once",
+    "readied_throw_later": "readied, thrown later",
+    "on_spot": "on the spot",
+    "oops": "Oops",
+    "rep_increase": "Rep +1",
+    "rep_decrease": "Rep -1",
+    "received_fire": "Received Fire",
+    "move_to_cover_to_fire": "move to Cover to fire",
+    "remain_or_move_to_nearest_cover": "remain or move to the nearest Cover",
+    "no_move": "no move",
+}
+
+
+def outcome_words(code: str) -> str:
+    """A result code in the book's words: ``out_of_the_fight`` → ``Out of the Fight``.
+
+    >>> outcome_words("target_rush_shots"), outcome_words("duck_back"), outcome_words("no_change")
+    ('target Rush Shots', 'Duck Back', 'no change')
+    """
+    if code in _BOOK_WORDS:
+        return _BOOK_WORDS[code]
+    inches = code.removeprefix("move_")
+    if inches.isdigit():
+        return f'moves {inches}"'
+    try:
+        return words(Status(code))
+    except ValueError:
+        return code.replace("_", " ")
+
+
+# --------------------------------------------------------------------------
+# Any rule: run it over every roll it makes
+
+
+class _NeedRoll(Exception):
+    """The rule asks for a roll past the faces fixed so far."""
+
+    def __init__(self, count: int) -> None:
+        super().__init__(count)
+        self.count = count
+
+
+class _PrefixDice(DiceSource):
+    """Fixed faces for the first rolls; any further roll stops the rule (:class:`_NeedRoll`)."""
+
+    def __init__(self, rolls: Sequence[tuple[int, ...]]) -> None:
+        super().__init__()
+        self.rolls = rolls
+        self.next = 0
+
+    def _faces(self, count: int, context: str) -> tuple[int, ...]:
+        if self.next == len(self.rolls):
+            raise _NeedRoll(count)
+        faces = self.rolls[self.next]
+        self.next += 1
+        return faces
+
+
+@dataclass(frozen=True, slots=True)
+class OutcomeOdds(RuleResult):
+    """Exact chance of each result of one rule (``outcomes``: result code → chance)."""
+
+    label: str
+    outcomes: Mapping[str, Fraction]
+    section: str = ""
+
+    @property
+    def result(self) -> str:
+        return "odds"
+
+    def chance(self, code: str) -> Fraction:
+        return self.outcomes.get(code, Fraction(0))
+
+    def explain(self) -> str:
+        head = f"{self.label}: " if self.label else ""
+        body = ", ".join(f"{outcome_words(k)} {_pct(p)}" for k, p in self.outcomes.items())
+        return f"{head}{body} ({self.section})."
+
+
+def outcome_odds(
+    run: Callable[[DiceSource], Any],
+    *,
+    label: str = "",
+    key: Callable[[Any], str] | None = None,
+    limit: int = 200_000,
+) -> OutcomeOdds:
+    """Run a rule over every roll it makes, each roll's faces as multisets with their
+    multinomial weights, and sum the chance of each result (``key``: its ``result``).
+
+    Exact for any rule that reads a roll's faces as a set (counts passes,
+    successes, the best dice): the rules do, except activation (who rolled which
+    die), which has no odds.  Rolls that depend on earlier faces (a reroll, the
+    damage of a hit) are followed on their own branch.  ``limit`` caps the
+    branches, so a huge dice pool is refused instead of hanging.
+
+    >>> from crdesk.rules.damage import roll_damage
+    >>> odds = outcome_odds(lambda d: roll_damage(d, 4))
+    >>> odds.chance("obviously_dead"), odds.chance("out_of_the_fight"), odds.chance("duck_back")
+    (Fraction(1, 6), Fraction(1, 3), Fraction(1, 2))
+    """
+    out: dict[str, Fraction] = defaultdict(Fraction)
+    section = ""
+    stack: list[tuple[tuple[tuple[int, ...], ...], Fraction]] = [((), Fraction(1))]
+    branches = 0
+    while stack:
+        rolls, p = stack.pop()
+        branches += 1
+        if branches > limit:
+            raise IllegalActionError(
+                f"too many dice to work out the odds exactly (over {limit} branches)"
+            )
+        try:
+            result = run(_PrefixDice(rolls))
+        except _NeedRoll as need:
+            stack.extend(((*rolls, faces), p * w) for faces, w in _multisets(need.count))
+            continue
+        section = section or str(getattr(result, "section", ""))
+        out[key(result) if key is not None else str(result.result)] += p
+    ordered = dict(sorted(out.items(), key=lambda kv: -kv[1]))
+    return OutcomeOdds(label, ordered, section)
+
+
 # --------------------------------------------------------------------------
 # In Sight 7.6.3
 
@@ -146,7 +278,7 @@ class InSightOdds(RuleResult):
 
     def explain(self) -> str:
         return (
-            f"In Sight: mover acts {_pct(self.mover_wins)}, the other side "
+            f"In Sight: the mover acts {_pct(self.mover_wins)}, the other side acts "
             f"{_pct(self.other_wins)} ({self.section})."
         )
 
@@ -406,7 +538,10 @@ class ChargeOdds(RuleResult):
         return self.outcomes.get(outcome, Fraction(0))
 
     def explain(self) -> str:
-        return ", ".join(f"{o.value} {_pct(p)}" for o, p in self.outcomes.items()) + " (7.11.2)."
+        return (
+            ", ".join(f"{outcome_words(o.value)} {_pct(p)}" for o, p in self.outcomes.items())
+            + " (7.11.2)."
+        )
 
 
 def charge_odds(

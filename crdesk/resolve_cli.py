@@ -26,29 +26,41 @@ line on stderr naming the flag, and exit status 2.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import random
+import re
+import shlex
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any, ClassVar
 
 from crdesk.cli import EXIT_OK, EXIT_USAGE, OneLineParser, int_in
-from crdesk.dice import Dice, DiceSource, Roll
+from crdesk.dice import Dice, DiceLogEntry, DiceSource, Roll
 from crdesk.errors import IllegalActionError
-from crdesk.model import BandType, MeleeWeapon, Status
-from crdesk.odds import charge_odds, fire_odds, in_sight_odds, melee_odds, reaction_odds
+from crdesk.model import REP_MAX, BandType, MeleeWeapon, Status
+from crdesk.odds import (
+    charge_odds,
+    fire_odds,
+    in_sight_odds,
+    melee_odds,
+    outcome_odds,
+    reaction_odds,
+)
 from crdesk.options import RulesOptions
 from crdesk.rules import activation, campaign, grenades, in_sight, melee, pef, stars, terrain
-from crdesk.rules.common import RuleResult, faces_text, words
+from crdesk.rules.common import RuleResult, faces_text, plural, words
 from crdesk.rules.damage import roll_damage
 from crdesk.rules.reaction import Losses, ReactingFigure, ReactionResult, ReactionTest
 from crdesk.rules.reaction import reaction_test as run_reaction_test
 from crdesk.rules.shooting import FireResult, TargetSpec, fire
 from crdesk.tables import GRENADE, TableType, weapon_stats
 
-REP_RANGE = (1, 9)
-"""Reps a player may type (the scenario format's 2..9, and 1 for a Rep lowered in melee)."""
+REP_RANGE = (1, REP_MAX)
+"""Reps a player may type: the scenario format's (the book has no maximum), and 1
+for a Rep lowered in melee."""
 
 FIRE_WEAPONS = ("AR", "BAR", "MP", "P", "SAR", "SG", "SAW", "SMG", "RL", "BAP")
 DAMAGE_WEAPONS = (*FIRE_WEAPONS, GRENADE)
@@ -62,6 +74,38 @@ DESCRIPTION = (
 
 Route = Callable[[str, str], str]
 """(table, who) of a roll → the dice flag its faces come from."""
+
+
+@dataclass(frozen=True, slots=True)
+class PendingRoll:
+    """A roll the player has not typed yet: which flag takes its faces, and what it is."""
+
+    flag: str
+    dice: int
+    section: str
+    table: str
+    who: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "flag": self.flag,
+            "dice": self.dice,
+            "section": self.section,
+            "table": self.table,
+            "who": self.who,
+        }
+
+
+class DiceRanOut(Exception):
+    """The typed dice ran out at a roll boundary: answer as far as they go (issue 16)."""
+
+    def __init__(self, roll: PendingRoll) -> None:
+        super().__init__(f"{roll.table} needs {roll.dice} d6 from {roll.flag}")
+        self.roll = roll
+
+
+class _ProbeDone(Exception):
+    """A look-ahead past the typed dice has seen enough rolls."""
 
 
 class ResolveError(Exception):
@@ -149,6 +193,15 @@ class _FigureSpec:
     fast: bool = False
     carrying: int | None = None
 
+    def text(self) -> str:
+        """The spec as typed: ``rep=4,cover,name=Bob``."""
+        parts = [f"rep={self.rep}"]
+        parts += [w for w, on in (("cover", self.cover), ("prone", self.prone)) if on]
+        parts += ["fast"] if self.fast else []
+        parts += [f"carrying={self.carrying}"] if self.carrying is not None else []
+        parts += [f"name={self.name}"] if self.name else []
+        return ",".join(parts)
+
 
 _SPEC_HELP = "rep=N[,cover][,prone][,fast][,carrying=N][,name=X]"
 
@@ -222,9 +275,15 @@ class FlagDice(DiceSource):
         fallback: Mapping[str, str] | None = None,
         rng: random.Random | None = None,
         hint: str = "",
+        filler: int | None = None,
     ) -> None:
         super().__init__()
         self.hint = hint
+        self.filler = filler
+        """Look-ahead only: the face every missing die shows (the rolls are recorded)."""
+        self.pending: list[PendingRoll] = []
+        self.borrowed: dict[str, int] = {}
+        """Faces a flag read on from its fallback flag (``--damage-dice`` from ``--dice``)."""
         self.typed = {k: tuple(v) for k, v in typed.items()} if typed is not None else None
         self.route = route
         self.fallback = dict(fallback or {})
@@ -267,9 +326,17 @@ class FlagDice(DiceSource):
             return faces
         flag = self._source(asked)
         also = f" (or give {asked})" if flag != asked else ""
-        if flag not in self.typed:
-            them = "it" if count == 1 else "them"
-            raise ResolveError(flag, f"{context} needs {count} d6: give {them} with {flag}")
+        if flag not in self.typed or self.used[flag] == len(self.typed[flag]):
+            # a whole roll not typed yet: not a miscount, the player has not rolled it
+            extend = flag if flag in self.typed and self.borrowed.get(asked) else asked
+            req = self._request
+            wanted = PendingRoll(extend, count, req.section, req.table, req.who)
+            if self.filler is None:
+                raise DiceRanOut(wanted)
+            self.pending.append(wanted)
+            if len(self.pending) > 24:
+                raise _ProbeDone
+            return (self.filler,) * count
         given, pos = self.typed[flag], self.used[flag]
         left = len(given) - pos
         if count > left:
@@ -286,6 +353,8 @@ class FlagDice(DiceSource):
             )
         faces = given[pos : pos + count]
         self.used[flag] = pos + count
+        if flag != asked:
+            self.borrowed[asked] = self.borrowed.get(asked, 0) + count
         self.by_flag.setdefault(flag, []).extend(faces)
         return faces
 
@@ -353,6 +422,15 @@ class Job:
     """The flag an engine refusal (:class:`IllegalActionError`) is about, if any."""
     hint: str = ""
     """Added when typed dice run out part way (e.g. another melee round)."""
+    odds_items: Callable[[], list[OddsItem]] | None = None
+    """What ``--odds`` enumerates when there is no closed-form ``odds``: (label, rule,
+    key) per item — one hit, one recruit, one section — else the whole ``run``."""
+    steps: Callable[[Sequence[PendingRoll]], list[tuple[str, str]]] | None = None
+    """Other commands for the pending rolls, as (what to roll, command) — e.g. the
+    damage of each hit with ``crdesk resolve damage``."""
+
+
+OddsItem = tuple[str, Callable[[DiceSource], Any], Callable[[Any], str] | None]
 
 
 def _main_flag(_table: str, _who: str) -> str:
@@ -370,8 +448,17 @@ def _parts(result: Any) -> list[Any]:
     return [item for name in names for item in getattr(result, name)]
 
 
-def execute(args: argparse.Namespace, build: Callable[[], Job]) -> int:
-    """Build the job, roll or read the dice, print the result; exit status."""
+def execute(
+    args: argparse.Namespace,
+    build: Callable[[], Job],
+    parser: argparse.ArgumentParser | None = None,
+) -> int:
+    """Build the job, roll or read the dice, print the result; exit status.
+
+    Typed dice that run out at a roll are not an error: what they settled is
+    printed, then the rolls still to make and the exact command to run next
+    (``parser`` rebuilds it from ``args``).
+    """
     try:
         job = build()
     except ResolveError as exc:
@@ -384,8 +471,20 @@ def execute(args: argparse.Namespace, build: Callable[[], Job]) -> int:
         dice = FlagDice(typed or None, job.route, job.fallback, rng, job.hint)
         if dice.typed is not None and seed is not None:
             raise ResolveError("--seed", "only when crdesk rolls: leave out the dice flags")
-        odds = job.odds() if job.odds is not None and getattr(args, "odds", False) else None
-        result = job.run(dice)
+        odds = _odds(job) if getattr(args, "odds", False) else None
+        try:
+            result = job.run(dice)
+        except DiceRanOut as out:
+            assert dice.typed is not None
+            group = _lookahead(job, dice.typed, out.roll)
+            command = _command_line(parser, args, group) if parser is not None else ""
+            steps = job.steps(group) if job.steps is not None else []
+            if args.json:
+                print(json.dumps(_pending_json(dice, group, command, steps, odds), indent=2))
+            else:
+                for line in _pending_plain(dice, group, command, steps, odds):
+                    _say(line)
+            return EXIT_OK
         dice.check_used_up()
     except ResolveError as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -400,6 +499,142 @@ def execute(args: argparse.Namespace, build: Callable[[], Job]) -> int:
         for line in _plain(job, dice, result, odds):
             _say(line)
     return EXIT_OK
+
+
+def _odds(job: Job) -> Any:
+    """The exact odds: the job's own closed form, else every roll of its rule enumerated."""
+    if job.odds is not None:
+        return job.odds()
+    items = job.odds_items() if job.odds_items is not None else [("", job.run, None)]
+    found = tuple(outcome_odds(run, label=label, key=key) for label, run, key in items)
+    return found[0] if len(found) == 1 else Batch(found[0].section, "odds", found)
+
+
+def _lookahead(
+    job: Job, typed: Mapping[str, Sequence[int]], first: PendingRoll
+) -> list[PendingRoll]:
+    """The rolls to make now: the missing roll and those on the same table that follow
+    it whatever it shows (both fighters of a melee round, the damage of every hit).
+
+    The rule is run on past the typed dice six times, every missing die showing 1,
+    then 2, ... 6; the rolls all six runs ask for, in the same order, are the ones
+    that do not depend on the missing faces.
+    """
+    runs: list[list[PendingRoll]] = []
+    for face in range(1, 7):
+        probe = FlagDice(typed, job.route, job.fallback, filler=face)
+        # the look-ahead only records which rolls follow; whatever stops the rule ends it
+        with contextlib.suppress(Exception):
+            job.run(probe)
+        runs.append(probe.pending)
+    group: list[PendingRoll] = []
+    for i, roll in enumerate(runs[0]):
+        if roll.table != first.table or any(len(r) <= i or r[i] != roll for r in runs[1:]):
+            break
+        group.append(roll)
+    return group or [first]
+
+
+def _value_text(value: Any) -> str:
+    if isinstance(value, _FigureSpec):
+        return value.text()
+    if isinstance(value, list | tuple):
+        return ",".join(_value_text(v) for v in value)
+    if isinstance(value, Enum):
+        return str(value.value)
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+def _command_line(
+    parser: argparse.ArgumentParser, args: argparse.Namespace, group: Sequence[PendingRoll]
+) -> str:
+    """``crdesk resolve WHAT`` with every flag given and ``?`` for each die still to roll."""
+    more: dict[str, int] = {}
+    for roll in group:
+        more[roll.flag] = more.get(roll.flag, 0) + roll.dice
+    words = ["crdesk", "resolve", str(args.resolve)]
+    for action in parser._actions:
+        if not action.option_strings or action.dest in ("help", "seed", "odds"):
+            continue
+        flag = max(action.option_strings, key=len)
+        value = getattr(args, action.dest, None)
+        if action.metavar == "D":  # a dice flag
+            faces = [str(f) for f in _flatten(value) or []] + ["?"] * more.pop(flag, 0)
+            if faces:
+                words += [flag, ",".join(faces)]
+        elif isinstance(action, argparse._StoreTrueAction):
+            if value:
+                words.append(flag)
+        elif value is not None and value != action.default:
+            many = isinstance(action, argparse._AppendAction)
+            for item in value if many else [value]:
+                words += [flag, _value_text(item)]
+    return " ".join(w if re.fullmatch(r"[\w,?.=/+-]+", w) else shlex.quote(w) for w in words)
+
+
+def _roll_words(group: Sequence[PendingRoll]) -> str:
+    """``4d6 for fighter and 4d6 for opponent``: the rolls to make, by roller."""
+    by_who: dict[str, int] = {}
+    for roll in group:
+        by_who[roll.who] = by_who.get(roll.who, 0) + roll.dice
+    return " and ".join(f"{n}d6" + (f" for {who}" if who else "") for who, n in by_who.items())
+
+
+def _entry_line(entry: DiceLogEntry) -> str:
+    who = f"{entry.who} " if entry.who else ""
+    vs = f" vs {entry.target}" if entry.target is not None else ""
+    outcome = f": {entry.outcome}" if entry.outcome else ""
+    return f"{entry.section} {entry.table}: {who}rolled {faces_text(entry.faces)}{vs}{outcome}."
+
+
+def _pending_plain(
+    dice: FlagDice,
+    group: Sequence[PendingRoll],
+    command: str,
+    steps: Sequence[tuple[str, str]],
+    odds: Any,
+) -> list[str]:
+    lines = [f"Odds: {odds.explain()}"] if odds is not None else []
+    if len(dice.log):
+        lines.append("Settled so far:")
+        lines += [f"  {_entry_line(e)}" for e in dice.log]
+    else:
+        lines.append("Nothing rolled yet.")
+    first = group[0]
+    lines += [f"{what} — {cmd}" for what, cmd in steps]
+    lead = "Or all at once" if steps else f"Next, {first.table} ({first.section})"
+    lines.append(f"{lead}: roll {_roll_words(group)} — {command}")
+    return lines
+
+
+def _pending_json(
+    dice: FlagDice,
+    group: Sequence[PendingRoll],
+    command: str,
+    steps: Sequence[tuple[str, str]],
+    odds: Any,
+) -> dict[str, Any]:
+    first = group[0]
+    out: dict[str, Any] = {"section": first.section, "result": "pending"}
+    out["dice"] = dice.faces
+    out["rolled_by"] = "player" if dice.faces else None
+    out["dice_by_flag"] = {k: list(v) for k, v in dice.by_flag.items()}
+    if odds is not None:
+        out["odds"] = odds.to_dict()
+    out["settled"] = [entry.to_dict() for entry in dice.log]
+    out["pending"] = {
+        "section": first.section,
+        "table": first.table,
+        "rolls": [roll.to_dict() for roll in group],
+        "command": command,
+        "steps": [{"roll": what, "command": cmd} for what, cmd in steps],
+    }
+    out["results"] = []
+    out["rolls"] = [entry.to_dict() for entry in dice.log]
+    out["explain"] = " ".join(_pending_plain(dice, group, command, steps, None))
+    return out
 
 
 def _say(line: str) -> None:
@@ -604,6 +839,25 @@ def _job_fire(args: argparse.Namespace) -> Job:
         why = "always after firing" if r.ones < 2 else f"{r.ones} ones rolled"
         return [f"Out of ammo: {why} (7.9.2)."]
 
+    def steps(group: Sequence[PendingRoll]) -> list[tuple[str, str]]:
+        """Damage still to roll: one ``crdesk resolve damage`` per target hit."""
+        hits: dict[str, int] = {}
+        for roll in group:
+            if "Damage" not in roll.table:
+                return []
+            hits[roll.who] = hits.get(roll.who, 0) + roll.dice
+        reps = {t.name: t.rep for t in targets}
+        reps |= {f"wounded carried by {t.name}": t.carried_rep for t in targets if t.carried_rep}
+        old = f" --old-school --weapon {stats.code}" if options.old_school else ""
+        return [
+            (
+                f"{who}: {plural(n, 'hit')}, roll {n}d6 for damage",
+                f"crdesk resolve damage --target-rep {reps[who]}{old} --dice " + ",".join("?" * n),
+            )
+            for who, n in hits.items()
+            if who in reps
+        ]
+
     def results(r: FireResult) -> list[dict[str, Any]]:
         """One object per target, and one for the shooter's weapon when it runs dry (7.9.2)."""
         out: list[dict[str, Any]] = list(r.to_dict()["results"])
@@ -637,6 +891,7 @@ def _job_fire(args: argparse.Namespace) -> Job:
         head=head,
         tail=tail,
         results=results,
+        steps=steps,
     )
 
 
@@ -654,7 +909,15 @@ def _job_damage(args: argparse.Namespace) -> Job:
         )
         return Batch(items[0].section, _worst([i.status for i in items]), items)
 
-    return Job(dice={"--dice": typed}, route=_main_flag, run=run)
+    def one_hit(dice: DiceSource) -> Any:
+        return roll_damage(dice, args.target_rep, weapon=args.weapon, options=options)
+
+    return Job(
+        dice={"--dice": typed},
+        route=_main_flag,
+        run=run,
+        odds_items=lambda: [("each hit", one_hit, None)],
+    )
 
 
 def _job_star_power(args: argparse.Namespace) -> Job:
@@ -703,10 +966,22 @@ def _job_fast_move(args: argparse.Namespace) -> Job:
         activation.FastMover(f"figure {i}" if many else "figure", rep, args.carrying_wounded)
         for i, rep in enumerate(args.rep, 1)
     ]
+
+    def odds_items() -> list[OddsItem]:
+        def one(rep: int) -> Callable[[DiceSource], Any]:
+            mover = activation.FastMover("figure", rep, args.carrying_wounded)
+            return lambda d: activation.fast_move(d, [mover])
+
+        return [
+            (f"Rep {rep}", one(rep), lambda r: str(r.figures[0].result))
+            for rep in dict.fromkeys(args.rep)
+        ]
+
     return Job(
         dice={"--dice": _typed(args, "dice")},
         route=_main_flag,
         run=lambda d: activation.fast_move(d, movers),
+        odds_items=odds_items,
     )
 
 
@@ -717,8 +992,9 @@ def _job_in_sight(args: argparse.Namespace) -> Job:
     ]
 
     def tail(r: in_sight.InSightResult) -> list[str]:
-        winner = "the mover acts" if r.result == "mover_acts" else "the other side acts"
-        return [f"Result: {winner}; the other side only reacts (7.6.3)."]
+        if r.result == "mover_acts":
+            return ["Result: the mover acts; the other side only reacts (7.6.3)."]
+        return ["Result: the other side acts; the mover only reacts (7.6.3)."]
 
     return Job(
         dice={
@@ -859,7 +1135,13 @@ def _job_recovery(args: argparse.Namespace) -> Job:
         )
         return Batch("7.13", items[0].result if len(items) == 1 else "recovery", items)
 
-    return Job(dice={"--dice": typed}, route=_main_flag, run=run)
+    def odds_items() -> list[OddsItem]:
+        def one(rep: int) -> Callable[[DiceSource], Any]:
+            return lambda d: campaign.recovery(d, rep, left_battlefield=args.left_battlefield)
+
+        return [(f"Rep {rep}", one(rep), None) for rep in dict.fromkeys(args.rep)]
+
+    return Job(dice={"--dice": typed}, route=_main_flag, run=run, odds_items=odds_items)
 
 
 def _nth(what: str, i: int, items: Sequence[object]) -> str:
@@ -878,7 +1160,15 @@ def _job_recruit(args: argparse.Namespace) -> Job:
         )
         return Batch("6.1.1", "recruit", items)
 
-    return Job(dice={"--dice": typed}, route=_main_flag, run=run)
+    def one(dice: DiceSource) -> Any:
+        return campaign.recruit(dice, band, star_rep=args.star_rep, who="recruit")
+
+    return Job(
+        dice={"--dice": typed},
+        route=_main_flag,
+        run=run,
+        odds_items=lambda: [("each recruit", one, lambda r: f"Rep {r.value}")],
+    )
 
 
 def _job_new_recruits(args: argparse.Namespace) -> Job:
@@ -962,10 +1252,18 @@ def _job_blast(args: argparse.Namespace) -> Job:
         for i, s in enumerate(args.figure, 1)
     ]
     weapon = GRENADE if args.weapon == "G" else "RL"
+
+    def odds_items() -> list[OddsItem]:
+        def one(f: grenades.BlastFigure) -> Callable[[DiceSource], Any]:
+            return lambda d: grenades.blast(d, [f], weapon=weapon, options=options)
+
+        return [(f.name, one(f), lambda r: str(r.figures[0].result)) for f in figures]
+
     return Job(
         dice={"--dice": _typed(args, "dice")},
         route=_main_flag,
         run=lambda d: grenades.blast(d, figures, weapon=weapon, options=options),
+        odds_items=odds_items,
     )
 
 
@@ -984,7 +1282,26 @@ def _job_terrain(args: argparse.Namespace) -> Job:
             items.append(terrain.section_terrain(dice, kind, s))
         return Batch("9.3.1", kind.value, tuple(items))
 
-    return Job(dice={"--dice": _typed(args, "dice")}, route=_main_flag, run=run)
+    def odds_items() -> list[OddsItem]:
+        def one(section: int) -> Callable[[DiceSource], Any]:
+            def run_one(dice: DiceSource) -> Any:
+                kind = (
+                    TableType(args.type)
+                    if args.type is not None
+                    else TableType(terrain.overall_terrain(dice).result)
+                )
+                return terrain.section_terrain(dice, kind, section)
+
+            return run_one
+
+        items: list[OddsItem] = []
+        if args.type is None:
+            items.append(("overall type", terrain.overall_terrain, None))
+        return items + [(f"section {n}", one(n), None) for n in sections]
+
+    return Job(
+        dice={"--dice": _typed(args, "dice")}, route=_main_flag, run=run, odds_items=odds_items
+    )
 
 
 def _job_buildings(args: argparse.Namespace) -> Job:
@@ -994,9 +1311,28 @@ def _job_buildings(args: argparse.Namespace) -> Job:
         count = terrain.buildings_in_section(dice, kind)
         assert count.value is not None
         items = [count] + [terrain.building_type(dice, kind) for _ in range(count.value)]
-        return Batch("9.4.4", f"{count.value}_buildings", tuple(items))
+        return Batch("9.4.4", plural(count.value, "building"), tuple(items))
 
-    return Job(dice={"--dice": _typed(args, "dice")}, route=_main_flag, run=run)
+    def one_building(dice: DiceSource) -> Any:
+        return terrain.building_type(dice, kind)
+
+    def building_words(r: Any) -> str:
+        floors = dict(r.extra).get("floors", 1)
+        return f"{plural(r.value, 'area')}, {plural(floors, 'floor')}"
+
+    return Job(
+        dice={"--dice": _typed(args, "dice")},
+        route=_main_flag,
+        run=run,
+        odds_items=lambda: [
+            (
+                "buildings",
+                lambda d: terrain.buildings_in_section(d, kind),
+                lambda r: plural(r.value, "building"),
+            ),
+            ("each building", one_building, building_words),
+        ],
+    )
 
 
 def _job_activation(args: argparse.Namespace) -> Job:
@@ -1037,9 +1373,11 @@ def _job_rep_change(args: argparse.Namespace) -> Job:
 # The parser
 
 
-def _handler(build: Callable[[argparse.Namespace], Job]) -> Callable[[argparse.Namespace], int]:
+def _handler(
+    build: Callable[[argparse.Namespace], Job], parser: argparse.ArgumentParser
+) -> Callable[[argparse.Namespace], int]:
     def handle(args: argparse.Namespace) -> int:
-        return execute(args, lambda: build(args))
+        return execute(args, lambda: build(args), parser)
 
     handle.__name__ = f"resolve_{build.__name__.removeprefix('_job_')}"
     return handle
@@ -1092,7 +1430,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     with_odds.add_argument("--odds", action="store_true", help="print the exact odds first")
 
     def add(
-        name: str, build: Callable[[argparse.Namespace], Job], text: str, odds: bool = False
+        name: str, build: Callable[[argparse.Namespace], Job], text: str, odds: bool = True
     ) -> _Parser:
         p = sub.add_parser(
             name,
@@ -1100,10 +1438,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             description=text,
             parents=[common, with_odds] if odds else [common],
         )
-        p.set_defaults(handler=_handler(build))
+        p.set_defaults(handler=_handler(build, p))
         return p
 
-    p = add("reaction", _job_reaction, "Received Fire / Man Down reaction tests (7.7)", True)
+    p = add("reaction", _job_reaction, "Received Fire / Man Down reaction tests (7.7)")
     p.add_argument(
         "--test",
         action="append",
@@ -1131,7 +1469,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--enemies-down", type=_count, metavar="M", help="enemy side OOF/dead")
     _dice_arg(p, "--dice", "2d6, then the Cover die")
 
-    p = add("fire", _job_fire, "ranged fire: Ranged Combat and damage (7.9.10, 7.9.11)", True)
+    p = add("fire", _job_fire, "ranged fire: Ranged Combat and damage (7.9.10, 7.9.11)")
     p.add_argument("--rep", type=_rep, required=True, help="the shooter's Rep")
     p.add_argument(
         "--weapon", type=_weapon(FIRE_WEAPONS), required=True, help="/".join(FIRE_WEAPONS)
@@ -1185,7 +1523,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     _dice_arg(p, "--dice", "2d6 for the group")
 
-    p = add("in-sight", _job_in_sight, "the In Sight test (7.6.3)", True)
+    p = add("in-sight", _job_in_sight, "the In Sight test (7.6.3)")
     p.add_argument("--mover-rep", type=_rep, required=True, help="Rep of the moving Leader")
     _dice_arg(p, "--mover-dice", "the mover's dice (Rep d6, -1 if concealed)")
     p.add_argument("--other-rep", type=_rep, required=True, help="Rep of the other Leader")
@@ -1197,7 +1535,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--other-sees-concealed", action="store_true", help="the mover is concealed: -1d6"
     )
 
-    p = add("charge", _job_charge, "Charge into Melee (7.11.2)", True)
+    p = add("charge", _job_charge, "Charge into Melee (7.11.2)")
     p.add_argument(
         "--charger-rep", type=_rep, action="append", required=True, help="a charger's Rep (1-3)"
     )
@@ -1209,7 +1547,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     side.add_argument("--flank", action="store_true", help="charged on the flank: -1d6")
     side.add_argument("--rear", action="store_true", help="charged from the rear: -2d6")
 
-    p = add("melee", _job_melee, "Melee Combat and Melee Damage (7.11.4, 7.11.5)", True)
+    p = add("melee", _job_melee, "Melee Combat and Melee Damage (7.11.4, 7.11.5)")
     weapons = _choice("none", "one-hand", "two-hand")
     p.add_argument("--rep", type=_rep, required=True, help="the fighter's Rep")
     p.add_argument("--weapon", type=weapons, default="none", help="none, one-hand or two-hand")
@@ -1318,7 +1656,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--type", type=types, required=True, help="the table's overall type")
     _dice_arg(p, "--dice", "the count die, then 1d6 per building")
 
-    p = add("activation", _job_activation, "activation dice (7.1)")
+    p = add("activation", _job_activation, "activation dice (7.1)", odds=False)
     _dice_arg(p, "--dice", "player's die, enemy's die (again after doubles)")
 
     p = add("retrieve", _job_retrieve, "retrieving wounded (7.12)")
