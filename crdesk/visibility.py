@@ -17,7 +17,6 @@ moving a figure and moving it back restores the matrix bit for bit.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -34,6 +33,8 @@ from crdesk.geometry.los import (
     Viewpoints,
     evaluate,
     explain,
+    join_viewpoints,
+    probe_viewpoints,
     recheck_near,
     viewpoints,
 )
@@ -318,21 +319,17 @@ class VisibilityService:
         others = [o for o in bf.figures() if o.id != figure_id]
         pos = {o.id: k for k, o in enumerate(others)}
         cols = [pos[v] for v in viewers]
-        probes = [
-            dataclasses.replace(fig, id=f"@spot{i}", x=float(p[0]), y=float(p[1]))
-            for i, p in enumerate(points)
-        ]
-        n, n_p, n_v = len(others), len(probes), len(cols)
+        n, n_p, n_v = len(others), len(points), len(cols)
         shape = (n_p, n_v)
         pts = np.array(points, dtype=np.float64).reshape(-1, 2)
         if not n_p or not n_v:
             none = np.zeros(shape, dtype=bool)
             return SpotVerdicts(figure_id, pts, tuple(viewers), none, none, none, np.zeros(shape))
         on_the_move = figure_id in self._moving if moving is None else moving
-        mov = set(self._moving) | ({p.id for p in probes} if on_the_move else set())
-        vp = viewpoints(
-            bf, index, self.rules, figures=[*others, *probes], moving=mov, lit=self._lit
-        )
+        everyone = self._current_viewpoints(index)
+        keep = [k for k, i in enumerate(everyone.ids) if i != figure_id]
+        probes = probe_viewpoints(index, self.rules, fig, pts, moving=on_the_move)
+        vp = join_viewpoints(everyone, keep, probes)
         if all_round:
             vp.fx[:] = 0.0
             vp.fy[:] = 0.0
@@ -357,6 +354,16 @@ class VisibilityService:
             res.cover_ba.reshape(shape) & seen,
             res.distance.reshape(shape),
         )
+
+    def _current_viewpoints(self, index: TerrainIndex) -> Viewpoints:
+        """Every figure as it stands now, patched from the matrix's viewpoints (as
+        :meth:`row` does) without judging any pair."""
+        if self._vp is None or self._full or self.battlefield.figure_ids() != self._vp.ids:
+            self.matrix()
+        assert self._vp is not None
+        pos = self._positions(self._vp)
+        changed = sorted(pos[c] for c in self._dirty if c in pos)
+        return self._viewpoints_for(index, self._vp, changed)
 
     def viewpoints(self) -> Viewpoints:
         """Current figures as arrays (shared with the cohesion and movement code)."""

@@ -45,6 +45,7 @@ from typing import Any
 import networkx as nx
 import numpy as np
 import shapely
+from shapely.geometry.base import BaseGeometry
 
 from crdesk.cohesion import Cohesion
 from crdesk.dice import DiceLog, DiceSource, counter_face
@@ -3083,8 +3084,16 @@ class Game:
         x, y = spot
         if not (radius <= x <= table.width - radius and radius <= y <= table.height - radius):
             return False
-        solid = self.vis.index.impassable_union
-        return solid is None or not solid.buffer(radius).contains(shapely.Point(x, y))
+        index = self.vis.index
+        key = f"impassable_buffer_{radius}"
+        grown = index.cache.get(key)
+        if not isinstance(grown, BaseGeometry | bool):
+            solid = index.impassable_union
+            grown = False if solid is None else solid.buffer(radius)
+            if isinstance(grown, BaseGeometry):
+                shapely.prepare(grown)  # asked for every spot a PEF or a figure tries
+            index.cache[key] = grown
+        return not isinstance(grown, BaseGeometry) or not grown.contains(shapely.Point(x, y))
 
     def _seen_by_player(self, spot: Point2) -> str | None:
         """The first player figure (roster order) able to act that sees the spot."""
@@ -3244,24 +3253,29 @@ class Game:
             steps.append(allowance)
         for turn in turns:
             ang = math.radians(towards + turn)
+            ux, uy = math.sin(ang), -math.cos(ang)
+            # one walk along the ray: a spot on it is reached when nothing (a wall,
+            # impassable ground, the edge) stops the PEF before it
+            reach = movement.farthest_along(
+                self.battlefield,
+                [here, (here[0] + allowance * ux, here[1] + allowance * uy)],
+                allowance,
+                self.rules,
+                index=self.vis.index,
+                ignore_terrain=True,
+                radius=0.5,
+            )
+            limit = math.hypot(reach.point[0] - here[0], reach.point[1] - here[1]) + 1e-3
             for r in steps:
-                p = (here[0] + r * math.sin(ang), here[1] - r * math.cos(ang))
+                if r > limit:
+                    break
+                p = (here[0] + r * ux, here[1] + r * uy)
                 left = math.hypot(target.x - p[0], target.y - p[1])
                 if left >= gap - 1e-6 or left - target.radius < 1.0 or not self._spot_free(p):
                     continue
                 if any(isinstance(f, CoverObstacle) for f in self.battlefield.features_at(*p)):
                     continue  # behind a wall, not on top of it
-                reach = movement.farthest_along(
-                    self.battlefield,
-                    [here, p],
-                    r,
-                    self.rules,
-                    index=self.vis.index,
-                    ignore_terrain=True,
-                    radius=0.5,
-                )
-                if math.hypot(reach.point[0] - p[0], reach.point[1] - p[1]) < 1e-3:
-                    cands.append(p)
+                cands.append(p)
         probe = Figure(pef["id"], f"PEF {pef['id'][3:]}", PEF_REP, x=here[0], y=here[1])
         verdicts = self.vis.spots(probe, cands, viewers, all_round=True, moving=False)
         safe = [bool(row.all()) for row in verdicts.safe]

@@ -438,6 +438,56 @@ def viewpoints(
     )
 
 
+def probe_viewpoints(
+    index: TerrainIndex,
+    rules: RulesOptions,
+    figure: Figure,
+    points: npt.NDArray[np.float64],
+    *,
+    moving: bool = False,
+) -> Viewpoints:
+    """One figure standing on each of many spots, as viewpoints that block nothing
+    (the spots are one figure): the candidates of a spot search, without making a
+    figure per spot."""
+    n = len(points)
+    fx, fy = figure.facing_vector()
+    x = np.ascontiguousarray(points[:, 0], dtype=np.float64)
+    y = np.ascontiguousarray(points[:, 1], dtype=np.float64)
+    r = np.full(n, figure.radius, dtype=np.float64)
+    return Viewpoints(
+        ids=[f"@spot{k}" for k in range(n)],
+        x=x,
+        y=y,
+        r=r,
+        fx=np.full(n, fx),
+        fy=np.full(n, fy),
+        blocks=np.zeros(n, dtype=bool),
+        moving=np.full(n, bool(moving or figure.fast_moving)),
+        lit=np.zeros(n, dtype=bool),
+        present=np.full(n, figure.status is not _GONE),
+        places=_places(index, x, y, r, rules),
+    )
+
+
+def join_viewpoints(a: Viewpoints, keep: Sequence[int], b: Viewpoints) -> Viewpoints:
+    """Rows ``keep`` of ``a`` followed by all of ``b``, as fresh arrays (the derived
+    per-viewpoint data is worked out again from the places when asked)."""
+    k = np.asarray(keep, dtype=np.int64)
+    return Viewpoints(
+        ids=[a.ids[i] for i in k.tolist()] + list(b.ids),
+        x=np.concatenate([a.x[k], b.x]),
+        y=np.concatenate([a.y[k], b.y]),
+        r=np.concatenate([a.r[k], b.r]),
+        fx=np.concatenate([a.fx[k], b.fx]),
+        fy=np.concatenate([a.fy[k], b.fy]),
+        blocks=np.concatenate([a.blocks[k], b.blocks]),
+        moving=np.concatenate([a.moving[k], b.moving]),
+        lit=np.concatenate([a.lit[k], b.lit]),
+        present=np.concatenate([a.present[k], b.present]),
+        places=[a.places[i] for i in k.tolist()] + list(b.places),
+    )
+
+
 PLACE_CACHE_LIMIT = 20_000
 """Remembered figure places per terrain index (dragging adds one per mouse move)."""
 

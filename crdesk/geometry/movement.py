@@ -85,6 +85,21 @@ def _obstacles(index: TerrainIndex, radius: float) -> BaseGeometry | None:
     return grown
 
 
+def _grown_impassable(index: TerrainIndex, n: int, radius: float) -> tuple[Polygon, Polygon]:
+    """Impassable feature ``n`` grown by the base radius, and that shrunk by the graze
+    margin: made once per terrain index and radius (every move and ray asks)."""
+    cache = index.cache.setdefault("grown_impassable", {})
+    assert isinstance(cache, dict)
+    key = (n, radius)
+    got = cache.get(key)
+    if got is None:
+        grown = index.outlines[n].buffer(max(radius - GRAZE, 0.0), quad_segs=4)
+        core = grown.buffer(-GRAZE)
+        shapely.prepare(core)
+        got = cache[key] = (grown, core)
+    return got
+
+
 def _segment_events(
     index: TerrainIndex, seg: LineString, ignore_terrain: bool, radius: float
 ) -> tuple[list[_Piece], list[tuple[float, float, str | None, str]]]:
@@ -98,8 +113,8 @@ def _segment_events(
         outline = index.outlines[n]
         fid = index.features[n]
         if kind is K.IMPASSABLE:
-            grown = outline.buffer(max(radius - GRAZE, 0.0), quad_segs=4)
-            if seg.intersects(grown.buffer(-GRAZE)):
+            grown, core = _grown_impassable(index, n, radius)
+            if seg.intersects(core):
                 inside = seg.intersection(grown)
                 d = min(seg.project(Point(c)) for c in shapely.get_coordinates(inside))
                 events.append((d, math.inf, "impassable", fid))

@@ -36,6 +36,7 @@ import numpy.typing as npt
 
 from crdesk.game.controller import Game
 from crdesk.geometry import kernels, movement
+from crdesk.geometry.terrain_index import TerrainIndex
 from crdesk.model import Figure
 
 Point2 = tuple[float, float]
@@ -96,23 +97,29 @@ def candidates(game: Game, fig: Figure, allowance: float) -> tuple[list[Point2],
     travel: list[float] = [0.0]
     if allowance < MIN_MOVE:
         return points, travel
-    others = [
-        (o.x, o.y, o.radius + fig.radius)
-        for o in bf.figures()
-        if o.id != fig.id and o.status.can_act
-    ]
-
-    def free(p: Point2) -> bool:
-        return all(math.hypot(ox - p[0], oy - p[1]) >= reach - 1e-6 for ox, oy, reach in others)
-
+    others = np.array(
+        [
+            (o.x, o.y, o.radius + fig.radius)
+            for o in bf.figures()
+            if o.id != fig.id and o.status.can_act
+        ],
+        dtype=np.float64,
+    ).reshape(-1, 3)
+    found: list[Point2] = []
+    rays = _ray_cache(index)
     for k in range(RAYS):
         ang = 2.0 * math.pi * k / RAYS
         ux, uy = math.sin(ang), -math.cos(ang)
-        far = (fig.x + allowance * ux, fig.y + allowance * uy)
-        reach = movement.farthest_along(
-            bf, [here, far], allowance, game.rules, index=index, radius=fig.radius
-        )
-        got = math.hypot(reach.point[0] - fig.x, reach.point[1] - fig.y)
+        key = (fig.x, fig.y, fig.radius, allowance, k)
+        got = rays.get(key)
+        if got is None:
+            far = (fig.x + allowance * ux, fig.y + allowance * uy)
+            reach = movement.farthest_along(
+                bf, [here, far], allowance, game.rules, index=index, radius=fig.radius
+            )
+            got = math.hypot(reach.point[0] - fig.x, reach.point[1] - fig.y)
+            if len(rays) < RAY_CACHE_LIMIT:
+                rays[key] = got
         # stop a hair short of what stopped the ray, so the move's cost stays within it
         got = max(0.0, got - 1e-3)
         steps = [RING_STEP * s for s in range(1, int(got / RING_STEP) + 1)]
@@ -121,11 +128,32 @@ def candidates(game: Game, fig: Figure, allowance: float) -> tuple[list[Point2],
         for d in steps:
             if d < MIN_MOVE:
                 continue
-            p = (round(fig.x + d * ux, 3), round(fig.y + d * uy, 3))
-            if free(p):
-                points.append(p)
-                travel.append(math.hypot(p[0] - fig.x, p[1] - fig.y))
+            found.append((round(fig.x + d * ux, 3), round(fig.y + d * uy, 3)))
+    if found and len(others):
+        # drop the spots on another standing figure's base, all at once
+        at = np.array(found, dtype=np.float64)
+        gaps = np.hypot(at[:, None, 0] - others[None, :, 0], at[:, None, 1] - others[None, :, 1])
+        ok = np.asarray((gaps >= others[None, :, 2] - 1e-6).all(axis=1), dtype=bool)
+        found = [p for p, good in zip(found, ok.tolist(), strict=True) if good]
+    for p in found:
+        points.append(p)
+        travel.append(math.hypot(p[0] - fig.x, p[1] - fig.y))
     return points, travel
+
+
+RAY_CACHE_LIMIT = 50_000
+"""Rays remembered per terrain index (figures stand on the same spots turn after turn)."""
+
+
+def _ray_cache(index: TerrainIndex) -> dict[tuple[float, float, float, float, int], float]:
+    """How far each ray goes, per terrain index: it depends on the terrain and the table
+    edge only (other figures are checked per candidate), so a spot searched again -- a
+    figure that did not move, the same figure planned twice -- costs no geometry."""
+    cache = index.cache.get("solo_rays")
+    if not isinstance(cache, dict):
+        cache = {}
+        index.cache["solo_rays"] = cache
+    return cache
 
 
 def judge(game: Game, fig: Figure, points: list[Point2], travel: list[float]) -> Spots:
