@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QFont
+from PySide6.QtGui import QFont, QShowEvent
 from PySide6.QtWidgets import QAbstractButton, QDockWidget, QFrame, QLabel, QScrollArea, QWidget
 
 if TYPE_CHECKING:
@@ -54,12 +54,24 @@ def set_bold(widget: QWidget, bold: bool) -> None:
 
 class SessionDock(QDockWidget):
     """A dock of the play mode: its body scrolls, and it refreshes on every change of
-    the game it is bound to (:meth:`set_session`)."""
+    the game it is bound to (:meth:`set_session`).
+
+    A dock that only shows (nothing reads it to play: the dice tray) sets
+    :attr:`defer_while_hidden`: while it is closed or behind another tab its
+    refreshes wait, and the one refresh due is done when it is shown again (or
+    :meth:`flush`), however many steps were played meanwhile.
+    """
+
+    defer_while_hidden = False
 
     def __init__(self, title: str, name: str, parent: QWidget | None = None) -> None:
         super().__init__(title, parent)
         self.setObjectName(name)
         self.session: PlaySession | None = None
+        self._stale = False
+        """A change came while the dock was hidden and is not shown yet."""
+        self._token: tuple[object, ...] | None = None
+        """What the last refresh showed (:func:`session_token`; None: show afresh)."""
 
     def _set_body(self, body: QWidget, min_width: int) -> None:
         scroll = QScrollArea()
@@ -72,11 +84,30 @@ class SessionDock(QDockWidget):
 
     def set_session(self, session: PlaySession | None) -> None:
         if self.session is not None:
-            self.session.changed.disconnect(self.refresh)
+            self.session.changed.disconnect(self._on_changed)
         self.session = session
         if session is not None:
-            session.changed.connect(self.refresh)
+            session.changed.connect(self._on_changed)
+        self._stale = False
+        self._token = None  # bound afresh: shown afresh
         self.refresh()
+
+    def _on_changed(self) -> None:
+        if self.defer_while_hidden and not self.isVisible():
+            self._stale = True
+        else:
+            self._stale = False
+            self.refresh()
+
+    def flush(self) -> None:
+        """Do the refresh that waited while the dock was hidden, if one did."""
+        if self._stale:
+            self._stale = False
+            self.refresh()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self.flush()
 
     def refresh(self) -> None:
         raise NotImplementedError

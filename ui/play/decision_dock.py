@@ -157,7 +157,7 @@ class DecisionDock(SessionDock):
         self._grid_layout: list[tuple[str, list[Action]]] = []
         """The figures' rows as laid out in the grid: each figure and its options."""
         self._swatch_key: tuple[str, str] | None = None
-        self._shown: tuple[object, ...] | None = None
+        self._token: tuple[object, ...] | None = None
         """What the last refresh showed (:func:`~ui.play._dock.session_token`)."""
         layout.addWidget(self.options_box)
         type_row = QHBoxLayout()
@@ -189,9 +189,9 @@ class DecisionDock(SessionDock):
         """
         session = self.session
         token = session_token(session)
-        if token is not None and token == self._shown:
+        if token is not None and token == self._token:
             return
-        self._shown = token
+        self._token = token
         decision = session.awaiting() if session is not None else None
         self.default = None
         if session is None:

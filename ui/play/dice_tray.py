@@ -340,12 +340,14 @@ class CardWidget(QFrame):
 class DiceTrayDock(SessionDock):
     """The last step's rolls, drawn as dice."""
 
+    defer_while_hidden = True
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("Dice tray", "DiceTrayDock", parent)
         self.cards: list[CardWidget] = []
         """The cards shown, one per event with dice."""
         self._card_pool: list[CardWidget] = []
-        self._shown: tuple[object, ...] | None = None
+        self._token: tuple[object, ...] | None = None
         body = self._body = QWidget()
         self._layout = QVBoxLayout(body)
         self._layout.setContentsMargins(6, 6, 6, 6)
@@ -374,9 +376,9 @@ class DiceTrayDock(SessionDock):
         rolls of the same step are added, and another step's fill the cards in again."""
         session = self.session
         token = session_token(session)
-        if token is not None and token == self._shown:
+        if token is not None and token == self._token:
             return
-        self._shown = token
+        self._token = token
         if session is None:
             self._show_events([])
             set_text(self.title, "No game")
@@ -427,6 +429,7 @@ class DiceTrayDock(SessionDock):
 
     def shown_faces(self) -> list[tuple[int, ...]]:
         """Every row's faces, card by card (for tests and the report)."""
+        self.flush()
         return [row.faces() for card in self.cards for row in card.rows]
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QRectF, QSize, Qt
 from PySide6.QtCore import Signal as _Signal
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDockWidget,
@@ -169,6 +169,8 @@ class EventLogDock(QDockWidget):
         super().__init__("Event log", parent)
         self.setObjectName("EventLogDock")
         self.session: PlaySession | None = None
+        self._stale = False
+        """Events came while the log was hidden and are not listed yet."""
         self.list = QListWidget()
         self.list.setItemDelegate(EventDelegate(self.list))
         self.list.setResizeMode(QListView.ResizeMode.Adjust)
@@ -184,16 +186,41 @@ class EventLogDock(QDockWidget):
 
     def set_session(self, session: PlaySession | None) -> None:
         if self.session is not None:
-            self.session.stepped.disconnect(self.append)
-            self.session.rewound.disconnect(self.rebuild)
+            self.session.stepped.disconnect(self._stepped)
+            self.session.rewound.disconnect(self._rewound)
         self.session = session
         if session is not None:
-            session.stepped.connect(self.append)
-            session.rewound.connect(self.rebuild)
+            session.stepped.connect(self._stepped)
+            session.rewound.connect(self._rewound)
+        self._stale = False
         self.rebuild()
+
+    def _stepped(self, events: list[Event]) -> None:
+        if self._stale or not self.isVisible():
+            self._stale = True  # closed or behind another tab: caught up when shown
+        else:
+            self.append(events)
+
+    def _rewound(self) -> None:
+        if self.isVisible():
+            self._stale = False
+            self.rebuild()
+        else:
+            self._stale = True
+
+    def flush(self) -> None:
+        """List the events that came while the log was hidden."""
+        if self._stale:
+            self._stale = False
+            self.rebuild()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self.flush()
 
     def events(self) -> list[Event]:
         """The events listed, in order."""
+        self.flush()
         out = []
         for row in range(self.list.count()):
             event = self.list.item(row).data(EVENT_ROLE)
@@ -203,7 +230,8 @@ class EventLogDock(QDockWidget):
 
     def rebuild(self) -> None:
         """Follow the game's events after an undo: the rows of the events kept stay, the
-        ones taken back go (everything is listed afresh only when the start differs)."""
+        ones taken back go, the new ones are added (everything is listed afresh only when
+        the start differs)."""
         events = list(self.session.game.events) if self.session is not None else []
         count = self.list.count()
         keep = min(count, len(events))

@@ -212,7 +212,7 @@ class TurnDock(SessionDock):
         self._group_pool: list[QLabel] = []
         """Every group row made so far (the ones past the shown rows are hidden)."""
         self._swatch_colour: str | None = None
-        self._shown: tuple[object, ...] | None = None
+        self._token: tuple[object, ...] | None = None
         """What the last refresh showed (:func:`session_token`)."""
         buttons = QHBoxLayout()
         self.end_button = QPushButton("End activation  (E)")
@@ -254,9 +254,9 @@ class TurnDock(SessionDock):
         every step, and rebuilding its rows each time cost most of a step's redraw)."""
         session = self.session
         token = session_token(session)
-        if token == self._shown and token is not None:
+        if token == self._token and token is not None:
             return  # nothing changed since the last refresh (one change, several signals)
-        self._shown = token
+        self._token = token
         self._end = self._pass = None
         if session is None:
             self.view = None
