@@ -118,6 +118,7 @@ def test_highlight_and_preview_facing_leave_the_model_alone(scene: BattlefieldSc
 @pytest.mark.parametrize("kind", list(TerrainKind))
 def test_invalid_outlines_still_draw(scene: BattlefieldScene, kind: TerrainKind) -> None:
     """A self-intersecting outline is flagged by the editor, not refused: it must still draw."""
+    from PySide6.QtCore import QRectF
     from PySide6.QtGui import QImage, QPainter
     from shapely.geometry import Polygon
 
@@ -131,13 +132,27 @@ def test_invalid_outlines_still_draw(scene: BattlefieldScene, kind: TerrainKind)
         TerrainKind.BUILDING: Building,
         TerrainKind.COVER: CoverObstacle,
     }.get(kind, TerrainFeature)
+
+    def picture() -> QImage:
+        """The 7" square round the bow tie, 20 pixels an inch, on white."""
+        image = QImage(140, 140, QImage.Format.Format_ARGB32_Premultiplied)
+        image.fill(QColor("white"))
+        painter = QPainter(image)
+        scene.render(painter, QRectF(0, 0, 140, 140), QRectF(29, 27, 7, 7))
+        painter.end()
+        return image
+
+    before = picture()
     scene.battlefield.add_feature(cls("odd", kind, "Odd", bow_tie))
     item = scene.feature_item("odd")
     assert item is not None
-    image = QImage(100, 100, QImage.Format.Format_ARGB32_Premultiplied)
-    painter = QPainter(image)
-    scene.render(painter)
-    painter.end()
+    after = picture()
+    # both lobes of the bow tie are drawn: (31, 30.5) and (34, 30.5) change colour,
+    # and a corner of the square far from either lobe does not
+    for x, y in ((31, 30.5), (34, 30.5)):
+        px, py = int((x - 29) * 20), int((y - 27) * 20)
+        assert after.pixelColor(px, py) != before.pixelColor(px, py), (kind, x, y)
+    assert after.pixelColor(5, 5) == before.pixelColor(5, 5)
 
 
 # -- the ground layer: terrain painted from cached tiles (issue 6 performance) ----------

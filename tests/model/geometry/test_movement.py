@@ -138,15 +138,22 @@ def test_duck_back_to_the_nearest_cover() -> None:
     assert res.distance == pytest.approx(13 - res.point[1], abs=0.3)
 
 
-def test_duck_back_prone_in_place_without_cover() -> None:
+def test_duck_back_to_the_cover_already_between_it_and_the_threat() -> None:
     bf = duck_field()
     res = nearest_cover(bf, bf.figure("a"), (16, 0), RULES)  # threat north: wall is between
-    assert res.distance == pytest.approx(0.0) or not res.prone_in_place
-    bf2 = Battlefield(
+    # not prone in place: it steps up behind the wall (y 10.4) to count as in its Cover
+    assert not res.prone_in_place and res.reason == "cover"
+    assert res.point[0] == pytest.approx(16.0) and 10.9 <= res.point[1] < 13
+    assert res.distance == pytest.approx(13 - res.point[1], abs=0.01)
+
+
+def test_duck_back_prone_in_place_without_cover() -> None:
+    bf = Battlefield(
         Table(36, 36), [], [Force("red", "red", figures=[Figure("b", "b", 4, x=18, y=18)])]
     )
-    res2 = nearest_cover(bf2, bf2.figure("b"), (18, 0), RULES)
-    assert res2.prone_in_place and res2.point == (18, 18)
+    res = nearest_cover(bf, bf.figure("b"), (18, 0), RULES)  # an empty table: no Cover
+    assert res.prone_in_place and res.reason == "prone"
+    assert res.point == (18, 18) and res.distance == pytest.approx(0.0)
 
 
 def test_duck_back_building_interiors_option() -> None:
