@@ -237,6 +237,16 @@ def _figure_spec(text: str) -> _FigureSpec:
     return _FigureSpec(rep, name, flags["cover"], flags["prone"], flags["fast"], carrying)
 
 
+def _status_choice(text: str) -> Status:
+    """``duck-back``, ``Duck_Back``: a status by its code, case and dashes aside."""
+    key = text.strip().lower().replace("-", "_").replace(" ", "_")
+    try:
+        return Status(key)
+    except ValueError:
+        names = ", ".join(s.value.replace("_", "-") for s in Status)
+        raise argparse.ArgumentTypeError(f"{text!r} is not a status ({names})") from None
+
+
 def _statuses(text: str) -> list[Status]:
     out: list[Status] = []
     for part in text.replace(" ", "").split(","):
@@ -711,13 +721,28 @@ def _job_reaction(args: argparse.Namespace) -> Job:
         names[0] = "Star"
     if args.free_will is not None and not args.star:
         raise ResolveError("--free-will", "only a Star has Free Will: add --star (5.2)")
+    count = len(args.rep)
+    currents: list[Status | None] = list(args.current or [None])
+    if len(currents) == 1:
+        currents *= count
+    elif len(currents) != count:
+        raise ResolveError(
+            "--current",
+            f"give it once (every figure) or once per --rep ({count}), got {len(currents)}",
+        )
+    covered = set(args.in_cover_figure or [])
+    if any(n > count for n in covered):
+        raise ResolveError("--in-cover-figure", f"there are only {count} figures (--rep)")
+    leader: int | list[int] | None = args.leader_rep
+    leader_shown = max(args.leader_rep) if args.leader_rep else None
     testers = [
         ReactingFigure(
             name,
             rep,
-            in_cover=args.in_cover,
+            in_cover=args.in_cover or i + 1 in covered,
             outgunned=args.outgunned,
             is_star=args.star and i == 0,
+            current=currents[i],
             free_will=args.free_will if i == 0 else None,
         )
         for i, (name, rep) in enumerate(zip(names, args.rep, strict=True))
@@ -727,21 +752,21 @@ def _job_reaction(args: argparse.Namespace) -> Job:
 
     def run(dice: DiceSource) -> ReactionResult:
         return run_reaction_test(
-            dice, testers, tests, leader_rep=args.leader_rep, losses=losses, options=options
+            dice, testers, tests, leader_rep=leader, losses=losses, options=options
         )
 
     def head(r: ReactionResult) -> list[str]:
         if r.leader_die is None:
             return []
         verdict = "passed: +1 passed d6 for every figure" if r.leader_passed else "failed"
-        return [f"Leader Die {r.leader_die} vs Rep {args.leader_rep}: {verdict} (6.3.2)."]
+        return [f"Leader Die {r.leader_die} vs Rep {leader_shown}: {verdict} (6.3.2)."]
 
     return Job(
         dice={"--dice": _typed(args, "dice"), "--leader-die": _typed(args, "leader_die")},
         route=lambda table, _who: "--leader-die" if table == "Leader Die" else "--dice",
         run=run,
         odds=lambda: reaction_odds(
-            testers, tests, leader_rep=args.leader_rep, losses=losses, options=options
+            testers, tests, leader_rep=leader, losses=losses, options=options
         ),
         head=head,
     )
@@ -1025,12 +1050,28 @@ def _job_charge(args: argparse.Namespace) -> Job:
         else melee.Approach.FRONT
     )
     options = RulesOptions()
+    if args.fires_at is not None and not args.single_shot:
+        raise ResolveError("--fires-at", "only with --single-shot (a weapon that fires once)")
+    if args.fires_at is not None and args.fires_at > len(chargers):
+        raise ResolveError("--fires-at", f"there are only {len(chargers)} chargers")
+    chosen = chargers[args.fires_at - 1][0] if args.fires_at is not None else None
 
     def head(r: melee.ChargeTestResult) -> list[str]:
         return [
             f"The target rolled {faces_text(r.target_faces)} ({r.target_dice}d6) vs Rep "
             f"{r.target_rep}: passed {r.target_passed} (7.11.2)."
         ]
+
+    def tail(r: melee.ChargeTestResult) -> list[str]:
+        if not args.single_shot:
+            return []
+        return [melee.single_shot_target(r, chosen).explain()]
+
+    def results(r: melee.ChargeTestResult) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = r.to_dict()["results"]
+        if args.single_shot:
+            out.append(melee.single_shot_target(r, chosen).to_dict())
+        return out
 
     return Job(
         dice={
@@ -1061,7 +1102,9 @@ def _job_charge(args: argparse.Namespace) -> Job:
             ),
         ),
         head=head,
-        blame="--charger-rep",
+        tail=tail,
+        results=results,
+        blame="--fires-at" if chosen is not None else "--charger-rep",
     )
 
 
@@ -1453,7 +1496,28 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--rep", type=_rep, action="append", required=True, help="Rep of a figure taking the test"
     )
     p.add_argument("--in-cover", action="store_true", help="the figures are in Cover: +1d6")
-    p.add_argument("--leader-rep", type=_rep, help="Rep of the group's Star Leader (6.3.2)")
+    p.add_argument(
+        "--in-cover-figure",
+        type=int_in(1, 99, "a figure number"),
+        action="append",
+        metavar="N",
+        help="only figure N (the Nth --rep) is in Cover; repeat for others",
+    )
+    p.add_argument(
+        "--leader-rep",
+        type=_rep,
+        action="append",
+        help="Rep of the group's Star Leader (6.3.2); repeat for several Leaders: the "
+        "highest rolls (6.3.3)",
+    )
+    p.add_argument(
+        "--current",
+        type=_status_choice,
+        action="append",
+        metavar="STATUS",
+        help="a reaction the figure is still carrying out, e.g. duck-back: it scores no "
+        "better (7.7.3); once for all, or once per --rep",
+    )
     _dice_arg(p, "--leader-die", "the Leader Die (Received Fire only)")
     p.add_argument("--outgunned", action="store_true", help="outgunned by the shooter (7.9.1)")
     p.add_argument(
@@ -1546,6 +1610,17 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     side = p.add_mutually_exclusive_group()
     side.add_argument("--flank", action="store_true", help="charged on the flank: -1d6")
     side.add_argument("--rear", action="store_true", help="charged from the rear: -2d6")
+    p.add_argument(
+        "--single-shot",
+        action="store_true",
+        help="the target's weapon fires one shot: which charger it fires at (7.11.2)",
+    )
+    p.add_argument(
+        "--fires-at",
+        type=int_in(1, 3, "a charger number"),
+        metavar="N",
+        help="with --single-shot: fire at the Nth charger instead (a Rush Shot)",
+    )
 
     p = add("melee", _job_melee, "Melee Combat and Melee Damage (7.11.4, 7.11.5)")
     weapons = _choice("none", "one-hand", "two-hand")

@@ -289,3 +289,50 @@ def test_a_closed_pipe_ends_quietly() -> None:
         err = proc.stderr.read().decode()
     assert proc.wait(timeout=60) == cli.EXIT_PIPE
     assert err == "", err
+
+
+# --------------------------------------------------------------------------
+# What the book's examples say (item 2)
+
+
+def test_a_figure_still_carrying_out_a_reaction_scores_no_better(capsys: Capsys) -> None:
+    # 1,2 vs Rep 4 passes 2: Return Fire, but a figure still ducking back stays so (7.7.3)
+    argv = "reaction --test received-fire --rep 4 --dice 1,2"
+    assert as_json(argv, capsys)["results"][0]["status"] == "return_fire"
+    data = as_json(f"{argv} --current duck-back", capsys)
+    assert data["results"][0]["status"] == "duck_back"
+    assert "cannot score better (7.7.3): Duck Back" in data["results"][0]["reason"]
+
+
+def test_cover_per_figure(capsys: Capsys) -> None:
+    # 5,6 then the Cover die 1: only figure 2 is in Cover, so only it passes 1 (Rush Shot)
+    data = as_json(
+        "reaction --test received-fire --rep 4 --rep 4 --in-cover-figure 2 --dice 5,6,1", capsys
+    )
+    assert [r["status"] for r in data["results"]] == ["duck_back", "rush_shot"]
+    bad = run("reaction --test received-fire --rep 4 --in-cover-figure 2 --dice 5,6", capsys)
+    assert bad[0] == 2 and "--in-cover-figure" in bad[2]
+
+
+def test_several_leaders_roll_the_highest_leader_die(capsys: Capsys) -> None:
+    # Leaders Rep 5 and 6: the Rep 6 one's die counts (6.3.3); 6 passes against Rep 6 only
+    data = as_json(
+        "reaction --test received-fire --rep 4 --leader-rep 5 --leader-rep 6 --leader-die 6 "
+        "--dice 5,6",
+        capsys,
+    )
+    assert data["results"][0]["status"] == "rush_shot"  # 0 passed + the Leader's 1
+
+
+def test_which_charger_a_single_shot_target_fires_at(capsys: Capsys) -> None:
+    # target passes 2; charger 1 passed 2 (Rush Shot), charger 2 passed 0: fire at 2
+    argv = (
+        "charge --charger-rep 4 --charger-rep 4 --charger-dice 1,2,6,6 --target-rep 4 "
+        "--target-dice 1,3 --single-shot"
+    )
+    _, out, _ = run(argv, capsys)
+    assert out.splitlines()[-1] == "target fires at charger 2, who passed fewest (0) (7.11.2)."
+    choice = as_json(f"{argv} --fires-at 1", capsys)["results"][-1]
+    assert (choice["charger"], choice["result"]) == ("charger 1", "rush_shot")
+    bad = run(argv.replace(" --single-shot", "") + " --fires-at 1", capsys)
+    assert bad[0] == 2 and "--single-shot" in bad[2]

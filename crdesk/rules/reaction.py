@@ -276,7 +276,10 @@ def _react(
     if len(by_test) > 1:
         reason += f"; the worse applies (7.7.2): {words(status)}"
     if t.current is not None and t.current.rank > status.rank:
-        reason += f"; still carrying out {words(t.current)}, cannot score better (7.7.3)"
+        reason += (
+            f"; still carrying out {words(t.current)}, it cannot score better (7.7.3): "
+            f"{words(t.current)}"
+        )
         status = worse(status, t.current)
     reason += f" ({SECTION})."
     return FigureReaction(
