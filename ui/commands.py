@@ -11,15 +11,27 @@ makes itself obsolete and disappears from the stack.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import weakref
 from typing import Any, cast
 
 from PySide6.QtGui import QUndoCommand
 
-from crdesk.model import Battlefield, Figure, GenerationRecord, Table, TerrainFeature
+from crdesk.events import Change, ChangeKind
+from crdesk.model import (
+    BandType,
+    Battlefield,
+    Figure,
+    ForceState,
+    GenerationRecord,
+    Scenario,
+    Table,
+    TerrainFeature,
+)
 from ui.document import Document
 
 _CHANGE_VALUE_ID = 1001
+_NUDGE_ID = 1002
 
 
 def item_label(battlefield: Battlefield, item_id: str) -> str:
@@ -272,3 +284,215 @@ class ChangeForceCommand(QUndoCommand):
     def undo(self) -> None:
         force_id, index = self._back
         self._doc.battlefield.transfer_figure(self._id, force_id, index)
+
+
+# -- forces -------------------------------------------------------------------
+
+
+def _forces_now(document: Document) -> tuple[ForceState, ...]:
+    return document.battlefield.snapshot().forces
+
+
+def _put_forces(document: Document, forces: tuple[ForceState, ...]) -> None:
+    """Set every force and roster by value, through the model's own restore.
+
+    The snapshot is re-taken at each redo/undo so it names the terrain of the
+    moment: terrain edits between two force edits never make it stale.
+    """
+    bf = document.battlefield
+    bf.restore(dataclasses.replace(bf.snapshot(), forces=forces))
+
+
+class ForcesCommand(QUndoCommand):
+    """Add, rename, recolour, re-band or delete forces, or pick the player's force.
+
+    It holds the forces before and after, by value; both directions go through
+    :meth:`~crdesk.model.Battlefield.restore`, so a deleted force comes back with
+    its figures where they stood.
+    """
+
+    def __init__(self, document: Document, forces: tuple[ForceState, ...], text: str):
+        super().__init__(text)
+        self._doc = _held_weakly(document)
+        self._old = _forces_now(document)
+        self._new = tuple(forces)
+
+    def redo(self) -> None:
+        _put_forces(self._doc, self._new)
+
+    def undo(self) -> None:
+        _put_forces(self._doc, self._old)
+
+
+def add_force_command(document: Document, name: str, band: BandType, colour: str) -> ForcesCommand:
+    """A new empty force, non-player unless it is the first."""
+    forces = _forces_now(document)
+    new_id = document.battlefield.new_id("force")
+    state = ForceState(new_id, name, band, not forces, colour, ())
+    return ForcesCommand(document, (*forces, state), f"Add Force {name}")
+
+
+def change_force_command(document: Document, force_id: str, **values: Any) -> ForcesCommand:
+    """Set a force's name, band, colour or player flag (one player force at a time)."""
+    old = _forces_now(document)
+    target = next(f for f in old if f.id == force_id)
+    forces = []
+    for state in old:
+        if state.id == force_id:
+            state = dataclasses.replace(state, **values)
+        elif values.get("player"):
+            state = dataclasses.replace(state, player=False)
+        forces.append(state)
+    if "name" in values:
+        text = f"Rename {target.name} to {values['name']}"
+    elif "player" in values:
+        text = f"Player runs {target.name}" if values["player"] else f"Nobody runs {target.name}"
+    elif "band" in values:
+        text = f"{target.name}: {BandType(values['band']).value.title()} band"
+    else:
+        text = f"Recolour {target.name}"
+    return ForcesCommand(document, tuple(forces), text)
+
+
+def delete_force_command(document: Document, force_id: str) -> ForcesCommand:
+    """Remove a force with all its figures (undo brings them back)."""
+    old = _forces_now(document)
+    target = next(f for f in old if f.id == force_id)
+    forces = tuple(f for f in old if f.id != force_id)
+    return ForcesCommand(document, forces, f"Delete Force {target.name}")
+
+
+class ChangeFiguresCommand(QUndoCommand):
+    """Set one property of several figures at once (a multi-selection edit), as one step."""
+
+    def __init__(self, document: Document, ids: list[str], name: str, value: Any, text: str = ""):
+        bf = document.battlefield
+        label = name.replace("_", " ").title() if name != "rep" else "Rep"
+        super().__init__(text or f"Change {label} of {len(ids)} Figures")
+        self._doc = _held_weakly(document)
+        self._old = {i: {name: copy.deepcopy(getattr(bf.figure(i), name))} for i in ids}
+        self._new = {i: {name: value} for i in ids}
+
+    def redo(self) -> None:
+        self._doc.battlefield.update_figures(self._new)
+
+    def undo(self) -> None:
+        self._doc.battlefield.update_figures(self._old)
+
+
+# -- scenario settings --------------------------------------------------------
+
+SCENARIO_FIELDS = ("title", "description", "rules", "encounter")
+
+
+def announce_scenario(document: Document) -> None:
+    """Tell the views that the scenario's own settings changed (no battlefield change).
+
+    The battlefield announces its own changes; title, description, rules and
+    encounter live on the scenario, so the document's signal carries a
+    ``"scenario"`` change for the window title, the checks and the sight lines.
+    """
+    rev = document.battlefield.revision
+    document.model_changed.emit(Change(ChangeKind.CHANGED, "scenario", "", rev))
+
+
+class ScenarioSettingsCommand(QUndoCommand):
+    """Set the scenario's title, description, rules options and encounter as one step."""
+
+    def __init__(self, document: Document, values: dict[str, Any], text: str = "Scenario Settings"):
+        super().__init__(text)
+        unknown = set(values) - set(SCENARIO_FIELDS)
+        if unknown:
+            raise ValueError(f"not a scenario setting: {sorted(unknown)}")
+        self._doc = _held_weakly(document)
+        self._old = {k: copy.deepcopy(getattr(document.scenario, k)) for k in values}
+        self._new = dict(values)
+
+    def _apply(self, values: dict[str, Any]) -> None:
+        for key, value in values.items():
+            setattr(self._doc.scenario, key, value)
+        announce_scenario(self._doc)
+
+    def redo(self) -> None:
+        self._apply(self._new)
+        self.setObsolete(self._old == self._new)
+
+    def undo(self) -> None:
+        self._apply(self._old)
+
+
+class GenerateTableCommand(QUndoCommand):
+    """Put a generated table down with the forces re-deployed, its encounter, title and text."""
+
+    def __init__(
+        self,
+        document: Document,
+        generated: Scenario,
+        forces: tuple[ForceState, ...],
+        text: str = "Generate Table",
+    ):
+        super().__init__(text)
+        self._doc = _held_weakly(document)
+        s = document.scenario
+        bf = document.battlefield
+        self._old = (bf.table, bf.terrain, _forces_now(document))
+        self._old_fields = {k: getattr(s, k) for k in (*SCENARIO_FIELDS, "generation")}
+        gbf = generated.battlefield
+        self._new = (gbf.table, list(gbf.terrain), forces)
+        self._new_fields = {
+            "title": generated.title,
+            "description": generated.description,
+            "encounter": generated.encounter,
+            "rules": dataclasses.replace(s.rules, scale=generated.rules.scale),
+            "generation": generated.generation,
+        }
+
+    def _apply(self, state: tuple[Any, ...], fields: dict[str, Any]) -> None:
+        table, terrain, forces = state
+        for key, value in fields.items():
+            setattr(self._doc.scenario, key, value)
+        self._doc.battlefield.replace_terrain(table, list(terrain))
+        _put_forces(self._doc, forces)
+        announce_scenario(self._doc)
+
+    def redo(self) -> None:
+        self._apply(self._new, self._new_fields)
+
+    def undo(self) -> None:
+        self._apply(self._old, self._old_fields)
+
+
+class NudgeCommand(MoveItemsCommand):
+    """One arrow-key nudge; a run of nudges of the same items merges into one step."""
+
+    def __init__(self, document: Document, ids: list[str], dx: float, dy: float, text: str):
+        bf = document.battlefield
+        feature_ids = {f.id for f in bf.terrain}
+        offsets = {i: (dx, dy) for i in ids if i in feature_ids}
+        moves = {}
+        for i in ids:
+            if i not in feature_ids:
+                f = bf.figure(i)
+                moves[i] = ((f.x, f.y, f.facing), (f.x + dx, f.y + dy, f.facing))
+        super().__init__(document, offsets, moves, text)
+        self._key = (tuple(ids), document.edit_session)
+        self._runs: list[NudgeCommand] = []
+
+    def id(self) -> int:
+        return _NUDGE_ID
+
+    def redo(self) -> None:
+        super().redo()
+        for run in self._runs:
+            run.redo()
+
+    def undo(self) -> None:
+        for run in reversed(self._runs):
+            run.undo()
+        super().undo()
+
+    def mergeWith(self, other: QUndoCommand) -> bool:
+        if not isinstance(other, NudgeCommand) or other._key != self._key:
+            return False
+        self._runs.append(other)
+        return True

@@ -11,7 +11,7 @@ import atexit
 import json
 from typing import Any
 
-from PySide6.QtCore import QMimeData, QObject, Qt
+from PySide6.QtCore import QMimeData, QObject, QPoint, QPointF, Qt
 from PySide6.QtGui import QAction, QActionGroup, QColor, QKeySequence, QPainterPath, QPen
 from PySide6.QtWidgets import QApplication, QGraphicsPathItem, QMainWindow, QMenu, QToolBar
 
@@ -20,7 +20,13 @@ from crdesk.errors import ScenarioError
 from crdesk.events import Change
 from crdesk.model import TerrainKind, translated
 from crdesk.shapes import SnapSettings
-from ui.commands import AddFeatureCommand, AddFigureCommand, RemoveItemsCommand
+from ui.commands import (
+    AddFeatureCommand,
+    AddFigureCommand,
+    ChangeForceCommand,
+    RemoveItemsCommand,
+)
+from ui.docks.roster_dock import figure_from_mime, figure_mime, templates_for
 from ui.document import Document
 from ui.issue_markers import IssueMarkers
 from ui.scene.scene import BattlefieldScene
@@ -28,7 +34,7 @@ from ui.scene.view import BattlefieldView
 from ui.sight_overlay import SightOverlay
 from ui.theme import icon
 from ui.tools.base import PREVIEW_Z, EditorContext, Tool, ToolManager
-from ui.tools.draw_tool import BuildingTool, CrestTool, DrawTerrainTool
+from ui.tools.draw_tool import _MODE_KEYS, BuildingTool, CrestTool, DrawTerrainTool, ShapeTool
 from ui.tools.edit_tools import MeasureTool, VertexTool
 from ui.tools.los_tool import LosProbeTool
 from ui.tools.select_tool import SelectTool
@@ -109,6 +115,8 @@ class Editor(QObject):
         self.sight: SightOverlay | None = None
         self.markers: IssueMarkers | None = None
         self._tool_key = "select"
+        self.last_menu: QMenu | None = None
+        """The canvas menu shown last (tests read it)."""
         self._tool_actions: dict[str, QAction] = {}
         self._tool_group = QActionGroup(self)
         self._tool_group.setExclusive(True)
@@ -196,6 +204,16 @@ class Editor(QObject):
             self._tool_group.addAction(action)
             self._tool_actions[key] = action
         self._tool_actions["select"].setChecked(True)
+        # Shape keys 1-4 work wherever the focus is (a text field still takes its digits:
+        # it claims printable keys before window shortcuts are looked up).
+        self.shape_actions: list[QAction] = []
+        for key, mode in _MODE_KEYS.items():
+            action = QAction(f"Draw as {mode.value}", self)
+            action.setShortcut(QKeySequence(key))
+            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+            action.triggered.connect(lambda _c=False, m=mode: self.set_shape_mode(m))
+            self.window.addAction(action)
+            self.shape_actions.append(action)
 
     def install_menus(
         self, edit_menu: QMenu | None = None, tools_menu: QMenu | None = None
@@ -255,6 +273,7 @@ class Editor(QObject):
         self.manager.add("crest", CrestTool(ctx))
         self.manager.add("measure", MeasureTool(ctx))
         self.manager.add("los", LosProbeTool(ctx))
+        self.manager.context_menu = self._show_canvas_menu
         self.outline = SelectionOutline()
         scene.addItem(self.outline)
         self.sight = SightOverlay(document, scene)
@@ -306,6 +325,92 @@ class Editor(QObject):
         self._tool_actions[key].setChecked(True)
         if self.manager is not None:
             self.manager.set_current(key)
+
+    def set_shape_mode(self, mode: Any) -> None:
+        """Polygon, freehand, rectangle or ellipse for the current drawing tool (1-4)."""
+        tool = self.tool
+        if isinstance(tool, ShapeTool) and mode in tool.modes:
+            tool.set_mode(mode)
+            self._message(f"{tool.name}: draw as {mode.value}")
+
+    # -- the canvas's context menu --------------------------------------------------
+
+    def _item_at(self, pos: QPointF) -> str | None:
+        """The figure under a table point, else the topmost feature there, else None."""
+        assert self.document is not None
+        bf = self.document.battlefield
+        for figure in bf.figures():
+            if (figure.x - pos.x()) ** 2 + (figure.y - pos.y()) ** 2 <= figure.radius**2:
+                return figure.id
+        features = bf.features_at(pos.x(), pos.y())
+        return features[-1].id if features else None
+
+    def canvas_menu(self, pos: QPointF) -> QMenu:
+        """Add figure here, Delete, Duplicate, Rotate, Move to force: what a right-click offers."""
+        doc = self.document
+        assert doc is not None
+        bf = doc.battlefield
+        hit = self._item_at(pos)
+        if hit is not None and hit not in doc.selection:
+            doc.set_selection([hit])
+        elif hit is None and doc.selection:
+            doc.set_selection([])
+        menu = QMenu(self.view)
+        add = menu.addMenu("Add Figure Here")
+        add.setEnabled(bool(bf.forces))
+        for force in bf.forces:
+            sub = add.addMenu(force.name)
+            for template in templates_for(force):
+                action = sub.addAction(f"{template.label} ({template.details})")
+                action.triggered.connect(
+                    lambda _c=False, f=force.id, t=template: self.add_figure_at(
+                        f, t.to_json(), pos.x(), pos.y()
+                    )
+                )
+        if doc.selection:
+            menu.addSeparator()
+            menu.addActions([self.duplicate_action, self.rotate_action, self.delete_action])
+            figures = [i for i in doc.selection if i in bf.figure_ids()]
+            if figures:
+                move = menu.addMenu("Move to Force")
+                for force in bf.forces:
+                    action = move.addAction(force.name)
+                    action.triggered.connect(
+                        lambda _c=False, f=force.id, ids=tuple(figures): self.move_to_force(
+                            list(ids), f
+                        )
+                    )
+        return menu
+
+    def _show_canvas_menu(self, pos: QPointF, global_pos: QPoint) -> None:
+        if self.document is not None:
+            # popup, not exec: no nested event loop while the menu is open
+            self.last_menu = self.canvas_menu(pos)
+            self.last_menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            self.last_menu.popup(global_pos)
+
+    def add_figure_at(self, force_id: str, template: dict[str, Any], x: float, y: float) -> None:
+        """Add a figure from a roster template at a table point (one undo step)."""
+        doc = self.document
+        assert doc is not None
+        made = figure_from_mime(figure_mime(force_id, template), doc.battlefield, x, y)
+        if made is None:
+            return
+        force, figure = made
+        doc.undo_stack.push(AddFigureCommand(doc, force, figure))
+        doc.set_selection([figure.id])
+
+    def move_to_force(self, ids: list[str], force_id: str) -> None:
+        doc = self.document
+        assert doc is not None
+        bf = doc.battlefield
+        moving = [i for i in ids if bf.figure(i).side != force_id]
+        if not moving:
+            return
+        doc.undo_stack.beginMacro(f"Move {len(moving)} Figures to {bf.force(force_id).name}")
+        for i in moving:
+            doc.undo_stack.push(ChangeForceCommand(doc, i, force_id))
+        doc.undo_stack.endMacro()
 
     def _toggle_sight(self) -> None:
         if self.sight is not None:

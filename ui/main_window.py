@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 
 from PySide6.QtCore import QPointF, QRectF, QSettings, Qt, Slot
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QCursor, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
     QDialog,
@@ -29,7 +29,7 @@ from crdesk.errors import ScenarioError
 from crdesk.model import Scenario
 from crdesk.recovery import RecoveryStore
 from ui.autosave import Autosaver, default_recovery_folder
-from ui.commands import ReplaceTerrainCommand
+from ui.commands import GenerateTableCommand, ScenarioSettingsCommand
 from ui.docks import HistoryDock, IssuesDock, PropertiesDock, RosterDock, install_drop_target
 from ui.docks.roster_dock import FigureDropTarget
 from ui.document import Document
@@ -88,6 +88,9 @@ class MainWindow(QMainWindow):
         self.view.pointer_moved.connect(self.show_pointer)
         self.view.pointer_left.connect(self.clear_pointer)
         self.view.zoom_changed.connect(self._show_zoom)
+        self.view.zoom_changed.connect(self._refresh_pointer)
+        self.view.horizontalScrollBar().valueChanged.connect(self._refresh_pointer)
+        self.view.verticalScrollBar().valueChanged.connect(self._refresh_pointer)
         self.resize(1280, 860)
         self.set_document(Document(scenario, path))
         self._restore_settings()
@@ -125,6 +128,7 @@ class MainWindow(QMainWindow):
         # a slot of the window, not a lambda holding it: the connection must end
         # with the window, or the document would keep a dead window's wrapper alive
         document.path_changed.connect(self._on_path_changed)
+        document.model_changed.connect(self._on_model_changed)
         self.autosaver = Autosaver(document, self.recovery, parent=self)
         self.setWindowModified(document.is_modified)
         self._update_title()
@@ -176,6 +180,12 @@ class MainWindow(QMainWindow):
             self.generate_dialog,
             "Ctrl+G",
             "Roll a new table on the book's nine-section tables (9.2-9.5)",
+        )
+        self.action_settings = self._action(
+            "Scenario Se&ttings…",
+            self.settings_dialog,
+            "Ctrl+Shift+T",
+            "Title, description, encounter and every rules option of this scenario",
         )
         self.action_export = self._action(
             "&Export Map…",
@@ -235,7 +245,7 @@ class MainWindow(QMainWindow):
         file_menu.addMenu(self.recent_menu)
         file_menu.addActions([self.action_save, self.action_save_as])
         file_menu.addSeparator()
-        file_menu.addActions([self.action_generate, self.action_export])
+        file_menu.addActions([self.action_settings, self.action_generate, self.action_export])
         file_menu.addSeparator()
         file_menu.addAction(self.action_quit)
         edit_menu = bar.addMenu("&Edit")
@@ -335,6 +345,13 @@ class MainWindow(QMainWindow):
         section = self.scenario.battlefield.section_at(x, y)
         self.section_label.setText(f"Section {section}" if section else "Off table")
 
+    def _refresh_pointer(self, *_args: object) -> None:
+        """After a zoom or a scroll the pointer is over another table point: show that one."""
+        viewport = self.view.viewport()
+        local = viewport.mapFromGlobal(QCursor.pos())
+        if viewport.rect().contains(local) and self.position_label.text():
+            self.show_pointer(self.view.mapToScene(local))
+
     def clear_pointer(self) -> None:
         self.position_label.setText("")
         self.section_label.setText("")
@@ -391,6 +408,11 @@ class MainWindow(QMainWindow):
     def _on_path_changed(self, _path: object) -> None:
         self._update_title()
 
+    @Slot(object)
+    def _on_model_changed(self, change: object) -> None:
+        if getattr(change, "what", "") == "scenario":
+            self._update_title()
+
     def _update_title(self) -> None:
         if self.play.active:  # a game being played owns the title (ui/play)
             self.setWindowTitle(self.play.title())
@@ -437,11 +459,40 @@ class MainWindow(QMainWindow):
         generated = dialog.scenario()
         if generated is None or self.document is None:
             return
-        bf = generated.battlefield
-        self.document.undo_stack.push(
-            ReplaceTerrainCommand(self.document, bf.table, bf.terrain, generated.generation)
-        )
-        self.statusBar().showMessage(f"Generated: {generated.title}", 5000)
+        self.use_generated(generated)
+
+    def use_generated(self, generated: Scenario) -> None:
+        """Put a generated table down with the forces deployed on it, as one undo step.
+
+        The forces are set out by the encounter's deployment rules (12) so none
+        stands inside the new buildings or rock; the scenario takes the
+        generated encounter, title and description, and the checks run again.
+        """
+        from ui.dialogs.generate_dialog import deploy_on
+
+        assert self.document is not None
+        seed = generated.generation.seed if generated.generation else 0
+        deployed, notes = deploy_on(self.scenario, generated, seed)
+        forces = deployed.battlefield.snapshot().forces
+        self.document.undo_stack.push(GenerateTableCommand(self.document, generated, forces))
+        deployed_text = "forces deployed (12)" if forces else "no forces to deploy"
+        message = f"Generated: {generated.title}; {deployed_text}"
+        if notes:
+            message += "; " + "; ".join(notes)
+        self.statusBar().showMessage(message, 8000)
+
+    def settings_dialog(self) -> None:
+        """Edit title, description, encounter and rules options (one undo step)."""
+        from ui.dialogs.settings_dialog import ScenarioSettingsDialog
+
+        if self.document is None:
+            return
+        dialog = ScenarioSettingsDialog(self.scenario, self)
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return
+        values = dialog.changed_values(self.scenario)
+        if values:
+            self.document.undo_stack.push(ScenarioSettingsCommand(self.document, values))
 
     def export_dialog(self) -> None:
         start = self.path.with_suffix(".png") if self.path else Path(f"{self.scenario.title}.png")

@@ -209,7 +209,7 @@ def test_copy_paste_duplicate_rotate(editor: Editor, qtbot) -> None:
     editor.duplicate()
     assert doc.undo_stack.undoText() == "Duplicate"
     editor.rotate(90)
-    assert doc.undo_stack.undoText() == "Rotate"
+    assert doc.undo_stack.undoText() == "Rotate 2 Items"  # history names what turned
     undo_all_restores(editor, start)
 
 
@@ -317,7 +317,7 @@ def test_turn_a_figure_by_its_facing_handle(editor: Editor) -> None:
     drag(editor.view, [tip, (p2.x + 1.5, p2.y - 1.0), (p2.x + 3.0, p2.y + 0.1)])
     assert p2.facing == 90.0 and (p2.x, p2.y) == (14.5, 31.5)
     assert editor.document.undo_stack.count() == 1
-    assert editor.document.undo_stack.undoText() == "Rotate"
+    assert editor.document.undo_stack.undoText() == "Rotate Cpl. Diaz"
     undo_all_restores(editor, start)
 
 

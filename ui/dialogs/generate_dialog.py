@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
+from dataclasses import replace
+from typing import Any
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QFont
@@ -21,10 +24,12 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+from shapely import affinity
 
+from crdesk.dice import Dice
 from crdesk.errors import CrdeskError
 from crdesk.generator import format_entry, generate
-from crdesk.model import Scenario
+from crdesk.model import Battlefield, Force, Scenario, TerrainFeature
 from ui.scene.scene import BattlefieldScene
 from ui.scene.view import BattlefieldView
 
@@ -195,3 +200,83 @@ class GenerateDialog(QDialog):
         if self._timer.isActive():
             self.regenerate()
         return self._scenario
+
+
+def deploy_on(current: Scenario, generated: Scenario, seed: int) -> tuple[Scenario, list[str]]:
+    """The generated table with the current forces set out on it by the encounter's rules.
+
+    The player's force deploys by :func:`crdesk.game.encounter.deploy` (12: its
+    edge of sections 7-9, Defend anywhere in 7-9).  Every other force deploys
+    the same way from the far edge (sections 1-3): the table is turned half
+    round, the force deployed as if it were the player's, and turned back, so
+    no figure stands inside a building, a Cover obstacle, impassable ground or
+    another base.  The scenario returned carries the generated encounter, title
+    and description.  The notes say what could not be placed (it stays put).
+    """
+    from crdesk.game.encounter import deploy
+
+    kind = generated.encounter.type
+    table = generated.battlefield.table
+    forces = [_copied_force(f) for f in current.battlefield.forces]
+    notes: list[str] = []
+    dice = Dice(random.Random(seed))
+    order = sorted(forces, key=lambda f: not f.player)  # the player's force first
+    for force in order:
+        if not force.figures:
+            continue
+        mirrored = not force.player
+        others = [
+            _mirrored_force(f, table) if mirrored else _copied_force(f)
+            for f in forces
+            if f.id != force.id
+        ]
+        for other in others:
+            other.player = False
+        me = _copied_force(force)
+        me.player = True
+        terrain = [_mirrored_feature(f, table) for f in generated.battlefield.terrain]
+        trial = replace(
+            generated,
+            battlefield=Battlefield(
+                table, terrain if mirrored else list(generated.battlefield.terrain), [me, *others]
+            ),
+        )
+        try:
+            placed = deploy(trial, me, kind, dice).battlefield.force(force.id)
+        except CrdeskError as exc:
+            notes.append(f"{force.name} kept its places: {exc}")
+            continue
+        by_id = {f.id: f for f in placed.figures}
+        for figure in force.figures:
+            new = by_id[figure.id]
+            if mirrored:
+                figure.x, figure.y = table.width - new.x, table.height - new.y
+                figure.facing = 180.0
+            else:
+                figure.x, figure.y, figure.facing = new.x, new.y, new.facing
+    result = replace(generated, battlefield=Battlefield(table, [], forces))
+    return result, notes
+
+
+def _copied_force(force: Force) -> Force:
+    return Force(
+        force.id,
+        force.name,
+        force.band,
+        force.player,
+        force.colour,
+        [dataclasses.replace(f) for f in force.figures],
+    )
+
+
+def _mirrored_force(force: Force, table: Any) -> Force:
+    copy = _copied_force(force)
+    for figure in copy.figures:
+        figure.x, figure.y = table.width - figure.x, table.height - figure.y
+    return copy
+
+
+def _mirrored_feature(feature: TerrainFeature, table: Any) -> TerrainFeature:
+    """The feature turned half round the table's centre (only outlines matter to deploy)."""
+    centre = (table.width / 2, table.height / 2)
+    return dataclasses.replace(feature, outline=affinity.rotate(feature.outline, 180, centre))

@@ -49,7 +49,7 @@ from crdesk.model import (
     WeaponCode,
 )
 from crdesk.tables import weapon_stats
-from ui.commands import ChangeForceCommand, ChangeValueCommand
+from ui.commands import ChangeFiguresCommand, ChangeForceCommand, ChangeValueCommand
 from ui.docks._common import disconnect_quietly, signals_blocked
 from ui.document import Document
 
@@ -435,6 +435,98 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
+MIXED = "—"
+"""What a multi-selection field shows while the selected figures differ."""
+
+
+class MultiFigureForm(QWidget):
+    """Rep, weapon, status and force for every selected figure at once (one undo step each)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.document: Document | None = None
+        self.ids: list[str] = []
+        form = _form()
+        self.setLayout(form)
+        self.rep_combo = QComboBox()
+        self.weapon_combo = QComboBox()
+        self.status_combo = QComboBox()
+        self.force_combo = QComboBox()
+        _row(form, "Rep", self.rep_combo, TOOLTIPS["rep"])
+        _row(form, "Weapon", self.weapon_combo, TOOLTIPS["weapon"])
+        _row(form, "Status", self.status_combo, TOOLTIPS["status"])
+        _row(form, "Force", self.force_combo, TOOLTIPS["force"])
+        self.rep_combo.activated.connect(lambda i: self._set("rep", self.rep_combo.itemData(i)))
+        self.weapon_combo.activated.connect(
+            lambda i: self._set("weapon", self.weapon_combo.itemData(i))
+        )
+        self.status_combo.activated.connect(
+            lambda i: self._set("status", self.status_combo.itemData(i))
+        )
+        self.force_combo.activated.connect(self._set_force)
+
+    def show_figures(self, document: Document, ids: list[str]) -> None:
+        self.document, self.ids = document, list(ids)
+        self.refresh()
+
+    def refresh(self) -> None:
+        doc = self.document
+        assert doc is not None
+        bf = doc.battlefield
+        figures = [bf.figure(i) for i in self.ids]
+        old_school = doc.scenario.rules.old_school
+        fill: list[tuple[QComboBox, list[tuple[str, Any]], set[Any]]] = [
+            (
+                self.rep_combo,
+                [(str(r), r) for r in range(REP_MIN, REP_MAX + 1)],
+                {f.rep for f in figures},
+            ),
+            (
+                self.weapon_combo,
+                [(_weapon_label(c, old_school)[0], c) for c in WeaponCode],
+                {f.weapon for f in figures},
+            ),
+            (self.status_combo, [(s.label, s) for s in Status], {f.status for f in figures}),
+            (
+                self.force_combo,
+                [(f.name, f.id) for f in bf.forces],
+                {f.side for f in figures},
+            ),
+        ]
+        for combo, items, values in fill:
+            with signals_blocked(combo):
+                combo.clear()
+                for text, value in items:
+                    combo.addItem(text, value)
+                if len(values) == 1:
+                    combo.setCurrentIndex(combo.findData(next(iter(values))))
+                else:
+                    combo.insertItem(0, MIXED, None)
+                    combo.setCurrentIndex(0)
+
+    def _set(self, name: str, value: Any) -> None:
+        doc = self.document
+        if doc is None or value is None:
+            return
+        bf = doc.battlefield
+        ids = [i for i in self.ids if getattr(bf.figure(i), name) != value]
+        if ids:
+            doc.undo_stack.push(ChangeFiguresCommand(doc, ids, name, value))
+
+    def _set_force(self, index: int) -> None:
+        doc, force_id = self.document, self.force_combo.itemData(index)
+        if doc is None or force_id is None:
+            return
+        bf = doc.battlefield
+        moving = [i for i in self.ids if bf.figure(i).side != force_id]
+        if not moving:
+            return
+        doc.undo_stack.beginMacro(f"Move {len(moving)} Figures to {bf.force(force_id).name}")
+        for i in moving:
+            doc.undo_stack.push(ChangeForceCommand(doc, i, str(force_id)))
+        doc.undo_stack.endMacro()
+
+
 class PropertiesDock(QDockWidget):
     """The selection's properties: an editable form for one item, a summary otherwise."""
 
@@ -450,6 +542,7 @@ class PropertiesDock(QDockWidget):
         self.summary_label.setTextFormat(Qt.TextFormat.RichText)
         self.feature_form = FeatureForm()
         self.figure_form = FigureForm()
+        self.multi_form = MultiFigureForm()
         self.heading = QLabel()
         self.heading.setContentsMargins(10, 8, 10, 0)
         font = self.heading.font()
@@ -458,12 +551,14 @@ class PropertiesDock(QDockWidget):
         self.stack = QStackedWidget()
         for page in (self.summary_label, self.feature_form, self.figure_form):
             self.stack.addWidget(page)
+        self.multi_form.hide()
         body = QWidget()
         layout = QVBoxLayout(body)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
         layout.addWidget(self.heading)
         layout.addWidget(self.stack)
+        layout.addWidget(self.multi_form)
         layout.addStretch(1)
         scroll = QScrollArea()
         scroll.setWidget(body)
@@ -496,6 +591,9 @@ class PropertiesDock(QDockWidget):
     # -- refresh ----------------------------------------------------------------
 
     def _on_model_changed(self, change: Change) -> None:
+        if self.multi_form.isVisibleTo(self) and change.what in ("figure", "figures", "force"):
+            self._show_selection()
+            return
         if self._current is None:
             if change.kind in (ChangeKind.ADDED, ChangeKind.REMOVED, ChangeKind.RESET):
                 self._show_selection()
@@ -547,12 +645,19 @@ class PropertiesDock(QDockWidget):
             form.show_item(doc, item_id)
             self.heading.setText(self._item_name(item_id))
             self.heading.show()
+            self.multi_form.hide()
             return
         self._current = None
         self.feature_form.item_id = self.figure_form.item_id = None
         self.heading.hide()
         self.stack.setCurrentWidget(self.summary_label)
         self.summary_label.setText(self._summary(selection))
+        figure_ids = set(doc.battlefield.figure_ids()) if doc is not None else set()
+        if doc is not None and len(selection) > 1 and all(i in figure_ids for i in selection):
+            self.multi_form.show_figures(doc, selection)
+            self.multi_form.show()
+        else:
+            self.multi_form.hide()
 
     def _summary(self, selection: list[str]) -> str:
         """A few words on a multiple (or empty) selection; editing needs a single item."""
@@ -583,7 +688,13 @@ class PropertiesDock(QDockWidget):
         return (
             f"<b>{len(selection)} items selected</b>: {' and '.join(parts)}.<br>"
             f"{_escape(', '.join(names))}{more}<br><br>"
-            f"<span style='color:{muted}'>Select a single item to edit it.</span>"
+            f"<span style='color:{muted}'>"
+            + (
+                "Set Rep, weapon, status or force for all of them below."
+                if not n_features
+                else "Select a single item, or only figures, to edit."
+            )
+            + "</span>"
         )
 
     def _short_name(self, item_id: str) -> str:

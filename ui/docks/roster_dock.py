@@ -39,10 +39,13 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QColorDialog,
     QDockWidget,
     QGraphicsEllipseItem,
     QGraphicsView,
     QHeaderView,
+    QInputDialog,
+    QMenu,
     QTreeWidget,
     QTreeWidgetItem,
     QWidget,
@@ -59,11 +62,28 @@ from crdesk.model import (
     Force,
     MeleeWeapon,
     Role,
+    Status,
     WeaponCode,
 )
-from ui.commands import AddFigureCommand
+from ui.commands import (
+    AddFigureCommand,
+    ChangeForceCommand,
+    RemoveItemsCommand,
+    add_force_command,
+    change_force_command,
+    delete_force_command,
+)
 from ui.docks._common import disconnect_quietly, figure_icon, signals_blocked, swatch_icon
 from ui.document import Document
+
+FORCE_COLOURS = ("#1f5fbf", "#b8321f", "#2f8f3a", "#8a4fb5", "#c7861a", "#37474f")
+"""Colours offered to new forces in turn (distinct from each other in both themes)."""
+
+STATUS_MARKS: dict[Status, str] = {
+    Status.DUCK_BACK: "Duck Back",
+    Status.OUT_OF_THE_FIGHT: "OOF",
+    Status.OBVIOUSLY_DEAD: "Dead",
+}
 
 FIGURE_MIME = "application/x-crdesk-figure"
 """MIME type of a figure template being dragged: JSON ``{"force": id, "template": {...}}``."""
@@ -285,8 +305,11 @@ class RosterDock(QDockWidget):
         self.setWidget(self.tree)
         self._document: Document | None = None
         self._collapsed: set[str] = set()
+        self.last_menu: QMenu | None = None
         self.tree.itemSelectionChanged.connect(self._on_tree_selection)
         self.tree.itemActivated.connect(self._on_activated)
+        self.tree.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.tree.customContextMenuRequested.connect(self._show_context_menu)
         self.tree.itemCollapsed.connect(lambda it: self._collapsed.add(str(it.data(0, _ID))))
         self.tree.itemExpanded.connect(lambda it: self._collapsed.discard(str(it.data(0, _ID))))
         self.set_document(document)
@@ -384,7 +407,7 @@ class RosterDock(QDockWidget):
 
     def _sync_figure_row(self, row: QTreeWidgetItem, force: Force, figure: Figure) -> None:
         row.setText(0, figure.name or figure.id)
-        row.setText(1, f"Rep {figure.rep} · {_weapon_text(figure.weapon)}")
+        row.setText(1, _figure_details(figure))
         row.setIcon(0, figure_icon(force.colour, star=figure.is_star))
         state = figure.status.label
         tip = (
@@ -468,9 +491,151 @@ class RosterDock(QDockWidget):
             if current is not None:
                 self.tree.scrollToItem(current)
 
+    # -- forces: context menu and edits ----------------------------------------------
+
+    def _show_context_menu(self, pos: Any) -> None:
+        menu = self.context_menu(self.tree.itemAt(pos))
+        if menu is not None:
+            self.last_menu = menu
+            menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            menu.popup(self.tree.viewport().mapToGlobal(pos))
+
+    def context_menu(self, item: QTreeWidgetItem | None) -> QMenu | None:
+        """The menu for a roster row (a force, a figure) or for the empty roster."""
+        doc = self._document
+        if doc is None:
+            return None
+        menu = QMenu(self.tree)
+        kind = item.data(0, _KIND) if item is not None else None
+        if kind == "figure" and item is not None:
+            figure_id = str(item.data(0, _ID))
+            ids = [i for i in doc.selection if i in doc.battlefield.figure_ids()] or [figure_id]
+            if figure_id not in ids:
+                ids = [figure_id]
+            move = menu.addMenu("Move to Force")
+            for force in doc.battlefield.forces:
+                action = move.addAction(force.name)
+                action.setEnabled(any(doc.battlefield.figure(i).side != force.id for i in ids))
+                action.triggered.connect(
+                    lambda _c=False, f=force.id, i=tuple(ids): self.move_to_force(list(i), f)
+                )
+            delete = menu.addAction("Delete" if len(ids) == 1 else f"Delete {len(ids)} Figures")
+            delete.triggered.connect(
+                lambda _c=False, i=tuple(ids): doc.undo_stack.push(RemoveItemsCommand(doc, list(i)))
+            )
+            menu.addSeparator()
+            item = item.parent()
+            kind = "force"
+        if kind in ("force", "template") and item is not None:
+            top = item if kind == "force" else item.parent()
+            assert top is not None
+            force = doc.battlefield.force(str(top.data(0, _ID)))
+            menu.addAction("Rename Force…").triggered.connect(
+                lambda _c=False, f=force.id: self.ask_rename(f)
+            )
+            band = menu.addMenu("Band Type")
+            for value in BandType:
+                action = band.addAction(value.value.title())
+                action.setCheckable(True)
+                action.setChecked(value is force.band)
+                action.triggered.connect(
+                    lambda _c=False, f=force.id, b=value: self.set_force(f, band=b)
+                )
+            menu.addAction("Colour…").triggered.connect(
+                lambda _c=False, f=force.id: self.ask_colour(f)
+            )
+            player = menu.addAction("Run by the Player")
+            player.setCheckable(True)
+            player.setChecked(force.player)
+            player.setToolTip("The side the player runs; the others are the program's (6.1)")
+            player.triggered.connect(
+                lambda on=False, f=force.id: self.set_force(f, player=bool(on))
+            )
+            menu.addAction("Delete Force").triggered.connect(
+                lambda _c=False, f=force.id: self.delete_force(f)
+            )
+            menu.addSeparator()
+        menu.addAction("Add Force…").triggered.connect(lambda: self.ask_add_force())
+        return menu
+
+    def add_force(self, name: str, band: BandType = BandType.MILITARY) -> str:
+        """Add an empty force (undoable); returns its id."""
+        doc = self._document
+        assert doc is not None
+        colour = FORCE_COLOURS[len(doc.battlefield.forces) % len(FORCE_COLOURS)]
+        command = add_force_command(doc, name, band, colour)
+        doc.undo_stack.push(command)
+        return doc.battlefield.forces[-1].id
+
+    def ask_add_force(self) -> None:
+        doc = self._document
+        if doc is None:
+            return
+        n = len(doc.battlefield.forces) + 1
+        name, ok = QInputDialog.getText(self, "Add force", "Name:", text=f"Force {n}")
+        if ok and name.strip():
+            self.add_force(name.strip())
+
+    def ask_rename(self, force_id: str) -> None:
+        doc = self._document
+        if doc is None:
+            return
+        old = doc.battlefield.force(force_id).name
+        name, ok = QInputDialog.getText(self, "Rename force", "Name:", text=old)
+        if ok and name.strip() and name.strip() != old:
+            self.set_force(force_id, name=name.strip())
+
+    def ask_colour(self, force_id: str) -> None:
+        doc = self._document
+        if doc is None:
+            return
+        old = QColor(doc.battlefield.force(force_id).colour)
+        colour = QColorDialog.getColor(old, self, "Force colour")
+        if colour.isValid() and colour != old:
+            self.set_force(force_id, colour=colour.name())
+
+    def set_force(self, force_id: str, **values: Any) -> None:
+        """Rename, re-band, recolour or hand a force to the player (undoable)."""
+        if self._document is not None:
+            self._document.undo_stack.push(change_force_command(self._document, force_id, **values))
+
+    def delete_force(self, force_id: str) -> None:
+        if self._document is not None:
+            self._document.undo_stack.push(delete_force_command(self._document, force_id))
+
+    def move_to_force(self, ids: list[str], force_id: str) -> None:
+        doc = self._document
+        if doc is None:
+            return
+        moving = [i for i in ids if doc.battlefield.figure(i).side != force_id]
+        if not moving:
+            return
+        doc.undo_stack.beginMacro(
+            f"Move {len(moving)} Figures to {doc.battlefield.force(force_id).name}"
+            if len(moving) > 1
+            else f"Move {doc.battlefield.figure(moving[0]).name} to "
+            f"{doc.battlefield.force(force_id).name}"
+        )
+        for i in moving:
+            doc.undo_stack.push(ChangeForceCommand(doc, i, force_id))
+        doc.undo_stack.endMacro()
+
     def _on_activated(self, item: QTreeWidgetItem, _column: int) -> None:
         if item.data(0, _KIND) == "figure":
             self.figure_activated.emit(str(item.data(0, _ID)))
+
+
+def _figure_details(figure: Figure) -> str:
+    """The roster's second column: Rep, weapon and what is wrong with the figure."""
+    text = f"Rep {figure.rep} · {_weapon_text(figure.weapon)}"
+    marks = [STATUS_MARKS[figure.status]] if figure.status in STATUS_MARKS else []
+    if figure.status not in STATUS_MARKS and figure.status is not Status.CARRY_ON:
+        marks.append(figure.status.label)
+    if figure.prone:
+        marks.append("Prone")
+    if figure.out_of_ammo:
+        marks.append("No ammo")
+    return " · ".join([text, *marks])
 
 
 def _force_details(force: Force) -> str:

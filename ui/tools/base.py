@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from PySide6.QtCore import QEvent, QObject, QPointF, Qt, Signal
-from PySide6.QtGui import QFont, QKeyEvent, QMouseEvent, QWheelEvent
+from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, Qt, Signal
+from PySide6.QtGui import QContextMenuEvent, QFont, QKeyEvent, QMouseEvent, QWheelEvent
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsSimpleTextItem
 
 from crdesk.shapes import SnapSettings, snap
@@ -148,6 +148,8 @@ class ToolManager(QObject):
         self.ctx = context
         self.tools: dict[str, Tool] = {}
         self._current: Tool | None = None
+        self.context_menu: Callable[[QPointF, QPoint], None] | None = None
+        """Shows the canvas's context menu at a table point (set by the editor)."""
         context.view.viewport().installEventFilter(self)
         context.view.installEventFilter(self)
 
@@ -186,6 +188,15 @@ class ToolManager(QObject):
         if tool is None:
             return False
         kind = event.type()
+        if (
+            kind == QEvent.Type.ContextMenu
+            and isinstance(event, QContextMenuEvent)
+            and watched is not self.ctx.view
+            and self.context_menu is not None
+        ):
+            tool.cancel()
+            self.context_menu(self.ctx.view.mapToScene(event.pos()), event.globalPos())
+            return True
         if watched is self.ctx.view:
             if kind == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent):
                 if event.key() == Qt.Key.Key_Escape or tool.wants_key(event):

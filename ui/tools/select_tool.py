@@ -9,10 +9,16 @@ from PySide6.QtGui import QBrush, QColor, QKeyEvent, QMouseEvent, QPen, QWheelEv
 from PySide6.QtWidgets import QGraphicsEllipseItem, QGraphicsLineItem, QGraphicsRectItem
 from shapely.geometry import Point, box
 
+from crdesk.errors import ModelError
 from crdesk.events import Change
 from crdesk.model import Figure
 from crdesk.shapes import rotated
-from ui.commands import ChangeFeatureCommand, MoveItemsCommand, RemoveItemsCommand
+from ui.commands import (
+    ChangeFeatureCommand,
+    MoveItemsCommand,
+    NudgeCommand,
+    RemoveItemsCommand,
+)
 from ui.tools.base import PREVIEW_Z, EditorContext, Tool
 
 HANDLE_REACH = 0.9
@@ -200,7 +206,8 @@ class SelectTool(Tool):
                 doc = self.ctx.document
                 doc.battlefield.move_figure(fid, figure.x, figure.y, before)
                 moves = {fid: ((figure.x, figure.y, before), (figure.x, figure.y, after))}
-                doc.undo_stack.push(MoveItemsCommand(doc, figure_moves=moves, text="Rotate"))
+                text = f"Rotate {self._names([fid])}"
+                doc.undo_stack.push(MoveItemsCommand(doc, figure_moves=moves, text=text))
             return True
         if event.button() != Qt.MouseButton.LeftButton or self._start is None:
             return False
@@ -255,7 +262,10 @@ class SelectTool(Tool):
         if k in arrows:
             step = NUDGE / 10 if event.modifiers() & Qt.KeyboardModifier.AltModifier else NUDGE
             dx, dy = arrows[Qt.Key(k)]
-            self._commit(QPointF(dx * step, dy * step), text="Nudge")
+            ids = self._selected_features() + self._selected_figures()
+            doc.undo_stack.push(
+                NudgeCommand(doc, ids, dx * step, dy * step, f"Nudge {self._names(ids)}")
+            )
             return True
         return False
 
@@ -269,7 +279,7 @@ class SelectTool(Tool):
         figures = self._selected_figures()
         if not features and not figures:
             return
-        doc.undo_stack.beginMacro("Rotate")
+        doc.undo_stack.beginMacro(f"Rotate {self._names(features + figures)}")
         for fid in features:
             doc.undo_stack.push(
                 ChangeFeatureCommand(doc, fid, rotated(bf.feature(fid), degrees), "Rotate")
@@ -283,6 +293,18 @@ class SelectTool(Tool):
         doc.undo_stack.endMacro()
 
     # -- internals -------------------------------------------------------------
+
+    def _names(self, ids: list[str]) -> str:
+        """What a history entry calls the items: "Sgt. Mace", "Woods", "3 Items"."""
+        bf = self.ctx.document.battlefield
+        if len(ids) != 1:
+            return f"{len(ids)} Items"
+        try:
+            feature = bf.feature(ids[0])
+        except ModelError:
+            figure = bf.figure(ids[0])
+            return figure.name or figure.id
+        return feature.name or feature.kind.label
 
     def _selected_features(self) -> list[str]:
         ids = {f.id for f in self.ctx.document.battlefield.terrain}
