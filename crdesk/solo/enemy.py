@@ -43,8 +43,10 @@ Interpretations (to become rules options):
   group's (:func:`outnumbers`), both as they stand when the activation starts.
 * The closest player group is the one with the smallest base-to-base distance
   from any figure of the NP group.
-* A figure that is prone stays where it is; a figure whose move was cut short by
-  In Sight (7.6) may finish it once with the movement it has left.
+* A prone figure stands up (half its movement, 7.4.3) only when the rest of its
+  movement takes it to a spot that does what the order asks; otherwise it stays
+  down where it is.  A figure whose move was cut short by In Sight (7.6) may
+  finish it once with the movement it has left.
 """
 
 from __future__ import annotations
@@ -531,10 +533,26 @@ class SoloEnemyPolicy:
             if fid not in able:
                 continue
             fig = game.fig(fid)
-            if not fig.status.can_act or fig.prone:
+            if not fig.status.can_act:
                 continue
             left = max(0.0, float(d["allow"].get(fid, 0.0)) - float(d["used"].get(fid, 0.0)))
             if left < MIN_MOVE or not self._may_move(game, frame, fid):
+                continue
+            if fig.prone:
+                # standing costs half the movement (7.4.3): worth it only for a spot
+                # that does what the order asks; else it stays down where it is
+                after = left - float(d["allow"].get(fid, 0.0)) / 2
+                stand = Stand(fid)
+                if after < MIN_MOVE or game.legal(stand) is not None:
+                    continue
+                standing = game.fork()  # judged as it would stand, not lying down
+                standing.play(stand)
+                plan = plan_move(standing, orders, fid, after)
+                if plan.move is not None and plan.good:
+                    return stand, (
+                        f"{head}: {fig.name} stands up (half its movement, 7.4.3) to move on: "
+                        f"{plan.why}"
+                    )
                 continue
             plan = self._plan(game, orders, fid, left)
             if fid in d["moved"] and not plan.good:

@@ -10,6 +10,7 @@ import pytest
 
 from crdesk.game import Game
 from crdesk.game.actions import End, Fire, Move
+from crdesk.model import Scenario
 from crdesk.solo import FIRE, SoloEnemyPolicy, flank_goal, plan_move, spots_for
 from tests.solo.tables import WALL, covered_from_all, first_act, scripted, sight_at, table
 
@@ -171,3 +172,39 @@ def test_the_plan_is_the_policys_move_and_is_legal() -> None:
     action, _ = next_action(game, policy)
     assert plan.task == FIRE and plan.good and plan.move == action
     assert game.legal(action) is None  # type: ignore[arg-type]
+
+
+def _prone(sc: Scenario, fid: str) -> Scenario:
+    sc.battlefield.update_figure(fid, prone=True)
+    return sc
+
+
+def test_a_prone_figure_stands_up_to_reach_cover_with_a_shot() -> None:
+    """Pass 2, in the open and prone: it stands (half its movement, 7.4.3), then moves
+    the 4" left behind the wall, 5" away -- not reachable, so it must get closer first."""
+    policy = scripted((1, 2))
+    sc = table([("e1", 4, 17, 10), ("e2", 4, 19, 10)], terrain=WALL_TERRAIN)
+    game = first_act(_prone(sc, "e1"), policy)
+    action, why = next_action(game, policy)
+    assert str(action) == "stand e1" and "stands up (half its movement, 7.4.3)" in why
+    game.play(action, why=why)
+    assert not game.fig("e1").prone
+    action, why = next_action(game, policy)
+    assert isinstance(action, Move) and action.figure == "e1"
+    end = action.path[-1]
+    assert math.hypot(end[0] - 17, end[1] - 10) <= 4.0 + 1e-6
+    assert 11.5 < end[1] < 13.0  # behind the wall
+
+
+def test_a_prone_figure_with_nowhere_better_stays_down() -> None:
+    """Out of sight behind rock there is nothing to gain: it stays prone."""
+    rock = [[10, 14], [28, 14], [28, 16], [10, 16]]
+    policy = scripted((6, 6))
+    sc = table(
+        [("e1", 4, 17, 10), ("e2", 4, 19, 10)], terrain=[{"kind": "impassable", "outline": rock}]
+    )
+    game = first_act(sc, policy)
+    _prone(game, "e1")
+    action, _why = next_action(game, policy)
+    assert str(action) != "stand e1"
+    assert game.fig("e1").prone
