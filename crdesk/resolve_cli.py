@@ -17,8 +17,22 @@ them.  Leave every dice flag out and crdesk rolls for you and prints the faces a
 flags, so the result can be reproduced.  ``--json`` prints one JSON object
 (``section``, ``result``, ``dice``, ``results``: one object per figure, target,
 shot or round, each from the rules engine's ``to_dict()``); ``--odds`` prints the
-exact odds (:mod:`crdesk.odds`) first.  A bad flag or an impossible die gives one
-line on stderr naming the flag, and exit status 2.
+exact odds (:mod:`crdesk.odds`) first, on every subcommand that rolls.  A bad flag
+or an impossible die gives one line on stderr naming the flag, and exit status 2.
+
+Players roll to hit first and damage later, so typed dice that stop at a roll
+are no error (issue 16): crdesk prints what they settled, then the rolls to make
+now and the exact command to run, with ``?`` for each die::
+
+    $ crdesk resolve fire --rep 4 --weapon AR --target rep=4 --dice 3,6,5
+    Settled so far:
+      7.9.10 Ranged Combat: shooter rolled 3,6,5: target: 2 hits.
+    target: 2 hits, roll 2d6 for damage — crdesk resolve damage --target-rep 4 --dice ?,?
+    Or all at once: roll 2d6 for target — crdesk resolve fire ... --damage-dice ?,?
+
+With ``--json`` that is ``"result": "pending"`` with ``settled`` (the log entries)
+and ``pending`` (``rolls``: flag, dice, table, who; ``command``; ``steps``).  Exit 0.
+A roll typed short (two faces of an AR's three) is still a miscount, exit 2.
 
 ``crdesk.cli`` wires it in with :func:`register`.
 """
@@ -68,8 +82,10 @@ DAMAGE_WEAPONS = (*FIRE_WEAPONS, GRENADE)
 DESCRIPTION = (
     "Apply the book's tables to dice rolled at a real table.  Type each roll's faces "
     "(--dice 3,5 or --dice 3 5; repeat a flag for later rolls, e.g. another melee round); "
-    "leave every dice flag out and crdesk rolls for you and prints the faces.  --json "
-    "prints one JSON object (section, dice, results); --odds prints the exact odds first."
+    "leave every dice flag out and crdesk rolls for you and prints the faces.  Dice that "
+    "stop at a roll print what they settled and the command to run next, ? for each die "
+    "to roll.  --json prints one JSON object (section, dice, results); --odds prints the "
+    "exact odds first."
 )
 
 Route = Callable[[str, str], str]
@@ -847,8 +863,9 @@ def _job_fire(args: argparse.Namespace) -> Job:
         ):
             raise ResolveError(
                 "--allocate",
-                f"{','.join(map(str, allocation))} must give each of the {len(targets)} "
-                f"target(s) at least one die and {stats.target} dice in all (7.9.9)",
+                f"{','.join(map(str, allocation))} must give each of the "
+                f"{plural(len(targets), 'target')} at least one die and {stats.target} dice "
+                "in all (7.9.9)",
             )
 
     def head(r: FireResult) -> list[str]:
