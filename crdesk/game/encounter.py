@@ -284,12 +284,16 @@ def _first_spot(
                     (cx + ring * pitch * math.sin(ang), cy - ring * pitch * math.cos(ang))
                 )
     else:  # entering from the player's edge: bases on the edge, nearest the section first
-        y = table.height - radius
+        # (where rock, buildings or walls line the whole edge, the row just inside it,
+        # and so on: as near the edge as the terrain lets them enter)
         steps = int(table.width / pitch) + 1
+        rows = int(table.height / 3 / pitch) + 1
         candidates = []
-        for n in range(steps + 1):
-            for sign in (1, -1) if n else (1,):
-                candidates.append((cx + sign * n * pitch, y))
+        for row in range(rows):
+            y = table.height - radius - row * pitch
+            for n in range(steps + 1):
+                for sign in (1, -1) if n else (1,):
+                    candidates.append((cx + sign * n * pitch, y))
     for x, y in candidates:
         if not (radius <= x <= table.width - radius and radius <= y <= table.height - radius):
             continue

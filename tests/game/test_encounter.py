@@ -291,9 +291,31 @@ def test_deployment_refuses_what_does_not_fit() -> None:
     sc = _table_with_obstacles()
     with pytest.raises(IllegalActionError, match="already used by another force"):
         deploy(sc, [default_band()[0].__class__("e1", "Copy", 4)], "patrol", ScriptedDice([1]))
-    crowd = [default_band()[0].__class__(f"c{k}", f"C{k}", 4) for k in range(40)]
+    rock = [[0, 15], [24, 15], [24, 24], [0, 24]]  # the whole near third is rock
+    walled = scenario(
+        {
+            "terrain": [{"kind": "impassable", "outline": rock}],
+            "forces": [{"id": "p", "player": True, "figures": []}, {"id": "e", "figures": []}],
+        }
+    )
     with pytest.raises(IllegalActionError, match="no room to deploy"):
-        deploy(sc, crowd, "patrol", ScriptedDice([1]))
+        deploy(walled, default_band(), "patrol", ScriptedDice([1]))
+
+
+def test_a_near_edge_lined_with_walls_deploys_just_inside_them() -> None:
+    """A wall along the whole near edge: the patrol enters as near the edge as it can."""
+    wall = [[0, 23.2], [24, 23.2], [24, 24], [0, 24]]
+    sc = scenario(
+        {
+            "terrain": [{"kind": "cover", "outline": wall}],
+            "forces": [{"id": "p", "player": True, "figures": []}, {"id": "e", "figures": []}],
+        }
+    )
+    out = deploy(sc, default_band(), "patrol", ScriptedDice([3]))
+    _legal(out)
+    figs = out.battlefield.player_force().figures
+    assert len(figs) == 5
+    assert all(23.2 - 1.5 < f.y + f.radius <= 23.2 for f in figs)  # the first row inside
 
 
 def test_a_deployed_default_band_plays_an_encounter_on_a_demo_table(wooded: str) -> None:
