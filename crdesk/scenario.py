@@ -564,9 +564,7 @@ def _bad_texts(value: Any, path: str) -> list[Problem]:
     while stack:
         item, where = stack.pop()
         if type(item) is _TooLarge:
-            found.append(
-                Problem(where, f"the number {item.text} is too large (beyond 1.8e308)")
-            )
+            found.append(Problem(where, f"the number {item.text} is too large (beyond 1.8e308)"))
         elif type(item) is str:
             if _SURROGATE.search(item):
                 found.append(
@@ -878,7 +876,9 @@ def write_atomic(path: Path, data: bytes) -> None:
         os.umask(umask)
         mode = 0o666 & ~umask
     _remove_stale_temps(folder, path.name)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=_TEMP_SUFFIX, dir=folder)
+    fd, tmp_name = tempfile.mkstemp(
+        prefix=f".{path.name}.{os.getpid()}-", suffix=_TEMP_SUFFIX, dir=folder
+    )
     try:
         os.fchmod(fd, mode)  # mkstemp makes 0600; a scenario is meant to be shared
         with os.fdopen(fd, "wb") as tmp:
@@ -902,15 +902,20 @@ def write_atomic(path: Path, data: bytes) -> None:
 
 
 _TEMP_SUFFIX = ".tmp"
-_STALE_AFTER_S = 60.0
-"""A temp file older than this is a save that was killed, not one under way."""
+_STALE_AFTER_S = 3600.0
+"""A temp file older than this is a killed save, whoever wrote it."""
+_DEAD_AFTER_S = 0.0
+"""A temp file of a process that no longer runs is removed once this old.  (A save
+on another machine sharing the folder under the same process id would then fail
+and say so; the old file is never touched.)"""
+_TEMP_PID = re.compile(r"\.(\d+)-[^.]*\.tmp$")
 
 
 def _remove_stale_temps(folder: Path, name: str) -> None:
-    """Delete ``.NAME.*.tmp`` files a killed save of ``name`` left behind.
+    """Delete ``.NAME.PID-*.tmp`` files a killed save of ``name`` left behind.
 
-    Only this file's temps, and only old ones: another process may be saving
-    the same file this moment.
+    Only this file's temps, and only those whose writing process is gone (or
+    that are an hour old): another process may be saving the same file now.
     """
     try:
         candidates = list(folder.glob(f".{glob_escape(name)}.*{_TEMP_SUFFIX}"))
@@ -920,10 +925,27 @@ def _remove_stale_temps(folder: Path, name: str) -> None:
     for tmp in candidates:
         try:
             info = tmp.lstat()
-            if stat.S_ISREG(info.st_mode) and now - info.st_mtime > _STALE_AFTER_S:
+            if not stat.S_ISREG(info.st_mode):
+                continue
+            age = now - info.st_mtime
+            found = _TEMP_PID.search(tmp.name)
+            dead = found is not None and not _process_alive(int(found.group(1)))
+            if age > _STALE_AFTER_S or (dead and age > _DEAD_AFTER_S):
                 tmp.unlink()
         except OSError:
             pass
+
+
+def _process_alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, OSError):
+        return True
+    return True
 
 
 def glob_escape(name: str) -> str:

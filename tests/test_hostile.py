@@ -10,6 +10,7 @@ import argparse
 import importlib.util
 import json
 import os
+import subprocess
 import time
 from pathlib import Path
 from typing import Any
@@ -286,20 +287,22 @@ def test_13_a_generated_table_over_the_limits_is_not_written(
 # -- 14: temp files and symlinks ---------------------------------------------------------
 
 
-def test_14_stale_temp_files_are_cleaned_and_fresh_ones_kept(tmp_path: Path) -> None:
+def test_14_stale_temp_files_are_cleaned_and_live_ones_kept(tmp_path: Path) -> None:
     scenario = io.load(HOSTILE / "01-rep-float.crdesk")
     path = tmp_path / "t.crdesk"
-    stale = tmp_path / ".t.crdesk.abc123.tmp"
-    fresh = tmp_path / ".t.crdesk.def456.tmp"
-    other = tmp_path / ".u.crdesk.abc123.tmp"
-    for p in (stale, fresh, other):
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    killed = tmp_path / f".t.crdesk.{dead.pid}-abc123.tmp"  # its writer is gone
+    ancient = tmp_path / ".t.crdesk.abc.tmp"  # an hour old, whoever wrote it
+    live = tmp_path / f".t.crdesk.{os.getppid()}-def456.tmp"  # a save under way
+    other = tmp_path / f".u.crdesk.{dead.pid}-abc123.tmp"  # another file's
+    for p in (killed, ancient, live, other):
         p.write_bytes(b"half a file")
-    old = time.time() - 3600
-    os.utime(stale, (old, old))
-    os.utime(other, (old, old))
+    old = time.time() - 7200
+    os.utime(ancient, (old, old))
     io.save(scenario, path)
     names = sorted(p.name for p in tmp_path.iterdir())
-    assert names == [".t.crdesk.def456.tmp", ".u.crdesk.abc123.tmp", "t.crdesk"]
+    assert names == sorted([live.name, other.name, "t.crdesk"])
 
 
 def test_14_saving_through_a_symlink_replaces_the_target(tmp_path: Path) -> None:
