@@ -418,6 +418,8 @@ class MainWindow(QMainWindow):
             self.setWindowTitle(self.play.title())
             return
         name = self.path.name if self.path is not None else "not saved"
+        if self.is_template():
+            name += " (template)"
         self.setWindowTitle(f"{self.scenario.title} — {name}[*] — crdesk")
 
     # -- files ---------------------------------------------------------------------
@@ -495,29 +497,55 @@ class MainWindow(QMainWindow):
             self.document.undo_stack.push(ScenarioSettingsCommand(self.document, values))
 
     def export_dialog(self) -> None:
-        start = self.path.with_suffix(".png") if self.path else Path(f"{self.scenario.title}.png")
-        path, chosen = QFileDialog.getSaveFileName(self, "Export map", str(start), EXPORT_FILTER)
-        if path:
-            if not Path(path).suffix:
-                path += ".pdf" if "PDF" in chosen else ".svg" if "SVG" in chosen else ".png"
-            self.export_to(path)
+        """Export Map: file, format and ``crdesk render``'s options (dpi, grid, sections, paper)."""
+        from ui.dialogs.export_dialog import ExportDialog, default_folder
 
-    def export_to(self, path: str | os.PathLike[str]) -> bool:
+        dialog = ExportDialog(
+            self.scenario.title,
+            default_folder(self.path, self.is_template()),
+            sections=self.action_sections.isChecked(),
+            grid=self.action_grid.isChecked(),
+            parent=self,
+        )
+        if dialog.exec() == QDialog.DialogCode.Accepted:
+            chosen = dialog.scenario_to_export(self.scenario)
+            self.export_to(dialog.path(), chosen, **dialog.options())
+
+    def export_to(
+        self,
+        path: str | os.PathLike[str],
+        scenario: Scenario | None = None,
+        **options: object,
+    ) -> bool:
         """Export through the same renderer as ``crdesk render``."""
         from ui.export import export_map
 
+        options.setdefault("sections", self.action_sections.isChecked())
+        options.setdefault("grid", self.action_grid.isChecked())
         try:
-            summary = export_map(
-                self.scenario,
-                path,
-                sections=self.action_sections.isChecked(),
-                grid=self.action_grid.isChecked(),
-            )
+            summary = export_map(scenario or self.scenario, path, **options)  # type: ignore[arg-type]
         except (OSError, ValueError) as err:
             self.show_error("Could not export the map", str(err))
             return False
         self.statusBar().showMessage(summary, 6000)
         return True
+
+    def is_template(self, path: Path | None = None) -> bool:
+        """Whether a file is one of the bundled demo scenarios (opened as a template).
+
+        Save never writes over them: it goes to Save As, starting in the user's
+        documents, so the demos stay as shipped.
+        """
+        from crdesk.resources import resource_root
+
+        target = path if path is not None else self.path
+        if target is None:
+            return False
+        try:
+            bundled = Path(str(resource_root() / "scenarios")).resolve()
+            return target.resolve().is_relative_to(bundled)
+        except OSError:
+            return False
 
     def open_file(self, path: str | os.PathLike[str]) -> bool:
         """Load a scenario file into this window; on failure show why and keep the old one."""
@@ -538,6 +566,13 @@ class MainWindow(QMainWindow):
     def save_to(self, path: str | os.PathLike[str]) -> bool:
         """Save the scenario to ``path`` (atomically); report failures, keep the work."""
         assert self.document is not None
+        if self.is_template(Path(path)):
+            self.show_error(
+                "Could not save the scenario",
+                f"{Path(path).name} is a bundled demo scenario; save your table under "
+                "another name (File > Save As).",
+            )
+            return False
         try:
             self.document.save(path)
         except (ScenarioError, OSError, ValueError) as err:
@@ -555,12 +590,18 @@ class MainWindow(QMainWindow):
             self.open_file(path)
 
     def save(self) -> bool:
-        if self.path is None:
+        if self.path is None or self.is_template():
             return self.save_as_dialog()
         return self.save_to(self.path)
 
     def save_as_dialog(self) -> bool:
-        start = str(self.path) if self.path is not None else f"{self.scenario.title}.crdesk"
+        from ui.dialogs.export_dialog import default_folder
+
+        if self.path is not None and not self.is_template():
+            start = str(self.path)
+        else:
+            name = f"{self.scenario.title}.crdesk".replace("/", "-")
+            start = str(default_folder(self.path, True) / name)
         path, _ = QFileDialog.getSaveFileName(self, "Save scenario as", start, FILE_FILTER)
         if not path:
             return False

@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPointF, Qt
-from PySide6.QtGui import QColor, QMouseEvent, QPen
-from PySide6.QtWidgets import QGraphicsLineItem, QGraphicsSimpleTextItem
+import re
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QMouseEvent, QPainter, QPen
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QGraphicsLineItem,
+    QGraphicsView,
+    QStyleOptionGraphicsItem,
+    QWidget,
+)
 
 from crdesk.geometry import LosResult, TerrainIndex, build_index, line_of_sight
 from crdesk.geometry import line_of_sight_to_point as los_to_point
 from crdesk.model import Battlefield
-from ui.tools.base import EditorContext, Tool, screen_label
+from ui.tools.base import EditorContext, Tool
 from ui.tools.select_tool import pick
 
 CLEAR = QColor(30, 160, 60)
@@ -29,12 +37,100 @@ def verdict_colour(result: LosResult) -> QColor:
     return CLEAR
 
 
+_CITATION = re.compile(r"\s*\((\d+(?:\.\d+)*(?:,\s*\d+(?:\.\d+)*)*)\)")
+
+
+def _cite(text: str) -> str:
+    """ "woods block (15.2)" -> "woods block [§15.2]": a section, not a distance."""
+    return _CITATION.sub(lambda m: f" [§{m.group(1)}]", text)
+
+
+CALLOUT_GAP = 14.0
+"""Screen pixels between the probed spot and its callout."""
+
+
+class Callout(QGraphicsItem):
+    """The probe's verdict on a dark rounded card with a verdict-coloured edge.
+
+    Drawn in screen pixels (it ignores the view's zoom) and placed by
+    :meth:`place` so it always lies wholly inside the visible part of the view.
+    """
+
+    PAD = 6.0
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.font = QFont()
+        self.font.setPointSizeF(10)
+        self._lines: list[str] = []
+        self._colour = QColor(CLEAR)
+        self._size = (0.0, 0.0)
+
+    def set_text(self, text: str, colour: QColor) -> None:
+        self.prepareGeometryChange()
+        # the verdict, then its reason and distance on lines of their own
+        head, *rest = [part.strip() for part in text.split(";") if part.strip()] or [""]
+        verdict, _, why = head.partition(": ")
+        self._lines = [verdict + (":" if why else ""), *([why] if why else []), *rest]
+        self._colour = QColor(colour)
+        metrics = QFontMetricsF(self.font)
+        width = max((metrics.horizontalAdvance(line) for line in self._lines), default=0.0)
+        height = metrics.lineSpacing() * len(self._lines)
+        self._size = (width + 2 * self.PAD + 4, height + 2 * self.PAD)
+        self.update()
+
+    def text(self) -> str:
+        return "\n".join(self._lines)
+
+    def boundingRect(self) -> QRectF:
+        return QRectF(0, 0, *self._size)
+
+    def paint(
+        self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
+    ) -> None:
+        rect = self.boundingRect()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(QPen(self._colour, 1.5))
+        painter.setBrush(QColor(25, 28, 32, 235))
+        painter.drawRoundedRect(rect.adjusted(0.75, 0.75, -0.75, -0.75), 5, 5)
+        painter.fillRect(QRectF(1, 4, 4, rect.height() - 8), self._colour)
+        painter.setFont(self.font)
+        metrics = QFontMetricsF(self.font)
+        y = self.PAD + metrics.ascent()
+        for i, line in enumerate(self._lines):
+            painter.setPen(QColor(255, 255, 255) if i == 0 else QColor(215, 220, 225))
+            painter.drawText(QPointF(self.PAD + 4, y), line)
+            y += metrics.lineSpacing()
+
+    def place(self, view: QGraphicsView, anchor: QPointF) -> None:
+        """Next to ``anchor`` (table inches), flipped and clamped to stay inside the view."""
+        area = view.viewport().rect()
+        at = view.mapFromScene(anchor)
+        w, h = self._size
+        x = at.x() + CALLOUT_GAP
+        y = at.y() + CALLOUT_GAP
+        if x + w > area.right() - 4:
+            x = at.x() - CALLOUT_GAP - w
+        if y + h > area.bottom() - 4:
+            y = at.y() - CALLOUT_GAP - h
+        x = min(max(x, area.left() + 4), area.right() - 4 - w)
+        y = min(max(y, area.top() + 4), area.bottom() - 4 - h)
+        self.setPos(view.mapToScene(round(x), round(y)))
+
+    def screen_rect(self, view: QGraphicsView) -> QRectF:
+        """Where the callout is drawn, in the view's viewport pixels (for tests)."""
+        top_left = view.mapFromScene(self.pos())
+        return QRectF(top_left.x(), top_left.y(), *self._size)
+
+
 def describe(result: LosResult, battlefield: Battlefield) -> str:
     """The verdict in words, naming the terrain or figure by its name, not its id."""
     names = {f.id: f.name for f in battlefield.terrain}
     names.update({f.id: f.name for f in battlefield.figures()})
     if not result.visible:
-        text = f"Blocked: {result.reason.text}"
+        text = f"Blocked: {_cite(result.reason.text)}"
         if result.feature_id:
             text += f" — {names.get(result.feature_id, result.feature_id)}"
         return text
@@ -64,7 +160,7 @@ class LosProbeTool(Tool):
         self.result: LosResult | None = None
         self.text = ""
         self._line: QGraphicsLineItem | None = None
-        self._label: QGraphicsSimpleTextItem | None = None
+        self._label: Callout | None = None
         self._index: TerrainIndex | None = None
         self._index_revision = -1
         self._pinned = False
@@ -129,7 +225,7 @@ class LosProbeTool(Tool):
     def _draw(self, start: tuple[float, float], end: tuple[float, float], colour: QColor) -> None:
         if self._line is None or self._label is None:
             self._line = QGraphicsLineItem()
-            self._label = screen_label(10)
+            self._label = Callout()
             self.add_preview(self._line)
             self.add_preview(self._label)
         pen = QPen(colour, 0)
@@ -137,6 +233,6 @@ class LosProbeTool(Tool):
         pen.setWidthF(3.0)
         self._line.setPen(pen)
         self._line.setLine(start[0], start[1], end[0], end[1])
-        self._label.setBrush(colour.darker(150))
-        self._label.setText(self.text)
-        self._label.setPos(end[0] + 0.4, end[1] + 0.4)
+        self._label.setZValue(self._line.zValue() + 1)
+        self._label.set_text(self.text, colour)
+        self._label.place(self.ctx.view, QPointF(*end))

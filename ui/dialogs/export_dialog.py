@@ -1,0 +1,137 @@
+"""Export map…: where to, which format, and ``crdesk render``'s options.
+
+dpi, grid, sections and paper are the same options the command line offers.
+
+The dialog only gathers choices; :func:`ui.export.export_map` does the work, so
+the GUI and the command line draw the same map.  "Terrain only" exports a copy
+of the scenario without its forces (a table to print and set figures on).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from PySide6.QtCore import QStandardPaths
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from crdesk.model import Battlefield, Scenario
+
+FORMATS = (("PNG image", ".png"), ("SVG drawing", ".svg"), ("PDF at 1:1 scale, tiled", ".pdf"))
+
+
+def default_folder(scenario_path: Path | None, bundled: bool) -> Path:
+    """The scenario's own folder; for a new or bundled scenario, the user's documents."""
+    if scenario_path is not None and not bundled:
+        return scenario_path.parent
+    documents = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+    return Path(documents or Path.home())
+
+
+class ExportDialog(QDialog):
+    """Pick the file and the render options; :meth:`options` and :meth:`path` read them."""
+
+    def __init__(
+        self,
+        title: str,
+        folder: Path,
+        sections: bool = True,
+        grid: bool = False,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Export map")
+        safe = "".join(c if c.isalnum() or c in " -_." else "_" for c in title).strip() or "map"
+        self.path_edit = QLineEdit(str(folder / f"{safe}.png"))
+        browse = QPushButton("Browse…")
+        browse.clicked.connect(self._browse)
+        row = QHBoxLayout()
+        row.addWidget(self.path_edit, 1)
+        row.addWidget(browse)
+        self.format_combo = QComboBox()
+        for label, suffix in FORMATS:
+            self.format_combo.addItem(f"{label} ({suffix})", suffix)
+        self.format_combo.currentIndexChanged.connect(self._format_changed)
+        self.dpi_spin = QSpinBox()
+        self.dpi_spin.setRange(20, 600)
+        self.dpi_spin.setValue(100)
+        self.dpi_spin.setSuffix(" px/in")
+        self.dpi_spin.setToolTip("Pixels per table inch of a PNG (crdesk render --dpi)")
+        self.sections_check = QCheckBox("Section lines and numbers (1-9)")
+        self.sections_check.setChecked(sections)
+        self.grid_check = QCheckBox('1" grid')
+        self.grid_check.setChecked(grid)
+        self.terrain_only_check = QCheckBox("Terrain only (no figures)")
+        self.paper_combo = QComboBox()
+        self.paper_combo.addItem("A4", "a4")
+        self.paper_combo.addItem("Letter", "letter")
+        self.paper_combo.setToolTip(
+            "The PDF prints at 1:1; the page orientation that needs fewest pages is chosen"
+        )
+        form = QFormLayout()
+        form.addRow("&File:", row)
+        form.addRow("F&ormat:", self.format_combo)
+        form.addRow("&Resolution:", self.dpi_spin)
+        form.addRow("&Paper (PDF):", self.paper_combo)
+        form.addRow("", self.sections_check)
+        form.addRow("", self.grid_check)
+        form.addRow("", self.terrain_only_check)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Export")
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.buttons)
+        self._format_changed()
+
+    def _format_changed(self) -> None:
+        suffix = str(self.format_combo.currentData())
+        self.path_edit.setText(str(Path(self.path_edit.text()).with_suffix(suffix)))
+        self.dpi_spin.setEnabled(suffix == ".png")
+        self.paper_combo.setEnabled(suffix == ".pdf")
+
+    def _browse(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Export map", self.path_edit.text())
+        if path:
+            self.path_edit.setText(path)
+            suffix = Path(path).suffix.lower()
+            index = self.format_combo.findData(suffix)
+            if index >= 0:
+                self.format_combo.setCurrentIndex(index)
+
+    def path(self) -> Path:
+        text = self.path_edit.text().strip()
+        path = Path(text)
+        return path if path.suffix else path.with_suffix(str(self.format_combo.currentData()))
+
+    def options(self) -> dict[str, object]:
+        """Keyword arguments for :func:`ui.export.export_map`."""
+        return {
+            "dpi": float(self.dpi_spin.value()),
+            "sections": self.sections_check.isChecked(),
+            "grid": self.grid_check.isChecked(),
+            "paper": str(self.paper_combo.currentData()),
+        }
+
+    def scenario_to_export(self, scenario: Scenario) -> Scenario:
+        """The scenario, or a copy without forces when only the terrain is wanted."""
+        if not self.terrain_only_check.isChecked():
+            return scenario
+        bf = scenario.battlefield
+        return replace(scenario, battlefield=Battlefield(bf.table, list(bf.terrain), []))
