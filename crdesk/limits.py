@@ -41,6 +41,11 @@ POINTS_PER_OUTLINE = 10_000
 """Points of one outline, hole, area or crest."""
 POINTS_TOTAL = 100_000
 """Points of all the table's outlines, holes, areas and crests together."""
+BLOCKING_COVER = 2.0
+"""The bounding boxes of the woods, buildings and impassable ground together may
+cover at most this many times the table with its margin: the sight raster fills
+every cell inside each of them (a thousand table-sized woods would be a
+thousand fills of the whole table)."""
 HOLES_PER_FEATURE = 100
 AREAS_PER_BUILDING = 200
 OPENINGS_PER_BUILDING = 500

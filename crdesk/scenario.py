@@ -532,6 +532,8 @@ def _far_points(data: dict[str, Any]) -> list[Problem]:
                 check(f"{path}.{key}[{j}]", ring)
         for j, opening in enumerate(_objects(feature.get("openings"))):
             check(f"{path}.openings[{j}]", [opening.get("start"), opening.get("end")])
+    if not problems:
+        problems += _blocking_cover(data, (hi_x - lo_x) * (hi_y - lo_y))
     for i, force in enumerate(_objects(data.get("forces"))):
         for j, figure in enumerate(_objects(force.get("figures"))):
             pos = figure.get("position")
@@ -542,6 +544,32 @@ def _far_points(data: dict[str, Any]) -> list[Problem]:
                     last = problems[-1]
                     problems[-1] = Problem(f"forces[{i}].figures[{j}].position", last.message)
     return problems
+
+
+_BLOCKING = {"woods", "wooded_hill", "building", "impassable"}
+
+
+def _blocking_cover(data: dict[str, Any], area: float) -> list[Problem]:
+    """The blocking features' bounding boxes against :data:`crdesk.limits.BLOCKING_COVER`."""
+    total = 0.0
+    for feature in _objects(data.get("terrain")):
+        outline = feature.get("outline")
+        kind = feature.get("kind")
+        if not isinstance(kind, str) or kind not in _BLOCKING or not isinstance(outline, list):
+            continue
+        points = [p for p in outline if _is_point(p)]
+        if points:
+            xs, ys = [p[0] for p in points], [p[1] for p in points]
+            total += (max(xs) - min(xs)) * (max(ys) - min(ys))
+    if total <= limits.BLOCKING_COVER * area:
+        return []
+    return [
+        Problem(
+            "terrain",
+            f"the woods, buildings and impassable ground together span {total / area:.1f} "
+            f"times the table and its margin; crdesk handles at most {limits.BLOCKING_COVER:g}",
+        )
+    ]
 
 
 def _is_number(value: Any) -> bool:

@@ -387,3 +387,15 @@ def test_16_a_saved_game_from_a_device_or_pipe_is_refused(tmp_path: Path) -> Non
     for path in (Path("/dev/zero"), fifo):
         with pytest.raises(ScenarioError, match="a device or pipe, not a game file"):
             read_game_document(path)
+
+
+def test_10_blocking_terrain_covering_the_table_many_times_is_refused() -> None:
+    doc = hostile.base()
+    box = [[-48, -48], [96, -48], [96, 84], [-48, 84]]
+    doc["terrain"] = [{"id": f"w{i}", "kind": "woods", "outline": box} for i in range(3)]
+    assert [str(p) for p in io.check_document(doc)] == [
+        "terrain: the woods, buildings and impassable ground together span 3.0 times the "
+        "table and its margin; crdesk handles at most 2"
+    ]
+    doc["terrain"] = doc["terrain"][:2]
+    assert io.check_document(doc) == []

@@ -41,6 +41,8 @@ def trial(folder: Path, rng: random.Random) -> str | None:
     from crdesk.resources import demo_scenario
 
     target = folder / "table.crdesk"
+    if not target.exists():  # the file being overwritten; a kill before any save keeps it
+        io.save(io.load(str(demo_scenario())), target)
     with subprocess.Popen(
         [sys.executable, "-c", SAVER, str(target)],
         stdout=subprocess.PIPE,
