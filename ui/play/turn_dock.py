@@ -212,6 +212,8 @@ class TurnDock(SessionDock):
         self._group_pool: list[QLabel] = []
         """Every group row made so far (the ones past the shown rows are hidden)."""
         self._swatch_colour: str | None = None
+        self._grew = True
+        """Rows were added or widened since the body last took the room it needs."""
         self._token: tuple[object, ...] | None = None
         """What the last refresh showed (:func:`session_token`)."""
         buttons = QHBoxLayout()
@@ -283,9 +285,11 @@ class TurnDock(SessionDock):
         layout = body.layout()
         if layout is not None:
             layout.activate()
-        need = body.minimumSizeHint().height()
-        if body.height() < need:
-            body.resize(body.width(), need)
+        if self._grew:  # (asking for the size hint costs a layout pass: only when rows grew)
+            self._grew = False
+            need = body.minimumSizeHint().height()
+            if body.height() < need:
+                body.resize(body.width(), need)
 
     def _clear_side_rows(self) -> None:
         for row, name, mark in self.side_rows.values():
@@ -300,6 +304,7 @@ class TurnDock(SessionDock):
         if list(self.side_rows) == sides:
             return
         self._clear_side_rows()
+        self._grew = True
         for r, side in enumerate(sides):
             row = DiceRow(TURN_DIE)
             name = QLabel()
@@ -346,6 +351,7 @@ class TurnDock(SessionDock):
             row, name, mark = self.side_rows[side]
             slots = 0 if score is not None else 1
             if row.dice != tuple(dice) or row.slots != slots:
+                self._grew |= len(dice) + slots > len(row.dice) + row.slots
                 row.set_dice(dice, slots=slots)
             set_text(name, session.side_name(side))
             notes = []
@@ -387,6 +393,9 @@ class TurnDock(SessionDock):
 
     def _show_groups(self, groups: list[GroupRow]) -> None:
         """Fill the group rows in place: a label per row, made once and reused."""
+        self._grew |= len(groups) > len(self.group_labels) or self.groups_title.isHidden() == bool(
+            groups
+        )
         self.groups_title.setVisible(bool(groups))
         pool = self._group_pool
         while len(pool) < len(groups):
@@ -401,7 +410,10 @@ class TurnDock(SessionDock):
             colour = self._colour(group.side) if self.session is not None else None
             dot = f'<span style="color:{colour.name()}">⬤</span> ' if colour is not None else ""
             mark = MARKS[group.state]
-            set_text(label, f"{dot}{mark}  {escape(group.name)} · Rep {group.rep}{size} — {state}")
+            text = f"{dot}{mark}  {escape(group.name)} · Rep {group.rep}{size} — {state}"
+            if label.text() != text:
+                label.setText(text)
+                self._grew = True  # a longer row may wrap onto another line
             label.setObjectName(f"group_{group.leader}")
             if label.property("state") != group.state:
                 label.setProperty("state", group.state)
