@@ -9,12 +9,14 @@ and is tested without a window.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from shapely import affinity
 from shapely.geometry import LineString, MultiPolygon, Point, Polygon, box
 from shapely.ops import nearest_points
+from shapely.validation import explain_validity
 
 from crdesk.model import Opening, OpeningKind, Table, TerrainFeature
 
@@ -69,6 +71,88 @@ def polygon_from_clicks(points: Sequence[Pt]) -> Polygon | None:
     if len(distinct) < 3 or Polygon(distinct).area < 1e-6:
         return None
     return Polygon(distinct)
+
+
+MIN_AREA = 0.25
+"""Square inches below which a drawn shape is too small to be a terrain piece."""
+
+MIN_THICKNESS = 0.5
+"""How thin a drawn piece may be: a wall, a hedge or a fence line is 0.5" deep."""
+
+_SPOT = re.compile(r"\[\s*(-?[\d.eE+-]+)\s+(-?[\d.eE+-]+)\s*\]")
+
+
+@dataclass(frozen=True, slots=True)
+class ShapeResult:
+    """A drawn outline, or why there is none (in the book's words) and where."""
+
+    outline: Polygon | None
+    problem: str = ""
+    spot: Pt | None = None
+
+
+def crossing_spot(poly: Polygon) -> Pt | None:
+    """Where an outline crosses itself (None when it does not)."""
+    if poly.is_valid:
+        return None
+    match = _SPOT.search(explain_validity(poly))
+    return (float(match.group(1)), float(match.group(2))) if match else None
+
+
+def _where(spot: Pt) -> str:
+    return f"({spot[0]:.1f}, {spot[1]:.1f})"
+
+
+def outline_from_clicks(points: Sequence[Pt]) -> ShapeResult:
+    """The clicked outline, or the reason it cannot be terrain, said plainly.
+
+    A symmetric bow-tie has no area but is a crossing, not a lack of points, and
+    the crossing is named by where it is, never by the geometry library's text.
+    """
+    distinct = list(dict.fromkeys(points))
+    if len(distinct) < 3:
+        return ShapeResult(None, "an outline needs at least three corners")
+    if LineString(distinct).convex_hull.area < 1e-9:
+        return ShapeResult(None, "the corners lie on one line: the outline has no area")
+    poly = Polygon(distinct)
+    spot = crossing_spot(poly)
+    if spot is not None:
+        return ShapeResult(None, f"the outline crosses itself at {_where(spot)}", spot)
+    if poly.area < MIN_AREA:
+        return ShapeResult(None, _too_small(poly))
+    return ShapeResult(poly)
+
+
+def _too_small(poly: Polygon) -> str:
+    x0, y0, x1, y1 = poly.bounds
+    return (
+        f'too small to be a terrain piece ({x1 - x0:.1f}" x {y1 - y0:.1f}"; '
+        f"it needs at least {MIN_AREA:g} square inches)"
+    )
+
+
+def dragged_shape(kind: str, a: Pt, b: Pt) -> ShapeResult:
+    """A rectangle or ellipse dragged from a to b; a thin drag makes a thin piece.
+
+    With the 1" grid snap on, a 5" x 0.5" wall snaps to no depth at all: a drag
+    that is long one way and (nearly) flat the other is given the depth of a
+    wall, :data:`MIN_THICKNESS`, centred on the line drawn, instead of being
+    dropped.  Anything still too small is refused with its size.
+    """
+    (ax, ay), (bx, by) = a, b
+    w, h = abs(bx - ax), abs(by - ay)
+    if max(w, h) < MIN_THICKNESS:
+        return ShapeResult(None, f'too small to be a terrain piece ({w:.1f}" x {h:.1f}")')
+    if w < MIN_THICKNESS:
+        cx = (ax + bx) / 2
+        ax, bx = cx - MIN_THICKNESS / 2, cx + MIN_THICKNESS / 2
+    if h < MIN_THICKNESS:
+        cy = (ay + by) / 2
+        ay, by = cy - MIN_THICKNESS / 2, cy + MIN_THICKNESS / 2
+    shape = rectangle((ax, ay), (bx, by)) if kind == "rectangle" else ellipse((ax, ay), (bx, by))
+    if shape.area < MIN_AREA:
+        return ShapeResult(None, _too_small(shape))
+    return ShapeResult(shape)
 
 
 def default_crest(outline: Polygon) -> LineString:

@@ -6,7 +6,7 @@ from enum import StrEnum
 
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent, QPainterPath, QPen
-from PySide6.QtWidgets import QGraphicsPathItem
+from PySide6.QtWidgets import QGraphicsEllipseItem, QGraphicsPathItem
 from shapely.geometry import LineString, Point, Polygon
 
 from crdesk.model import (
@@ -19,18 +19,20 @@ from crdesk.model import (
     TerrainKind,
 )
 from crdesk.shapes import (
+    ShapeResult,
     default_crest,
+    dragged_shape,
     ellipse,
     freehand,
     merge_area,
     opening_at,
-    polygon_from_clicks,
+    outline_from_clicks,
     rectangle,
     split_area,
     split_into_areas,
 )
 from ui.commands import AddFeatureCommand, ChangeFeatureCommand
-from ui.tools.base import EditorContext, Tool
+from ui.tools.base import PREVIEW_Z, EditorContext, Tool
 
 Pt = tuple[float, float]
 
@@ -77,6 +79,10 @@ class ShapeTool(Tool):
         self._pointer: Pt | None = None
         self._dragging = False
         self._outline: QGraphicsPathItem | None = None
+        self.mark: QGraphicsEllipseItem | None = None
+        """The red ring on the spot of the last refusal (a crossing), until the next action."""
+        self.refused = ""
+        """Why the last shape was not drawn ("" when it was)."""
 
     @property
     def points(self) -> list[Pt]:
@@ -95,6 +101,8 @@ class ShapeTool(Tool):
     # -- gestures ------------------------------------------------------------------
 
     def press(self, pos: QPointF, event: QMouseEvent) -> bool:
+        self._clear_mark()
+        self.refused = ""
         if event.button() == Qt.MouseButton.RightButton and self.mode is DrawMode.POLYGON:
             self._finish_polygon()
             return True
@@ -125,18 +133,19 @@ class ShapeTool(Tool):
         self._dragging = False
         p = (pos.x(), pos.y())
         start = self._points[0]
-        outline: Polygon | None
+        result: ShapeResult
         if self.mode is DrawMode.FREEHAND:
             outline = freehand([*self._points, p])
-        elif self.mode is DrawMode.RECTANGLE:
-            outline = rectangle(start, p)
+            result = ShapeResult(outline, "" if outline else "the stroke is too short or thin")
         else:
-            outline = ellipse(start, p)
+            result = dragged_shape(self.mode.value, start, p)
         self._points = []
         self.clear_previews()
         self._outline = None
-        if outline is not None and outline.area >= 0.25:
-            self.finish_shape(outline)
+        if result.outline is not None:
+            self.finish_shape(result.outline)
+        else:
+            self._refuse(result)
         return True
 
     def double_click(self, pos: QPointF, event: QMouseEvent) -> bool:
@@ -172,21 +181,48 @@ class ShapeTool(Tool):
         self._points = []
         self._dragging = False
         self._outline = None
+        self._clear_mark()
         super().cancel()
 
     # -- internals ------------------------------------------------------------------
 
     def _finish_polygon(self) -> None:
-        outline = polygon_from_clicks(self._points)
+        result = outline_from_clicks(self._points)
+        if result.outline is None and result.spot is not None and len(self._points) > 3:
+            # keep the corners: Backspace takes back the one that made the crossing
+            self._refuse(result, "Backspace takes back the last corner, Esc starts again")
+            return
         self._points = []
         self.clear_previews()
         self._outline = None
-        if outline is None:
-            self.ctx.show_message("An outline needs at least three points")
+        if result.outline is None:
+            self._refuse(result)
             return
-        if not outline.is_valid:
-            self.ctx.show_message("The outline crosses itself: it is flagged in the Issues list")
-        self.finish_shape(outline)
+        self.finish_shape(result.outline)
+
+    def _refuse(self, result: ShapeResult, hint: str = "") -> None:
+        """Say why nothing was drawn, and ring the spot when there is one."""
+        self.refused = result.problem
+        text = f"{self.name}: not drawn: {result.problem}"
+        self.ctx.show_message(f"{text}. {hint}" if hint else text)
+        self._clear_mark()
+        if result.spot is not None:
+            r = 0.6
+            mark = QGraphicsEllipseItem(result.spot[0] - r, result.spot[1] - r, 2 * r, 2 * r)
+            pen = QPen(QColor(220, 30, 30), 0)
+            pen.setCosmetic(True)
+            pen.setWidthF(3.0)
+            mark.setPen(pen)
+            mark.setZValue(PREVIEW_Z + 100)
+            mark.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+            mark.setToolTip(result.problem)
+            self.ctx.scene.addItem(mark)
+            self.mark = mark
+
+    def _clear_mark(self) -> None:
+        if self.mark is not None and self.mark.scene() is not None:
+            self.mark.scene().removeItem(self.mark)
+        self.mark = None
 
     def _update_preview(self) -> None:
         if not self._points:
