@@ -153,7 +153,12 @@ class GroupDrag:
             self.label = CostLabel()
             self.label.setZValue(Layer.TOOLS + 1)
             tool.scene.addItem(self.label)
-        lines = [f"Group of {len(self.members)} (Shift-drag)"]
+        going = sum(1 for p in self.previews.values() if p.legal)
+        count = len(self.members)
+        lines = [
+            f"Group of {count}: "
+            + ("all get there" if going == count and stop is None else f"{going} of {count} move")
+        ]
         if stop is not None:
             lines.append(f"{names(stop[0])} stops: {stop[1].stopped}")
         lines.extend(refused[:3])
