@@ -132,3 +132,16 @@ def test_shot_of_woods_reaching_off_every_edge() -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     image = render_scene(scenario.battlefield, RenderOptions(pixels_per_inch=12))
     assert image.save(str(SHOTS / "hostile-woods-margin.png"))
+
+
+def test_3_the_main_window_opens_on_zero_area_impassable_ground(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from ui.main_window import MainWindow
+
+    window = MainWindow(io.load(HOSTILE / "03-zero-area-impassable.crdesk"))
+    qtbot.addWidget(window)
+    window.resize(900, 700)
+    window.show()
+    qtbot.waitExposed(window)
+    window.grab()  # paints every layer once
+    assert window.document is not None
+    window.close()
