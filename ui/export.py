@@ -103,7 +103,9 @@ def save_pdf(
     writer.setTitle(f"{scenario.title} — 1:1 print")
     writer.setCreator("crdesk")
     table = scenario.battlefield.table
-    # Portrait or landscape, whichever needs fewer pages for this table.
+    # Portrait or landscape, and the overlap or a narrower one (down to 1/4"),
+    # whichever needs fewest pages: a 36" table on A4 otherwise spends a column
+    # of pages on a sliver under an inch wide.
     layouts = []
     for orientation in (QPageLayout.Orientation.Portrait, QPageLayout.Orientation.Landscape):
         layout = QPageLayout(
@@ -111,9 +113,11 @@ def save_pdf(
         )
         rect = layout.paintRectPixels(PDF_DPI)
         page_w, page_h = rect.width() / PDF_DPI, rect.height() / PDF_DPI
-        tiles = plan_tiles(table.width, table.height, page_w, page_h - HEADER, overlap)
-        layouts.append((len(tiles), orientation.value, layout, tiles, page_w, page_h))
-    _, _, layout, tiles, page_w, page_h = min(layouts, key=lambda item: item[:2])
+        for ov in dict.fromkeys((overlap, min(overlap, 0.25))):
+            tiles = plan_tiles(table.width, table.height, page_w, page_h - HEADER, ov)
+            layouts.append((len(tiles), -ov, orientation.value, layout, tiles, page_w, page_h))
+    _, neg_overlap, _, layout, tiles, page_w, page_h = min(layouts, key=lambda item: item[:3])
+    overlap = -neg_overlap
     writer.setPageLayout(layout)
     painter = QPainter()
     if not painter.begin(writer):

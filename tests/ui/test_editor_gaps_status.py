@@ -243,3 +243,23 @@ def test_status_bar_coordinates_follow_a_zoom(window, qtbot, monkeypatch) -> Non
     expected = view.mapToScene(centre)
     assert window.position_label.text() == f'x {expected.x():.1f}"  y {expected.y():.1f}"'
     assert window.position_label.text() != before
+
+
+def test_pdf_tiling_of_a_36_inch_table_on_a4_wastes_no_column_on_slivers(window, tmp_path) -> None:
+    import re
+
+    out = tmp_path / "print.pdf"
+
+    def step() -> None:
+        dialog = QApplication.activeModalWidget()
+        assert isinstance(dialog, ExportDialog)
+        dialog.format_combo.setCurrentIndex(dialog.format_combo.findData(".pdf"))
+        assert dialog.paper_combo.isEnabled() and not dialog.dpi_spin.isEnabled()
+        dialog.path_edit.setText(str(out))
+        dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
+
+    QTimer.singleShot(0, step)
+    window.action_export.trigger()
+    pages = len(re.findall(rb"/Type\s*/Page\b", out.read_bytes()))
+    assert pages == 21  # 5 x 4 tiles (was 6 x 4, a column of 1" slivers) + the page map
+    assert "21 pages" in window.statusBar().currentMessage()

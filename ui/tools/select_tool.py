@@ -47,8 +47,8 @@ class SelectTool(Tool):
     name = "Select"
     shortcut = "S"
     tooltip = (
-        "Click to select, Shift+click to add, drag to move, drag on empty ground to "
-        "select an area; the wheel while dragging turns figures; R turns; Delete removes"
+        "click selects (Shift adds), drag moves, drag on open ground selects an area; "
+        "wheel while dragging or R turns; Del deletes"
     )
     snaps = False
 
