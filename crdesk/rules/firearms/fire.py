@@ -308,7 +308,12 @@ class FirearmsFire(RuleResult):
     def result(self) -> str:
         return "hit" if any(f.hits for f in self.figures) else "miss"
 
+    def hits_on(self, id_: str) -> int:
+        """All hits on one figure: a burst target may also be another burst's miss check."""
+        return sum(f.hits for f in self.figures if f.id == id_)
+
     def figure(self, id_: str) -> FigureFire:
+        """The figure's first entry (its only one, except as above for bursts)."""
         for f in self.figures:
             if f.id == id_:
                 return f
@@ -643,7 +648,9 @@ def burst_fire(
     """2- or 3-round bursts (FD §5): one die per target at +3 steps, at most Target dice.
 
     A burst that misses its target checks the nearest other figure within 1" of
-    it (friend or foe): a new die against it at +0.
+    it (friend or foe): a new die against it at +0.  That check is an entry of
+    its own (role ``burst_miss``, with its own damage), so a figure that is also
+    a burst target appears twice: :meth:`FirearmsFire.hits_on` adds them up.
     """
     m = _mode(weapon, mode)
     if m not in BURST_MODES:

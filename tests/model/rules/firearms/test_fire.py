@@ -422,3 +422,15 @@ def test_every_result_explains_itself_and_is_json():
     assert data["section"] == "FD §5" and data["results"][0]["hits"] == 5
     assert "FA dice 3-4 -1 (FD §5)" in result.explain()
     _ = WeaponCard  # the card type is what loaded() replaces
+
+
+def test_a_burst_target_can_also_be_the_miss_check_of_another_burst():
+    targets = [BurstTarget(B("A", in_cover=True), (Nearby(B("C"), 0.5),)), BurstTarget(B("C"))]
+    dice = ScriptedDice([2, 1, 4, 3])
+    result = burst_fire(dice, 4, loaded("AR"), targets, mode=M.RB3)
+    assert [(f.id, f.role, f.hits) for f in result.figures] == [
+        ("A", "target", 0),
+        ("C", "burst_miss", 1),
+        ("C", "target", 0),  # 1+4+3 = 8 misses a second target
+    ]
+    assert result.hits_on("C") == 1 and dice.remaining == 0
