@@ -283,3 +283,14 @@ def test_an_in_sight_stops_the_group_and_says_so(window, qtbot) -> None:  # type
     assert waiting, "the interrupt leaves some of the group where they stood"
     assert xy(window, stopper) != group.origins[stopper]
     assert game.fig(stopper).y > group.origins[stopper][1] - 5.0  # stopped short
+
+
+def test_charge_from_the_menu_starts_the_charge_mode(window, qtbot) -> None:  # type: ignore[no-untyped-def]
+    menu = right_click(window, 19.5, 31.5)  # Pvt. Okafor
+    charge = entry(menu, "charge")
+    assert charge.isEnabled() and charge.text().startswith("Charge")
+    assert not [a for a in menu.actions() if a.objectName() == "throw"]  # no grenade readied
+    choose(qtbot, menu, "charge")
+    aim = window.play.move_tool.aim
+    assert aim.mode is not None and aim.figure == "p3"
+    assert "hover an enemy for the odds" in status(window)

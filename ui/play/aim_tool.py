@@ -90,7 +90,7 @@ class AimTool(QObject):
 
     def start_charge(self, fid: str) -> str | None:
         """Hovering an enemy now previews ``fid``'s charge at it; None, or why not."""
-        why = self._may_act(fid, "charge")
+        why = self.may_act(fid, "charge")
         if why is None:
             self._enter(CHARGE, fid)
             self.tool.show_message(
@@ -103,7 +103,7 @@ class AimTool(QObject):
 
     def start_throw(self, fid: str) -> str | None:
         """The blast circle now follows the mouse for ``fid``'s grenade; None, or why not."""
-        why = self._may_act(fid, "throw")
+        why = self.may_act(fid, "throw")
         if why is None:
             fig = self.session.game.fig(fid)
             why = self.session.legal(Throw(fid, (fig.x, fig.y)))
@@ -136,7 +136,8 @@ class AimTool(QObject):
         if self.tool.selected != fid:
             self.tool.select(fid)
 
-    def _may_act(self, fid: str, word: str) -> str | None:
+    def may_act(self, fid: str, word: str) -> str | None:
+        """None if ``fid`` may charge or throw (``word``) now, else why not."""
         decision = self.session.awaiting()
         if decision is None:
             return "the encounter is over"
@@ -151,7 +152,7 @@ class AimTool(QObject):
         if self.mode is None or self.figure is None:
             return
         word = "charge" if self.mode == CHARGE else "throw"
-        if self._may_act(self.figure, word) is not None:
+        if self.may_act(self.figure, word) is not None:
             self.stop()
         elif self.mode == THROW:
             self._draw_range(self.figure)

@@ -72,7 +72,8 @@ class Entry:
     """One of :data:`KEYS` (or ``"move_here"``): stable for tests and shortcuts."""
     text: str
     action: Action | None
-    """What the entry plays; None for "Move…", which waits for a click on the table."""
+    """What the entry plays; None for "Move…", "Charge…" and "Throw grenade…", which
+    wait for a click on the table."""
     reason: str | None = None
     """The controller's refusal (None: the entry is enabled)."""
 
@@ -101,7 +102,10 @@ def figure_entries(legal: Callable[[Action], str | None], tool: MoveTool, fid: s
     else:
         add("prone", "Go prone", Prone(fid))
     add("reload", "Reload", Reload(fid))
+    add("charge", "Charge…", None, tool.aim.may_act(fid, "charge"))
     add("ready", "Ready grenade", Ready(fid))
+    if game.flags(fid).get("grenade") is not None:  # a readied grenade (7.10)
+        add("throw", "Throw grenade…", None, tool.aim.may_act(fid, "throw"))
     add("drop", "Drop wounded", Drop(fid))
     floor = int(game.flags(fid).get("floor") or 1)
     up, down = ChangeFloor(fid, floor + 1), ChangeFloor(fid, floor - 1)
@@ -251,7 +255,12 @@ class ActionMenu(QObject):
             return
         if entry.action is None:
             self.last_reason = None
-            self.tool.arm_move(fid)
+            if entry.kind == "charge":  # hover an enemy for the odds, click it (C)
+                self.last_reason = self.tool.start_charge(fid)
+            elif entry.kind == "throw":  # the blast circle follows the mouse (G)
+                self.last_reason = self.tool.start_throw(fid)
+            else:
+                self.tool.arm_move(fid)
             return
         reason = self.tool.session.play(entry.action)
         self.last_reason = reason
