@@ -179,10 +179,8 @@ def parse_document(raw: bytes, source: str = "<data>") -> dict[str, Any]:
     except ValueError as exc:  # NaN/Infinity, or integers with absurdly many digits
         raise UnreadableFileError(f"{source}: invalid JSON value: {exc}") from None
     if not isinstance(data, dict):
-        raise ScenarioFormatError(
-            [Problem("", f"expected a JSON object (a crdesk scenario), got {_describe(data)}")],
-            source,
-        )
+        what = f"expected a JSON object (a crdesk scenario), got {_describe(data)}"
+        raise ScenarioFormatError([_printable(Problem("", what))], source)
     return data
 
 

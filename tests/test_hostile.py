@@ -399,3 +399,11 @@ def test_10_blocking_terrain_covering_the_table_many_times_is_refused() -> None:
     ]
     doc["terrain"] = doc["terrain"][:2]
     assert io.check_document(doc) == []
+
+
+def test_5_a_document_that_is_just_a_lone_surrogate_is_refused_printably() -> None:
+    with pytest.raises(ScenarioFormatError) as info:
+        io.parse_document(b'"\\ud800"')
+    assert str(info.value) == "<data>: 1 problem in the scenario file\n" + (
+        '  expected a JSON object (a crdesk scenario), got "\ufffd"'
+    )

@@ -104,7 +104,9 @@ def main(argv: list[str] | None = None) -> int:
             if detail:
                 args.out.mkdir(parents=True, exist_ok=True)
                 (args.out / f"seed-{seed}.txt").write_text(
-                    f"{outcome} in {seconds:.2f} s\n{detail}", encoding="utf-8"
+                    f"{outcome} in {seconds:.2f} s\n{detail}",
+                    encoding="utf-8",
+                    errors="backslashreplace",
                 )
             if k % 1000 == 0:
                 print(f"{k} inputs, {counts}, {slow} over {SLOW_S:g} s", flush=True)
