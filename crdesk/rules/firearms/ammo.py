@@ -38,7 +38,7 @@ from crdesk.rules.firearms.tables import (
 
 
 @dataclass(frozen=True, slots=True)
-class WeaponState:
+class WeaponState(RuleResult):
     """A figure's weapon between firings (FD §3, §4)."""
 
     card: WeaponCard
@@ -47,6 +47,14 @@ class WeaponState:
     ready: bool = True
     mode: FireMode | None = None
     """The mode last chosen (the figure panel shows it); None means the card's first."""
+    section: str = fd(3)
+
+    @property
+    def result(self) -> str:
+        return "empty" if self.empty else "loaded"
+
+    def explain(self) -> str:
+        return f"{self.summary()} ({self.section})."
 
     @classmethod
     def loaded(cls, card: WeaponCard) -> WeaponState:

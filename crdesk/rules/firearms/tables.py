@@ -151,12 +151,23 @@ WALK_MAX_STEPS = 4
 
 
 @dataclass(frozen=True, slots=True)
-class SpreadRow:
+class SpreadRow(RuleResult):
     """One row of the Full Auto spread table (FD §5): range up to ``up_to`` inches."""
 
     up_to: float | None
     spread: float
     primary_dice: int
+    section: str = fd(5)
+
+    @property
+    def result(self) -> str:
+        return "spread_row"
+
+    def explain(self) -> str:
+        return (
+            f'spread {self.spread:g}", {self.primary_dice} dice on the primary, '
+            f"{self.other_dice} on others ({self.section})"
+        )
 
     @property
     def other_dice(self) -> int:
@@ -208,12 +219,22 @@ class BuckshotDamage(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
-class BuckshotBand:
+class BuckshotBand(RuleResult):
+    """One range band of buckshot (FD §6)."""
+
     up_to: float | None
     steps: int
     figures: int
     damage: BuckshotDamage
     words: str
+    section: str = fd(6)
+
+    @property
+    def result(self) -> str:
+        return self.damage.value
+
+    def explain(self) -> str:
+        return f"{self.words}, {self.steps:+d} steps, {self.figures} figures ({self.section})"
 
 
 BUCKSHOT_BANDS: tuple[BuckshotBand, ...] = (

@@ -2,6 +2,7 @@
 supported fire §7, knockdown in a firing §8, indirect fire §10."""
 
 import dataclasses
+import json
 
 import pytest
 
@@ -434,3 +435,25 @@ def test_a_burst_target_can_also_be_the_miss_check_of_another_burst():
         ("C", "target", 0),  # 1+4+3 = 8 misses a second target
     ]
     assert result.hits_on("C") == 1 and dice.remaining == 0
+
+
+def test_results_are_plain_json():
+    crowd = [Nearby(B("N"), 0.5)]
+    dodge_failed = ScriptedDice([2] + [6] * 10 + [3] * 6)
+    results = [
+        full_auto(dodge_failed, 4, loaded("AR"), B(fast_moving=True), crowd, distance=5),
+        buckshot(ScriptedDice([6, 6, 3, 3]), 4, loaded("SG"), B(), crowd, distance=5),
+        burst_fire(
+            ScriptedDice([6, 3, 2]),
+            4,
+            loaded("AR", knockdown=6),
+            [BurstTarget(B())],
+            mode=M.RB3,
+            geometry=PushGeometry((0, 0), {"B": (0, 5)}),
+        ),
+        indirect_fire(ScriptedDice([6]), 5, loaded("RL"), spotter=True),
+    ]
+    for r in results:
+        data = json.loads(json.dumps(r.to_dict()))
+        assert data["explain"] == r.explain()
+    assert data["ammo"]["after"]["rounds"] == 0  # the launcher's one round is spent
