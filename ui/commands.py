@@ -17,6 +17,7 @@ from typing import Any, cast
 
 from PySide6.QtGui import QUndoCommand
 
+from crdesk.errors import ModelError
 from crdesk.events import Change, ChangeKind
 from crdesk.model import (
     BandType,
@@ -35,11 +36,14 @@ _NUDGE_ID = 1002
 
 
 def item_label(battlefield: Battlefield, item_id: str) -> str:
-    """The word for an item in undo texts: "Woods", "Building", "Figure"."""
+    """The word for an item in undo texts: "Woods", "Building", or the figure's name."""
     for feature in battlefield.terrain:
         if feature.id == item_id:
             return feature.kind.label
-    return "Figure"
+    try:
+        return battlefield.figure(item_id).name or "Figure"
+    except ModelError:
+        return "Figure"
 
 
 def _items_label(battlefield: Battlefield, ids: list[str]) -> str:

@@ -106,7 +106,7 @@ def test_select_drag_moves_figure_and_wheel_turns_it_in_one_step(editor: Editor)
     assert (p2.x, p2.y) == (x + 3, y - 4)
     assert p2.facing == (facing + 30) % 360
     assert editor.document.undo_stack.count() == 1
-    assert editor.document.undo_stack.undoText() == "Move Figure"
+    assert editor.document.undo_stack.undoText() == "Move Cpl. Diaz"  # history names the figure
     undo_all_restores(editor, start)
 
 

@@ -87,6 +87,20 @@ def test_forces_add_rename_band_player_delete_with_undo(window, monkeypatch) -> 
     assert [f.id for f in bf.forces] == ["enemy", new.id]
 
 
+def test_force_colour_from_the_roster_menu(window, monkeypatch) -> None:
+    from PySide6.QtGui import QColor
+    from PySide6.QtWidgets import QColorDialog
+
+    monkeypatch.setattr(QColorDialog, "getColor", lambda *a, **k: QColor("#2f8f3a"))
+    roster, doc = window.roster_dock, window.document
+    _action(roster.context_menu(roster.force_item("enemy")), "Colour…").trigger()
+    assert doc.battlefield.force("enemy").colour == "#2f8f3a"
+    assert window.scene.figure_item("e1") is not None
+    assert doc.undo_stack.undoText() == "Recolour Red Vipers"
+    doc.undo_stack.undo()
+    assert doc.battlefield.force("enemy").colour != "#2f8f3a"
+
+
 def test_canvas_context_menu_adds_a_figure_here_and_moves_it(window) -> None:
     view, doc = window.view, window.document
     pos = at(view, 20.0, 20.0).toPoint()
@@ -225,7 +239,11 @@ def test_generate_redeploys_the_forces_legally_and_stores_the_encounter(window, 
     for i, a in enumerate(figures):  # no two bases overlap
         for b in figures[i + 1 :]:
             assert (a.x - b.x) ** 2 + (a.y - b.y) ** 2 >= (a.radius + b.radius) ** 2 - 1e-6
-    assert window.issues_dock is not None
+    dock = window.issues_dock
+    assert dock.timer.isActive()  # the table checks run again on the new table
+    dock.refresh()
+    figure_ids = set(s.battlefield.figure_ids())
+    assert [i for i in dock.issues if i.item_id in figure_ids] == []
     target = tmp_path / "gen.crdesk"
     assert window.save_to(target)
     back = io.load(target)

@@ -6,7 +6,7 @@ import math
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QPointF, QRectF, Qt, QTimer
+from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QDialogButtonBox, QFileDialog
 
 from crdesk import scenario as io
@@ -263,3 +263,16 @@ def test_pdf_tiling_of_a_36_inch_table_on_a4_wastes_no_column_on_slivers(window,
     pages = len(re.findall(rb"/Type\s*/Page\b", out.read_bytes()))
     assert pages == 21  # 5 x 4 tiles (was 6 x 4, a column of 1" slivers) + the page map
     assert "21 pages" in window.statusBar().currentMessage()
+
+
+def test_status_bar_coordinates_follow_a_drag(window) -> None:
+    from tests.ui.mouse import LEFT, NONE
+
+    fig = window.document.battlefield.figure("p3")
+    view = window.view
+    send(view, QEvent_move(), fig.x, fig.y, LEFT, LEFT)
+    send(view, QEvent.Type.MouseButtonPress, fig.x, fig.y, LEFT, LEFT)
+    send(view, QEvent_move(), fig.x - 3, fig.y - 4, NONE, LEFT)
+    x, y = fig.x, fig.y  # the figure follows the pointer while dragged
+    assert window.position_label.text() == f'x {x:.1f}"  y {y:.1f}"'
+    send(view, QEvent.Type.MouseButtonRelease, x, y, LEFT, NONE)

@@ -33,7 +33,7 @@ def test_edit_marks_modified_save_reopen_and_compare(window: MainWindow, tmp_pat
     fig = window.scenario.battlefield.figure("p2")
     drag(window.view, [(fig.x, fig.y), (fig.x + 2, fig.y - 2), (fig.x + 4, fig.y - 5)])
     assert window.isWindowModified()
-    assert window.editor.undo_action.text() == "&Undo Move Figure"
+    assert window.editor.undo_action.text() == "&Undo Move Cpl. Diaz"
     target = tmp_path / "edited.crdesk"
     assert window.save_to(target)
     assert not window.isWindowModified()
