@@ -97,6 +97,11 @@ REACTION_TESTS: tuple[ReactionRow, ...] = (
 """Reaction Tests 7.7, indexed by d6 passed (0, 1, 2).  Outgunned behaves as Duck Back."""
 
 
+def _count(n: int, noun: str) -> str:
+    """``1 area``, ``2 areas``: the reference's counts in words."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def _outgunned_words(status: Status) -> str:
     """An Outgunned row as the book prints it: Outgunned behaves as Duck Back (7.7)."""
     return "Duck Back" if status is Status.OUTGUNNED else status.label
@@ -874,8 +879,8 @@ TABLES: Mapping[str, RulesTable] = _ro(
                     (
                         str(face),
                         ", ".join(
-                            f"{t.value}: {BUILDING_TYPE[t][face - 1].areas} area(s), "
-                            f"{BUILDING_TYPE[t][face - 1].floors} floor(s)"
+                            f"{t.value}: {_count(BUILDING_TYPE[t][face - 1].areas, 'area')}, "
+                            f"{_count(BUILDING_TYPE[t][face - 1].floors, 'floor')}"
                             for t in (TableType.CLEAR, TableType.URBAN)
                         ),
                     )
