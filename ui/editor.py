@@ -325,6 +325,9 @@ class Editor(QObject):
         self._tool_actions[key].setChecked(True)
         if self.manager is not None:
             self.manager.set_current(key)
+        # only a drawing tool takes 1-4; otherwise the digits stay free for others
+        for action in self.shape_actions:
+            action.setEnabled(isinstance(self.tool, ShapeTool))
 
     def set_shape_mode(self, mode: Any) -> None:
         """Polygon, freehand, rectangle or ellipse for the current drawing tool (1-4)."""

@@ -188,9 +188,16 @@ def test_settings_dialog_round_trip_into_the_saved_file(window, qtbot, tmp_path)
         dialog.tabs.setCurrentIndex(1)
         dialog.grab().save(str(SHOTS / "settings-dialog-interpretations.png"))
 
+    doc.set_selection(["p1"])
     _drive_settings(qtbot, edit)
     window.action_settings.trigger()
     s = window.scenario
+    from crdesk.model import WeaponCode
+    from ui.docks.properties_dock import _weapon_label
+
+    weapons = window.properties_dock.figure_form.weapon_combo
+    texts = [weapons.itemText(i) for i in range(weapons.count())]
+    assert _weapon_label(WeaponCode.BAP, True)[0] in texts  # the dock follows Old School
     assert s.title == "Night raid on Main Street"
     assert "Night raid on Main Street" in window.windowTitle()
     assert s.rules.night and s.rules.old_school

@@ -598,7 +598,10 @@ class PropertiesDock(QDockWidget):
             if change.kind in (ChangeKind.ADDED, ChangeKind.REMOVED, ChangeKind.RESET):
                 self._show_selection()
             return
-        if change.kind in (ChangeKind.REMOVED, ChangeKind.RESET) or change.what == "force":
+        if change.kind in (ChangeKind.REMOVED, ChangeKind.RESET) or change.what in (
+            "force",
+            "scenario",  # rules settings: Old School renames the weapons (16)
+        ):
             self._show_selection()
         elif self._current in change.item_ids:  # its own change, or a batch naming it
             self._refresh_form()
