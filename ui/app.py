@@ -45,12 +45,16 @@ def _ask(title: str, text: str) -> bool:
     return answer == QMessageBox.StandardButton.Yes
 
 
-def recover_windows(store: RecoveryStore, ask: Ask = _ask) -> list[MainWindow]:
+def recover_windows(
+    store: RecoveryStore, ask: Ask = _ask, tell: ErrorSink = _message_box
+) -> list[MainWindow]:
     """After a crash: offer the work found in recovery files, and reopen it if wanted.
 
     Restored tables open unsaved-marked, under their original file name, so one
     Save puts them back where they were.  Entries are removed either way, so the
-    question is asked once.
+    question is asked once; a copy that cannot be read (cut short by the crash)
+    is kept aside as ``*.crdesk.unreadable`` for a hand repair, and the user is
+    told which and why.
     """
     entries = store.pending()
     if not entries:
@@ -68,7 +72,18 @@ def recover_windows(store: RecoveryStore, ask: Ask = _ask) -> list[MainWindow]:
         if wanted:
             try:
                 scenario = entry.load()
-            except ScenarioError:
+            except (ScenarioError, OSError) as exc:
+                aside = entry.scenario_path.with_name(entry.scenario_path.name + ".unreadable")
+                try:
+                    entry.scenario_path.replace(aside)
+                except OSError:
+                    aside = entry.scenario_path
+                store.discard(entry.key)
+                tell(
+                    "Unsaved work could not be restored",
+                    f"The recovery copy of {entry.title or 'Untitled'} is damaged and could "
+                    f"not be read:\n{exc}\n\nIt was kept as {aside}.",
+                )
                 continue
             window = MainWindow(scenario, path=entry.original_path, recovery=store)
             assert window.document is not None

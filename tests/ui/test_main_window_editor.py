@@ -137,3 +137,24 @@ def test_rulers_follow_zoom_and_pointer(window: MainWindow) -> None:
     assert top.pointer == pytest.approx(10, abs=0.1) and left.pointer == pytest.approx(20, abs=0.1)
     window.action_rulers.trigger()
     assert not top.isVisible() and not left.isVisible()
+
+
+def test_a_damaged_recovery_copy_is_said_kept_aside_and_not_asked_again(
+    qtbot, tmp_path: Path
+) -> None:
+    """Issue 17, item 15: a recovery file cut short by the crash."""
+    store = RecoveryStore(tmp_path / "rec")
+    scenario = io.load(Path(str(demo_scenario())))
+    scenario.title = "Half written"
+    copy = store.write("cafe", scenario, None)
+    copy.write_text(copy.read_text()[:300])  # the crash cut it short
+    note = tmp_path / "rec" / "cafe.json"
+    note.write_text(
+        note.read_text().replace(f'"pid": {__import__("os").getpid()}', '"pid": 999999')
+    )
+    told: list[str] = []
+    windows = recover_windows(store, lambda t, x: True, lambda title, text: told.append(text))
+    assert windows == []
+    assert told and "Half written" in told[0] and "kept as" in told[0]
+    assert (tmp_path / "rec" / "cafe.crdesk.unreadable").exists()
+    assert store.pending() == []  # the question does not come back
