@@ -8,6 +8,7 @@ longer running is work a crash would otherwise have lost.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import time
@@ -61,7 +62,9 @@ class RecoveryStore:
     def discard(self, key: str) -> None:
         """Forget an entry: its document was saved or closed on purpose."""
         for suffix in (".crdesk", ".json"):
-            (self.folder / f"{key}{suffix}").unlink(missing_ok=True)
+            # a folder that cannot be written holds no entry: closing must go on
+            with contextlib.suppress(OSError):
+                (self.folder / f"{key}{suffix}").unlink(missing_ok=True)
 
     def pending(self) -> list[RecoveryEntry]:
         """Entries left by processes that are no longer running, newest first."""

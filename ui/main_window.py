@@ -130,6 +130,7 @@ class MainWindow(QMainWindow):
         document.path_changed.connect(self._on_path_changed)
         document.model_changed.connect(self._on_model_changed)
         self.autosaver = Autosaver(document, self.recovery, parent=self)
+        self.autosaver.failed.connect(self._on_autosave_failed)
         self.setWindowModified(document.is_modified)
         self._update_title()
         if old_scene is not None:
@@ -608,6 +609,13 @@ class MainWindow(QMainWindow):
         if not Path(path).suffix:
             path += ".crdesk"
         return self.save_to(path)
+
+    def _on_autosave_failed(self, reason: str) -> None:
+        """An autosave that could not write: said at once, so the user saves by hand
+        rather than trust a recovery copy that is not there."""
+        self.statusBar().showMessage(
+            f"Autosave failed: {reason} -- save your work (Ctrl+S) to keep it", 0
+        )
 
     def show_error(self, title: str, text: str) -> None:
         """Tell the player what went wrong (a ScenarioError lists every problem)."""

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QEvent, Qt
+from PySide6.QtGui import QUndoCommand
 from PySide6.QtWidgets import QMessageBox
 
 from crdesk import scenario as io
@@ -158,3 +159,16 @@ def test_a_damaged_recovery_copy_is_said_kept_aside_and_not_asked_again(
     assert told and "Half written" in told[0] and "kept as" in told[0]
     assert (tmp_path / "rec" / "cafe.crdesk.unreadable").exists()
     assert store.pending() == []  # the question does not come back
+
+
+def test_an_autosave_that_cannot_write_is_said_at_once(qtbot, tmp_path: Path) -> None:
+    blocker = tmp_path / "rec"
+    blocker.write_text("a file where the recovery folder should be")
+    win = MainWindow(io.load(Path(str(demo_scenario()))), recovery=RecoveryStore(blocker))
+    qtbot.addWidget(win)
+    doc = win.document
+    assert doc is not None and win.autosaver is not None
+    doc.battlefield.move_figure("p1", 10.0, 10.0)
+    doc.undo_stack.push(QUndoCommand("edit"))  # the document now has unsaved work
+    assert win.autosaver.autosave() is None
+    assert win.statusBar().currentMessage().startswith("Autosave failed: Crash recovery")
