@@ -14,16 +14,18 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 import time
 import uuid
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QTimer
+from PySide6.QtCore import QObject, QTimer, Signal
 
 from crdesk.game import Game
-from crdesk.game.savefile import LoadedGame, load_game, save_game
+from crdesk.game.savefile import LoadedGame, dumps_game, load_game
 from crdesk.recovery import process_alive
 from crdesk.scenario import write_atomic
 from ui.play.session import PlaySession
@@ -64,17 +66,15 @@ class GameAutosaveStore:
 
     def write(self, key: str, game: Game, program: frozenset[str] | set[str]) -> Path:
         """Write (or overwrite) the entry of one game in play, atomically."""
+        return self.write_prepared(key, prepare_entry(game, program))
+
+    def write_prepared(self, key: str, entry: PreparedEntry) -> Path:
+        """Write an entry made by :func:`prepare_entry`; touches no game, so any thread
+        may do it (the game file first, then the note that makes it an entry)."""
         self.folder.mkdir(parents=True, exist_ok=True)
         target = self.path(key)
-        save_game(game, target)
-        note = {
-            "title": game.scenario.title,
-            "turn": game.turn,
-            "steps": len(game.history),
-            "program": sorted(program),
-            "saved_at": time.time(),
-            "pid": os.getpid(),
-        }
+        write_atomic(target, entry.game)
+        note = {**entry.note, "saved_at": time.time(), "pid": os.getpid()}
         write_atomic(self.folder / f"{key}.json", json.dumps(note).encode("utf-8"))
         return target
 
@@ -111,6 +111,28 @@ class GameAutosaveStore:
         return sorted(entries, key=lambda e: e.saved_at, reverse=True)
 
 
+@dataclass(frozen=True, slots=True)
+class PreparedEntry:
+    """An autosave entry as bytes and plain data, ready to be written by any thread."""
+
+    game: bytes
+    note: dict[str, object]
+
+
+def prepare_entry(game: Game, program: frozenset[str] | set[str]) -> PreparedEntry:
+    """The game file's bytes and the note's data, made from the live game (so on the
+    thread that owns it: the controller is not thread-safe)."""
+    return PreparedEntry(
+        dumps_game(game).encode("utf-8"),
+        {
+            "title": game.scenario.title,
+            "turn": game.turn,
+            "steps": len(game.history),
+            "program": sorted(program),
+        },
+    )
+
+
 AUTOSAVE_PAUSE_MS = 700
 """Quiet time after a step before the game is autosaved."""
 
@@ -119,10 +141,20 @@ class GameAutosaver(QObject):
     """Saves a session's game after every step (and after an undo), to its store entry.
 
     The write waits for a short pause in play (:data:`AUTOSAVE_PAUSE_MS`), so a
-    chain of steps is written once, never in the middle of one, and a step's
-    own response is never held up by the file (a dense table's game takes
-    10-20 ms to write).  A crash loses at most the steps of the last pause.
+    chain of steps is written once, never in the middle of one.  While the
+    program plays by itself (autoplay on, its decision awaited) nothing is
+    written: the pause is looked at again until a person is to decide, the game
+    is over or the program is paused, so a long run of the program's steps never
+    holds the window up (a dense table's game file takes 10-20 ms to make and a
+    loaded disk up to 150 ms to write).  The file's bytes are made on the GUI
+    thread, which owns the game; the writing (temp file, fsync, rename, then the
+    note) is done by one worker thread, so two writes never overlap, and when
+    several are asked for while one runs only the newest is written after it.
+    A crash loses at most the steps since the last pause.
     """
+
+    _wrote = Signal()
+    """From the worker: a write ended (its outcome is picked up on the GUI thread)."""
 
     def __init__(
         self, session: PlaySession, store: GameAutosaveStore, parent: QObject | None = None
@@ -134,10 +166,19 @@ class GameAutosaver(QObject):
         self.error: str | None = None
         """Why the last write failed (the game goes on; the status bar says so once)."""
         self._written: tuple[int, str] | None = None
+        """The game (steps, state hash) last handed to the writer."""
+        self._lock = threading.Lock()
+        self._latest: tuple[tuple[int, str], PreparedEntry] | None = None
+        """The newest entry waiting for the writer (an older one waiting is dropped)."""
+        self._draining = False
+        self._outcomes: list[tuple[tuple[int, str], str | None]] = []
+        self._pool: ThreadPoolExecutor | None = None
+        self._job: Future[None] | None = None
+        self._wrote.connect(self._collect)
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(AUTOSAVE_PAUSE_MS)
-        self._timer.timeout.connect(self.flush)
+        self._timer.timeout.connect(self._pause)
         session.stepped.connect(self._schedule)
         session.rewound.connect(self._schedule)
         self._timer.start()
@@ -149,27 +190,107 @@ class GameAutosaver(QObject):
     def _schedule(self, *_args: object) -> None:
         self._timer.start()
 
-    def flush(self) -> Path | None:
-        """Write the game now if it changed since the last write; the path, or None."""
+    def program_playing(self) -> bool:
+        """Whether the program is playing on by itself (the autosave waits for a pause)."""
+        return self.session.autoplay and self.session.is_program_turn()
+
+    def _pause(self) -> None:
+        if self.program_playing():
+            self._timer.start()  # look again after another pause
+            return
+        self.flush(wait=False)
+
+    def flush(self, *, wait: bool = True) -> Path | None:
+        """Write the game now if it changed since the last write; the path, or None.
+
+        ``wait``: until the file is on disk (a clean stop, tests); else the worker
+        writes it while play goes on.
+        """
         self._timer.stop()
         game = self.session.game
         mark = (len(game.history), game.state_hash())
         if mark == self._written:
+            if wait:
+                self.wait()
             return None
         try:
-            path = self.store.write(self.key, game, set(self.session.program))
-        except (OSError, ValueError) as exc:
-            if self.error is None:
-                self.session.message.emit(f"The game could not be autosaved: {exc}")
-            self.error = str(exc)
+            entry = prepare_entry(game, set(self.session.program))
+        except ValueError as exc:
+            self._failed(str(exc))
             return None
-        self.error = None
         self._written = mark
-        return path
+        self._submit(mark, entry)
+        if wait:
+            self.wait()
+            if self._written != mark:
+                return None  # the write failed (self.error says why)
+        return self.path
+
+    def _submit(self, mark: tuple[int, str], entry: PreparedEntry) -> None:
+        with self._lock:
+            self._latest = (mark, entry)
+            if self._draining:
+                return  # the running write takes the newest entry next
+            self._draining = True
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="crdesk-autosave")
+        self._job = self._pool.submit(self._drain)
+
+    def _drain(self) -> None:
+        """In the worker: write the newest entry until none is waiting."""
+        while True:
+            with self._lock:
+                job, self._latest = self._latest, None
+                if job is None:
+                    self._draining = False
+                    return
+            mark, entry = job
+            try:
+                self.store.write_prepared(self.key, entry)
+                problem = None
+            except (OSError, ValueError) as exc:
+                problem = str(exc)
+            with self._lock:
+                self._outcomes.append((mark, problem))
+            self._wrote.emit()
+
+    def wait(self) -> None:
+        """Until every write asked for is on disk (or failed)."""
+        job = self._job
+        if job is not None:
+            job.result()
+        self._collect()
+
+    def writing(self) -> bool:
+        """Whether the worker has a write under way or waiting (tests)."""
+        with self._lock:
+            return self._draining
+
+    def _collect(self) -> None:
+        with self._lock:
+            outcomes, self._outcomes = self._outcomes, []
+        for mark, problem in outcomes:
+            if problem is None:
+                self.error = None
+            else:
+                if mark == self._written:
+                    self._written = None  # tried again after the next step
+                self._failed(problem)
+
+    def _failed(self, problem: str) -> None:
+        if self.error is None:
+            self.session.message.emit(f"The game could not be autosaved: {problem}")
+        self.error = problem
 
     def stop(self) -> None:
         """The game is put away on purpose: its autosave is no longer needed."""
         self._timer.stop()
         self.session.stepped.disconnect(self._schedule)
         self.session.rewound.disconnect(self._schedule)
+        with self._lock:
+            self._latest = None  # not worth writing: the entry goes
+        self.wait()
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
         self.store.discard(self.key)

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QLineF, QObject, QPointF, QRectF, Qt
+from PySide6.QtCore import QLineF, QObject, QPointF, QRectF, Qt, QTimer
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import (
     QGraphicsItem,
@@ -149,13 +149,22 @@ class StatusMarkers(QObject):
         self._colour_of: dict[str, int] = {}
         """Palette index each figure's group wore at the last refresh (keeps colours stable)."""
         self.palette = group_palette(force.colour for force in session.game.battlefield.forces)
+        self._rows: dict[str, tuple[object, ...]] = {}
+        """What each figure's badges show (kinds, texts, tips), to rebuild only changed rows."""
+        self._link_key: tuple[object, ...] = ()
+        self._dirty = False
+        self._later = QTimer(self)
+        self._later.setSingleShot(True)
+        self._later.setInterval(0)
+        self._later.timeout.connect(self.flush)
         self.pefs = PefLayer(scene, session)
-        session.changed.connect(self.refresh)
+        session.changed.connect(self._mark)
         scene.model_synced.connect(self._model_synced)
         self.refresh()
 
     def detach(self) -> None:
-        self.session.changed.disconnect(self.refresh)
+        self._later.stop()
+        self.session.changed.disconnect(self._mark)
         self.scene.model_synced.disconnect(self._model_synced)
         self.pefs.detach()
         self._clear()
@@ -166,6 +175,7 @@ class StatusMarkers(QObject):
 
     def kinds(self, fid: str) -> list[str]:
         """The markers shown on a figure, carry links included."""
+        self.flush()
         kinds = [b.kind for b in self._badges.get(fid, [])]
         kinds += [CARRYING for link in self._links if link.data(0) == fid]
         if fid in self._leaders:
@@ -174,70 +184,128 @@ class StatusMarkers(QObject):
 
     def ring(self, fid: str) -> GroupRing | None:
         """The group ring round a figure (None: in no group, e.g. Out of the Fight)."""
+        self.flush()
         return self._rings.get(fid)
 
     def leader_mark(self, fid: str) -> LeaderMark | None:
+        self.flush()
         return self._leaders.get(fid)
 
     def badges(self, fid: str) -> list[Badge]:
+        self.flush()
         return list(self._badges.get(fid, []))
 
     def arc_item(self) -> QGraphicsPathItem | None:
+        self.flush()
         return self._arc
 
     # -- drawing ---------------------------------------------------------------------
 
     def _model_synced(self, _change: object) -> None:
-        self.refresh()
+        self._mark()
+
+    def _mark(self, *_args: object) -> None:
+        """Something changed: redraw once the step is over, not at every figure it moves.
+
+        A step moves and updates figures many times inside the controller's
+        ``play``; each change only marks the overlay stale, and one zero-delay
+        timer redraws it when the event loop is back.  A query (the animator
+        asking for a figure's badges, a test) redraws first if it is stale.
+        """
+        self._dirty = True
+        if not self._later.isActive():
+            self._later.start()
+
+    def stale(self) -> bool:
+        """Whether a redraw is pending (tests)."""
+        return self._dirty
+
+    def flush(self) -> None:
+        """Redraw now if something changed since the last redraw."""
+        if self._dirty:
+            self.refresh()
 
     def refresh(self) -> None:
-        """Draw every figure's markers again from the game (cheap: a few items a figure)."""
-        self._clear()
+        """Bring every figure's markers up to date from the game, touching only the
+        figures whose markers or place changed (a badge row is rebuilt when what it
+        says changed, moved when only the figure did)."""
+        self._later.stop()
+        self._dirty = False
         game = self.session.game
+        present: set[str] = set()
+        links: list[tuple[str, str, str, str, float, float, float, float]] = []
         for figure in game.battlefield.figures():
+            present.add(figure.id)
             flags = game.flags(figure.id)
-            kinds = marker_kinds(figure, flags)
-            x = 0.0
-            row: list[Badge] = []
-            for kind in kinds:
-                text, tip = LOOKS[kind].text, LOOKS[kind].tip
-                if kind == STAR:
-                    dice = figure.star_power
-                    text = f"★{dice}" if dice is not None else "★"
-                    tip = (
-                        f"{figure.name}: Star, {dice} Star Power dice left (5.2)"
-                        if dice is not None
-                        else f"{figure.name}: Star"
-                    )
-                elif kind == GRENADE:
-                    tip = f"Grenade {flags.get('grenade')} (7.10.1)"
-                badge = Badge(kind, text, f"{figure.name}: {tip}", QPointF(x, 0))
-                x += badge.width + 2
-                row.append(badge)
+            looks = _badge_looks(figure, flags)
+            row = self._badges.get(figure.id)
+            if self._rows.get(figure.id) != looks:
+                if row:
+                    for badge in row:
+                        _remove(badge)
+                self._badges.pop(figure.id, None)
+                self._rows[figure.id] = looks
+                row = []
+                x = 0.0
+                for kind, text, tip in looks:
+                    badge = Badge(kind, text, tip, QPointF(x, 0))
+                    x += badge.width + 2
+                    row.append(badge)
+                    self.scene.addItem(badge)
+                if row:
+                    self._badges[figure.id] = row
             if row:
                 # right of the base, whatever the zoom: the anchor is the base's edge
                 anchor = QPointF(figure.x + figure.radius * 0.8, figure.y - figure.radius * 0.8)
                 for badge in row:
-                    badge.setPos(anchor)
-                    self.scene.addItem(badge)
-                self._badges[figure.id] = row
+                    if badge.pos() != anchor:
+                        badge.setPos(anchor)
             carried = flags.get("carrying")
             if carried:
                 other = game.battlefield.figure(str(carried))
-                pen = QPen(QColor(230, 230, 230, 220), 0)
-                pen.setCosmetic(True)
-                pen.setWidthF(2.5)
-                pen.setStyle(Qt.PenStyle.DotLine)
-                link = QGraphicsLineItem(QLineF(figure.x, figure.y, other.x, other.y))
-                link.setPen(pen)
-                link.setZValue(MARKER_Z - 1)
-                link.setData(0, figure.id)
-                link.setToolTip(f"{figure.name} carries {other.name} (7.12)")
-                link.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
-                self.scene.addItem(link)
-                self._links.append(link)
+                links.append(
+                    (
+                        figure.id,
+                        figure.name,
+                        other.id,
+                        other.name,
+                        figure.x,
+                        figure.y,
+                        other.x,
+                        other.y,
+                    )
+                )
+        for fid in [f for f in self._rows if f not in present]:
+            for badge in self._badges.pop(fid, []):
+                _remove(badge)
+            del self._rows[fid]
+        self._draw_links(tuple(links))
         self._draw_groups()
         self._set_arc(self.selected)
+
+    def _draw_links(
+        self, links: tuple[tuple[str, str, str, str, float, float, float, float], ...]
+    ) -> None:
+        """The dotted carry links (7.12), drawn again only when one changed."""
+        if links == self._link_key:
+            return
+        self._link_key = links
+        for link in self._links:
+            _remove(link)
+        self._links = []
+        for fid, name, _other, other_name, x0, y0, x1, y1 in links:
+            pen = QPen(QColor(230, 230, 230, 220), 0)
+            pen.setCosmetic(True)
+            pen.setWidthF(2.5)
+            pen.setStyle(Qt.PenStyle.DotLine)
+            link = QGraphicsLineItem(QLineF(x0, y0, x1, y1))
+            link.setPen(pen)
+            link.setZValue(MARKER_Z - 1)
+            link.setData(0, fid)
+            link.setToolTip(f"{name} carries {other_name} (7.12)")
+            link.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+            self.scene.addItem(link)
+            self._links.append(link)
 
     def _draw_groups(self) -> None:
         """Rings and Leader marks from the game's groups, moved or recoloured as they change."""
@@ -298,13 +366,13 @@ class StatusMarkers(QObject):
     def _clear(self) -> None:
         for items in self._badges.values():
             for badge in items:
-                if badge.scene() is not None:
-                    badge.scene().removeItem(badge)
+                _remove(badge)
         self._badges = {}
+        self._rows = {}
         for link in self._links:
-            if link.scene() is not None:
-                link.scene().removeItem(link)
+            _remove(link)
         self._links = []
+        self._link_key = ()
 
     def select(self, fid: str | None) -> None:
         """Draw the front arc of ``fid`` (None: of nobody)."""
@@ -334,7 +402,22 @@ class StatusMarkers(QObject):
         self._arc = item
 
 
-def marker_kinds(figure: Figure, flags: dict[str, object]) -> list[str]:
+def _badge_looks(figure: Figure, flags: Mapping[str, object]) -> tuple[tuple[str, str, str], ...]:
+    """Each badge a figure wears: its kind, its text and its tooltip."""
+    looks = []
+    for kind in marker_kinds(figure, flags):
+        text, tip = LOOKS[kind].text, LOOKS[kind].tip
+        if kind == STAR:
+            dice = figure.star_power
+            text = f"★{dice}" if dice is not None else "★"
+            tip = f"Star, {dice} Star Power dice left (5.2)" if dice is not None else "Star"
+        elif kind == GRENADE:
+            tip = f"Grenade {flags.get('grenade')} (7.10.1)"
+        looks.append((kind, text, f"{figure.name}: {tip}"))
+    return tuple(looks)
+
+
+def marker_kinds(figure: Figure, flags: Mapping[str, object]) -> list[str]:
     """The badges a figure wears, in a fixed order."""
     kinds: set[str] = set()
     if figure.status is Status.OBVIOUSLY_DEAD:
