@@ -156,3 +156,30 @@ def test_a_failed_write_is_said_once_and_tried_again(window: MainWindow) -> None
         assert autosaver.flush() is None  # tried again: the game was not written
         assert said == ["The game could not be autosaved: disk full"]
     assert autosaver.flush() is not None and autosaver.error is None
+
+
+def test_a_program_step_is_told_at_the_next_loop_turn_and_before_anything_else(
+    window: MainWindow, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    from crdesk.game import Action
+
+    session = window.play.session
+    assert session is not None
+    heard: list[int] = []
+    session.stepped.connect(lambda _events: heard.append(len(session.game.history)))
+    steps = len(session.game.history)
+    decision = session.awaiting()
+    assert decision is not None
+    # as the worker's answer is played: the controller now, the views at the next turn
+    assert session._play_program(decision, Action.parse("prone p1"), "", split=True)
+    assert len(session.game.history) == steps + 1 and heard == [] and session.program_pending()
+    qtbot.waitUntil(lambda: heard == [steps + 1], timeout=2000)
+    assert "prone" in window.play.markers.kinds("p1")
+    # a person's step right after it: the views hear of the program's step first
+    assert session._play_program(decision, Action.parse("prone p2"), "", split=True)
+    assert session.play("prone p3") is None
+    assert heard == [steps + 1, steps + 2, steps + 3]
+    # and an undo right after one takes back a step the views were told of
+    assert session._play_program(decision, Action.parse("prone p4"), "", split=True)
+    assert session.undo() is None
+    assert heard[-1] == steps + 4 and not session.program_pending()

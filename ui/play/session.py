@@ -110,6 +110,12 @@ class PlaySession(QObject):
         self._generation = 0
         """Bumped whenever the game is taken elsewhere (a person's step, undo, stop), so
         an answer the worker computed for an older position is dropped."""
+        self._told: Callable[[], None] | None = None
+        """A program step played whose views hear of it at the next turn of the loop."""
+        self._tell = QTimer(self)
+        self._tell.setSingleShot(True)
+        self._tell.setInterval(0)
+        self._tell.timeout.connect(self._tell_now)
         self._poll = QTimer(self)
         self._poll.setInterval(THINK_POLL_MS)
         self._poll.timeout.connect(self._collect)
@@ -164,8 +170,9 @@ class PlaySession(QObject):
             self._timer.stop()
 
     def program_pending(self) -> bool:
-        """Whether a program step is on its way (timer set, or the worker thinking)."""
-        return self._timer.isActive() or self._thought is not None
+        """Whether a program step is on its way (timer set, the worker thinking, or a
+        step played whose views are told next)."""
+        return self._timer.isActive() or self._thought is not None or self._told is not None
 
     def thinking(self) -> bool:
         """Whether a worker thread is choosing the program's next action."""
@@ -183,6 +190,7 @@ class PlaySession(QObject):
 
     def play(self, action: Action | str) -> str | None:
         """Play a person's action; None when it was played, else the refusal."""
+        self._tell_now()
         reason = self.legal(action)
         if reason is not None:
             return reason
@@ -204,6 +212,7 @@ class PlaySession(QObject):
         whole take-back is tried on a fork first, so a refusal (dice were seen)
         leaves the game as it was; the refusal is the controller's own words.
         """
+        self._tell_now()
         decision = self.game.awaiting()
         if decision is not None and decision.actor == CHANCE:
             # dice are awaited for an action: taking it back drops the action and its dice
@@ -257,6 +266,7 @@ class PlaySession(QObject):
     def undo_steps(self, count: int) -> str | None:
         """Take back the last ``count`` steps (the history dock's "Undo to here");
         None when done, else the controller's refusal (nothing changed then)."""
+        self._tell_now()
         if count < 1:
             return "nothing to undo: pick a step of the history"
         reason = self.undo_reason(count)
@@ -282,6 +292,7 @@ class PlaySession(QObject):
     def run_program_step(self) -> bool:
         """Play one step for the program now, deciding on the GUI thread (tests, skip
         ahead); False when it is not the program's turn."""
+        self._tell_now()
         if not self.is_program_turn():
             return False
         self._drop_thought()
@@ -312,6 +323,8 @@ class PlaySession(QObject):
         """The game is put away: no more program steps."""
         self._autoplay = False
         self._timer.stop()
+        self._tell.stop()
+        self._told = None  # the views are going away with the game
         self._drop_thought()
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
@@ -349,6 +362,8 @@ class PlaySession(QObject):
         self._schedule()
 
     def _schedule(self) -> None:
+        if self._told is not None:
+            return  # the step just played is told first; that schedules the next
         if self._autoplay and self.is_program_turn() and self._thought is None:
             if self.pacer is not None and self.pacer():
                 return  # the animator calls resume() when the table is up to date
@@ -402,17 +417,34 @@ class PlaySession(QObject):
         except CrdeskError as exc:
             self._cannot_decide(decision, exc)
             return
-        self._play_program(decision, action, why)
+        self._play_program(decision, action, why, split=True)
 
-    def _play_program(self, decision: Decision, action: Action, why: str) -> bool:
+    def _play_program(
+        self, decision: Decision, action: Action, why: str, *, split: bool = False
+    ) -> bool:
+        """Play the program's action on the live game; with ``split`` the views hear of
+        it in the next turn of the event loop, so the controller's work and the views'
+        redraw are two short blocks of the GUI thread instead of one long one."""
         before = self._positions()
         try:
             events = self.game.play(action, why=why)
         except CrdeskError as exc:
             self._cannot_decide(decision, exc)
             return False
-        self._after(events, before, action, by_program=True)
+        if not split:
+            self._after(events, before, action, by_program=True)
+            return True
+        self._told = lambda: self._after(events, before, action, by_program=True)
+        self._tell.start()
         return True
+
+    def _tell_now(self) -> None:
+        """Tell the views of a program step played but not told yet (before anything
+        else touches the game, so they hear of every step in order)."""
+        told, self._told = self._told, None
+        self._tell.stop()
+        if told is not None:
+            told()
 
     def _cannot_decide(self, decision: Decision, exc: Exception) -> None:
         self._stuck = self._decision_key(decision)
