@@ -185,6 +185,10 @@ class GameSettings:
     encounter: str = ""
     """The encounter whose objectives the game tracks (12): "patrol", "raid" or
     "defend" (solo games only), or "" for none (see :mod:`crdesk.game.encounter`)."""
+    hot_seat: bool = False
+    """Every side is played by people at one screen (saved so a resumed game does
+    not seat the program on a side: an empty ``program_sides`` alone may also be a
+    game made on the command line, which the app seats by the scenario)."""
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -196,6 +200,8 @@ class GameSettings:
             out["solo"] = True
         if self.encounter:
             out["encounter"] = self.encounter
+        if self.hot_seat:
+            out["hot_seat"] = True
         return out
 
     @classmethod
@@ -207,6 +213,7 @@ class GameSettings:
             tuple(str(s) for s in sides),
             bool(data.get("solo", False)),
             str(data.get("encounter") or ""),
+            bool(data.get("hot_seat", False)),
         )
 
 

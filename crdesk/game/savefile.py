@@ -113,6 +113,7 @@ _STEP = {
 _SETTING_TYPES: dict[str, dict[str, Any]] = {
     "practice_undo": {"type": "boolean", "x-expected": "true or false"},
     "solo": {"type": "boolean", "x-expected": "true or false"},
+    "hot_seat": {"type": "boolean", "x-expected": "true or false"},
     "encounter": {
         "enum": ["", "patrol", "raid", "defend"],
         "x-expected": 'the encounter played: "patrol", "raid", "defend" or "" (none)',

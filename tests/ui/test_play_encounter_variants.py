@@ -119,12 +119,6 @@ def test_the_encounter_in_hot_seat(
     assert again.play.turn_dock.decider.text().endswith("to decide")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a hot-seat game saves no program side, and Open Game seats the program on the "
-    "side not marked the player's (ui/play/mode.py open_file: empty program_sides is read "
-    "as 'not recorded')",
-)
 def test_a_hot_seat_game_reopens_in_hot_seat(
     window: MainWindow,
     qtbot,  # type: ignore[no-untyped-def]

@@ -280,7 +280,11 @@ class PlayMode(QObject):
         try:
             scenario = _copy(self.window.scenario)
             chosen = default_program(scenario) if program is None else set(program)
-            seats = replace(settings or GameSettings(), program_sides=tuple(sorted(chosen)))
+            seats = replace(
+                settings or GameSettings(),
+                program_sides=tuple(sorted(chosen)),
+                hot_seat=not chosen,
+            )
             game = Game.new(scenario, seed=seed, dice=dice, settings=seats)
         except CrdeskError as exc:
             self.window.show_error("Cannot start the encounter", str(exc))
@@ -597,7 +601,7 @@ class PlayMode(QObject):
         game = loaded.game
         if program is not None:
             chosen = set(program)
-        elif game.settings.program_sides:
+        elif game.settings.program_sides or game.settings.hot_seat:
             chosen = set(game.settings.program_sides)  # seated as when it was saved
         else:
             chosen = default_program(game.scenario)
