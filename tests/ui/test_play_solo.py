@@ -13,6 +13,7 @@ from crdesk.generator import generate
 from crdesk.model import BandType, Battlefield, Force
 from crdesk.simulate import ObjectivePolicy
 from ui.main_window import MainWindow
+from ui.play.log_dock import WHY_ROLE
 
 SHOTS = Path("/tmp/crdesk-shots")
 
@@ -57,6 +58,7 @@ def test_a_solo_patrol_mid_game(qtbot) -> None:  # type: ignore[no-untyped-def]
         mode.choose(action)
     else:
         raise AssertionError("no contact and NP move within 400 steps")
+    mode.banner.dismiss(at_once=True)
     qtbot.wait(50)
     SHOTS.mkdir(exist_ok=True)
     window.grab().save(str(SHOTS / "play-solo-patrol.png"))
@@ -69,3 +71,8 @@ def test_a_solo_patrol_mid_game(qtbot) -> None:  # type: ignore[no-untyped-def]
         assert (pos.x(), pos.y()) == (p["x"], p["y"])
     contacts = [f for f in game.battlefield.figures() if f.id.startswith("pef")]
     assert contacts and all(window.play.scene.figure_item(f.id) is not None for f in contacts)
+    # the log follows the game, and says why the enemy did what it did
+    log = mode.log_dock.list
+    qtbot.waitUntil(lambda: log.verticalScrollBar().value() == log.verticalScrollBar().maximum())
+    whys = [log.item(r).data(WHY_ROLE) for r in range(log.count()) if log.item(r).data(WHY_ROLE)]
+    assert any(w.startswith("11.4 NP Force Movement") and "moves" in w for w in whys)

@@ -9,7 +9,7 @@ the table.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QRectF, QSize, Qt
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QRectF, QSize, Qt, QTimer
 from PySide6.QtCore import Signal as _Signal
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette, QShowEvent
 from PySide6.QtWidgets import (
@@ -30,6 +30,10 @@ from ui.play.session import PlaySession
 
 EVENT_ROLE = int(Qt.ItemDataRole.UserRole) + 1
 """Item data: the :class:`~crdesk.game.Event` the row shows."""
+WHY_ROLE = int(Qt.ItemDataRole.UserRole) + 2
+"""Item data: the reason given for the step, on the step's first event ("" otherwise):
+the program's why for its choice ("moves to the wall: Cover from Sgt. Mace, 11\" in
+range"), shown under the event so every choice of the enemy can be read."""
 DIE = 15
 """Side of a drawn die, in pixels."""
 PAD = 6
@@ -74,14 +78,16 @@ class EventDelegate(QStyledItemDelegate):
         if option.font != self._font:  # another font: every size is measured afresh
             self._font = QFont(option.font)
             self._sizes.clear()
-        key = (event.text, bool(event.dice), width)
+        why = _why(index)
+        key = (event.text + "\n" + why, bool(event.dice), width)
         size = self._sizes.get(key)
         if size is None:
             small, body = self._fonts(option)
             head_h = QFontMetrics(small).height()
             text_h = self._text_height(body, event.text, width)
+            why_h = self._text_height(_italic(small), _why_text(why), width) + 2 if why else 0
             dice_h = DIE + 4 if event.dice else 0
-            size = QSize(width + 2 * PAD, PAD + head_h + 2 + text_h + dice_h + PAD)
+            size = QSize(width + 2 * PAD, PAD + head_h + 2 + text_h + why_h + dice_h + PAD)
             if len(self._sizes) > 20_000:
                 self._sizes.clear()
             self._sizes[key] = size
@@ -145,6 +151,18 @@ class EventDelegate(QStyledItemDelegate):
             event.text,
         )
         y = top + text_h + 3
+        why = _why(index)
+        if why:
+            note = _italic(small)
+            painter.setFont(note)
+            painter.setPen(faint)
+            why_h = self._text_height(note, _why_text(why), rect.width())
+            painter.drawText(
+                QRect(rect.left(), y - 1, rect.width(), why_h),
+                int(Qt.TextFlag.TextWordWrap | Qt.AlignmentFlag.AlignLeft),
+                _why_text(why),
+            )
+            y += why_h + 2
         x = rect.left()
         for face in event.dice:
             if x + DIE > rect.right():
@@ -157,6 +175,21 @@ class EventDelegate(QStyledItemDelegate):
         line.setAlphaF(0.5)
         bottom = opt.rect
         painter.fillRect(QRect(bottom.left(), bottom.bottom(), bottom.width(), 1), line)
+
+
+def _why(index: QModelIndex | QPersistentModelIndex) -> str:
+    why = index.data(WHY_ROLE)
+    return why if isinstance(why, str) else ""
+
+
+def _why_text(why: str) -> str:
+    return f"Why: {why}"
+
+
+def _italic(font: QFont) -> QFont:
+    out = QFont(font)
+    out.setItalic(True)
+    return out
 
 
 class EventLogDock(QDockWidget):
@@ -248,12 +281,26 @@ class EventLogDock(QDockWidget):
     def append(self, events: list[Event]) -> None:
         bar = self.list.verticalScrollBar()
         following = bar.value() >= bar.maximum() - 4
+        last = self.list.item(self.list.count() - 1) if self.list.count() else None
+        step = last.data(EVENT_ROLE).step if last is not None else None
+        history = self.session.game.history if self.session is not None else ()
         for event in events:
             item = QListWidgetItem()
             item.setData(EVENT_ROLE, event)
-            item.setToolTip(event.text)
+            why = ""
+            if event.step != step and 0 < event.step <= len(history):
+                why = history[event.step - 1].why or ""
+            step = event.step
+            item.setData(WHY_ROLE, why)
+            item.setToolTip(event.text + (f"\n\n{_why_text(why)}" if why else ""))
             self.list.addItem(item)
         if events and following:
+            self.list.scrollToBottom()
+            # the rows are laid out later (their heights vary): follow them once they are
+            QTimer.singleShot(0, self._to_bottom)
+
+    def _to_bottom(self) -> None:
+        if self.list.count():
             self.list.scrollToBottom()
 
     def _selection_changed(self) -> None:
