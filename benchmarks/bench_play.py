@@ -240,10 +240,10 @@ def program_blocks(seed: int, turns: int = 2, speed: str = "fast") -> dict[str, 
         session.policies[side] = Timed(policy)  # type: ignore[assignment]
     played = session._play_program
 
-    def timed_play(*a: object) -> bool:
+    def timed_play(*a: object, **kw: object) -> bool:
         start = time.perf_counter()
         try:
-            return played(*a)  # type: ignore[arg-type]
+            return played(*a, **kw)  # type: ignore[arg-type]
         finally:
             out["gui step"].append(_ms(start))
 
