@@ -42,6 +42,7 @@ from jsonschema import Draft202012Validator
 from crdesk import __version__
 from crdesk.dice import DiceSource
 from crdesk.errors import Problem, ScenarioError
+from crdesk.jsonfile import parse_object
 from crdesk.model import (
     REP_MAX,
     REP_MIN,
@@ -453,57 +454,18 @@ def band_figures(band: Band, side: str = "") -> list[Figure]:
 # Reading and writing
 
 
-def _too_deep(data: Any, limit: int) -> bool:
-    stack: list[tuple[Any, int]] = [(data, 1)]
-    while stack:
-        value, depth = stack.pop()
-        if depth > limit:
-            return True
-        if isinstance(value, dict):
-            stack.extend((v, depth + 1) for v in value.values())
-        elif isinstance(value, list):
-            stack.extend((v, depth + 1) for v in value)
-    return False
-
-
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not allowed in a Band file")
-
-
 def parse_band_bytes(raw: bytes, source: str = "<data>") -> dict[str, Any]:
     """Decode and parse bytes as a strict, shallow JSON object (not yet checked)."""
-    what = "not a crdesk Band file"
-    if len(raw) > MAX_FILE_BYTES:
-        raise _unreadable(
-            source,
-            f"{len(raw) / 1_048_576:.1f} MB of data; Band files over "
-            f"{MAX_FILE_BYTES // 1_048_576} MB are refused",
-        )
-    if b"\x00" in raw[:8192]:
-        raise _unreadable(source, f"a binary file, {what}")
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise _unreadable(
-            source, f"not UTF-8 text (bad byte at offset {exc.start}); {what}"
-        ) from None
-    try:
-        data = json.loads(text, parse_constant=_reject_constant)
-    except json.JSONDecodeError as exc:
-        hint = " (the file looks cut short)" if exc.pos >= len(text.rstrip()) else ""
-        raise _unreadable(
-            source, f"not valid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}{hint}"
-        ) from None
-    except RecursionError:
-        raise _unreadable(source, f"JSON nested too deeply; {what}") from None
-    except ValueError as exc:  # NaN/Infinity, or integers with absurdly many digits
-        raise _unreadable(source, f"invalid JSON value: {exc}") from None
-    if not isinstance(data, dict):
-        kind = "a list" if isinstance(data, list) else json.dumps(data)[:40]
-        raise _unreadable(source, f"expected a JSON object (a crdesk Band), got {kind}")
-    if _too_deep(data, MAX_DEPTH):
-        raise _unreadable(source, f"JSON nested more than {MAX_DEPTH} levels deep; {what}")
-    return data
+    return parse_object(
+        raw,
+        source,
+        files="Band files",
+        file="a crdesk Band file",
+        what="a crdesk Band",
+        max_bytes=MAX_FILE_BYTES,
+        max_depth=MAX_DEPTH,
+        refuse=_unreadable,
+    )
 
 
 def read_band_document(path: str | os.PathLike[str]) -> dict[str, Any]:

@@ -58,6 +58,7 @@ from crdesk.errors import (
 )
 from crdesk.game.controller import HASH_EVERY, MANUAL, SEEDED, Game, GameSettings, ReplayError
 from crdesk.game.records import Step
+from crdesk.jsonfile import parse_object
 from crdesk.model import Scenario
 from crdesk.scenario import MAX_FILE_BYTES, from_document, to_document, write_atomic
 from crdesk.scenario import _path_sort_key as path_sort_key
@@ -475,61 +476,19 @@ def save_game(game: Game, path: str | os.PathLike[str]) -> None:
 # Reading
 
 
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not allowed in a game file")
-
-
-def _too_deep(data: Any, limit: int) -> bool:
-    stack: list[tuple[Any, int]] = [(data, 1)]
-    while stack:
-        value, depth = stack.pop()
-        if depth > limit:
-            return True
-        if isinstance(value, dict):
-            stack.extend((v, depth + 1) for v in value.values())
-        elif isinstance(value, list):
-            stack.extend((v, depth + 1) for v in value)
-    return False
-
-
 def parse_game_bytes(raw: bytes, source: str = "<data>") -> dict[str, Any]:
     """Decode and parse bytes as a strict, not too deeply nested JSON object."""
-    what = "not a crdesk game file"
-    if len(raw) > MAX_FILE_BYTES:
-        raise UnreadableGameFileError(
-            source,
-            f"{len(raw) / 1_048_576:.1f} MB of data; game files over "
-            f"{MAX_FILE_BYTES // 1_048_576} MB are refused",
-        )
-    if b"\x00" in raw[:8192]:
-        raise UnreadableGameFileError(source, f"a binary file, {what}")
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise UnreadableGameFileError(
-            source, f"not UTF-8 text (bad byte at offset {exc.start}); {what}"
-        ) from None
-    try:
-        data = json.loads(text, parse_constant=_reject_constant)
-    except json.JSONDecodeError as exc:
-        hint = " (the file looks cut short)" if exc.pos >= len(text.rstrip()) else ""
-        raise UnreadableGameFileError(
-            source, f"not valid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}{hint}"
-        ) from None
-    except RecursionError:
-        raise UnreadableGameFileError(source, "JSON nested too deeply to be a game") from None
-    except ValueError as exc:  # NaN/Infinity, or integers with absurdly many digits
-        raise UnreadableGameFileError(source, f"invalid JSON value: {exc}") from None
-    if not isinstance(data, dict):
-        kind = "a list" if isinstance(data, list) else json.dumps(data)[:40]
-        raise GameFileError(
-            [Problem("", f"expected a JSON object (a crdesk saved game), got {kind}")], source
-        )
-    if _too_deep(data, MAX_DEPTH):
-        raise UnreadableGameFileError(
-            source, f"JSON nested more than {MAX_DEPTH} levels deep; {what}"
-        )
-    return data
+    return parse_object(
+        raw,
+        source,
+        files="game files",
+        file="a crdesk game file",
+        what="a crdesk saved game",
+        max_bytes=MAX_FILE_BYTES,
+        max_depth=MAX_DEPTH,
+        refuse=UnreadableGameFileError,
+        not_object=lambda where, text: GameFileError([Problem("", text)], where),
+    )
 
 
 def read_game_document(path: str | os.PathLike[str]) -> dict[str, Any]:
