@@ -13,7 +13,16 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QShowEvent
-from PySide6.QtWidgets import QAbstractButton, QDockWidget, QFrame, QLabel, QScrollArea, QWidget
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QDockWidget,
+    QFrame,
+    QLabel,
+    QLayout,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
 
 if TYPE_CHECKING:
     from ui.play.session import PlaySession
@@ -73,14 +82,33 @@ class SessionDock(QDockWidget):
         self._token: tuple[object, ...] | None = None
         """What the last refresh showed (:func:`session_token`; None: show afresh)."""
 
-    def _set_body(self, body: QWidget, min_width: int) -> None:
+    def _set_body(self, body: QWidget, min_width: int, footer: QLayout | None = None) -> None:
+        """``body`` scrolls when the dock is short; ``footer`` (buttons) stays in view
+        under it whatever the dock's height."""
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setWidget(body)
-        self.setWidget(scroll)
+        if footer is None:
+            self.setWidget(scroll)
+        else:
+            outer = QWidget()
+            column = QVBoxLayout(outer)
+            column.setContentsMargins(0, 0, 0, 0)
+            column.setSpacing(0)
+            column.addWidget(scroll, 1)
+            footer.setContentsMargins(8, 4, 8, 6)
+            column.addLayout(footer)
+            self.setWidget(outer)
         self.setMinimumWidth(min_width)
+
+    def body_scroll(self) -> QScrollArea | None:
+        """The scroll area holding the body (to size the dock to its content)."""
+        widget = self.widget()
+        if isinstance(widget, QScrollArea):
+            return widget
+        return widget.findChild(QScrollArea) if widget is not None else None
 
     def set_session(self, session: PlaySession | None) -> None:
         if self.session is not None:

@@ -26,7 +26,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QMenu,
     QMessageBox,
-    QScrollArea,
     QToolBar,
 )
 
@@ -340,9 +339,9 @@ class PlayMode(QObject):
     def _size_docks(self) -> None:
         """The turn panel as tall as it needs, the tray room for a volley, the log the rest."""
         window = self.window
-        turn = self.turn_dock.widget()
-        body = turn.widget() if isinstance(turn, QScrollArea) else turn
-        turn_height = (body.sizeHint().height() if body is not None else 200) + 44
+        scroll = self.turn_dock.body_scroll()
+        body = scroll.widget() if scroll is not None else None
+        turn_height = (body.sizeHint().height() if body is not None else 200) + 44 + 40
         docks: list[QDockWidget] = [self.turn_dock, self.dice_tray, self.log_dock]
         window.resizeDocks(docks, [turn_height, 300, 400], Qt.Orientation.Vertical)
 

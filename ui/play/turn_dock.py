@@ -223,7 +223,6 @@ class TurnDock(SessionDock):
             button.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
             button.setMinimumWidth(80)
             buttons.addWidget(button)
-        layout.addLayout(buttons)
         layout.addStretch(1)
         self.action_end = QAction("&End Activation", self)
         self.action_end.setShortcut(QKeySequence("E"))
@@ -235,7 +234,7 @@ class TurnDock(SessionDock):
         self.action_pass.triggered.connect(lambda _c=False: self._choose(self._pass))
         self.end_button.clicked.connect(self.action_end.trigger)
         self.pass_button.clicked.connect(self.action_pass.trigger)
-        self._set_body(body, 300)
+        self._set_body(body, 300, footer=buttons)  # the buttons never scroll out of view
         self.refresh()
 
     def _choose(self, option: Action | None) -> None:
