@@ -70,6 +70,7 @@ from crdesk.model import (
     Status,
     WeaponCode,
 )
+from crdesk.rules import campaign
 from crdesk.rules.pef import defend_objective, raid_objective
 from crdesk.tables import PefResolution
 
@@ -83,15 +84,6 @@ ENCOUNTERS: tuple[EncounterType, ...] = (
 )
 """The encounters whose objectives a game tracks (12)."""
 
-NEXT_ENCOUNTER: dict[tuple[EncounterType, bool], EncounterType] = {
-    (EncounterType.PATROL, True): EncounterType.RAID,
-    (EncounterType.PATROL, False): EncounterType.DEFEND,
-    (EncounterType.RAID, True): EncounterType.RAID,
-    (EncounterType.RAID, False): EncounterType.PATROL,
-    (EncounterType.DEFEND, True): EncounterType.PATROL,
-    (EncounterType.DEFEND, False): EncounterType.DEFEND,
-}
-"""The outcome table of 12: (encounter, won) -> the next encounter."""
 
 PATROL_SECTIONS = (1, 2, 3)
 PATROL_REACH = 6.0
@@ -119,9 +111,10 @@ def encounter_name(kind: EncounterType | str) -> str:
 def next_encounter(kind: EncounterType | str, won: bool) -> EncounterType:
     """The next encounter by the outcome table of 12 (Patrol won -> Raid, ...)."""
     kind = EncounterType(kind)
-    if kind not in ENCOUNTERS:
+    following = campaign.next_encounter(kind, won)
+    if following is None:
         raise IllegalActionError(f"free play has no next encounter (12), got {kind.value!r}")
-    return NEXT_ENCOUNTER[(kind, won)]
+    return following
 
 
 def parse_encounter(text: str, where: str = "the encounter") -> EncounterType:
