@@ -146,6 +146,9 @@ def main(argv: list[str] | None = None) -> int:
         print(_row("group drag frame (Shift, Leader)", groups, TARGETS["drag frame"]))
     if decisions:
         print(_row("next decision after an action", decisions, TARGETS["next decision"]))
+    session = window.play.session
+    if session is not None:
+        session.saved_steps = len(session.game.history)  # nothing to ask about on close
     window.close()
     _print_program_blocks(program_blocks(args.seed))
     return 0
