@@ -42,7 +42,7 @@ from jsonschema import Draft202012Validator
 from crdesk import __version__
 from crdesk.dice import DiceSource
 from crdesk.errors import Problem, ScenarioError
-from crdesk.jsonfile import parse_object
+from crdesk.jsonfile import parse_object, read_file
 from crdesk.model import (
     REP_MAX,
     REP_MIN,
@@ -469,26 +469,14 @@ def parse_band_bytes(raw: bytes, source: str = "<data>") -> dict[str, Any]:
 
 
 def read_band_document(path: str | os.PathLike[str]) -> dict[str, Any]:
-    p = Path(path)
-    source = str(p)
-    try:
-        size = p.stat().st_size
-    except FileNotFoundError:
-        raise _unreadable(source, "no such file") from None
-    except OSError as exc:
-        raise _unreadable(source, f"cannot read ({exc.strerror})") from None
-    if p.is_dir():
-        raise _unreadable(source, "is a folder, not a Band file")
-    if size > MAX_FILE_BYTES:
-        raise _unreadable(
-            source,
-            f"the file is {size / 1_048_576:.1f} MB; Band files over "
-            f"{MAX_FILE_BYTES // 1_048_576} MB are refused",
-        )
-    try:
-        raw = p.read_bytes()
-    except OSError as exc:
-        raise _unreadable(source, f"cannot read ({exc.strerror})") from None
+    """Read a file into a JSON document, refusing what cannot be a Band file."""
+    raw, source = read_file(
+        path,
+        files="Band files",
+        file="a Band file",
+        max_bytes=MAX_FILE_BYTES,
+        refuse=_unreadable,
+    )
     return parse_band_bytes(raw, source)
 
 

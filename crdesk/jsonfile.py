@@ -10,7 +10,9 @@ is refused both while parsing (Python's recursion limit) and after.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 Refuse = Callable[[str, str], Exception]
@@ -84,3 +86,33 @@ def parse_object(
     if too_deep(data, max_depth):
         raise refuse(source, f"JSON nested more than {max_depth} levels deep; {other}")
     return data
+
+
+def read_file(
+    path: str | os.PathLike[str], *, files: str, file: str, max_bytes: int, refuse: Refuse
+) -> tuple[bytes, str]:
+    """The bytes of a file that may be one of ``files``, and its name for messages:
+    no folder, device or pipe (``/dev/zero`` never ends, a FIFO blocks the open), and
+    nothing over ``max_bytes`` is read."""
+    p = Path(path)
+    source = str(p)
+    try:
+        size = p.stat().st_size
+    except FileNotFoundError:
+        raise refuse(source, "no such file") from None
+    except OSError as exc:
+        raise refuse(source, f"cannot read ({exc.strerror})") from None
+    if p.is_dir():
+        raise refuse(source, f"is a folder, not {file}")
+    if not p.is_file():
+        raise refuse(source, f"a device or pipe, not {file}")
+    if size > max_bytes:
+        raise refuse(
+            source,
+            f"the file is {size / 1_048_576:.1f} MB; {files} over "
+            f"{max_bytes // 1_048_576} MB are refused",
+        )
+    try:
+        return p.read_bytes(), source
+    except OSError as exc:
+        raise refuse(source, f"cannot read ({exc.strerror})") from None

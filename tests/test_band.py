@@ -534,3 +534,15 @@ def test_a_patrol_that_leaves_by_its_edge(name, outcome, following):
     assert dice.remaining == 0
     assert ab.entry["type"] == "patrol" and ab.entry["outcome"] == outcome
     assert ab.entry["next"] == following and ab.band.next_encounter is EncounterType(following)
+
+
+def test_a_pipe_or_device_is_refused_without_reading(tmp_path: Path) -> None:
+    """A FIFO would block the open and /dev/zero never ends (issue 17, item 16)."""
+    import os
+
+    fifo = tmp_path / "band.crband"
+    os.mkfifo(fifo)
+    with pytest.raises(BandFileError, match="a device or pipe, not a Band file"):
+        load_band(fifo)
+    with pytest.raises(BandFileError, match="a device or pipe"):
+        load_band("/dev/zero")

@@ -58,7 +58,7 @@ from crdesk.errors import (
 )
 from crdesk.game.controller import HASH_EVERY, MANUAL, SEEDED, Game, GameSettings, ReplayError
 from crdesk.game.records import Step
-from crdesk.jsonfile import parse_object
+from crdesk.jsonfile import parse_object, read_file
 from crdesk.model import Scenario
 from crdesk.scenario import MAX_FILE_BYTES, from_document, to_document, write_atomic
 from crdesk.scenario import _path_sort_key as path_sort_key
@@ -493,28 +493,13 @@ def parse_game_bytes(raw: bytes, source: str = "<data>") -> dict[str, Any]:
 
 def read_game_document(path: str | os.PathLike[str]) -> dict[str, Any]:
     """Read a file into a JSON document, refusing what cannot be a saved game."""
-    p = Path(path)
-    source = str(p)
-    try:
-        size = p.stat().st_size
-    except FileNotFoundError:
-        raise UnreadableGameFileError(source, "no such file") from None
-    except OSError as exc:
-        raise UnreadableGameFileError(source, f"cannot read ({exc.strerror})") from None
-    if p.is_dir():
-        raise UnreadableGameFileError(source, "is a folder, not a game file")
-    if not p.is_file():  # /dev/zero has no size and never ends; a FIFO blocks the open
-        raise UnreadableGameFileError(source, "a device or pipe, not a game file")
-    if size > MAX_FILE_BYTES:
-        raise UnreadableGameFileError(
-            source,
-            f"the file is {size / 1_048_576:.1f} MB; game files over "
-            f"{MAX_FILE_BYTES // 1_048_576} MB are refused",
-        )
-    try:
-        raw = p.read_bytes()
-    except OSError as exc:
-        raise UnreadableGameFileError(source, f"cannot read ({exc.strerror})") from None
+    raw, source = read_file(
+        path,
+        files="game files",
+        file="a game file",
+        max_bytes=MAX_FILE_BYTES,
+        refuse=UnreadableGameFileError,
+    )
     return parse_game_bytes(raw, source)
 
 
