@@ -252,7 +252,7 @@ def outcome_odds(
         try:
             result = run(_PrefixDice(rolls))
         except _NeedRoll as need:
-            stack.extend(((*rolls, faces), p * w) for faces, w in _multisets(need.count))
+            stack.extend(((*rolls, faces), p * w) for faces, w in multisets(need.count))
             continue
         section = section or str(getattr(result, "section", ""))
         out[key(result) if key is not None else str(result.result)] += p
@@ -405,8 +405,9 @@ class FireOdds(RuleResult):
         )
 
 
-def _multisets(n: int) -> Iterator[tuple[tuple[int, ...], Fraction]]:
-    """Every multiset of n d6 faces with its probability (multinomial / 6^n)."""
+def multisets(n: int) -> Iterator[tuple[tuple[int, ...], Fraction]]:
+    """Every multiset of n d6 faces (low to high) with its probability (multinomial / 6^n):
+    exact odds over a handful of dice without walking all 6^n rolls."""
     total = 6**n
     for combo in itertools.combinations_with_replacement(FACES, n):
         ways = math.factorial(n)
@@ -468,7 +469,7 @@ def fire_odds(
     acc: list[defaultdict[object, Fraction]] = [defaultdict(Fraction) for _ in targets]
     any_hit = Fraction(0)
     ammo = Fraction(0)
-    for faces, p in _multisets(stats.rolls):
+    for faces, p in multisets(stats.rolls):
         if stats.always_out_of_ammo or faces.count(1) >= 2:
             ammo += p
         kept = sorted(faces, reverse=True)[:k]

@@ -14,13 +14,11 @@ Fraction(1, 1)
 
 from __future__ import annotations
 
-import itertools
-import math
-from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from crdesk import odds as base_odds
 from crdesk.errors import IllegalActionError
 from crdesk.model import Status
 from crdesk.options import RulesOptions
@@ -62,13 +60,10 @@ def _pct(p: Fraction) -> str:
 
 
 def multisets(n: int) -> Iterator[tuple[tuple[int, ...], Fraction]]:
-    """Every multiset of n d6 faces, sorted high to low, with its chance."""
-    total = 6**n
-    for combo in itertools.combinations_with_replacement(FACES, n):
-        ways = math.factorial(n)
-        for c in Counter(combo).values():
-            ways //= math.factorial(c)
-        yield tuple(sorted(combo, reverse=True)), Fraction(ways, total)
+    """Every multiset of n d6 faces, sorted high to low (as the fire dice are read),
+    with its chance (:func:`crdesk.odds.multisets`)."""
+    for combo, p in base_odds.multisets(n):
+        yield tuple(sorted(combo, reverse=True)), p
 
 
 def die_hit_chance(
