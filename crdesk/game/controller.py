@@ -3154,18 +3154,25 @@ class Game:
                 for fx in (1 / 3, 2 / 3, 1 / 6, 5 / 6)
             ]
             spot, hidden = centre, False
-            for candidate in spots:
-                taken = any(
+            usable = [
+                self._spot_free(candidate)
+                and not any(
                     math.hypot(p["x"] - candidate[0], p["y"] - candidate[1]) < 1.0
                     for p in self._state["pefs"]
                 )
-                if (
-                    not taken
-                    and self._spot_free(candidate)
-                    and self._seen_by_player(candidate) is None
-                ):
-                    spot, hidden = candidate, True
-                    break
+                for candidate in spots
+            ]
+            # the first free spot no player figure sees, all spots judged in one pass
+            first = movement.first_unseen(
+                self.battlefield,
+                self._alive(self._player_side()),
+                spots,
+                self.rules,
+                index=self.vis.index,
+                usable=usable,
+            )
+            if first is not None:
+                spot, hidden = spots[first], True
             spot = (round(spot[0], 3), round(spot[1], 3))
             self._state["pefs"].append({"id": pid, "x": spot[0], "y": spot[1], "resolved": False})
             where = "out of the player's sight" if hidden else "at its centre (no hidden spot)"

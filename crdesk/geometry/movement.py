@@ -730,19 +730,71 @@ def sees_points(
     The PEF checks (11.1, 11.3) ask it after every step for every player figure and
     every PEF; one call costs about what two single ones do.
     """
-    out = np.zeros((len(figures), len(spots)), dtype=bool)
-    if not len(figures) or not len(spots):
-        return out
+    n, m = len(figures), len(spots)
+    if not n or not m:
+        return np.zeros((n, m), dtype=bool)
     index = index or build_index(battlefield, rules, raster=False)
+    vp, a, b, seen = _spot_sight(index, figures, spots, rules)
+    if behind_cover_hides:
+        for k in np.flatnonzero(seen).tolist():
+            if _cover_between(index, vp, int(a[k]), int(b[k])):
+                seen[k] = False
+    return seen.reshape(n, m)
+
+
+def first_unseen(
+    battlefield: Battlefield,
+    figures: Sequence[Figure],
+    spots: Sequence[Point2],
+    rules: RulesOptions,
+    *,
+    index: TerrainIndex | None = None,
+    usable: Sequence[bool] | None = None,
+) -> int | None:
+    """The first of the ``usable`` spots none of the figures sees, a spot behind Cover
+    counting as unseen (11.3's PEF rule), or None.
+
+    Same verdicts as :func:`sees_points` with ``behind_cover_hides``, but the Cover
+    between is worked out only for the spots tried in turn (placing a PEF tries up
+    to 17 spots and takes the first hidden one).
+    """
+    m = len(spots)
+    ok = [True] * m if usable is None else list(usable)
+    if not figures:
+        return next((k for k in range(m) if ok[k]), None)
+    index = index or build_index(battlefield, rules, raster=False)
+    vp, a, b, seen = _spot_sight(index, figures, spots, rules)
+    grid = seen.reshape(len(figures), m)
+    for k in range(m):
+        if not ok[k]:
+            continue
+        rows = np.flatnonzero(grid[:, k]).tolist()
+        if all(_cover_between(index, vp, int(a[i * m + k]), int(b[i * m + k])) for i in rows):
+            return k
+    return None
+
+
+def _spot_sight(
+    index: TerrainIndex,
+    figures: Sequence[Figure],
+    spots: Sequence[Point2],
+    rules: RulesOptions,
+) -> tuple[Viewpoints, npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
+    """Each figure (rows) against each spot (a point on the ground; terrain only, the
+    viewer's front 180°): the viewpoints, the pair arrays and LOS (F*S, figure-major)."""
     n, m = len(figures), len(spots)
     facing = np.array([f.facing_vector() for f in figures], dtype=np.float64).reshape(n, 2)
-    places = [locate(index, f.x, f.y, f.radius, rules) for f in figures]
-    places += [locate(index, p[0], p[1], 0.0, rules) for p in spots]
+    x = np.array([f.x for f in figures] + [p[0] for p in spots], dtype=np.float64)
+    y = np.array([f.y for f in figures] + [p[1] for p in spots], dtype=np.float64)
+    r = np.array([f.radius for f in figures] + [0.0] * m, dtype=np.float64)
+    # one batched lookup, remembered on the index: the same figures and PEF spots are
+    # asked about after every step
+    places = los._places(index, x, y, r, rules)
     vp = Viewpoints(
         ids=[f.id for f in figures] + [f"@spot{k}" for k in range(m)],
-        x=np.array([f.x for f in figures] + [p[0] for p in spots], dtype=np.float64),
-        y=np.array([f.y for f in figures] + [p[1] for p in spots], dtype=np.float64),
-        r=np.array([f.radius for f in figures] + [0.0] * m, dtype=np.float64),
+        x=x,
+        y=y,
+        r=r,
         fx=np.concatenate([facing[:, 0], np.zeros(m)]),
         fy=np.concatenate([facing[:, 1], np.zeros(m)]),
         blocks=np.zeros(n + m, dtype=bool),
@@ -754,14 +806,14 @@ def sees_points(
     a = np.repeat(np.arange(n, dtype=np.int64), m)
     b = np.tile(np.arange(n, n + m, dtype=np.int64), n)
     res = evaluate(index, vp, a, b, rules)
-    seen = res.ab == 0
-    if behind_cover_hides:
-        for k in np.flatnonzero(seen).tolist():
-            _cover, _conc, why = cover_reasons(index, vp, int(a[k]), int(b[k]))
-            if any(r.kind in (CoverKind.OBSTACLE, CoverKind.CREST) for r in why):
-                seen[k] = False
-    out[:] = seen.reshape(n, m)
-    return out
+    return vp, a, b, np.asarray(res.ab == 0)
+
+
+def _cover_between(index: TerrainIndex, vp: Viewpoints, a: int, b: int) -> bool:
+    """A wall, rock or crest between viewer ``a`` and spot ``b`` (not woods or a
+    building the spot stands in): behind Cover, a PEF is not seen (11.3)."""
+    _cover, _conc, why = cover_reasons(index, vp, a, b)
+    return any(r.kind in (CoverKind.OBSTACLE, CoverKind.CREST) for r in why)
 
 
 def sees_point(
