@@ -77,12 +77,18 @@ def int_in(low: int, high: int, what: str) -> Callable[[str], int]:
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
-    from crdesk.scenario import validate_file
+    """The file format, then the editor's table checks (:mod:`crdesk.validation`).
+
+    A format problem means the file does not open: exit 1.  Table problems
+    (a figure off the table, a building without a door) are warnings, exit 0,
+    unless ``--strict`` makes them errors too.
+    """
+    from crdesk.validation import check_file
 
     worst = EXIT_OK
     for name in args.files:
         try:
-            problems = validate_file(name)
+            found = check_file(name)
         except UnreadableFileError as exc:
             print(f"error: {exc}", file=sys.stderr)
             worst = max(worst, EXIT_USAGE)
@@ -92,15 +98,28 @@ def _cmd_validate(args: argparse.Namespace) -> int:
             print(text if text.startswith(f"{name}:") else f"{name}: {text}")
             worst = max(worst, EXIT_PROBLEMS)
             continue
-        if problems:
-            count = len(problems)
-            print(f"{name}: {count} problem{'s' if count != 1 else ''}")
-            for problem in problems:
+        if found.problems:
+            print(f"{name}: {_count(len(found.problems), 'problem')}")
+            for problem in found.problems:
                 print(f"  {problem}")
             worst = max(worst, EXIT_PROBLEMS)
-        else:
+            continue
+        word = "error" if args.strict else "warning"
+        if not found.table:
             print(f"{name}: OK")
+        elif args.strict:
+            print(f"{name}: {_count(len(found.table), 'table problem')} (--strict)")
+            worst = max(worst, EXIT_PROBLEMS)
+        else:
+            print(f"{name}: OK, {_count(len(found.table), 'table warning')}")
+        for issue in found.table:
+            where = f"{issue.path}: " if issue.path else ""
+            print(f"  {word}: {where}{issue.message}")
     return worst
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'s' if n != 1 else ''}"
 
 
 def _frontend(name: str) -> Callable[..., object] | None:
@@ -202,8 +221,21 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"crdesk {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    p = sub.add_parser("validate", help="check scenario files and list every problem")
+    p = sub.add_parser(
+        "validate",
+        help="check scenario files and list every problem",
+        description="Check scenario files: the file format (problems mean the file does not "
+        "open), then the editor's table checks (a figure off the table, a building without a "
+        "door...), printed as warnings with the path of the field. Exit status: 0 when every "
+        "file opens (table warnings allowed), 1 when a file has format problems (or, with "
+        "--strict, table problems), 2 when a file cannot be read.",
+    )
     p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument(
+        "--strict",
+        action="store_true",
+        help="count the table checks' warnings as errors (exit 1)",
+    )
     p.set_defaults(handler=_cmd_validate)
     p = sub.add_parser(
         "render",

@@ -58,7 +58,7 @@ def test_every_kind_of_problem_is_flagged() -> None:
     messages = [str(i) for i in check_battlefield(bf)]
     assert "n: n runs off the table" in messages and "n: n has no door" in messages
     assert found[("a1", Severity.ERROR)] == "Al stands inside impassable ground (Rock)"
-    assert found[("a2", Severity.WARNING)] == "Bo is off the table"
+    assert found[("a2", Severity.WARNING)] == 'Bo is off the table at (40.0", 5.0")'
 
 
 def test_building_touching_rock_edge_is_fine() -> None:
