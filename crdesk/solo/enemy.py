@@ -287,12 +287,15 @@ def plan_move(game: Game, orders: Orders, fid: str, allowance: float) -> Plan:
     fig = game.fig(fid)
     task = orders.tasks.get(fid, HOLD)
     group = _live(game, orders.target_group) or list(closest_group(game, [fid]))
-    spots = spots_for(game, fig, allowance)
+    spots = spots_for(game, fig, 0.0 if task != ENCIRCLE else allowance)
     if not len(spots.targets):
         return Plan(fid, task, None, "no player figure is left to face", False)
     cols = spots.columns(frozenset(group))
     if not len(cols):
         cols = np.arange(len(spots.targets))
+    if len(spots) < 2 and not _stays_put(game, fig, task, spots, cols):
+        # the figure's own spot does not already do the best the order can ask: search
+        spots = spots_for(game, fig, allowance)
     if task == FIRE:
         ranked, good, words = _rank_fire(game, fig, spots, cols)
     elif task == ENCIRCLE:
@@ -311,6 +314,22 @@ def plan_move(game: Game, orders: Orders, fid: str, allowance: float) -> Plan:
             )
             return Plan(fid, task, move, why, bool(good[i]))
     return Plan(fid, task, None, f"{fig.name} stays where it is: " + words(0), bool(good[0]))
+
+
+def _stays_put(game: Game, fig: Figure, task: str, own: Spots, cols: np.ndarray) -> bool:
+    """Whether the figure's own spot (row 0, judged alone) already ranks first whatever
+    the other candidates are, so the search can be skipped with the same plan: for the
+    hold order, no player figure sees it in the open; for the fire order, Cover from the
+    closest group with a shot in range and no one seeing it in the open (the best tier,
+    the fewest exposed, and no move is shorter than staying)."""
+    if own.exposed[0] != 0:
+        return False
+    if task == ENCIRCLE:
+        return False
+    if task != FIRE:
+        return True
+    rng = adapter.weapon_range(fig, game.rules)
+    return bool(rng > 0 and (own.sees[0, cols] & (own.distance[0, cols] <= rng)).any())
 
 
 def _face_towards(game: Game, spots: Spots, i: int, cols: np.ndarray) -> Point2:

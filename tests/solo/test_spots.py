@@ -208,3 +208,46 @@ def test_a_prone_figure_with_nowhere_better_stays_down() -> None:
     action, _why = next_action(game, policy)
     assert str(action) != "stand e1"
     assert game.fig("e1").prone
+
+
+@pytest.mark.parametrize("seed", [3, 11, 27])
+def test_a_plain_ray_goes_as_far_as_the_full_movement_walk_says(seed: int) -> None:
+    """The bulk shortcut for rays meeting no costly terrain gives what the walk gives."""
+    from dataclasses import replace
+
+    from crdesk.game.controller import GameSettings
+    from crdesk.generator import generate
+    from crdesk.geometry import movement
+    from crdesk.model import Battlefield, Figure, Force
+    from crdesk.solo import spots
+
+    sc = generate(seed, terrain_type="urban" if seed == 3 else "wooded")
+    bf = sc.battlefield
+    pts = [(x, y) for x in (0.6, 5.0, 12.5, 18.0, 30.0, 35.4) for y in (0.6, 9.0, 22.0, 35.4)]
+    figs = [Figure(f"f{k}", "F", 4, x=x, y=y) for k, (x, y) in enumerate(pts)]
+    foe = Force("g", "G", figures=[Figure("g1", "G", 4, x=18.0, y=35.0)])
+    bf = Battlefield(bf.table, list(bf.terrain), [Force("f", "F", figures=figs), foe])
+    game = Game.new(replace(sc, battlefield=bf), seed=1, settings=GameSettings())
+    bf = game.battlefield
+    figs = [game.fig(f.id) for f in figs]
+    checked = plain = 0
+    for fig in figs:
+        for allowance in (8.0, 3.5):
+            fast = spots._plain_rays(game, fig, allowance)
+            ends = spots._ray_ends(fig, allowance)
+            for k, got in enumerate(fast):
+                if got is None:
+                    continue
+                plain += 1
+                reach = movement.farthest_along(
+                    bf,
+                    [(fig.x, fig.y), (float(ends[k, 0]), float(ends[k, 1]))],
+                    allowance,
+                    game.rules,
+                    index=game.vis.index,
+                    radius=fig.radius,
+                )
+                walked = math.hypot(reach.point[0] - fig.x, reach.point[1] - fig.y)
+                assert got == pytest.approx(walked, abs=1e-9), (fig.id, allowance, k)
+                checked += 1
+    assert plain > 100 and checked == plain
