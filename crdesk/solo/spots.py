@@ -37,7 +37,7 @@ import shapely
 
 from crdesk.game.controller import Game
 from crdesk.geometry import kernels, movement
-from crdesk.geometry.terrain_index import TerrainIndex
+from crdesk.geometry.terrain_index import GRAZE, TerrainIndex
 from crdesk.model import Figure, TerrainKind
 
 Point2 = tuple[float, float]
@@ -186,7 +186,7 @@ def _plain_rays(game: Game, fig: Figure, allowance: float) -> list[float | None]
         edge = movement.leaves_table(
             bf, (fig.x, fig.y), (float(ends[k, 0]), float(ends[k, 1])), fig.radius
         )
-        out.append(allowance if edge is None else max(edge - movement.GRAZE, 0.0))
+        out.append(allowance if edge is None else max(edge - GRAZE, 0.0))
     return out
 
 
