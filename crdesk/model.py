@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, fields, is_dataclass
 from enum import Enum, StrEnum
 from operator import attrgetter
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 import shapely
@@ -31,6 +31,9 @@ from shapely.geometry.base import BaseGeometry
 from crdesk.errors import ModelError
 from crdesk.events import Change, ChangeKind, Subject
 from crdesk.options import RulesOptions
+
+if TYPE_CHECKING:  # the cards module imports this one
+    from crdesk.rules.firearms.cards import WeaponCard
 
 REP_MIN = 2
 """Rep never drops below 2 between encounters (5)."""
@@ -360,6 +363,9 @@ class Figure:
     out_of_ammo: bool = False
     prone: bool = False
     fast_moving: bool = False
+    weapon_card: str = ""
+    """The scenario's user weapon the figure carries (Firearms Detail, FD §2), by name;
+    "" for its category's default card.  The card counts as ``weapon``."""
     side: str = ""
     """The id of the force the figure belongs to; set by its :class:`Force`."""
 
@@ -475,6 +481,19 @@ def _rep(name: str, value: Any) -> int:
     return int(value)
 
 
+WEAPON_CARD_CHARS = 64
+"""The longest weapon card name (``crdesk.rules.firearms.cards.NAME_CHARS``)."""
+
+
+def _weapon_card(name: str, value: Any) -> str:
+    if isinstance(value, str) and len(value) <= WEAPON_CARD_CHARS:
+        return value
+    raise ModelError(
+        f"{name} must be a weapon name of at most {WEAPON_CARD_CHARS} characters "
+        f"(or empty), got {value!r}"
+    )
+
+
 def _name(name: str, value: Any) -> str:
     if isinstance(value, str) and value.strip():
         return value
@@ -512,6 +531,7 @@ _FIGURE_COERCERS: dict[str, Coercer] = {
     "out_of_ammo": _flag,
     "prone": _flag,
     "fast_moving": _flag,
+    "weapon_card": _weapon_card,
 }
 """How each editable figure field is checked and coerced (``id`` and ``side`` are the
 model's own)."""
@@ -675,6 +695,8 @@ def _canonical_figure(figure: Figure) -> dict[str, Any]:
     }
     if out["facing"] == 360.0:  # 359.9999999 rounds to a full turn
         out["facing"] = 0.0
+    if not out["weapon_card"]:  # as before cards existed: saved games' hashes still match
+        del out["weapon_card"]
     return out
 
 
@@ -1233,6 +1255,13 @@ class Scenario:
     title: str = "Untitled"
     description: str = ""
     generation: GenerationRecord | None = None
+    weapons: tuple[WeaponCard, ...] = ()
+    """The scenario's own weapon cards (Firearms Detail, FD §2), in file order."""
+
+    @property
+    def weapon_cards(self) -> dict[str, WeaponCard]:
+        """The scenario's weapon cards by name (what a figure's ``weapon_card`` names)."""
+        return {card.name: card for card in self.weapons}
 
     @property
     def table(self) -> Table:

@@ -58,6 +58,13 @@ from crdesk.model import (
     WeaponCode,
 )
 from crdesk.options import RulesOptions
+from crdesk.rules.firearms.cards import (
+    MAX_WEAPONS,
+    WeaponCard,
+    card_problems,
+    figure_card_problem,
+    parse_cards,
+)
 from crdesk.schema import COORD_LIMIT, FORMAT_VERSION, POINT_SCHEMA, SCENARIO_SCHEMA
 
 SUFFIX = ".crdesk"
@@ -233,9 +240,35 @@ def check_document(data: dict[str, Any]) -> list[Problem]:
     problems = limit_problems(data)
     if problems:
         return problems
-    problems = [_problem(err) for err in _VALIDATOR.iter_errors(data)]
+    problems = [
+        _problem(err)
+        for err in _VALIDATOR.iter_errors(data)
+        if not (err.absolute_path and err.absolute_path[0] == "weapons")
+    ]
+    problems += _weapon_problems(data)
     problems += _cross_checks(data)
     return sorted(map(_printable, problems), key=lambda p: _path_sort_key(p.path))
+
+
+def _weapon_problems(data: dict[str, Any]) -> list[Problem]:
+    """The user weapons (FD §2) by the cards module's own checks, and each figure's
+    ``weapon_card`` against them (a name the scenario holds, of the figure's category)."""
+    weapons = data.get("weapons", [])
+    problems = card_problems(weapons)
+    if problems:
+        return problems
+    cards = parse_cards(weapons)
+    for i, force in enumerate(_objects(data.get("forces"))):
+        for j, figure in enumerate(_objects(force.get("figures"))):
+            name, weapon = figure.get("weapon_card"), figure.get("weapon", "AR")
+            if not isinstance(name, str) or not isinstance(weapon, str):
+                continue  # the schema says what they should be
+            found = figure_card_problem(
+                weapon, name, cards, f"forces[{i}].figures[{j}].weapon_card"
+            )
+            if found is not None:
+                problems.append(found)
+    return problems
 
 
 def _printable(problem: Problem) -> Problem:
@@ -262,6 +295,7 @@ def limit_problems(data: dict[str, Any]) -> list[Problem]:
 
     forces = data.get("forces")
     over("forces", forces, limits.FORCES, "forces", "in one scenario")
+    over("weapons", data.get("weapons"), MAX_WEAPONS, "weapon cards", "in one scenario")
     on_table = 0
     for i, force in enumerate(_objects(forces)[: limits.FORCES + 1]):
         path = f"forces[{i}].figures"
@@ -695,6 +729,7 @@ def _figure(d: dict[str, Any]) -> Figure:
         out_of_ammo=d.get("out_of_ammo", False),
         prone=d.get("prone", False),
         fast_moving=d.get("fast_moving", False),
+        weapon_card=d.get("weapon_card", ""),
     )
 
 
@@ -733,6 +768,7 @@ def _build(data: dict[str, Any]) -> Scenario:
         title=data.get("title", "Untitled"),
         description=data.get("description", ""),
         generation=generation,
+        weapons=tuple(parse_cards(data.get("weapons", [])).values()),
     )
 
 
@@ -778,8 +814,10 @@ def _feature_doc(f: TerrainFeature) -> dict[str, Any]:
     return doc
 
 
-def _figure_doc(f: Figure) -> dict[str, Any]:
-    return {
+def _figure_doc(f: Figure, cards: dict[str, WeaponCard] | None = None) -> dict[str, Any]:
+    """A figure's file form; with the scenario's ``cards``, a ``weapon_card`` they do not
+    hold as the figure's category is left out (the file would not load with it)."""
+    doc = {
         "id": f.id,
         "name": f.name,
         "role": f.role.value,
@@ -795,6 +833,11 @@ def _figure_doc(f: Figure) -> dict[str, Any]:
         "prone": f.prone,
         "fast_moving": f.fast_moving,
     }
+    if f.weapon_card and (
+        cards is None or figure_card_problem(f.weapon, f.weapon_card, cards) is None
+    ):
+        doc["weapon_card"] = f.weapon_card
+    return doc
 
 
 def feature_to_dict(feature: TerrainFeature) -> dict[str, Any]:
@@ -827,7 +870,8 @@ def to_document(scenario: Scenario) -> dict[str, Any]:
     """The JSON document for a scenario, in a fixed key order (stable diffs)."""
     bf = scenario.battlefield
     gen = scenario.generation
-    return {
+    cards = scenario.weapon_cards
+    doc: dict[str, Any] = {
         "format_version": FORMAT_VERSION,
         "generator": f"crdesk {__version__}",
         "title": scenario.title,
@@ -849,12 +893,15 @@ def to_document(scenario: Scenario) -> dict[str, Any]:
                 "band": force.band.value,
                 "player": force.player,
                 "colour": force.colour,
-                "figures": [_figure_doc(fig) for fig in force.figures],
+                "figures": [_figure_doc(fig, cards) for fig in force.figures],
             }
             for force in bf.forces
         ],
         "generation": {"seed": gen.seed, "inputs": gen.inputs, "log": gen.log} if gen else None,
     }
+    if scenario.weapons:  # only then: a file without user weapons stays as it was
+        doc["weapons"] = [card.to_json() for card in scenario.weapons]
+    return doc
 
 
 _POINT_RE = re.compile(r"\[\s+(-?[0-9][0-9.eE+-]*),\s+(-?[0-9][0-9.eE+-]*)\s+\]")

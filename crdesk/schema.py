@@ -26,6 +26,8 @@ from crdesk.model import (
     WeaponCode,
 )
 from crdesk.options import Interpretations, Scale, Weather
+from crdesk.rules.firearms.cards import NAME_CHARS as WEAPON_NAME_CHARS
+from crdesk.rules.firearms.cards import cards_schema
 
 FORMAT_VERSION = 1
 """The newest scenario format this crdesk writes and reads."""
@@ -182,6 +184,12 @@ _FIGURE = {
         "out_of_ammo": _BOOL,
         "prone": _BOOL,
         "fast_moving": _BOOL,
+        "weapon_card": {
+            "type": "string",
+            "maxLength": WEAPON_NAME_CHARS,
+            "x-expected": f"the name of one of the scenario's weapons (at most "
+            f"{WEAPON_NAME_CHARS} characters)",
+        },
     },
 }
 
@@ -336,5 +344,7 @@ SCENARIO_SCHEMA: dict[str, Any] = {
         "rules": _RULES,
         "encounter": _ENCOUNTER,
         "generation": _GENERATION,
+        # Firearms Detail's user weapons (FD §2); optional, so no migration
+        "weapons": cards_schema(),
     },
 }

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QFormLayout,
     QFrame,
+    QHBoxLayout,
     QLabel,
     QLineEdit,
     QScrollArea,
@@ -33,8 +34,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from crdesk import limits
 from crdesk.errors import ModelError
 from crdesk.events import Change, ChangeKind
+from crdesk.limits import COORD_MARGIN
 from crdesk.model import (
     REP_MAX,
     REP_MIN,
@@ -51,6 +54,7 @@ from crdesk.model import (
 from crdesk.tables import weapon_stats
 from ui.commands import ChangeFiguresCommand, ChangeForceCommand, ChangeValueCommand
 from ui.docks._common import disconnect_quietly, signals_blocked
+from ui.docks.weapon_cards import FigureCardRow, WeaponCardsEditor, set_weapon_command
 from ui.document import Document
 
 MAX_FLOORS = 9
@@ -84,7 +88,8 @@ TOOLTIPS: dict[str, str] = {
     "prone": "Prone (7.4.3): movement ends until next active; standing up costs half a move.",
     "out_of_ammo": "Out of ammo (Tight Ammo, 7.9.2): the figure must reload before it fires.",
     "force": "The force (side) the figure belongs to (6.1); pick another to move it there.",
-    "position": "Where the figure stands: inches from the far-left corner, and its section (1).",
+    "position": "Where the figure stands: inches from the far-left corner, and its section (1). "
+    "Type x and y to move it, e.g. back onto the table.",
 }
 
 _MELEE_LABELS = {
@@ -208,6 +213,7 @@ class FeatureForm(_Form):
         self.kind_label = QLabel()
         self.kind_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.name_edit = QLineEdit()
+        self.name_edit.setMaxLength(limits.NAME_CHARS)  # longer would not load again
         self.name_edit.setPlaceholderText("Unnamed")
         self.floors_spin = QSpinBox()
         self.floors_spin.setRange(1, MAX_FLOORS)
@@ -258,6 +264,7 @@ class FigureForm(_Form):
         form = _form()
         self.setLayout(form)
         self.name_edit = QLineEdit()
+        self.name_edit.setMaxLength(limits.NAME_CHARS)  # longer would not load again
         self.name_edit.setPlaceholderText("Unnamed")
         self.role_combo = QComboBox()
         _fill_combo(self.role_combo, [("Star", Role.STAR, ""), ("Grunt", Role.GRUNT, "")])
@@ -298,31 +305,51 @@ class FigureForm(_Form):
         force_rows.addWidget(self.force_combo)
         force_rows.addWidget(self.force_label)
         self.position_label = QLabel()
+        self.x_spin, self.y_spin = _coordinate_spin("x"), _coordinate_spin("y")
+        position_box = QWidget()
+        position_row = QHBoxLayout(position_box)
+        position_row.setContentsMargins(0, 0, 0, 0)
+        position_row.setSpacing(4)
+        position_row.addWidget(self.x_spin)
+        position_row.addWidget(self.y_spin)
+        position_row.addWidget(self.position_label, 1)
         _row(form, "Name", self.name_edit, TOOLTIPS["figure_name"])
         _row(form, "Star / Grunt", self.role_combo, TOOLTIPS["role"])
         _row(form, "Rep", self.rep_spin, TOOLTIPS["rep"])
         _row(form, "Weapon", self.weapon_combo, TOOLTIPS["weapon"])
+        self.card_row = FigureCardRow()
+        _row(form, "Weapon card", self.card_row, self.card_row.combo.toolTip())
         _row(form, "Melee", self.melee_combo, TOOLTIPS["melee"])
         _row(form, "Status", self.status_combo, TOOLTIPS["status"])
         _row(form, "Facing", self.facing_spin, TOOLTIPS["facing"])
         form.addRow("", state)
         _row(form, "Force", force_box, TOOLTIPS["force"])
         self.force_combo.activated.connect(self._change_force)
-        _row(form, "Position", self.position_label, TOOLTIPS["position"])
+        _row(form, "Position", position_box, TOOLTIPS["position"])
 
         self.name_edit.editingFinished.connect(lambda: self._commit_name(self.name_edit))
         self.rep_spin.valueChanged.connect(lambda v: self._push("rep", int(v)))
         self.facing_spin.valueChanged.connect(lambda v: self._push("facing", float(v)))
         self.prone_check.toggled.connect(lambda on: self._push("prone", bool(on)))
         self.ammo_check.toggled.connect(lambda on: self._push("out_of_ammo", bool(on)))
+        self.x_spin.valueChanged.connect(lambda v: self._push("x", float(v)))
+        self.y_spin.valueChanged.connect(lambda v: self._push("y", float(v)))
         combos: list[tuple[QComboBox, str, type[Enum]]] = [
             (self.role_combo, "role", Role),
-            (self.weapon_combo, "weapon", WeaponCode),
             (self.melee_combo, "melee", MeleeWeapon),
             (self.status_combo, "status", Status),
         ]
         for combo, name, kind in combos:
             combo.currentIndexChanged.connect(self._combo_slot(combo, name, kind))
+        # a new category drops a weapon card of another one (FD §2)
+        self.weapon_combo.currentIndexChanged.connect(self._change_weapon)
+
+    def _change_weapon(self, _index: int) -> None:
+        doc, item_id = self.document, self.item_id
+        weapon = _combo_value(self.weapon_combo, WeaponCode)
+        if doc is None or item_id is None or self._model_item().weapon == weapon:
+            return
+        doc.undo_stack.push(set_weapon_command(doc, item_id, WeaponCode(weapon)))
 
     def _combo_slot(self, combo: QComboBox, name: str, kind: type[Enum]) -> Callable[[int], None]:
         def changed(_index: int) -> None:
@@ -405,9 +432,31 @@ class FigureForm(_Form):
                 f'<span style="color:{force.colour}">■</span> '
                 f'<span style="color:{_muted(self)}">{force.band.value.title()}, {who}</span>'
             )
+        self.card_row.show_figure(doc, figure.id)
         section = doc.battlefield.section_at(figure.x, figure.y)
         where = f"section {section}" if section else "off the table"
-        self.position_label.setText(f'{figure.x:.1f}", {figure.y:.1f}" · {where}')
+        self.position_label.setText(where)
+        table = doc.battlefield.table
+        with signals_blocked(self.x_spin, self.y_spin):
+            for spin, value, size in (
+                (self.x_spin, figure.x, table.width),
+                (self.y_spin, figure.y, table.height),
+            ):
+                spin.setRange(-COORD_MARGIN, size + COORD_MARGIN)
+                if abs(spin.value() - value) > 0.049:
+                    spin.setValue(value)
+
+
+def _coordinate_spin(axis: str) -> QDoubleSpinBox:
+    """An x or y box in inches; the value is sent on Enter or an arrow step, not per key."""
+    spin = QDoubleSpinBox()
+    spin.setDecimals(1)
+    spin.setSingleStep(0.5)
+    spin.setPrefix(f"{axis} ")
+    spin.setSuffix('"')
+    spin.setKeyboardTracking(False)
+    spin.setAccessibleName(f"Position {axis}")
+    return spin
 
 
 def _muted(widget: QWidget) -> str:
@@ -552,6 +601,7 @@ class PropertiesDock(QDockWidget):
         for page in (self.summary_label, self.feature_form, self.figure_form):
             self.stack.addWidget(page)
         self.multi_form.hide()
+        self.weapon_cards = WeaponCardsEditor()
         body = QWidget()
         layout = QVBoxLayout(body)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -559,6 +609,7 @@ class PropertiesDock(QDockWidget):
         layout.addWidget(self.heading)
         layout.addWidget(self.stack)
         layout.addWidget(self.multi_form)
+        layout.addWidget(self.weapon_cards)
         layout.addStretch(1)
         scroll = QScrollArea()
         scroll.setWidget(body)
@@ -582,6 +633,7 @@ class PropertiesDock(QDockWidget):
         if document is not None:
             document.model_changed.connect(self._on_model_changed)
             document.selection_changed.connect(self._show_selection)
+        self.weapon_cards.set_document(document)
         self._show_selection()
 
     def current_id(self) -> str | None:

@@ -30,7 +30,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
 from crdesk.errors import Problem, ScenarioFormatError
-from crdesk.model import WeaponCode
+from crdesk.model import WEAPON_CARD_CHARS, WeaponCode
 from crdesk.rules.common import RuleResult
 from crdesk.rules.firearms.tables import (
     DEFAULT_SPARE_MAGAZINES,
@@ -46,7 +46,7 @@ MAX_MAGAZINE = 1000
 MAX_SPARES = 99
 MAX_KNOCKDOWN = 6
 MAX_WEAPONS = 200
-NAME_CHARS = 64
+NAME_CHARS = WEAPON_CARD_CHARS
 
 CATEGORIES: tuple[str, ...] = tuple(w.value for w in WeaponCode if w is not WeaponCode.NONE)
 """The 7.9 (and 16.0 BAP) categories a card may count as."""
@@ -143,6 +143,61 @@ def card_for(weapon: WeaponCode | str, cards: Mapping[str, WeaponCard] | None = 
     if cards and key in cards:
         return cards[key]
     return default_card(key)
+
+
+def figure_card(
+    weapon: WeaponCode | str, weapon_card: str = "", cards: Mapping[str, WeaponCard] | None = None
+) -> WeaponCard | None:
+    """The card a figure fires with: the user weapon it names, else its category's card
+    (a user weapon named like the category replaces that); None when unarmed.
+
+    A name the scenario does not hold, or a card of another category, falls back
+    to the category (:func:`figure_card_problem` says what is wrong with it).
+    """
+    key = weapon.value if isinstance(weapon, WeaponCode) else str(weapon)
+    if key == WeaponCode.NONE.value:
+        return None
+    named = (cards or {}).get(weapon_card) if weapon_card else None
+    if named is not None and named.category == key:
+        return named
+    return card_for(key, cards)
+
+
+def figure_card_problem(
+    weapon: WeaponCode | str,
+    weapon_card: str,
+    cards: Mapping[str, WeaponCard],
+    path: str = "weapon_card",
+) -> Problem | None:
+    """What is wrong with a figure's ``weapon_card`` (at ``path``), or None.
+
+    The name must be one of the scenario's ``weapons``, and the figure's
+    ``weapon`` must be the card's category: the base game reads ``weapon``, so
+    the two must agree.
+    """
+    if not weapon_card:
+        return None
+    key = weapon.value if isinstance(weapon, WeaponCode) else str(weapon)
+    card = cards.get(weapon_card)
+    if card is None:
+        folded = {name.casefold(): name for name in cards}
+        close = folded.get(weapon_card.casefold()) or next(
+            iter(difflib.get_close_matches(weapon_card, list(cards), n=1)), None
+        )
+        if close is not None:
+            hint = f' (did you mean "{close}"?)'
+        elif cards:
+            hint = f" (the scenario's weapons: {', '.join(sorted(cards))})"
+        else:
+            hint = " (the scenario has no weapons of its own)"
+        return Problem(path, f'no weapon "{weapon_card}" in the scenario\'s weapons{hint}')
+    if card.category != key:
+        return Problem(
+            path,
+            f'"{card.name}" counts as {card.category} but the figure\'s weapon is {key}: '
+            f"set the weapon to {card.category} (FD §2)",
+        )
+    return None
 
 
 def rounds_needed(mode: FireMode) -> int:
