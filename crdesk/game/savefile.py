@@ -6,7 +6,7 @@ A saved game is UTF-8 JSON (format version 1)::
      "rules_hash": sha256 of the scenario's rules settings (sorted-key JSON),
      "scenario": the .crdesk scenario document the game started from,
      "seed": 42, "dice": "seeded" | "manual",
-     "settings": GameSettings.to_dict(),
+     "settings": GameSettings.to_dict() (a co-op game's "seats" too, crdesk.game.seats),
      "steps": [Step.to_dict(), ...],
      "pending": null | {"action", "actor", "faces", "why"},
      "checks": [{"step": 10, "hash": ...}, {"step": 20, ...}, ..., {"step": last, ...}],
@@ -58,6 +58,7 @@ from crdesk.errors import (
 )
 from crdesk.game.controller import HASH_EVERY, MANUAL, SEEDED, Game, GameSettings, ReplayError
 from crdesk.game.records import Step
+from crdesk.game.seats import MAX_NAME, MAX_SEATS, SeatedSettings, settings_from_dict
 from crdesk.jsonfile import parse_object, read_file
 from crdesk.model import Scenario
 from crdesk.scenario import MAX_FILE_BYTES, from_document, to_document, write_atomic
@@ -129,12 +130,38 @@ _SETTING_TYPES: dict[str, dict[str, Any]] = {
         "items": {"type": "string", "maxLength": 200},
         "x-expected": "a list of side ids",
     },
+    "seats": {  # co-op: the people sharing a side's groups (crdesk.game.seats)
+        "type": "array",
+        "maxItems": MAX_SEATS,
+        "items": {
+            "type": "object",
+            "required": ["name", "side"],
+            "additionalProperties": False,
+            "x-expected": 'a player {"name": ..., "side": ..., "figures": [...]}',
+            "properties": {
+                "name": {
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": MAX_NAME,
+                    "x-expected": f"a player's name (1 to {MAX_NAME} characters)",
+                },
+                "side": {"type": "string", "maxLength": 200, "x-expected": "a side id"},
+                "figures": {
+                    "type": "array",
+                    "maxItems": limits.FIGURES_PER_TABLE,
+                    "items": {"type": "string", "maxLength": 200},
+                    "x-expected": "a list of figure ids",
+                },
+            },
+        },
+        "x-expected": f"a list of at most {MAX_SEATS} players",
+    },
 }
 
 
 def _settings_schema() -> dict[str, Any]:
-    """Every field of :class:`GameSettings` (new ones are accepted as any JSON value)."""
-    names = [f.name for f in dataclasses.fields(GameSettings)]
+    """Every field of :class:`SeatedSettings` (new ones are accepted as any JSON value)."""
+    names = [f.name for f in dataclasses.fields(SeatedSettings)]
     return {
         "type": "object",
         "x-expected": "a game settings object",
@@ -544,6 +571,27 @@ def _cross_checks(data: dict[str, Any]) -> list[Problem]:
         )
     if count == 0 and pending is None:
         problems.append(Problem("steps", "a game has at least its 'start' step"))
+    problems += _seat_problems(data)
+    return problems
+
+
+def _seat_problems(data: dict[str, Any]) -> list[Problem]:
+    """Co-op seats name a side of the scenario, and no two players share a name."""
+    forces = data["scenario"].get("forces")
+    listed = forces if isinstance(forces, list) else []
+    sides = {f.get("id") for f in listed if isinstance(f, dict)}
+    problems: list[Problem] = []
+    names: set[str] = set()
+    for i, seat in enumerate(data["settings"].get("seats", [])):
+        if sides and seat["side"] not in sides:
+            problems.append(
+                Problem(f"settings.seats[{i}].side", f"{seat['side']!r} is no side of the scenario")
+            )
+        if seat["name"] in names:
+            problems.append(
+                Problem(f"settings.seats[{i}].name", f"two players are called {seat['name']!r}")
+            )
+        names.add(seat["name"])
     return problems
 
 
@@ -613,7 +661,7 @@ def load_document(
         Step(s["actor"], s["action"], tuple(s.get("faces", ())), s.get("why", ""))
         for s in data["steps"]
     ]
-    settings = GameSettings.from_dict(data["settings"])
+    settings = settings_from_dict(data["settings"])
     try:
         game = _replay(data, scenario, steps, settings, source)
     except GameReplayError as exc:
