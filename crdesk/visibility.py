@@ -35,6 +35,7 @@ from crdesk.geometry.los import (
     explain,
     join_viewpoints,
     probe_viewpoints,
+    recheck_bases,
     recheck_near,
     viewpoints,
 )
@@ -336,14 +337,28 @@ class VisibilityService:
         vp.blocks[n:] = False
         a = np.repeat(np.arange(n, n + n_p, dtype=np.int64), n_v)
         b = np.tile(np.array(cols, dtype=np.int64), n_p)
-        res = evaluate(index, vp, a, b, self.rules)
-        sees = (res.ab == 0).reshape(shape)
         friends = [k for k, o in enumerate(others) if o.side == fig.side and vp.blocks[k]]
         if not friends_block and friends:
-            # the figure's own shots are blocked by friends where they stand now; but
-            # hiding behind a friend is no Cover (and the friend may move on)
+            # hiding behind a friend is no Cover (and the friend may move on): judge
+            # with friends out of the way; but the figure's own shots are blocked by
+            # friends where they stand now, so put their bases back for those, on the
+            # sight lines that judgement found open (a full judgement only where
+            # that cannot settle it)
             vp.blocks[friends] = False
             res = evaluate(index, vp, a, b, self.rules)
+            vp.blocks[friends] = True
+            ab_open = res.ab == 0
+            rows = np.flatnonzero(ab_open)
+            if len(rows):
+                keep, unsure = recheck_bases(vp, a[rows], b[rows], res.line_state[rows])
+                ab_open[rows] = keep
+                redo = rows[unsure]
+                if len(redo):
+                    ab_open[redo] = evaluate(index, vp, a[redo], b[redo], self.rules).ab == 0
+            sees = ab_open.reshape(shape)
+        else:
+            res = evaluate(index, vp, a, b, self.rules)
+            sees = (res.ab == 0).reshape(shape)
         seen = (res.ba == 0).reshape(shape)
         return SpotVerdicts(
             figure_id,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from crdesk.geometry import kernels
 from crdesk.options import RulesOptions
 from crdesk.visibility import VisibilityService
 from tests.model.geometry.random_tables import random_table
@@ -57,3 +58,26 @@ def test_all_round_ignores_facings_and_empty_inputs_are_empty() -> None:
     assert (service.spots(me.id, points, viewers, all_round=True).seen == round_.seen).all()
     assert service.spots(me.id, [], viewers).seen.shape == (0, len(viewers))
     assert service.spots(me.id, points, []).seen.shape == (len(points), 0)
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+@pytest.mark.parametrize("seed", range(12))
+def test_friends_out_of_the_way_still_block_the_figures_own_shots(
+    seed: int, compiled: bool
+) -> None:
+    """``friends_block=False``: the spot's Cover and who sees it are judged with friends
+    out of the way, but its own shots exactly as with friends standing where they are
+    (the shortcut that re-checks only their bases must agree with a full judgement)."""
+    bf = random_table(seed, n_figures=12)
+    service = VisibilityService(bf, RULES)
+    figs = list(bf.figures())
+    me = figs[0]
+    viewers = [f.id for f in figs[1:] if f.side != me.side]
+    friends = [f for f in figs[1:] if f.side == me.side]
+    assert viewers and friends
+    points = _spots(seed)
+    with kernels.pinned(compiled):
+        loose = service.spots(me.id, points, viewers, all_round=True, friends_block=False)
+        tight = service.spots(me.id, points, viewers, all_round=True, friends_block=True)
+    assert (loose.sees == tight.sees).all()
+    assert (loose.seen >= tight.seen).all() and (loose.distance == tight.distance).all()
