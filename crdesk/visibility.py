@@ -350,8 +350,8 @@ class VisibilityService:
             ab_open = res.ab == 0
             rows = np.flatnonzero(ab_open)
             if len(rows):
-                keep, unsure = recheck_bases(vp, a[rows], b[rows], res.line_state[rows])
-                ab_open[rows] = keep
+                clear, unsure = recheck_bases(vp, a[rows], b[rows], res.line_state[rows])
+                ab_open[rows] = clear
                 redo = rows[unsure]
                 if len(redo):
                     ab_open[redo] = evaluate(index, vp, a[redo], b[redo], self.rules).ab == 0
