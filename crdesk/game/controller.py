@@ -347,6 +347,7 @@ class Game:
         self._dice: _StepDice | None = None
         self._hashes: dict[int, str] = {}
         self._version = 0
+        self._legal_memo: tuple[int, dict[Action, str | None]] | None = None
         """Bumped whenever the state changes: the awaited decision is cached on it."""
         self._awaited: tuple[int, Decision | None] | None = None
         self._group_memo: tuple[tuple[Any, ...], list[tuple[str, int, list[str]]]] | None = None
@@ -574,6 +575,17 @@ class Game:
             act = Action.parse(action) if isinstance(action, str) else action
         except IllegalActionError as exc:
             return str(exc)
+        # remembered until the game changes: a policy asks about the action it then
+        # plays, and play() asks again (a move's path and cost are worked out once)
+        memo = self._legal_memo
+        if memo is None or memo[0] != self._version:
+            memo = self._legal_memo = (self._version, {})
+        if act in memo[1]:
+            return memo[1][act]
+        reason = memo[1][act] = self._legal(act)
+        return reason
+
+    def _legal(self, act: Action) -> str | None:
         decision = self.awaiting()
         if decision is None:
             return "the encounter is over"
@@ -751,6 +763,7 @@ class Game:
         twin._pending = _plain(self._pending)
         twin._hashes = dict(self._hashes)
         twin._version = 0
+        twin._legal_memo = None
         twin._awaited = None
         twin._group_memo = None
         twin._checkpoints = list(self._checkpoints)
@@ -815,6 +828,7 @@ class Game:
             self._rewind(mark)
             bf._listeners = listeners
             self._version, self._awaited, self._pending = version, awaited, pending
+            self._legal_memo = None  # judged on the previewed states
         return out
 
     def _preview_step(self, act: Action) -> Preview:
