@@ -46,6 +46,33 @@ def item_label(battlefield: Battlefield, item_id: str) -> str:
         return "Figure"
 
 
+_VALUE_LABELS = {
+    "rep": "Rep",
+    "out_of_ammo": "Out of Ammo",
+    "star_power": "Star Power",
+    "fast_moving": "Fast Move",
+}
+"""Words for the properties whose field names do not title-case well."""
+
+
+def value_label(name: str) -> str:
+    """The word for a property in undo texts: "Rep", "Weapon", "Out of Ammo"."""
+    return _VALUE_LABELS.get(name, name.replace("_", " ").title())
+
+
+def _change_text(who: str, name: str, value: Any) -> str:
+    """The history entry of one property edit, naming the item: "Change Rep of Sgt. Mace".
+
+    A name edit reads "Rename Cpl. Diaz to Sgt. Diaz" and a typed position
+    "Move Sgt. Mace", like the same edits made on the table.
+    """
+    if name == "name":
+        return f"Rename {who} to {value}" if value else f"Clear the Name of {who}"
+    if name in ("x", "y"):
+        return f"Move {who}"
+    return f"Change {value_label(name)} of {who}"
+
+
 def _items_label(battlefield: Battlefield, ids: list[str]) -> str:
     if len(ids) == 1:
         return item_label(battlefield, ids[0])
@@ -174,8 +201,10 @@ class ChangeValueCommand(QUndoCommand):
         bf = document.battlefield
         self._is_feature = any(f.id == item_id for f in bf.terrain)
         target: Any = bf.feature(item_id) if self._is_feature else bf.figure(item_id)
-        label = name.replace("_", " ").title() if name != "rep" else "Rep"
-        super().__init__(text or f"Change {label}")
+        self._who = item_label(bf, item_id)
+        self._named = not text
+        """The text is ours (it names the new name of a rename): kept up to date on merges."""
+        super().__init__(text or _change_text(self._who, name, value))
         self._doc = _held_weakly(document)
         self._id = item_id
         self._name = name
@@ -206,6 +235,8 @@ class ChangeValueCommand(QUndoCommand):
         if (other._id, other._name, other._session) != (self._id, self._name, self._session):
             return False
         self._new = other._new
+        if self._named and self._name == "name":
+            self.setText(_change_text(self._who, self._name, self._new))
         self.setObsolete(_same_value(self._old, self._new))
         return True
 
@@ -371,8 +402,8 @@ class ChangeFiguresCommand(QUndoCommand):
 
     def __init__(self, document: Document, ids: list[str], name: str, value: Any, text: str = ""):
         bf = document.battlefield
-        label = name.replace("_", " ").title() if name != "rep" else "Rep"
-        super().__init__(text or f"Change {label} of {len(ids)} Figures")
+        who = item_label(bf, ids[0]) if len(ids) == 1 else f"{len(ids)} Figures"
+        super().__init__(text or f"Change {value_label(name)} of {who}")
         self._doc = _held_weakly(document)
         self._old = {i: {name: copy.deepcopy(getattr(bf.figure(i), name))} for i in ids}
         self._new = {i: {name: value} for i in ids}

@@ -37,7 +37,7 @@ from ui.editor import Editor
 from ui.play import PlayMode
 from ui.rulers import RuledView
 from ui.scene.scene import BattlefieldScene
-from ui.scene.view import BattlefieldView
+from ui.scene.view import MIN_PPI, ZOOM_STEP, BattlefieldView
 from ui.theme import THEMES, apply_theme, current_theme, icon
 
 FILE_FILTER = "Chain Reaction scenarios (*.crdesk);;All files (*)"
@@ -394,7 +394,7 @@ class MainWindow(QMainWindow):
         viewport = self.view.viewport().rect()
         ppi = min(viewport.width() / rect.width(), viewport.height() / rect.height())
         self.view.zoom_by(ppi / self.view.pixels_per_inch())
-        self.view.centerOn(rect.center())
+        self._bring_into_view(rect)
 
     def centre_on(self, item_id: str) -> None:
         """Select an item and bring it into view (from the roster or the issues list)."""
@@ -403,7 +403,21 @@ class MainWindow(QMainWindow):
         self.document.set_selection([item_id])
         rect = self._selection_rect([item_id])
         if not rect.isNull():
+            self._bring_into_view(rect.adjusted(-2, -2, 2, 2))
+
+    def _bring_into_view(self, rect: QRectF) -> None:
+        """Centre on ``rect``; zoom out step by step until it is wholly on screen.
+
+        The view scrolls at most a table edge to its middle, so a piece off the
+        table (a figure at x = -30") cannot be centred: zoomed out enough, it
+        shows beside the edge instead of staying out of reach.
+        """
+        for _ in range(40):  # 1.25**40 spans every zoom from MAX_PPI to MIN_PPI
             self.view.centerOn(rect.center())
+            shown = self.view.mapToScene(self.view.viewport().rect()).boundingRect()
+            if shown.contains(rect) or self.view.pixels_per_inch() <= MIN_PPI * 1.001:
+                return
+            self.view.zoom_by(1 / ZOOM_STEP)
 
     @Slot(object)
     def _on_path_changed(self, _path: object) -> None:

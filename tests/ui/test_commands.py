@@ -69,7 +69,7 @@ def test_change_value_merges_and_vanishes_when_net_change_is_nothing(qtbot) -> N
     stack.push(ChangeValueCommand(doc, "p2", "rep", 5))
     stack.push(ChangeValueCommand(doc, "p2", "rep", 6))
     assert stack.count() == 1 and doc.battlefield.figure("p2").rep == 6
-    assert stack.undoText() == "Change Rep"
+    assert stack.undoText() == "Change Rep of Cpl. Diaz"  # the history names the figure
     stack.push(ChangeValueCommand(doc, "p2", "rep", 4))  # back to the start
     assert stack.count() == 0
     assert not doc.is_modified

@@ -91,7 +91,7 @@ def test_typing_a_name_and_enter_renames_and_undo_restores(
     qtbot.keyClick(edit, Qt.Key.Key_Return)
     assert doc.battlefield.figure("p2").name == "Sgt. Diaz"
     assert doc.undo_stack.count() == 1
-    assert doc.undo_stack.undoText() == "Change Name"
+    assert doc.undo_stack.undoText() == "Rename Cpl. Diaz to Sgt. Diaz"
     assert "Sgt. Diaz" in props.heading.text()
     doc.undo_stack.undo()
     assert doc.battlefield.figure("p2").name == "Cpl. Diaz"
@@ -114,7 +114,7 @@ def test_rep_edits_in_a_row_merge_into_one_undo_step(
     qtbot.keyClicks(spin, "6")
     assert doc.battlefield.figure("p5").rep == 6
     assert doc.undo_stack.count() == 1
-    assert doc.undo_stack.undoText() == "Change Rep"
+    assert doc.undo_stack.undoText() == "Change Rep of Pvt. Kowalski"
     doc.undo_stack.undo()
     assert doc.battlefield.figure("p5").rep == 3
     assert spin.value() == 3
@@ -462,7 +462,7 @@ def test_history_dock_shows_the_stack_and_clicking_undoes(qtbot: QtBot, doc: Doc
     model = dock.view.model()
     assert model.rowCount() == 4
     assert model.index(0, 0).data() == "<Opened table>"
-    assert model.index(1, 0).data() == "Change Rep"
+    assert model.index(1, 0).data() == "Change Rep of Sgt. Mace"
     _shot(dock, "history")
     rect = dock.view.visualRect(model.index(1, 0))
     qtbot.mouseClick(dock.view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QFormLayout,
     QFrame,
-    QHBoxLayout,
+    QGridLayout,
     QLabel,
     QLineEdit,
     QScrollArea,
@@ -307,12 +307,12 @@ class FigureForm(_Form):
         self.position_label = QLabel()
         self.x_spin, self.y_spin = _coordinate_spin("x"), _coordinate_spin("y")
         position_box = QWidget()
-        position_row = QHBoxLayout(position_box)
-        position_row.setContentsMargins(0, 0, 0, 0)
-        position_row.setSpacing(4)
-        position_row.addWidget(self.x_spin)
-        position_row.addWidget(self.y_spin)
-        position_row.addWidget(self.position_label, 1)
+        position_rows = QGridLayout(position_box)  # x and y, the section below them
+        position_rows.setContentsMargins(0, 0, 0, 0)
+        position_rows.setSpacing(2)
+        position_rows.addWidget(self.x_spin, 0, 0)
+        position_rows.addWidget(self.y_spin, 0, 1)
+        position_rows.addWidget(self.position_label, 1, 0, 1, 2)
         _row(form, "Name", self.name_edit, TOOLTIPS["figure_name"])
         _row(form, "Star / Grunt", self.role_combo, TOOLTIPS["role"])
         _row(form, "Rep", self.rep_spin, TOOLTIPS["rep"])
@@ -326,6 +326,8 @@ class FigureForm(_Form):
         _row(form, "Force", force_box, TOOLTIPS["force"])
         self.force_combo.activated.connect(self._change_force)
         _row(form, "Position", position_box, TOOLTIPS["position"])
+        for widget in (self.x_spin, self.y_spin, self.position_label):
+            widget.setToolTip(TOOLTIPS["position"])
 
         self.name_edit.editingFinished.connect(lambda: self._commit_name(self.name_edit))
         self.rep_spin.valueChanged.connect(lambda v: self._push("rep", int(v)))

@@ -7,8 +7,10 @@ Sight or a reaction of the inactive side), in the side's colour.  It never
 takes the mouse or the keyboard (transparent to mouse events; a click or a key
 goes where it was going and hides the banner at once), it fades by itself after
 :data:`HOLD_MS`, a game started or opened announces its side only in hot-seat
-(against the program the turn panel says it).  Only a hot-seat hand-over
-gets the big card (placed where it hides the fewest figures); otherwise (the
+(against the program the turn panel says it).  In co-op (several people
+sharing a side's groups, :mod:`crdesk.game.seats`) it also hands over when the
+player changes within a side: "Bob (Red Vipers) to decide".  Only a hand-over
+between people gets the big card (placed where it hides the fewest figures); otherwise (the
 program's side, or the one person's side against it) it is a slim strip
 along the top edge, so the moves on the table are never hidden behind it.
 
@@ -32,6 +34,8 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPaintEvent, Q
 from PySide6.QtWidgets import QApplication, QGraphicsOpacityEffect, QGraphicsView, QWidget
 
 from crdesk.game import CHANCE
+from crdesk.game.seats import seats_of
+from ui.play.seating import seat_key, who
 from ui.play.session import PlaySession
 
 HOLD_MS = 1500
@@ -107,19 +111,26 @@ class HandOverBanner(QWidget):
 
     # -- when -------------------------------------------------------------------------
 
-    def _now(self) -> tuple[str | None, str | None]:
-        """The active side, and the side of the person who decides now (None: nobody)."""
+    def _now(self) -> tuple[str | None, tuple[str, tuple[str, ...]] | None]:
+        """The active side, and the person who decides now: their side and, in co-op, their
+        names (None: nobody, the program or the dice)."""
         session = self.session
         active = session.game.summary()["active_side"]
         decision = session.awaiting()
         person = None
         if decision is not None and decision.actor != CHANCE and not session.is_program_turn():
-            person = decision.actor
+            person = (decision.actor, seat_key(session, decision))
         return (str(active) if active is not None else None), person
 
     def hot_seat(self) -> bool:
         """Whether people at this screen play more than one side."""
         return len([s for s in self.session.game.sides if s not in self.session.program]) > 1
+
+    def coop(self, side: str) -> bool:
+        """Whether several people at this screen share ``side``'s groups."""
+        if side in self.session.program:
+            return False
+        return len([s for s in seats_of(self.session.game.settings) if s.side == side]) > 1
 
     def _changed(self) -> None:
         if self.session.awaiting() is None:  # the encounter is over: nobody's go
@@ -132,13 +143,11 @@ class HandOverBanner(QWidget):
             self._person = person
         if active is not None and active != before_active:
             self.announce(active, activation=True)
-        elif (
-            person is not None
-            and before_person is not None
-            and person != before_person
-            and self.hot_seat()
-        ):
-            self.announce(person, activation=False)
+        elif person is not None and before_person is not None and person != before_person:
+            if person[0] != before_person[0] and self.hot_seat():
+                self.announce(person[0], activation=False)  # the other side must decide
+            elif person[0] == before_person[0] and self.coop(person[0]):
+                self.announce(person[0], activation=False)  # another player of the side
 
     # -- showing ----------------------------------------------------------------------
 
@@ -147,11 +156,19 @@ class HandOverBanner(QWidget):
         session = self.session
         name = session.side_name(side)
         program = side in session.program
+        decision = session.awaiting()
+        players = seat_key(session, decision) if decision and decision.actor == side else ()
+        coop = self.coop(side)
         self.side = side
-        self.compact = program or not self.hot_seat()
-        self.text = f"{possessive(name)} activation" if activation else f"{name} to decide"
+        self.compact = program or not (self.hot_seat() or coop)
+        if activation:
+            self.text = f"{possessive(name)} activation"
+        else:
+            self.text = f"{who(session, decision) if players and decision else name} to decide"
         if program:
             self.subtitle = "played by the program"
+        elif coop and players:
+            self.subtitle = "hand over to " + " or ".join(players)
         elif self.hot_seat():
             self.subtitle = f"hand over to {possessive(name)} player"
         else:

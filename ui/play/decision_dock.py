@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 from crdesk.game import CHANCE, Action, Decision
 from ui.docks._common import swatch_icon
 from ui.play._dock import SessionDock, session_token, set_bold, set_text
+from ui.play.seating import who
 from ui.play.text import Names, default_option, figure_names, option_label, row_verb
 
 GROUP_ROWS_ABOVE = 6
@@ -216,13 +217,12 @@ class DecisionDock(SessionDock):
             self._set_options(None, enabled=False)
             return
         program = session.is_program_turn()
-        who = session.side_name(decision.actor)
         if decision.actor == CHANCE:
             head = "Roll the dice"
         elif program:
-            head = f"{who} (program) is deciding…"
+            head = f"{session.side_name(decision.actor)} (program) is deciding…"
         else:
-            head = f"{who} to decide"
+            head = f"{who(session, decision)} to decide"  # co-op: "Alice (Red Vipers)"
         self._show_text(head, decision.prompt, self._section_text(decision))
         self._set_actor_colour(decision.actor)
         if not program and "move" in decision.accepts:

@@ -1,5 +1,10 @@
-"""Game ▸ Start encounter…: the dice seed, who plays each side, solo play (PEFs) and the
-encounter whose objectives the game tracks."""
+"""Game ▸ Start encounter…: the dice seed, who plays each side, the players sharing a
+side's groups (co-op), solo play (PEFs) and the encounter whose objectives the game tracks.
+
+Co-op: the names typed for a side played at this screen are its players, and each of
+the side's groups (as they stand at the start, 6.2) is given to one of them; left
+empty, the side is one person's, as before.  The seats are saved with the game
+(:mod:`crdesk.game.seats`) and name the player who decides in the panels."""
 
 from __future__ import annotations
 
@@ -11,14 +16,18 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
+    QGroupBox,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QPushButton,
     QSpinBox,
     QWidget,
 )
 
+from crdesk.cohesion import Group
 from crdesk.game import MANUAL, SEEDED, GameSettings
+from crdesk.game.seats import MAX_NAME, MAX_SEATS, Seat, SeatedSettings, start_groups
 from crdesk.model import EncounterType, Scenario
 
 MAX_SEED = 2**31 - 1
@@ -32,6 +41,11 @@ ENCOUNTERS = (
     (EncounterType.RAID, "Raid (12.2): find the objective and carry it off"),
     (EncounterType.DEFEND, "Defend (12.3): hold out against the enemy"),
 )
+
+
+def player_names(text: str) -> list[str]:
+    """The names typed in a side's players box: comma-separated, blanks dropped."""
+    return [name.strip() for name in text.split(",") if name.strip()]
 
 
 def random_seed() -> int:
@@ -83,6 +97,50 @@ class StartDialog(QDialog):
             box.setCurrentIndex(1 if force.id in program else 0)
             self.side_boxes[force.id] = box
             form.addRow(f"{force.name}:", box)
+        self.coop_box = QGroupBox("Co-op: players sharing a side (optional)")
+        coop = QFormLayout(self.coop_box)
+        self.player_edits: dict[str, QLineEdit] = {}
+        """Per side: the names of the people playing it ("Alice, Bob"; empty: one person)."""
+        self.group_boxes: dict[str, list[tuple[Group, QComboBox]]] = {}
+        """Per side: each starting group and the player it is given to."""
+        self._picked: dict[str, str] = {}
+        """Groups (by Leader) a person gave to a player by hand; the others go round."""
+        for force in scenario.battlefield.forces:
+            edit = QLineEdit()
+            edit.setObjectName(f"players_{force.id}")
+            edit.setPlaceholderText("one player; or names, e.g. Alice, Bob")
+            edit.setToolTip(
+                f"The people playing {force.name}, separated by commas; each of its groups "
+                "is then one player's, and the panels say whose decision it is"
+            )
+            edit.textChanged.connect(lambda _t, side=force.id: self._names_changed(side))
+            self.player_edits[force.id] = edit
+            coop.addRow(f"{force.name} players:", edit)
+            rows: list[tuple[Group, QComboBox]] = []
+            figures = {f.id: f for f in force.figures}
+            for group in start_groups(scenario, force.id):
+                pick = QComboBox()
+                pick.setObjectName(f"group_{group.leader}")
+                leader = figures[group.leader].name if group.leader in figures else group.leader
+                size = len(group.members)
+                label = f"    {leader}'s group ({size} figure{'s' if size != 1 else ''}):"
+                pick.setToolTip(", ".join(figures[m].name for m in group.members if m in figures))
+                pick.activated.connect(
+                    lambda _i, p=pick, g=group.leader: self._picked.__setitem__(g, p.currentText())
+                )
+                coop.addRow(label, pick)
+                rows.append((group, pick))
+            self.group_boxes[force.id] = rows
+            box = self.side_boxes[force.id]
+            box.currentIndexChanged.connect(lambda _i, side=force.id: self._names_changed(side))
+            self._names_changed(force.id)
+        self.coop_note = QLabel()
+        self.coop_note.setObjectName("coopNote")
+        self.coop_note.setStyleSheet("color: #b00020")
+        self.coop_note.setWordWrap(True)
+        self.coop_note.hide()
+        coop.addRow(self.coop_note)
+        form.addRow(self.coop_box)
         self.solo_box = QCheckBox("Solo: the enemy hides as PEFs the game moves and resolves (11)")
         self.solo_box.setToolTip(
             "Off: both sides are on the table as the scenario has them. On: the scenario's "
@@ -104,9 +162,76 @@ class StartDialog(QDialog):
         )
         start = buttons.button(QDialogButtonBox.StandardButton.Ok)
         start.setText("Start")
+        self.start_button = start
+        self._check_names()
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)
+
+    # -- co-op ---------------------------------------------------------------------------
+
+    def players(self, side: str) -> list[str]:
+        """The names given for a side played at this screen (none: one person, or the program)."""
+        if self.side_boxes[side].currentIndex() == 1:
+            return []
+        return player_names(self.player_edits[side].text())
+
+    def _names_changed(self, side: str) -> None:
+        """Offer the side's players for each of its groups: a group given to a player by
+        hand stays theirs while they are named; the others go to the players in turn
+        (the first group the first player's, the second the second's, ...)."""
+        person = self.side_boxes[side].currentIndex() == 0
+        self.player_edits[side].setEnabled(person)
+        names = self.players(side)
+        for k, (group, pick) in enumerate(self.group_boxes.get(side, [])):
+            kept = self._picked.get(group.leader, "")
+            pick.blockSignals(True)
+            pick.clear()
+            pick.addItems(names or ["(the side's one player)"])
+            if kept in names:
+                pick.setCurrentIndex(names.index(kept))
+            elif names:
+                pick.setCurrentIndex(k % len(names))
+            pick.blockSignals(False)
+            pick.setEnabled(person and len(names) > 1)
+        self._check_names()
+
+    def _check_names(self) -> None:
+        """Names must tell the players apart: say what is wrong and hold Start until it is not."""
+        if not hasattr(self, "coop_note"):
+            return  # still building the dialog
+        seen: set[str] = set()
+        problem = ""
+        total = 0
+        for side, force in ((f.id, f) for f in self.scenario.battlefield.forces):
+            for name in self.players(side):
+                total += 1
+                if len(name) > MAX_NAME:
+                    problem = f"{force.name}: the name {name[:12]!r}… is over {MAX_NAME} characters"
+                elif name.casefold() in seen:
+                    problem = f"Two players are called {name!r}: give each a name of their own"
+                seen.add(name.casefold())
+        if total > MAX_SEATS:
+            problem = f"{total} players named: at most {MAX_SEATS} share a screen"
+        self.coop_note.setText(problem)
+        self.coop_note.setVisible(bool(problem))
+        if hasattr(self, "start_button"):
+            self.start_button.setEnabled(not problem)
+
+    def seats(self) -> tuple[Seat, ...]:
+        """Each named player with the figures of the groups given to them."""
+        out: list[Seat] = []
+        for force in self.scenario.battlefield.forces:
+            names = self.players(force.id)
+            if not names:
+                continue
+            figures: dict[str, list[str]] = {name: [] for name in names}
+            rows = self.group_boxes.get(force.id, [])
+            for group, pick in rows:
+                owner = pick.currentText() if pick.currentText() in figures else names[0]
+                figures[owner].extend(group.members)
+            out += [Seat(name, force.id, tuple(figures[name])) for name in names]
+        return tuple(out)
 
     def _solo_changed(self, on: bool) -> None:
         """Solo on offers the scenario's own encounter; off is free play."""
@@ -126,12 +251,15 @@ class StartDialog(QDialog):
         return EncounterType(self.encounter_box.currentData())
 
     def settings(self) -> GameSettings:
-        """Solo play and the encounter chosen (the seats are the play mode's to add)."""
+        """Solo play, the encounter chosen and the co-op seats (who the program plays is
+        the play mode's to add)."""
         kind = self.encounter()
-        return GameSettings(
+        settings = GameSettings(
             solo=self.solo_box.isChecked(),
             encounter="" if kind is EncounterType.FREE else kind.value,
         )
+        seats = self.seats()
+        return SeatedSettings.with_seats(settings, seats) if seats else settings
 
     def _dice_changed(self, _index: int) -> None:
         for widget in self._seed_widgets:

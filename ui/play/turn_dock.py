@@ -32,6 +32,7 @@ from crdesk.game.actions import Activate, End, Pass
 from ui.docks._common import swatch_icon
 from ui.play._dock import SessionDock, session_token, set_bold, set_text
 from ui.play.dice_view import DiceRow, Die
+from ui.play.seating import player_of_group, who
 
 ACTIVE = "active"
 MAY = "may"
@@ -380,13 +381,12 @@ class TurnDock(SessionDock):
             winner = session.side_name(outcome.winner) if outcome and outcome.winner else "Nobody"
             set_text(self.decider, f"The encounter is over: {winner} wins" if outcome else "Over")
             return
-        who = session.side_name(decision.actor)
         if decision.actor == CHANCE:
             text = f"Dice to roll: {decision.dice}d6"
         elif session.is_program_turn():
-            text = f"{who} (program) is deciding…"
+            text = f"{session.side_name(decision.actor)} (program) is deciding…"
         else:
-            text = f"{who} to decide"
+            text = f"{who(session, decision)} to decide"  # co-op: "Alice (Red Vipers)"
         set_text(self.decider, text)
         self._set_swatch(self._colour(decision.actor) if decision.actor != CHANCE else None)
 
@@ -409,7 +409,13 @@ class TurnDock(SessionDock):
             colour = self._colour(group.side) if self.session is not None else None
             dot = f'<span style="color:{colour.name()}">⬤</span> ' if colour is not None else ""
             mark = MARKS[group.state]
-            text = f"{dot}{mark}  {escape(group.name)} · Rep {group.rep}{size} — {state}"
+            player = (
+                player_of_group(self.session, group.side, group.leader)
+                if self.session is not None
+                else None
+            )
+            played = f" · <i>{escape(player)}</i>" if player else ""  # co-op: whose group
+            text = f"{dot}{mark}  {escape(group.name)} · Rep {group.rep}{size}{played} — {state}"
             if label.text() != text:
                 label.setText(text)
                 self._grew = True  # a longer row may wrap onto another line
