@@ -9,6 +9,16 @@ the referee and the program never disagree::
         --allocate 2,1 --dice 6,3,1 --damage-dice 5
     crdesk resolve melee --rep 4 --dice 1,2,4,5 --vs-rep 4 --vs-dice 3,4,5,6 --damage-die 3
 
+With the Firearms Detail module (``rules/firearms-detail.md``) ``fire`` fires by the
+weapon's card: ``--mode`` (semi, 2RB, 3RB, FA, ...), ``--aim``, ``--walk N``,
+``--supported braced|bipod|tripod``, ``--ammo buckshot``, the range to the target and
+the figures near it (friend or foe) for the spread::
+
+    crdesk resolve fire --rep 4 --weapon AR --mode FA --range 15 --target rep=4 \\
+        --near rep=4,at=1.5,name=Lind --odds
+
+Options the card does not allow are refused before any die is read.
+
 Each dice flag holds the faces of one roll (``3,5`` or ``3 5``; repeat the flag
 for later rolls of the same figure, e.g. another melee round).  Rolls that follow
 from the first (Pitiful Shot, damage, a Challenge reroll, ...) have their own
@@ -41,6 +51,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import json
 import random
 import re
@@ -51,9 +62,10 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, ClassVar
 
+from crdesk import scenario as scenario_io
 from crdesk.cli import EXIT_OK, EXIT_USAGE, OneLineParser, int_in
 from crdesk.dice import Dice, DiceLogEntry, DiceSource, Roll
-from crdesk.errors import IllegalActionError
+from crdesk.errors import IllegalActionError, ScenarioError
 from crdesk.model import REP_MAX, BandType, MeleeWeapon, Status
 from crdesk.odds import (
     charge_odds,
@@ -67,6 +79,17 @@ from crdesk.options import RulesOptions
 from crdesk.rules import activation, campaign, grenades, in_sight, melee, pef, stars, terrain
 from crdesk.rules.common import RuleResult, faces_text, plural, words
 from crdesk.rules.damage import roll_damage
+from crdesk.rules.firearms.ammo import WeaponState
+from crdesk.rules.firearms.cards import WeaponCard, default_card
+from crdesk.rules.firearms.fire import (
+    FirearmsFire,
+    FireOptions,
+    FireTarget,
+    Nearby,
+    fire_weapon,
+)
+from crdesk.rules.firearms.odds import fire_weapon_odds
+from crdesk.rules.firearms.tables import WALK_MAX_STEPS, AmmoType, FireMode, Support
 from crdesk.rules.reaction import Losses, ReactingFigure, ReactionResult, ReactionTest
 from crdesk.rules.reaction import reaction_test as run_reaction_test
 from crdesk.rules.shooting import FireResult, TargetSpec, fire
@@ -78,6 +101,7 @@ for a Rep lowered in melee."""
 
 FIRE_WEAPONS = ("AR", "BAR", "MP", "P", "SAR", "SG", "SAW", "SMG", "RL", "BAP")
 DAMAGE_WEAPONS = (*FIRE_WEAPONS, GRENADE)
+_MODES_HELP = ", ".join(m.value for m in FireMode)
 
 DESCRIPTION = (
     "Apply the book's tables to dice rolled at a real table.  Type each roll's faces "
@@ -208,6 +232,10 @@ class _FigureSpec:
     prone: bool = False
     fast: bool = False
     carrying: int | None = None
+    at: float | None = None
+    """Firearms Detail ``--near``: inches from the target it stands near."""
+    of: int | None = None
+    """Firearms Detail ``--near``: which ``--target`` it stands near (1 = the first)."""
 
     def text(self) -> str:
         """The spec as typed: ``rep=4,cover,name=Bob``."""
@@ -215,17 +243,44 @@ class _FigureSpec:
         parts += [w for w, on in (("cover", self.cover), ("prone", self.prone)) if on]
         parts += ["fast"] if self.fast else []
         parts += [f"carrying={self.carrying}"] if self.carrying is not None else []
+        parts += [f"at={self.at:g}"] if self.at is not None else []
+        parts += [f"of={self.of}"] if self.of is not None else []
         parts += [f"name={self.name}"] if self.name else []
         return ",".join(parts)
 
 
 _SPEC_HELP = "rep=N[,cover][,prone][,fast][,carrying=N][,name=X]"
+_NEAR_HELP = "rep=N,at=INCHES[,of=N][,cover][,prone][,fast][,name=X]"
+
+
+def _inches(key: str, value: str, text: str) -> float:
+    try:
+        number = float(value)
+    except ValueError:
+        number = float("nan")
+    if not 0 <= number <= 10_000:  # also refuses nan and inf
+        raise argparse.ArgumentTypeError(
+            f"{key}= in {text!r}: expected inches (0 or more), got {value.strip()!r}"
+        )
+    return number
+
+
+def _range_inches(text: str) -> float:
+    try:
+        number = float(text)
+    except ValueError:
+        number = float("nan")
+    if not 0 <= number <= 10_000:
+        raise argparse.ArgumentTypeError(f"expected inches (0 or more), got {text.strip()!r}")
+    return number
 
 
 def _figure_spec(text: str) -> _FigureSpec:
     rep: int | None = None
     name: str | None = None
     carrying: int | None = None
+    at: float | None = None
+    of: int | None = None
     flags = {"cover": False, "prone": False, "fast": False}
     for raw in text.split(","):
         part = raw.strip()
@@ -244,13 +299,20 @@ def _figure_spec(text: str) -> _FigureSpec:
                 carrying = number
         elif eq and key == "name":
             name = value.strip() or None
+        elif eq and key == "at":
+            at = _inches(key, value, text)
+        elif eq and key == "of":
+            try:
+                of = int_in(1, 99, "a target number")(value.strip())
+            except argparse.ArgumentTypeError as exc:
+                raise argparse.ArgumentTypeError(f"of= in {text!r}: {exc}") from None
         elif not eq and key in flags:
             flags[key] = True
         else:
             raise argparse.ArgumentTypeError(f"unknown {part!r} in {text!r} (use {_SPEC_HELP})")
     if rep is None:
         raise argparse.ArgumentTypeError(f"{text!r} has no rep=N (use {_SPEC_HELP})")
-    return _FigureSpec(rep, name, flags["cover"], flags["prone"], flags["fast"], carrying)
+    return _FigureSpec(rep, name, flags["cover"], flags["prone"], flags["fast"], carrying, at, of)
 
 
 def _status_choice(text: str) -> Status:
@@ -803,7 +865,202 @@ def _target_specs(specs: Sequence[_FigureSpec]) -> list[TargetSpec]:
     ]
 
 
+# -- Firearms Detail (issue 14): the weapon's card, its modes, aim, walk, support, buckshot
+
+_DETAIL_FLAGS = (
+    "mode",
+    "aim",
+    "walk",
+    "supported",
+    "ammo",
+    "card",
+    "firearms_detail",
+    "range",
+    "near",
+    "rounds",
+    "moved",
+    "keep_tight_ammo",
+    "unready",
+)
+_DETAIL_DICE = ("--dodge-die", "--miss-dice", "--knockdown-dice")
+
+
+def _detail_wanted(args: argparse.Namespace) -> bool:
+    return any(getattr(args, name, None) not in (None, False, []) for name in _DETAIL_FLAGS)
+
+
+def _detail_card(args: argparse.Namespace) -> WeaponCard:
+    """The weapon's card: a scenario's user weapon (``--card`` with ``--scenario``), else
+    the category's default card; ``--ammo`` loads other rounds (FD §2)."""
+    if args.card is not None:
+        if args.scenario is None:
+            raise ResolveError("--card", "needs --scenario FILE (the file holding the weapon)")
+        try:
+            scenario = scenario_io.load(args.scenario)
+        except ScenarioError as exc:
+            raise ResolveError("--scenario", " ".join(str(exc).split())) from None
+        cards = scenario.weapon_cards
+        if args.card not in cards:
+            known = ", ".join(cards) or "none"
+            raise ResolveError("--card", f"no weapon {args.card!r} in {args.scenario} ({known})")
+        card = cards[args.card]
+        if args.weapon is not None and args.weapon != card.category:
+            raise ResolveError(
+                "--weapon", f"{card.name} counts as {card.category}, not {args.weapon} (FD §2)"
+            )
+    elif args.scenario is not None:
+        raise ResolveError("--scenario", "only with --card NAME (the weapon to fire)")
+    elif args.weapon is None:
+        raise ResolveError("--weapon", "name the weapon (or --card NAME with --scenario FILE)")
+    else:
+        card = default_card(args.weapon)
+    if args.ammo is not None:
+        ammo = AmmoType(args.ammo)
+        if ammo is AmmoType.BUCKSHOT and card.category != "SG":
+            raise ResolveError(
+                "--ammo",
+                f"buckshot is for shotguns (SG); {card.name} counts as {card.category} (FD §6)",
+            )
+        card = dataclasses.replace(card, ammo=ammo)
+    return card
+
+
+def _detail_lines(r: FirearmsFire) -> list[str]:
+    lines = [
+        f"Rep {r.shooter_rep} {r.weapon} ({r.category}), {r.mode.label}: rolled "
+        f"{faces_text(r.faces) if r.faces else 'no dice'} ({r.section}).",
+        *r.notes,
+    ]
+    if r.dodge is not None:
+        lines.append(r.dodge.reason)
+    lines += [f.explain() for f in r.figures]
+    if r.unused:
+        lines.append(f"{plural(len(r.unused), 'die', 'dice')} hit nobody.")
+    if r.received_fire:
+        names = {f.id: f.name for f in r.figures}
+        lines.append(
+            "Received Fire (7.7): "
+            + ", ".join(names[i] for i in dict.fromkeys(r.received_fire))
+            + "."
+        )
+    lines.append(r.ammo.explain())
+    return lines
+
+
+def _job_fire_detail(args: argparse.Namespace) -> Job:
+    """``crdesk resolve fire`` under Firearms Detail: the card's modes (FD §5), aimed and
+    walked Full Auto (§5.1, §5.2), buckshot (§6), supported fire (§7)."""
+    options = _options(args)
+    card = _detail_card(args)
+    if weapon_stats(card.category, options.old_school).blast:
+        raise ResolveError(
+            "--weapon",
+            f"{card.name} is a blast weapon: fire it without Firearms Detail flags (7.10.5)",
+        )
+    specs: list[_FigureSpec] = args.target
+    if not specs:
+        raise ResolveError("--target", "name at least one target")
+    for spec in specs:
+        if spec.at is not None or spec.of is not None:
+            raise ResolveError(
+                "--target", "at= and of= are for --near; give the range with --range"
+            )
+    targets = _target_specs(specs)
+    mode = FireMode(args.mode) if args.mode is not None else None
+    chosen = mode or card.modes[0]
+    if args.rounds is not None and args.rounds > card.magazine:
+        raise ResolveError(
+            "--rounds", f"{card.name} holds at most {card.magazine} rounds, not {args.rounds}"
+        )
+    # a mode the card lacks is the engine's to refuse, in its words, before any range
+    needs_range = chosen in card.modes and (card.buckshot or chosen is FireMode.FA)
+    if needs_range and args.range is None:
+        what = "buckshot's band (FD §6)" if card.buckshot else "the Full Auto spread (FD §5)"
+        raise ResolveError("--range", f"give the range to the target in inches for {what}")
+    near: list[list[Nearby]] = [[] for _ in targets]
+    for i, spec in enumerate(args.near or [], 1):
+        if spec.at is None:
+            raise ResolveError("--near", f"{spec.text()!r} needs at=INCHES from its target")
+        of = spec.of or 1
+        if of > len(targets):
+            raise ResolveError(
+                "--near",
+                f"of={of}: there {'is' if len(targets) == 1 else 'are'} only "
+                f"{plural(len(targets), 'target')}",
+            )
+        who = TargetSpec(
+            spec.name or f"figure {i}",
+            spec.rep,
+            in_cover=spec.cover,
+            prone=spec.prone,
+            fast_moving=spec.fast,
+        )
+        near[of - 1].append(Nearby(who, spec.at))
+    fire_targets = [
+        FireTarget(t, args.range if k == 0 and args.range is not None else 0.0, tuple(near[k]))
+        for k, t in enumerate(targets)
+    ]
+    weapon = WeaponState(
+        card,
+        card.magazine if args.rounds is None else args.rounds,
+        card.spare_magazines,
+        ready=not args.unready,
+        mode=mode,
+    )
+    choice = FireOptions(
+        mode=mode,
+        aim=args.aim,
+        walk_pairs=args.walk or 0,
+        support=Support(args.supported) if args.supported else Support.NONE,
+        moved=args.moved,
+        fast_moving=args.fast_moving,
+        rush_shot=args.rush_shot,
+        keep_tight_ammo=args.keep_tight_ammo,
+        allocation=tuple(args.allocate) if args.allocate is not None else None,
+        options=options,
+    )
+    dice = {
+        "--dice": _typed(args, "dice"),
+        "--dodge-die": _typed(args, "dodge_die"),
+        "--miss-dice": _typed(args, "miss_dice"),
+        "--damage-dice": _typed(args, "damage_dice"),
+        "--knockdown-dice": _typed(args, "knockdown_dice"),
+    }
+
+    def route(table: str, _who: str) -> str:
+        if table.startswith("Dodge"):
+            return "--dodge-die"
+        if table.startswith("Burst miss"):
+            return "--miss-dice"
+        if "Damage" in table:
+            return "--damage-dice"
+        if table == "Knockdown":
+            return "--knockdown-dice"
+        return "--dice"
+
+    def results(r: FirearmsFire) -> list[dict[str, Any]]:
+        return [*(f.to_dict() for f in r.figures), r.ammo.to_dict()]
+
+    return Job(
+        dice=dice,
+        route=route,
+        fallback={flag: "--dice" for flag in dice if flag != "--dice"},
+        run=lambda d: fire_weapon(d, args.rep, weapon, fire_targets, choice),
+        odds=lambda: fire_weapon_odds(args.rep, weapon, fire_targets, choice),
+        lines=_detail_lines,
+        results=results,
+    )
+
+
 def _job_fire(args: argparse.Namespace) -> Job:
+    if _detail_wanted(args):
+        return _job_fire_detail(args)
+    for flag in ("scenario", "dodge_die", "miss_dice", "knockdown_dice"):
+        if getattr(args, flag, None) is not None:
+            name = "--" + flag.replace("_", "-")
+            raise ResolveError(name, "is for Firearms Detail fire (--mode, --card, ...)")
+    if args.weapon is None:
+        raise ResolveError("--weapon", "name the weapon (AR, P, SG, ...)")
     options = _options(args)
     stats = weapon_stats(args.weapon, options.old_school)
     targets = _target_specs(args.target)
@@ -1552,9 +1809,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
     p = add("fire", _job_fire, "ranged fire: Ranged Combat and damage (7.9.10, 7.9.11)")
     p.add_argument("--rep", type=_rep, required=True, help="the shooter's Rep")
-    p.add_argument(
-        "--weapon", type=_weapon(FIRE_WEAPONS), required=True, help="/".join(FIRE_WEAPONS)
-    )
+    p.add_argument("--weapon", type=_weapon(FIRE_WEAPONS), help="/".join(FIRE_WEAPONS))
     p.add_argument("--fast-moving", action="store_true", help="the shooter is Fast Moving")
     p.add_argument("--rush-shot", action="store_true", help="the shooter fires a Rush Shot")
     p.add_argument(
@@ -1572,6 +1827,58 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     _dice_arg(p, "--dice", "the fire dice (the shotgun rolls 6)")
     _dice_arg(p, "--pitiful-dice", "Pitiful Shot dice (7.9.14; default: read on from --dice)")
     _dice_arg(p, "--damage-dice", "one damage die per hit (default: read on from --dice)")
+    fd_flags = p.add_argument_group(
+        "Firearms Detail",
+        "fire by the weapon's card (rules/firearms-detail.md); any of these flags turns it on",
+    )
+    fd_flags.add_argument(
+        "--firearms-detail", action="store_true", help="fire by the card in its first mode"
+    )
+    fd_flags.add_argument(
+        "--mode", type=_choice(*(m.value for m in FireMode)), help=f"fire mode: {_MODES_HELP}"
+    )
+    fd_flags.add_argument("--aim", action="store_true", help="aimed Full Auto (FD 5.1)")
+    fd_flags.add_argument(
+        "--walk",
+        type=int_in(0, WALK_MAX_STEPS, "pairs to sacrifice"),
+        metavar="N",
+        help="walk Full Auto onto the target: sacrifice N pairs of dice (FD 5.2)",
+    )
+    fd_flags.add_argument(
+        "--supported",
+        type=_choice(*(s.value for s in Support if s is not Support.NONE)),
+        metavar="HOW",
+        help="supported fire, not moved (FD 7): braced (prone, wall, window), bipod, tripod",
+    )
+    fd_flags.add_argument(
+        "--ammo", type=_choice(*(a.value for a in AmmoType)), help="load other rounds (FD 2, 6)"
+    )
+    fd_flags.add_argument(
+        "--range",
+        type=_range_inches,
+        metavar="INCHES",
+        help="to the first target (FA spread, buckshot)",
+    )
+    fd_flags.add_argument(
+        "--near",
+        type=_figure_spec,
+        action="append",
+        metavar="SPEC",
+        help=f"a figure near a target, friend or foe: {_NEAR_HELP}",
+    )
+    fd_flags.add_argument(
+        "--rounds", type=int_in(0, 1000, "rounds"), metavar="N", help="rounds left (default full)"
+    )
+    fd_flags.add_argument("--moved", action="store_true", help="the shooter moved this activation")
+    fd_flags.add_argument("--unready", action="store_true", help="the weapon is unready (FD 4)")
+    fd_flags.add_argument(
+        "--keep-tight-ammo", action="store_true", help="two or more 1s also jam (FD 3)"
+    )
+    fd_flags.add_argument("--card", metavar="NAME", help="a user weapon of --scenario (FD 2)")
+    fd_flags.add_argument("--scenario", metavar="FILE", help="the scenario holding --card")
+    _dice_arg(p, "--dodge-die", "the dodge die vs the shooter's Rep (FD 5)")
+    _dice_arg(p, "--miss-dice", "a missed burst's die on the nearest figure (FD 5)")
+    _dice_arg(p, "--knockdown-dice", "one knockdown die per figure hit (FD 8)")
 
     p = add("damage", _job_damage, "Ranged Combat Damage (7.9.11; Old School 16.1)")
     p.add_argument("--target-rep", type=_rep, required=True, help="the Rep of the figure hit")

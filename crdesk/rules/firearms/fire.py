@@ -44,7 +44,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from crdesk.dice import DiceSource
 from crdesk.errors import IllegalActionError
@@ -1173,3 +1173,146 @@ def indirect_fire(
     dice.note(roll, "on the spot" if shot.hit else "miss")
     ammo = spend_rounds(weapon, m, 1, faces=roll.faces, keep_tight_ammo=keep_tight_ammo)
     return IndirectResult(shot, spotter, ammo)
+
+
+# --------------------------------------------------------------------------
+# One entry point: the shooter's choices as one object
+
+
+@dataclass(frozen=True, slots=True)
+class FireOptions:
+    """What the shooter chose and the shooter's circumstances for one firing (FD §3-§7).
+
+    One object instead of the dozen keywords each fire function takes, so the
+    referee, the controller and the fire dialog build a firing the same way and
+    :func:`fire_weapon` / :func:`~crdesk.rules.firearms.odds.fire_weapon_odds`
+    pick the mode's rule from it.
+    """
+
+    mode: FireMode | None = None
+    """None: the weapon's current mode (:attr:`WeaponState.current_mode`)."""
+    aim: bool = False
+    walk_pairs: int = 0
+    support: Support = Support.NONE
+    moved: bool = False
+    fast_moving: bool = False
+    rush_shot: bool = False
+    keep_tight_ammo: bool = False
+    dice_count: int | None = None
+    """Semi and the other one-round modes: dice fired (None: all the weapon can)."""
+    allocation: tuple[int, ...] | None = None
+    """One-round modes at several targets: dice per target (7.9.9)."""
+    options: RulesOptions | None = None
+    conversions: Conversions | None = None
+    roll_damage_dice: bool = True
+    geometry: PushGeometry | None = None
+    who: str = "shooter"
+
+
+@dataclass(frozen=True, slots=True)
+class FireTarget:
+    """A declared target: its range from the shooter and who stands near it."""
+
+    target: TargetSpec
+    distance: float = 0.0
+    """Inches from the shooter (Full Auto's spread row, buckshot's band)."""
+    nearby: tuple[Nearby, ...] = ()
+    """Every other figure, friend or foe, with its distance from this target."""
+
+
+def firing_mode(
+    weapon: WeaponState, targets: Sequence[FireTarget], choice: FireOptions
+) -> FireMode:
+    """The mode this firing uses, or :class:`IllegalActionError` saying why the choices do
+    not fit the weapon's card (checked before any die is rolled)."""
+    card = weapon.card
+    m = _mode(weapon, choice.mode)
+    if m not in card.modes:
+        modes = ", ".join(x.label for x in card.modes)
+        raise IllegalActionError(f"{card.name} has no {m.label} mode (it has {modes}) (FD §2)")
+    if not targets:
+        raise IllegalActionError("fire needs at least one target")
+    if choice.aim and m is not FireMode.FA:
+        raise IllegalActionError(f"aiming is for Full Auto (FD §5.1), not {m.label}")
+    if choice.walk_pairs and m is not FireMode.FA:
+        raise IllegalActionError(f"walking the target is for Full Auto (FD §5.2), not {m.label}")
+    one_target = card.buckshot or m is FireMode.FA
+    if one_target and len(targets) > 1:
+        what = "buckshot (FD §6)" if card.buckshot else "Full Auto (FD §5)"
+        raise IllegalActionError(
+            f"{what} fires at one primary target; the others are in the spread, not declared"
+        )
+    sets_own_dice = m not in SINGLE_SHOT_MODES or card.buckshot
+    if sets_own_dice and (choice.dice_count is not None or choice.allocation is not None):
+        raise IllegalActionError(
+            f"{m.label} sets its own dice (FD §5, §6): no dice count or allocation"
+        )
+    return m
+
+
+def fire_weapon(
+    dice: DiceSource,
+    shooter_rep: int,
+    weapon: WeaponState,
+    targets: Sequence[FireTarget],
+    choice: FireOptions | None = None,
+) -> FirearmsFire:
+    """Fire a weapon by its card: Semi and the other one-round modes, bursts, Full Auto or
+    buckshot, whichever the mode and the ammunition call for (FD §5, §6)."""
+    choice = choice or FireOptions()
+    m = firing_mode(weapon, targets, choice)
+    common: dict[str, Any] = {
+        "support": choice.support,
+        "moved": choice.moved,
+        "fast_moving": choice.fast_moving,
+        "rush_shot": choice.rush_shot,
+        "keep_tight_ammo": choice.keep_tight_ammo,
+        "options": choice.options,
+        "conversions": choice.conversions,
+        "roll_damage_dice": choice.roll_damage_dice,
+        "geometry": choice.geometry,
+        "who": choice.who,
+    }
+    first = targets[0]
+    if weapon.card.buckshot:
+        return buckshot(
+            dice,
+            shooter_rep,
+            weapon,
+            first.target,
+            first.nearby,
+            distance=first.distance,
+            mode=m,
+            **common,
+        )
+    if m is FireMode.FA:
+        return full_auto(
+            dice,
+            shooter_rep,
+            weapon,
+            first.target,
+            first.nearby,
+            distance=first.distance,
+            aim=choice.aim,
+            walk_pairs=choice.walk_pairs,
+            **common,
+        )
+    if m in BURST_MODES:
+        return burst_fire(
+            dice,
+            shooter_rep,
+            weapon,
+            [BurstTarget(t.target, t.nearby) for t in targets],
+            mode=m,
+            **common,
+        )
+    return single_fire(
+        dice,
+        shooter_rep,
+        weapon,
+        [t.target for t in targets],
+        mode=m,
+        dice_count=choice.dice_count,
+        allocation=choice.allocation,
+        **common,
+    )

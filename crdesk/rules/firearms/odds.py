@@ -15,8 +15,9 @@ Fraction(1, 1)
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from typing import Any
 
 from crdesk import odds as base_odds
 from crdesk.errors import IllegalActionError
@@ -27,10 +28,13 @@ from crdesk.rules.firearms.ammo import WeaponState, max_dice
 from crdesk.rules.firearms.effects import RingFigure, class_damage_for_face, ring_class
 from crdesk.rules.firearms.fire import (
     BurstTarget,
+    FireOptions,
+    FireTarget,
     Nearby,
     Step,
     buckshot_figures,
     fa_pair_steps,
+    firing_mode,
     nearest_figures,
     read_die,
     spread_row,
@@ -38,12 +42,14 @@ from crdesk.rules.firearms.fire import (
 )
 from crdesk.rules.firearms.tables import (
     BURST_MISS_REACH,
+    BURST_MODES,
     BURST_STEPS,
     DEFAULT_CONVERSIONS,
     FA_DICE,
     BuckshotDamage,
     Conversions,
     DamageClass,
+    FireMode,
     Support,
     buckshot_band,
     fd,
@@ -544,3 +550,51 @@ def rings_odds(
             )
         )
     return tuple(out)
+
+
+def fire_weapon_odds(
+    shooter_rep: int,
+    weapon: WeaponState,
+    targets: Sequence[FireTarget],
+    choice: FireOptions | None = None,
+) -> FirearmsOdds:
+    """Exact odds of :func:`crdesk.rules.firearms.fire.fire_weapon` with the same choices."""
+    choice = choice or FireOptions()
+    m = firing_mode(weapon, targets, choice)
+    armed = replace(weapon, mode=m)  # the odds functions read the weapon's mode
+    common: dict[str, Any] = {
+        "support": choice.support,
+        "moved": choice.moved,
+        "fast_moving": choice.fast_moving,
+        "rush_shot": choice.rush_shot,
+        "options": choice.options,
+        "conversions": choice.conversions or DEFAULT_CONVERSIONS,
+    }
+    first = targets[0]
+    if weapon.card.buckshot:
+        return buckshot_odds(
+            shooter_rep, armed, first.target, first.nearby, distance=first.distance, **common
+        )
+    if m is FireMode.FA:
+        return full_auto_odds(
+            shooter_rep,
+            armed,
+            first.target,
+            first.nearby,
+            distance=first.distance,
+            aim=choice.aim,
+            walk_pairs=choice.walk_pairs,
+            **common,
+        )
+    if m in BURST_MODES:
+        return burst_odds(
+            shooter_rep, armed, [BurstTarget(t.target, t.nearby) for t in targets], **common
+        )
+    return single_fire_odds(
+        shooter_rep,
+        armed,
+        [t.target for t in targets],
+        dice_count=choice.dice_count,
+        allocation=choice.allocation,
+        **common,
+    )
