@@ -20,6 +20,52 @@ PLATE = QColor(226, 230, 235, 215)
 ink (a crest line, rock) that would vanish on a dark toolbar."""
 
 
+DISABLED_ICON_OPACITY = 0.35
+
+DISABLED_TEXT_MIX = 0.55
+"""How far a disabled control's text moves from the text colour to its background."""
+
+_DISABLED_TEXT = (
+    ("WindowText", "Window"),
+    ("Text", "Base"),
+    ("ButtonText", "Button"),
+    ("HighlightedText", "Highlight"),
+    ("PlaceholderText", "Base"),
+)
+"""Text roles and the background each is read against."""
+
+
+def _mix(a: QColor, b: QColor, t: float) -> QColor:
+    """``a`` moved the fraction ``t`` of the way to ``b``."""
+    return QColor(
+        round(a.red() + (b.red() - a.red()) * t),
+        round(a.green() + (b.green() - a.green()) * t),
+        round(a.blue() + (b.blue() - a.blue()) * t),
+    )
+
+
+def _disabled_colours(palette: QPalette) -> dict[QPalette.ColorRole, QColor]:
+    """The Disabled group of a theme, derived from its active colours.
+
+    ``QPalette.setColor(role, colour)`` sets every group, so a theme that names
+    only the active colours draws disabled buttons, menu items and spin boxes
+    exactly like enabled ones.  Disabled text fades towards its background and
+    a disabled field or button is as flat as the window behind it.
+    """
+    role = QPalette.ColorRole
+    window = palette.color(role.Window)
+    out: dict[QPalette.ColorRole, QColor] = {}
+    for text, behind in _DISABLED_TEXT:
+        back = palette.color(getattr(role, behind))
+        out[getattr(role, text)] = _mix(palette.color(getattr(role, text)), back, DISABLED_TEXT_MIX)
+    out[role.Base] = _mix(palette.color(role.Base), window, 0.7)
+    out[role.Button] = _mix(palette.color(role.Button), window, 0.6)
+    out[role.Highlight] = _mix(palette.color(role.Highlight), window, 0.6)
+    out[role.Text] = _mix(palette.color(role.Text), out[role.Base], DISABLED_TEXT_MIX)
+    out[role.ButtonText] = _mix(palette.color(role.ButtonText), out[role.Button], DISABLED_TEXT_MIX)
+    return out
+
+
 class ThemedIconEngine(QIconEngine):
     """Paints an SVG icon, on a light rounded plate while the dark theme is on.
 
@@ -35,6 +81,8 @@ class ThemedIconEngine(QIconEngine):
     def paint(self, painter: QPainter, rect: QRect, mode: QIcon.Mode, state: QIcon.State) -> None:
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        if mode == QIcon.Mode.Disabled:
+            painter.setOpacity(DISABLED_ICON_OPACITY)  # the plate too, or it reads as enabled
         app = QApplication.instance()
         if isinstance(app, QApplication) and current_theme(app) == "dark":
             painter.setPen(Qt.PenStyle.NoPen)
@@ -42,8 +90,6 @@ class ThemedIconEngine(QIconEngine):
             r = min(rect.width(), rect.height()) * 0.22
             painter.drawRoundedRect(QRectF(rect), r, r)
         inset = QRectF(rect).adjusted(1, 1, -1, -1)
-        if mode == QIcon.Mode.Disabled:
-            painter.setOpacity(0.4)
         self._renderer.render(painter, inset)
         painter.restore()
 
@@ -83,6 +129,13 @@ def apply_theme(app: QApplication, name: str) -> None:
     for role_name, colour in colours.items():
         role = getattr(QPalette.ColorRole, role_name)
         palette.setColor(role, QColor(colour))
+    disabled = _disabled_colours(palette)
+    overrides = theme_data(name).get("disabled", {})  # a theme may name its own
+    assert isinstance(overrides, dict)
+    for role_name, colour in overrides.items():
+        disabled[getattr(QPalette.ColorRole, role_name)] = QColor(colour)
+    for role, colour in disabled.items():
+        palette.setColor(QPalette.ColorGroup.Disabled, role, colour)
     app.setProperty("crdesk_theme", name)
     app.setPalette(palette)  # after the property: the repaint it causes sees the theme
 
