@@ -16,7 +16,7 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import NoReturn
 
-from crdesk import __version__
+from crdesk import __version__, limits
 from crdesk.errors import ScenarioError, UnreadableFileError
 from crdesk.model import Scenario
 
@@ -181,8 +181,12 @@ def _cmd_render(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_USAGE
-    if not 10 <= args.dpi <= 1200:
-        print(f"error: --dpi must be between 10 and 1200, got {args.dpi:g}", file=sys.stderr)
+    if not limits.DPI_MIN <= args.dpi <= limits.DPI_MAX:  # the Export dialog's bounds too
+        print(
+            f"error: --dpi must be between {limits.DPI_MIN:g} and {limits.DPI_MAX:g}, "
+            f"got {args.dpi:g}",
+            file=sys.stderr,
+        )
         return EXIT_USAGE
     why = output_problem(args.output)
     if why is not None:

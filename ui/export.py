@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
@@ -94,8 +95,13 @@ def save_pdf(
     overlap: float = 0.5,
     sections: bool = True,
     grid: bool = False,
+    progress: Callable[[int, int], None] | None = None,
 ) -> tuple[Path, int]:
-    """Write the tiled 1:1 PDF; returns the path and the number of pages."""
+    """Write the tiled 1:1 PDF; returns the path and the number of pages.
+
+    ``progress(pages done, pages)`` is called before each page; it may raise to stop
+    (a 480" table is over 3,000 pages: the GUI shows them counted, with Cancel).
+    """
     ensure_app()
     out = Path(path)
     writer = QPdfWriter(str(out))
@@ -127,7 +133,9 @@ def save_pdf(
     )
     try:
         _page_map(painter, scenario, tiles, page_w, page_h, overlap, paper)
-        for tile in tiles:
+        for done, tile in enumerate(tiles, start=1):
+            if progress is not None:
+                progress(done, len(tiles))
             writer.newPage()
             _tile_page(painter, scene, tile, tiles, overlap)
         return out, len(tiles) + 1
@@ -261,6 +269,7 @@ def export_map(
     sections: bool = True,
     grid: bool = False,
     paper: Paper | str = Paper.A4,
+    progress: Callable[[int, int], None] | None = None,
 ) -> str:
     """Export by file suffix (.png, .svg, .pdf); returns a one-line summary.
 
@@ -278,7 +287,9 @@ def export_map(
         save_svg(scenario.battlefield, out, options)
         return f"wrote {out} (SVG)"
     if suffix == ".pdf":
-        _, pages = save_pdf(scenario, out, paper=paper, sections=sections, grid=grid)
+        _, pages = save_pdf(
+            scenario, out, paper=paper, sections=sections, grid=grid, progress=progress
+        )
         return f"wrote {out} (PDF at 1:1 scale, {pages} pages on {paper.value.upper()})"
     raise ValueError(
         f"cannot export to {suffix or 'a file without a suffix'}: use .png, .svg or .pdf"

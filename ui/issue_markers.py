@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsSimpleTextItem
 from crdesk.events import Change
 from crdesk.validation import Severity, TableIssue, check_battlefield
 from ui.document import Document
+from ui.plain_text import plain_tooltip
 from ui.scene.scene import BattlefieldScene
 
 MARKER_Z = 6_000.0
@@ -88,7 +89,8 @@ class IssueMarkers(QObject):
             pen.setStyle(Qt.PenStyle.DashDotLine)
             marker.setPen(pen)
             marker.setZValue(MARKER_Z)
-            marker.setToolTip("\n".join(i.message for i in issues))
+            # the messages hold names: the user's text, shown as typed (issue 17)
+            marker.setToolTip(plain_tooltip("\n".join(i.message for i in issues)))
             badge = QGraphicsSimpleTextItem("!", marker)
             font = QFont()
             font.setBold(True)

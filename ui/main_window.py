@@ -8,7 +8,9 @@ Work is autosaved to a recovery file every minute (:mod:`ui.autosave`).
 
 from __future__ import annotations
 
+import dataclasses
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QPointF, QRectF, QSettings, Qt, Slot
@@ -35,6 +37,7 @@ from ui.docks.roster_dock import FigureDropTarget
 from ui.document import Document
 from ui.editor import Editor
 from ui.play import PlayMode
+from ui.progress import Cancelled, Progress, run_job
 from ui.rulers import RuledView
 from ui.scene.scene import BattlefieldScene
 from ui.scene.view import MIN_PPI, ZOOM_STEP, BattlefieldView
@@ -492,6 +495,7 @@ class MainWindow(QMainWindow):
         deployed, notes = deploy_on(self.scenario, generated, seed)
         forces = deployed.battlefield.snapshot().forces
         self.document.undo_stack.push(GenerateTableCommand(self.document, generated, forces))
+        self.prepare_sight()
         deployed_text = "forces deployed (12)" if forces else "no forces to deploy"
         message = f"Generated: {generated.title}; {deployed_text}"
         if notes:
@@ -521,6 +525,7 @@ class MainWindow(QMainWindow):
             sections=self.action_sections.isChecked(),
             grid=self.action_grid.isChecked(),
             parent=self,
+            table=(self.scenario.table.width, self.scenario.table.height),
         )
         if dialog.exec() == QDialog.DialogCode.Accepted:
             chosen = dialog.scenario_to_export(self.scenario)
@@ -530,17 +535,40 @@ class MainWindow(QMainWindow):
         self,
         path: str | os.PathLike[str],
         scenario: Scenario | None = None,
+        exporter: Callable[..., str] | None = None,
         **options: object,
     ) -> bool:
-        """Export through the same renderer as ``crdesk render``."""
+        """Export through the same renderer as ``crdesk render``, in a worker thread.
+
+        A 480" table's PDF is thousands of pages and minutes of work: the window
+        keeps painting, a progress dialog counts the pages, Cancel removes the
+        unfinished file.  The job draws a copy of the table, so a game playing
+        on meanwhile cannot change it under the painter.  ``exporter`` stands in
+        for :func:`ui.export.export_map` (tests).
+        """
         from ui.export import export_map
 
         options.setdefault("sections", self.action_sections.isChecked())
         options.setdefault("grid", self.action_grid.isChecked())
+        chosen = scenario or self.scenario
+        copy = dataclasses.replace(chosen, battlefield=chosen.battlefield.copy())
+        export = exporter or export_map
+        out = Path(path)
+
+        def job(progress: Progress) -> str:
+            def pages(done: int, total: int) -> None:
+                progress.update(done, total, f"Drawing {out.name}: page {done:,} of {total:,}")
+
+            return export(copy, out, progress=pages, **options)
+
         try:
-            summary = export_map(scenario or self.scenario, path, **options)  # type: ignore[arg-type]
-        except (OSError, ValueError) as err:
-            self.show_error("Could not export the map", str(err))
+            summary = run_job(self, "Export map", f"Drawing {out.name}…", job)
+        except Cancelled:
+            out.unlink(missing_ok=True)  # half a map is no map
+            self.statusBar().showMessage(f"Export cancelled; {out.name} not written", 6000)
+            return False
+        except (OSError, ValueError, MemoryError) as err:
+            self.show_error("Could not export the map", str(err) or type(err).__name__)
             return False
         self.statusBar().showMessage(summary, 6000)
         return True
@@ -562,21 +590,59 @@ class MainWindow(QMainWindow):
         except OSError:
             return False
 
-    def open_file(self, path: str | os.PathLike[str]) -> bool:
-        """Load a scenario file into this window; on failure show why and keep the old one."""
+    def open_file(
+        self,
+        path: str | os.PathLike[str],
+        loader: Callable[[str | os.PathLike[str]], Scenario] | None = None,
+    ) -> bool:
+        """Load a scenario file into this window; on failure show why and keep the old one.
+
+        The file is read in a worker thread (a file at the limits takes a while;
+        progress shows after 0.3 s, Cancel keeps the open table); ``loader``
+        stands in for :func:`crdesk.scenario.load` (tests).
+        """
         from crdesk.scenario import load
 
         if not self.maybe_save():
             return False
+        read = loader or load
+        name = Path(path).name
         try:
-            scenario = load(path)
-        except (ScenarioError, OSError) as err:
-            self.show_error("Could not open the scenario", str(err))
+            scenario = run_job(self, "Open scenario", f"Reading {name}…", lambda _p: read(path))
+        except Cancelled:
+            self.statusBar().showMessage(f"Opening {name} cancelled", 4000)
+            return False
+        except (ScenarioError, OSError, MemoryError) as err:
+            self.show_error("Could not open the scenario", str(err) or type(err).__name__)
             return False
         self.set_scenario(scenario, path)
+        self.prepare_sight()
         self._remember(Path(path))
         self.statusBar().showMessage(f"Opened {Path(path).name}", 4000)
         return True
+
+    def prepare_sight(self) -> None:
+        """Rasterise the table for line of sight now, in a worker with progress.
+
+        Otherwise the first figure selected would freeze the window while the
+        sight overlay builds it (about a second on a 480" table, more at the
+        limits).  The worker only fills the overlay's cache; nothing else reads
+        the table meanwhile but paints and the autosave, which only read.
+        """
+        sight = self.editor.sight
+        if sight is None:
+            return
+        service = sight.service
+        try:
+            run_job(
+                self,
+                "Preparing line of sight",
+                "Rasterising the terrain for line of sight…",
+                lambda _p: service.index,
+                cancellable=False,
+            )
+        except (MemoryError, ValueError) as err:
+            self.statusBar().showMessage(f"Line of sight not prepared: {err}", 8000)
 
     def save_to(self, path: str | os.PathLike[str]) -> bool:
         """Save the scenario to ``path`` (atomically); report failures, keep the work."""

@@ -28,7 +28,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from crdesk import limits
 from crdesk.model import Battlefield, Scenario
+from ui.scene.items import TableItem
 
 FORMATS = (("PNG image", ".png"), ("SVG drawing", ".svg"), ("PDF at 1:1 scale, tiled", ".pdf"))
 
@@ -51,6 +53,7 @@ class ExportDialog(QDialog):
         sections: bool = True,
         grid: bool = False,
         parent: QWidget | None = None,
+        table: tuple[float, float] | None = None,
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Export map")
@@ -66,10 +69,20 @@ class ExportDialog(QDialog):
             self.format_combo.addItem(f"{label} ({suffix})", suffix)
         self.format_combo.currentIndexChanged.connect(self._format_changed)
         self.dpi_spin = QSpinBox()
-        self.dpi_spin.setRange(20, 600)
+        # crdesk render's bounds, and no more pixels than a render may have
+        # (the table with its frame), so Export never fails on a typed number
+        top = limits.DPI_MAX
+        if table is not None:
+            frame = 2 * (TableItem.FRAME + 0.1)
+            top = min(top, limits.max_dpi(table[0] + frame, table[1] + frame))
+        low = int(limits.DPI_MIN)
+        self.dpi_spin.setRange(low, max(low, int(top)))
         self.dpi_spin.setValue(100)
         self.dpi_spin.setSuffix(" px/in")
-        self.dpi_spin.setToolTip("Pixels per table inch of a PNG (crdesk render --dpi)")
+        self.dpi_spin.setToolTip(
+            f"Pixels per table inch of a PNG (crdesk render --dpi), {low}.."
+            f"{self.dpi_spin.maximum()} here ({limits.RENDER_MEGAPIXELS:g} megapixels at most)"
+        )
         self.sections_check = QCheckBox("Section lines and numbers (1-9)")
         self.sections_check.setChecked(sections)
         self.grid_check = QCheckBox('1" grid')

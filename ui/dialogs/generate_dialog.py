@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 from shapely import affinity
 
+from crdesk import limits
 from crdesk.dice import Dice
 from crdesk.errors import CrdeskError
 from crdesk.generator import format_entry, generate
@@ -152,7 +153,7 @@ class GenerateDialog(QDialog):
     @staticmethod
     def _inches(value: float, tip: str) -> QDoubleSpinBox:
         box = QDoubleSpinBox()
-        box.setRange(12, 120)
+        box.setRange(limits.TABLE_MIN, limits.TABLE_MAX)  # crdesk generate's bounds
         box.setDecimals(0)
         box.setSuffix('"')
         box.setValue(value)

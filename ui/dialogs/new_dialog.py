@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from crdesk import limits
 from crdesk.model import BandType, Battlefield, Force, Scenario, Table
 from crdesk.options import RulesOptions, Scale
 
@@ -46,6 +47,7 @@ class NewTableDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("New table")
         self.title_edit = QLineEdit("New table")
+        self.title_edit.setMaxLength(limits.NAME_CHARS)
         self.preset_box = QComboBox()
         for label, w, h in PRESETS:
             self.preset_box.addItem(label, (w, h))
@@ -72,7 +74,7 @@ class NewTableDialog(QDialog):
     @staticmethod
     def _inches(value: float) -> QDoubleSpinBox:
         box = QDoubleSpinBox()
-        box.setRange(6, 480)
+        box.setRange(limits.TABLE_MIN, limits.TABLE_MAX)  # what a file may hold
         box.setDecimals(1)
         box.setSuffix('"')
         box.setValue(value)

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from crdesk import limits
 from crdesk.model import BandType, Encounter, EncounterType, Scenario
 from crdesk.options import Interpretations, RulesOptions, Scale, Weather, interpretation_info
 
@@ -109,6 +110,7 @@ class ScenarioSettingsDialog(QDialog):
         general = QWidget()
         form = QFormLayout(general)
         self.title_edit = QLineEdit(scenario.title)
+        self.title_edit.setMaxLength(limits.NAME_CHARS)
         self.description_edit = QPlainTextEdit(scenario.description)
         self.description_edit.setMinimumHeight(80)
         self.description_edit.setMaximumHeight(140)

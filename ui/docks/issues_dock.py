@@ -29,6 +29,7 @@ from crdesk.validation import Remedy, Severity, TableIssue, check_battlefield
 from ui.commands import MoveItemsCommand, item_label
 from ui.docks._common import disconnect_quietly, severity_icon
 from ui.document import Document
+from ui.plain_text import plain_tooltip
 
 DEBOUNCE_MS = 200
 """Quiet time after the last model change before the table is checked again."""
@@ -122,10 +123,12 @@ class IssuesDock(QDockWidget):
             item.setData(_ID, issue.item_id)
             item.setData(_INDEX, index)
             fix = f"\nRight-click: {issue.remedy.label}." if issue.remedy else ""
-            item.setToolTip(
-                f"{issue.severity.value.title()}: {issue.message}\n"
-                f"In the file: {issue.path or 'the whole table'}\n"
-                "Double-click to select it on the table. The table can still be saved." + fix
+            item.setToolTip(  # the message holds names: the user's text (issue 17)
+                plain_tooltip(
+                    f"{issue.severity.value.title()}: {issue.message}\n"
+                    f"In the file: {issue.path or 'the whole table'}\n"
+                    "Double-click to select it on the table. The table can still be saved." + fix
+                )
             )
             self.list.addItem(item)
             if current is not None and (issue.item_id, issue.path) == (

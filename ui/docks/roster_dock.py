@@ -75,6 +75,7 @@ from ui.commands import (
 )
 from ui.docks._common import disconnect_quietly, figure_icon, signals_blocked, swatch_icon
 from ui.document import Document
+from ui.plain_text import plain_tooltip
 
 FORCE_COLOURS = ("#1f5fbf", "#b8321f", "#2f8f3a", "#8a4fb5", "#c7861a", "#37474f")
 """Colours offered to new forces in turn (distinct from each other in both themes)."""
@@ -391,8 +392,8 @@ class RosterDock(QDockWidget):
             f"{force.name}: {force.band.value.title()} band (6.1), "
             f"{'run by the player' if force.player else 'a non-player force'}."
         )
-        row.setToolTip(0, tip)
-        row.setToolTip(1, tip)
+        row.setToolTip(0, plain_tooltip(tip))  # names are the user's text (issue 17)
+        row.setToolTip(1, plain_tooltip(tip))
         row.setFlags(Qt.ItemFlag.ItemIsEnabled)
         for figure in force.figures:
             row.addChild(self._figure_row(force, figure))
@@ -418,8 +419,8 @@ class RosterDock(QDockWidget):
             f"Rep {figure.rep}, {_weapon_text(figure.weapon)}; {state}.\n"
             "Click to select it on the table."
         )
-        row.setToolTip(0, tip)
-        row.setToolTip(1, tip)
+        row.setToolTip(0, plain_tooltip(tip))  # names are the user's text (issue 17)
+        row.setToolTip(1, plain_tooltip(tip))
         dim = not figure.status.can_act
         row.setForeground(0, self.tree.palette().placeholderText() if dim else QBrush())
 
@@ -439,8 +440,8 @@ class RosterDock(QDockWidget):
             f"Drag onto the table to add a {template.name} (Rep {template.rep}, "
             f"{_weapon_text(template.weapon)}) to {force.name}."
         )
-        row.setToolTip(0, tip)
-        row.setToolTip(1, tip)
+        row.setToolTip(0, plain_tooltip(tip))  # names are the user's text (issue 17)
+        row.setToolTip(1, plain_tooltip(tip))
         row.setFlags(
             Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsDragEnabled
         )
