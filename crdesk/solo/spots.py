@@ -108,22 +108,29 @@ def candidates(game: Game, fig: Figure, allowance: float) -> tuple[list[Point2],
     ).reshape(-1, 3)
     found: list[Point2] = []
     rays = _ray_cache(index)
-    plain = _plain_rays(game, fig, allowance)
-    for k in range(RAYS):
-        ang = 2.0 * math.pi * k / RAYS
-        ux, uy = math.sin(ang), -math.cos(ang)
-        key = (fig.x, fig.y, fig.radius, allowance, k)
-        got = rays.get(key)
-        if got is None and plain[k] is not None:
-            got = plain[k]
-        if got is None:
-            far = (fig.x + allowance * ux, fig.y + allowance * uy)
-            reach = movement.farthest_along(
-                bf, [here, far], allowance, game.rules, index=index, radius=fig.radius
-            )
-            got = math.hypot(reach.point[0] - fig.x, reach.point[1] - fig.y)
+    units = [
+        (math.sin(2.0 * math.pi * k / RAYS), -math.cos(2.0 * math.pi * k / RAYS))
+        for k in range(RAYS)
+    ]
+    keys = [(fig.x, fig.y, fig.radius, allowance, k) for k in range(RAYS)]
+    todo = [k for k in range(RAYS) if keys[k] not in rays]
+    if todo:
+        plain = _plain_rays(game, fig, allowance)
+        walk = [k for k in todo if plain[k] is None]
+        ends = [(fig.x + allowance * units[k][0], fig.y + allowance * units[k][1]) for k in walk]
+        reached = movement.rays_reach(
+            bf, here, ends, allowance, game.rules, index=index, radius=fig.radius
+        )
+        for k, reach in zip(walk, reached, strict=True):
+            plain[k] = math.hypot(reach.point[0] - fig.x, reach.point[1] - fig.y)
+        for k in todo:
             if len(rays) < RAY_CACHE_LIMIT:
-                rays[key] = got
+                rays[keys[k]] = float(plain[k])  # type: ignore[arg-type]
+    for k in range(RAYS):
+        ux, uy = units[k]
+        got = rays.get(keys[k])
+        if got is None:  # the cache was full
+            got = float(plain[k])  # type: ignore[arg-type]
         # stop a hair short of what stopped the ray, so the move's cost stays within it
         got = max(0.0, got - 1e-3)
         steps = [RING_STEP * s for s in range(1, int(got / RING_STEP) + 1)]
