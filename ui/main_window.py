@@ -32,6 +32,7 @@ from crdesk.model import Scenario
 from crdesk.recovery import RecoveryStore
 from ui.autosave import Autosaver, default_recovery_folder
 from ui.commands import GenerateTableCommand, ScenarioSettingsCommand
+from ui.dialogs.rules_reference import RulesReferenceWindow
 from ui.docks import HistoryDock, IssuesDock, PropertiesDock, RosterDock, install_drop_target
 from ui.docks.roster_dock import FigureDropTarget
 from ui.document import Document
@@ -240,6 +241,13 @@ class MainWindow(QMainWindow):
             self.theme_group.addAction(action)
             self.theme_actions[name] = action
         self.action_about = self._action("&About crdesk", self.about)
+        self.action_rules = self._action(
+            "&Rules reference",
+            self.show_rules_reference,
+            "F1",
+            "The Firearms Detail module, the Chain Reaction digest and every table, searchable",
+        )
+        self.rules_window: RulesReferenceWindow | None = None
 
     def _build_menus(self) -> None:
         bar = self.menuBar()
@@ -270,6 +278,7 @@ class MainWindow(QMainWindow):
         self.play = PlayMode(self, restore_title=self._update_title)
         bar.addMenu(self.play.menu)
         help_menu = bar.addMenu("&Help")
+        help_menu.addAction(self.action_rules)
         help_menu.addAction(self.action_about)
         self._refresh_recent()
 
@@ -700,6 +709,15 @@ class MainWindow(QMainWindow):
     def show_error(self, title: str, text: str) -> None:
         """Tell the player what went wrong (a ScenarioError lists every problem)."""
         QMessageBox.critical(self, title, text)
+
+    def show_rules_reference(self) -> RulesReferenceWindow:
+        """Open (or bring forward) the rules reference; it is not modal, play goes on."""
+        if self.rules_window is None:
+            self.rules_window = RulesReferenceWindow(self)
+        self.rules_window.show()
+        self.rules_window.raise_()
+        self.rules_window.activateWindow()
+        return self.rules_window
 
     def about(self) -> None:
         QMessageBox.about(
