@@ -21,7 +21,8 @@ def _no_modal_dialogs(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
     """A modal message box would hang an offscreen run: answer it and record it instead.
 
     Unsaved-changes prompts answer Discard, questions answer No, errors are
-    recorded.  Tests that care about a prompt patch these again themselves.
+    recorded; "Leave play mode?" answers leave (without saving).  Tests that care
+    about a prompt patch these again themselves.
     """
     from PySide6.QtWidgets import QMessageBox
 
@@ -38,6 +39,13 @@ def _no_modal_dialogs(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
     monkeypatch.setattr(QMessageBox, "question", record(QMessageBox.StandardButton.No))
     monkeypatch.setattr(QMessageBox, "critical", record(QMessageBox.StandardButton.Ok))
     monkeypatch.setattr(QMessageBox, "information", record(QMessageBox.StandardButton.Ok))
+    from ui.play.save_position import Leave, LeaveQuestion
+
+    def leave(_parent, game, unsaved):  # type: ignore[no-untyped-def]
+        shown.append(("Leave play mode?", f"turn {game.turn}, unsaved {unsaved}"))
+        return Leave.LEAVE  # (with unsaved steps: like Discard)
+
+    monkeypatch.setattr(LeaveQuestion, "ask", staticmethod(leave))
     return shown
 
 

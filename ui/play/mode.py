@@ -48,6 +48,7 @@ from ui.play.move_tool import MoveTool
 from ui.play.objective_marks import ObjectiveMarks
 from ui.play.objectives_dock import ObjectivesDock
 from ui.play.report import export_report
+from ui.play.save_position import Leave, LeaveQuestion, save_position_dialog
 from ui.play.session import PlaySession
 from ui.play.start_dialog import StartDialog, default_program
 from ui.play.turn_dock import TurnDock
@@ -162,6 +163,13 @@ class PlayMode(QObject):
         self.action_save = self._action(
             "Sa&ve Game…", self.save_dialog, "Ctrl+Alt+S", "Save the game being played (.crgame)"
         )
+        self.action_position = self._action(
+            "Save &Position as Scenario…",
+            self.save_position_dialog,
+            None,
+            "Write the table as it stands now as a new scenario (the game and the open "
+            "scenario are not changed)",
+        )
         self.action_report = self._action(
             "Export Battle &Report…",
             self.report_dialog,
@@ -192,6 +200,7 @@ class PlayMode(QObject):
         menu.addMenu(self.recent_menu)
         menu.addActions([self.campaign_dock.action_open, self.campaign_dock.toggleViewAction()])
         menu.addAction(self.action_save)
+        menu.addAction(self.action_position)
         menu.addAction(self.action_report)
         menu.addSeparator()
         menu.addActions(
@@ -231,7 +240,13 @@ class PlayMode(QObject):
     def _update(self) -> None:
         playing = self.active
         self.action_start.setEnabled(not playing)
-        for action in (self.action_save, self.action_report, self.action_undo, self.action_stop):
+        for action in (
+            self.action_save,
+            self.action_position,
+            self.action_report,
+            self.action_undo,
+            self.action_stop,
+        ):
             action.setEnabled(playing)
         self.action_default.setEnabled(playing)
         self.campaign_dock.update_button()
@@ -239,7 +254,9 @@ class PlayMode(QObject):
             dock.toggleViewAction().setEnabled(playing)
         colour = "#d9771f" if playing else "#5b6f8a"
         self.badge.setText("PLAY" if playing else "EDITOR")
-        self.badge.setStyleSheet(BADGE_STYLE.format(bg=colour))
+        style = BADGE_STYLE.format(bg=colour)
+        if self.badge.styleSheet() != style:  # re-polishing costs tens of ms: not every step
+            self.badge.setStyleSheet(style)
         self.badge.setToolTip(
             "A game is being played: the editor is off until Game ▸ Stop Game"
             if playing
@@ -334,6 +351,7 @@ class PlayMode(QObject):
         self.dice_entry.refresh()  # shown only while the game waits for dice
         self._size_docks()
         self._update()
+        self.scene.ground.prepare(window.view)  # the table's first paint only blits
         self.session.autoplay = self.autoplay
 
     def _size_docks(self) -> None:
@@ -367,8 +385,30 @@ class PlayMode(QObject):
         return True
 
     def stop(self) -> bool:
-        """Game ▸ Stop Game: back to the editor (asking first about unsaved steps)."""
-        return self.maybe_stop()
+        """Game ▸ Stop Game: back to the editor.  A game not over asks first (the editor
+        cannot change its table), offering to save the game or the position as a new
+        scenario; a game over asks only about unsaved steps."""
+        session = self.session
+        if session is None or session.game.awaiting() is None:
+            return self.maybe_stop()
+        unsaved = session.has_unsaved_steps()
+        answer = LeaveQuestion.ask(self.window, session.game, unsaved)
+        if answer is Leave.STAY:
+            return False
+        if answer is Leave.SAVE_GAME and not self.save_dialog():
+            return False
+        if answer is Leave.SAVE_POSITION:
+            if not self.save_position_dialog():
+                return False
+            return self.maybe_stop()  # the game's own unsaved steps are asked about still
+        self._leave()
+        return True
+
+    def save_position_dialog(self) -> bool:
+        """Game ▸ Save Position as Scenario…: a new .crdesk of the table as it stands."""
+        if self.session is None:
+            return False
+        return save_position_dialog(self.window, self.session.game)
 
     def _leave(self) -> None:
         """Put the game away on purpose (Stop Game, another game, the window closes)."""
