@@ -58,6 +58,14 @@ def plan_tiles(
 ) -> list[Tile]:
     """Cut the table into page-sized tiles that overlap by ``overlap`` inches.
 
+    The first tile starts at the table's far-left corner and each next one a
+    page less the overlap further on, so every page's 1" grid and section
+    lines sit on whole table inches and the pages line up when laid edge to
+    the dashed mark.  Moving the origin (centring the tiles) cannot save a
+    page: n tiles along a side cover n * page - (n - 1) * overlap wherever they
+    start, so the fewest is the same; only orientation and overlap can
+    (:func:`save_pdf` tries both).
+
     >>> tiles = plan_tiles(36, 36, 7.0, 10.0, 0.5)
     >>> [t.label for t in tiles][:3], len(tiles), tiles[-1].width
     (['A1', 'A2', 'A3'], 24, 3.5)
