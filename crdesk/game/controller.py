@@ -44,6 +44,7 @@ from typing import Any
 
 import networkx as nx
 import numpy as np
+import numpy.typing as npt
 import shapely
 from shapely.geometry.base import BaseGeometry
 
@@ -347,8 +348,9 @@ class Game:
         self._dice: _StepDice | None = None
         self._hashes: dict[int, str] = {}
         self._version = 0
-        self._legal_memo: tuple[int, dict[Action, str | None]] | None = None
         """Bumped whenever the state changes: the awaited decision is cached on it."""
+        self._legal_memo: tuple[int, dict[Action, str | None]] | None = None
+        """:meth:`legal`'s answers at ``_version``."""
         self._awaited: tuple[int, Decision | None] | None = None
         self._group_memo: tuple[tuple[Any, ...], list[tuple[str, int, list[str]]]] | None = None
         self._checkpoint()
@@ -3128,27 +3130,32 @@ class Game:
     def _pef_viewers(self, figures: Sequence[Figure], spots: Sequence[Point2]) -> list[str | None]:
         """:meth:`_pef_viewer` for several spots at once, remembered while nothing it
         depends on moves (it is asked after every step)."""
-        key = (
-            self.battlefield.terrain_revision,
-            tuple((f.id, f.x, f.y, f.facing, f.radius) for f in figures),
-            tuple(spots),
+        # each figure's view of the spots is its own (figures do not hide PEFs), so it
+        # is remembered per figure where it stands: after a move only the mover's is new
+        memo: dict[tuple[Any, ...], npt.NDArray[np.bool_]] = self.__dict__.setdefault(
+            "_pef_memo", {}
         )
-        memo = getattr(self, "_pef_memo", None)
-        if memo is not None and memo[0] == key:
-            return list(memo[1])
-        seen = movement.sees_points(
-            self.battlefield,
-            figures,
-            spots,
-            self.rules,
-            index=self.vis.index,
-            behind_cover_hides=True,
-        )
-        out: list[str | None] = []
-        for k in range(len(spots)):
-            rows = np.flatnonzero(seen[:, k])
-            out.append(figures[int(rows[0])].id if len(rows) else None)
-        self._pef_memo = (key, tuple(out))
+        if len(memo) > 4096:
+            memo.clear()
+        where = (self.battlefield.terrain_revision, tuple(spots))
+        keys = [(f.id, f.x, f.y, f.facing, f.radius, where) for f in figures]
+        missing = [k for k, key in enumerate(keys) if key not in memo]
+        if missing:
+            seen = movement.sees_points(
+                self.battlefield,
+                [figures[k] for k in missing],
+                spots,
+                self.rules,
+                index=self.vis.index,
+                behind_cover_hides=True,
+            )
+            for r, k in enumerate(missing):
+                memo[keys[k]] = seen[r]
+        out: list[str | None] = [None] * len(spots)
+        for key, fig in zip(keys, figures, strict=True):
+            for k in np.flatnonzero(memo[key]).tolist():
+                if out[k] is None:
+                    out[k] = fig.id
         return out
 
     def _place_pefs(self) -> None:
@@ -3366,7 +3373,7 @@ class Game:
                     self._building_areas_pefs(b, inside)
                     any_resolved = True
                 continue
-            viewer = next((f for f in viewers if self._notices(f, b)), None)
+            viewer = next((f for f in viewers if self._notices_memo(f, b)), None)
             if viewer is None:
                 continue
             done = flags.setdefault("buildings", {})
@@ -3388,6 +3395,19 @@ class Game:
         if not any_resolved:
             self._building_memo = key
         return any_resolved
+
+    def _notices_memo(self, fig: Figure, b: Building) -> bool:
+        """:meth:`_notices`, remembered per figure where it stands (asked after every
+        step for every player figure; only the mover's answer can have changed)."""
+        memo: dict[tuple[Any, ...], bool] = self.__dict__.setdefault("_notice_memo", {})
+        if len(memo) > 4096:
+            memo.clear()
+        key: tuple[Any, ...] = (self.battlefield.terrain_revision, b.id, fig.id, fig.x, fig.y)
+        key += (fig.facing, fig.radius)
+        got = memo.get(key)
+        if got is None:
+            got = memo[key] = self._notices(fig, b)
+        return got
 
     def _notices(self, fig: Figure, b: Building) -> bool:
         """Within 12" of the building and in LOS of its outside (11.1)."""
