@@ -216,6 +216,15 @@ def _cmd_render(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _cmd_install_desktop(args: argparse.Namespace) -> int:
+    install = _frontend("install-desktop")  # ui/desktop.py: the icons are drawn with Qt
+    if install is None:
+        print("error: the crdesk Qt front end is not installed", file=sys.stderr)
+        return EXIT_USAGE
+    result = install(system=args.system, prefix=args.prefix, uninstall=args.uninstall)
+    return result if isinstance(result, int) else EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The parser of the headless subcommands."""
     parser = argparse.ArgumentParser(
@@ -224,6 +233,11 @@ def build_parser() -> argparse.ArgumentParser:
         "Run without arguments to open the GUI on the demo table, or give a .crdesk file.",
     )
     parser.add_argument("--version", action="version", version=f"crdesk {__version__}")
+    parser.add_argument(
+        "--new-window",
+        action="store_true",
+        help="open FILE in a crdesk of its own even when one is running (which would take it)",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     p = sub.add_parser(
         "validate",
@@ -260,6 +274,18 @@ def build_parser() -> argparse.ArgumentParser:
         "--paper", choices=["a4", "letter"], default="a4", help="PDF paper size (default a4)"
     )
     p.set_defaults(handler=_cmd_render)
+    p = sub.add_parser(
+        "install-desktop",
+        help="add crdesk to the desktop menu, with its icons, file types and thumbnails",
+    )
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--user", action="store_true", help="for this user only (the default)")
+    where.add_argument(
+        "--system", action="store_true", help="for every user, under --prefix (needs root)"
+    )
+    p.add_argument("--prefix", default="/usr/local", help="with --system (default /usr/local)")
+    p.add_argument("--uninstall", action="store_true", help="remove what an install added")
+    p.set_defaults(handler=_cmd_install_desktop)
     for register in _extensions():
         register(sub)
     return parser
@@ -317,6 +343,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``crdesk`` console script."""
     args = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
+    new_window = "--new-window" in args and args[0] not in _subcommands(parser)
+    if new_window:  # a GUI option (ui/single_instance.py), passed on to the front end
+        args = [a for a in args if a != "--new-window"]
     if args and (args[0] in _subcommands(parser) or args[0].startswith("-")):
         try:
             ns = parser.parse_args(args)
@@ -330,7 +359,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if len(args) > 1:
         print("error: give at most one scenario file to open", file=sys.stderr)
         return EXIT_USAGE
-    return launch_gui(args)
+    return launch_gui([*args, "--new-window"] if new_window else args)
 
 
 if __name__ == "__main__":

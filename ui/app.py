@@ -6,6 +6,7 @@ in a message box and the window opens on an empty 36" x 36" table instead.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Sequence
 from functools import partial
@@ -18,7 +19,10 @@ from crdesk.geometry import kernels
 from crdesk.recovery import RecoveryStore
 from ui.autosave import default_recovery_folder
 from ui.dialogs.new_dialog import empty_scenario
+from ui.file_open import open_handed_over
 from ui.main_window import MainWindow
+from ui.platform_check import check_platform
+from ui.single_instance import InstanceServer, hand_over, server_name
 
 ErrorSink = Callable[[str, str], None]
 
@@ -113,18 +117,34 @@ def open_window(path: str | None, show_error: ErrorSink = _message_box) -> MainW
     return MainWindow(scenario, path=path)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, instance_name: str | None = None) -> int:
     """Start the GUI on the given files (arguments after the program name); exit code.
 
     One window opens per file; with none, the bundled demo table opens (as a new,
-    unsaved scenario, so Save never overwrites the shipped file).
+    unsaved scenario, so Save never overwrites the shipped file).  When crdesk
+    runs already, files go to it instead (``--new-window``: start anyway).
     """
     paths = list(sys.argv[1:] if argv is None else argv)
+    new_window = "--new-window" in paths
+    paths = [p for p in paths if p != "--new-window"]
     app = QApplication.instance()
     if not isinstance(app, QApplication):
+        problem = check_platform()  # before Qt aborts on a missing X11 library
+        if problem is not None:
+            print(problem, file=sys.stderr)
+            return 1
         app = QApplication([sys.argv[0] if sys.argv else "crdesk"])
+        instance_name = instance_name or server_name()
     app.setApplicationName("crdesk")
     app.setOrganizationName("crdesk")
+    # One crdesk per user takes the files (ui/single_instance.py).  Only the process
+    # that made the application object (or a test naming its own socket) takes part.
+    server = InstanceServer(instance_name, parent=app) if instance_name else None
+    if server is not None:
+        if paths and not new_window and hand_over(paths, instance_name):
+            return 0
+        if server.listen():
+            server.files_received.connect(partial(open_handed_over, windows=main_windows))
     # compile the sight kernels while the windows open (numpy serves meanwhile)
     kernels.warm_up_in_background()
     opened: list[tuple[MainWindow, list[tuple[str, str]]]] = [
@@ -142,4 +162,28 @@ def main(argv: Sequence[str] | None = None) -> int:
             QTimer.singleShot(0, partial(window.show_error, title, text))
     # a game a crash interrupted (ui/play/autosave.py): offer to resume it
     QTimer.singleShot(0, opened[-1][0].play.offer_recovery)
-    return int(app.exec())
+    if os.environ.get("CRDESK_SMOKE_TEST"):  # packaging/smoke.py: start, draw, quit
+        QTimer.singleShot(0, partial(_smoke_report, app, [w for w, _ in opened]))
+    try:
+        return int(app.exec())
+    finally:
+        if server is not None:
+            server.close()
+
+
+def main_windows() -> list[MainWindow]:
+    """The open main windows, for files another ``crdesk`` start hands over."""
+    return [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow)]
+
+
+def _smoke_report(app: QApplication, windows: list[MainWindow]) -> None:
+    """A bundle's smoke test: say what opened (the event loop ran), then quit."""
+    import time
+
+    for window in windows:
+        figures = len(window.scene.figure_items()) if window.scene is not None else 0
+        print(f"crdesk smoke test: window {window.windowTitle()!r} with {figures} figures")
+    start = time.perf_counter()
+    route = "numba kernels" if kernels.warm_up() else "numpy (kernels off)"
+    print(f"crdesk smoke test: sight engine on {route} ({time.perf_counter() - start:.1f} s)")
+    app.quit()

@@ -37,6 +37,7 @@ from ui.docks import HistoryDock, IssuesDock, PropertiesDock, RosterDock, instal
 from ui.docks.roster_dock import FigureDropTarget
 from ui.document import Document
 from ui.editor import Editor
+from ui.file_open import install_file_drop
 from ui.play import PlayMode
 from ui.progress import Cancelled, Progress, run_job
 from ui.rulers import RuledView
@@ -98,6 +99,8 @@ class MainWindow(QMainWindow):
         self.resize(1280, 860)
         self.set_document(Document(scenario, path))
         self._restore_settings()
+        # .crdesk/.crgame/.crband files dropped from a file manager open here
+        install_file_drop(self)
 
     # -- the open document -----------------------------------------------------
 
