@@ -42,6 +42,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from bench_editor import _mouse  # noqa: E402
 from bench_game import dense_game_table  # noqa: E402
+from gui_watch import Dispatch, StallWatch, timed_application  # noqa: E402
 from PySide6.QtCore import QEvent  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
@@ -70,9 +71,27 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=40, help="samples per measure")
     parser.add_argument("--seed", type=int, default=4)
+    parser.add_argument(
+        "--program-only", action="store_true", help="only the program playing (its GUI blocks)"
+    )
+    parser.add_argument(
+        "--no-watch", action="store_true", help="no stack sampler naming the long blocks"
+    )
+    parser.add_argument(
+        "--events",
+        action="store_true",
+        help="also time every event the loop delivers (diagnosis: may drop an event)",
+    )
     args = parser.parse_args(argv)
-    app = QApplication.instance() or QApplication([])
+    global DISPATCHES
+    if args.events:
+        app, DISPATCHES = timed_application([])
+    else:
+        app = QApplication.instance() or QApplication([])
     warm = kernels.warm_up()
+    if args.program_only:
+        _print_program_blocks(program_blocks(args.seed, sample=not args.no_watch))
+        return 0
     scenario = dense_game_table(args.seed)
     window = MainWindow(scenario)
     window.resize(1400, 1000)
@@ -150,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
     if session is not None:
         session.saved_steps = len(session.game.history)  # nothing to ask about on close
     window.close()
-    _print_program_blocks(program_blocks(args.seed))
+    _print_program_blocks(program_blocks(args.seed, sample=not args.no_watch))
     return 0
 
 
@@ -201,9 +220,16 @@ def _group_drag_frames(play: object, view: object, repeat: int) -> list[float]:
 
 PROGRAM_BLOCK_TARGET = 50.0
 """Issue 12: no GUI-thread block over 50 ms while the program's side plays."""
+STALL_REPORT_MS = 30.0
+"""Gaps longer than this are named (which handler ran, what it was doing)."""
+STALLS_SHOWN = 5
+DISPATCHES: list[Dispatch] | None = None
+"""The timed application's log of the event loop's dispatches (None: not timed)."""
 
 
-def program_blocks(seed: int, turns: int = 2, speed: str = "fast") -> dict[str, list[float]]:
+def program_blocks(
+    seed: int, turns: int = 2, speed: str = "fast", *, sample: bool = True
+) -> dict[str, list[float]]:
     """The program plays both sides for ``turns`` turns on the dense table, animated at
     ``speed``, while a 5 ms timer measures how long the event loop is kept from it
     (the longest gap is the longest GUI-thread block).  Also timed: each step's
@@ -226,7 +252,13 @@ def program_blocks(seed: int, turns: int = 2, speed: str = "fast") -> dict[str, 
     session = play.session
     assert session is not None and play.animator is not None
     play.animator.speed = speed
-    out: dict[str, list[float]] = {"gap": [], "gui step": [], "views": [], "decide": []}
+    out: dict[str, list[float]] = {
+        "gap": [],
+        "cpu gap": [],
+        "gui step": [],
+        "views": [],
+        "decide": [],
+    }
 
     class Timed:
         def __init__(self, inner: object) -> None:
@@ -265,7 +297,22 @@ def program_blocks(seed: int, turns: int = 2, speed: str = "fast") -> dict[str, 
     clock = QElapsedTimer()
     ticker = QTimer()
     ticker.setInterval(5)
-    ticker.timeout.connect(lambda: out["gap"].append(float(clock.restart())))
+    ticks: list[tuple[float, float, str]] = []
+
+    cpu = [time.thread_time()]
+
+    def tick() -> None:
+        gap = float(clock.restart())
+        out["gap"].append(gap)
+        now, used = time.perf_counter(), time.thread_time()
+        busy = (used - cpu[0]) * 1000.0
+        out["cpu gap"].append(busy)
+        cpu[0] = used
+        step = len(session.game.history)
+        ticks.append((now, gap, f"{busy:.0f} ms CPU; at {now - began:.1f} s, step {step}"))
+
+    ticker.timeout.connect(tick)
+    watch_stalls = StallWatch("program_blocks")
     loop = QEventLoop()
     began = time.perf_counter()
 
@@ -276,12 +323,18 @@ def program_blocks(seed: int, turns: int = 2, speed: str = "fast") -> dict[str, 
     watch = QTimer()
     watch.setInterval(50)
     watch.timeout.connect(check)
+    if sample:
+        watch_stalls.start()
     clock.start()
+    cpu[0] = time.thread_time()
     ticker.start()
     watch.start()
     loop.exec()
     ticker.stop()
     watch.stop()
+    if sample:
+        watch_stalls.stop()
+    out["stalls"] = watch_stalls.stalls(ticks, STALL_REPORT_MS, DISPATCHES)  # type: ignore[assignment]
     out["turns"] = [float(turns)]
     out["steps"] = [float(len(session.game.history))]
     out["seconds"] = [time.perf_counter() - began]
@@ -297,12 +350,21 @@ def _print_program_blocks(out: dict[str, list[float]]) -> None:
     if out["gap"]:
         print(_row("longest GUI block (5 ms tick gap)", [max(out["gap"])], PROGRAM_BLOCK_TARGET))
         print(_row("event-loop tick gap", out["gap"], None))
+        longest = max(out["cpu gap"])
+        print(_row("longest block, GUI thread CPU", [longest], PROGRAM_BLOCK_TARGET))
+        cpu_over = sum(1 for g in out["cpu gap"] if g > PROGRAM_BLOCK_TARGET)
+        wall_over = sum(1 for g in out["gap"] if g > PROGRAM_BLOCK_TARGET)
+        print(f"# ticks over 50 ms: {wall_over} by the clock, {cpu_over} by GUI-thread CPU")
     if out["gui step"]:
         print(_row("program step: controller (GUI)", out["gui step"], None))
     if out["views"]:
         print(_row("program step: views told (GUI)", out["views"], None))
     if out["decide"]:
         print(_row("decision in the worker thread", out["decide"], None))
+    stalls = out.get("stalls") or []
+    print(f"# {len(stalls)} gaps over {STALL_REPORT_MS:g} ms; the longest, by handler:")
+    for stall in stalls[:STALLS_SHOWN]:
+        print(f"  {stall.describe()}")  # type: ignore[attr-defined]
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from crdesk.game import Event, Step
 from ui.play._dock import SessionDock
+from ui.play.log_dock import on_screen
 from ui.play.session import PlaySession
 
 STEP_ROLE = int(Qt.ItemDataRole.UserRole) + 1
@@ -84,7 +85,14 @@ def step_words(step: Step, events: Sequence[Event]) -> str:
 
 
 class HistoryDock(SessionDock):
-    """The steps of the game in words, the undo boundary, and "Undo to here"."""
+    """The steps of the game in words, the undo boundary, and "Undo to here".
+
+    Behind the event log's tab it waits and catches up when its tab is chosen or it
+    is asked (:meth:`rows`, :meth:`reason`): Qt keeps a dock behind a tab "visible",
+    only moved off the window, so :func:`on_screen` says whether it is seen.  When
+    seen, a step adds its row and re-greys only the rows whose reason changed, and
+    the list follows the newest row once per turn of the event loop.
+    """
 
     undone = Signal(int)
     """How many steps "Undo to here" took back."""
@@ -126,22 +134,63 @@ class HistoryDock(SessionDock):
         self._turns: list[int] = []
         """The turn each listed step was played in."""
         self._events_seen = 0
+        self._greyed: list[str | None] = []
+        """The reason each row was last greyed with (None: reachable), by row."""
+        self._grey_look: tuple[object, ...] | None = None
+        """The palette colour and font the rows were greyed in (a change re-greys all)."""
+        self._rebuild_due = False
+        """The game was taken back while the dock was hidden: list it afresh when shown."""
+        self._follow = QTimer(self)
+        self._follow.setSingleShot(True)
+        self._follow.setInterval(0)
+        self._follow.timeout.connect(self.list.scrollToBottom)
+        self.visibilityChanged.connect(self._visibility)
 
     def set_session(self, session: PlaySession | None) -> None:
         if self.session is not None:
-            self.session.rewound.disconnect(self.rebuild)
+            self.session.rewound.disconnect(self._rewound)
         super().set_session(session)
         if session is not None:
-            session.rewound.connect(self.rebuild)
+            session.rewound.connect(self._rewound)
         self.rebuild()
+
+    def _rewound(self) -> None:
+        if on_screen(self):
+            self.rebuild()
+        else:
+            self._rebuild_due = self._stale = True
+
+    def _on_changed(self) -> None:
+        if on_screen(self):
+            self._stale = False
+            self.refresh()
+        else:
+            self._stale = True
+
+    def _visibility(self, visible: bool) -> None:
+        if visible:
+            self.flush()
+
+    def flush(self) -> None:
+        if self._rebuild_due:
+            self._rebuild_due = False
+            self._stale = False
+            self.rebuild()
+        else:
+            super().flush()
 
     # -- queries (tests) -------------------------------------------------------------
 
     def rows(self) -> list[str]:
+        self.flush()
         return [self.list.item(r).text() for r in range(self.list.count())]
 
     def reason(self, row: int) -> str:
         """Why the game cannot go back to before the row's step ("" when it can)."""
+        self.flush()
+        return self._reason_of(row)
+
+    def _reason_of(self, row: int) -> str:
         return str(self.list.item(row).data(REASON_ROLE) or "")
 
     # -- building --------------------------------------------------------------------
@@ -150,6 +199,7 @@ class HistoryDock(SessionDock):
         self.list.clear()
         self._turns = []
         self._events_seen = 0
+        self._greyed = []
         self.refresh()
 
     def refresh(self) -> None:
@@ -159,6 +209,7 @@ class HistoryDock(SessionDock):
             self.list.clear()
             self._turns = []
             self._events_seen = 0
+            self._greyed = []
             self._selection_changed()
             return
         game = session.game
@@ -195,7 +246,7 @@ class HistoryDock(SessionDock):
             added = True
         self._grey(session.undo_reasons())
         if added and following:
-            self.list.scrollToBottom()
+            self._follow.start()  # once the rows are laid out, once per turn of the loop
         self._selection_changed()
 
     def _ended_turn(self, n: int) -> bool:
@@ -203,14 +254,29 @@ class HistoryDock(SessionDock):
         return "turn_end" in kinds
 
     def _grey(self, reasons: list[str | None]) -> None:
-        normal = QBrush(self.list.palette().color(QPalette.ColorRole.Text))
+        """Grey the rows undo cannot reach, with their reasons; only the rows whose
+        reason changed are touched (each touch is a relayout of the row)."""
+        colour = self.list.palette().color(QPalette.ColorRole.Text)
+        look = (colour.rgba(), self.list.font().key())
+        if look != self._grey_look:
+            self._grey_look = look
+            self._greyed = []
+        normal = QBrush(colour)
         grey = QBrush(GREYED)
         font = self.list.font()
         past = self.list.font()
         past.setItalic(True)
+        greyed = self._greyed
+        del greyed[self.list.count() :]
         for row in range(self.list.count()):
             item = self.list.item(row)
             reason = reasons[row] if row < len(reasons) else "not in the game's history"
+            if row < len(greyed) and greyed[row] == reason:
+                continue
+            if row < len(greyed):
+                greyed[row] = reason
+            else:
+                greyed.append(reason)
             item.setData(REASON_ROLE, reason or "")
             item.setForeground(grey if reason else normal)
             item.setFont(past if reason else font)
@@ -234,6 +300,7 @@ class HistoryDock(SessionDock):
         return rows[0].row() if rows else None
 
     def undo_to_selected(self) -> str | None:
+        self.flush()
         row = self.selected_row()
         if row is None:
             return "no step chosen"
@@ -263,6 +330,6 @@ class HistoryDock(SessionDock):
             if not self.note.text().startswith("Took back"):
                 self.note.setText("Choose a step to take it back with every step after it.")
             return
-        reason = self.reason(row)
+        reason = self._reason_of(row)
         self.button.setEnabled(not reason)
         self.note.setText(f"Cannot undo to here: {reason}" if reason else "")

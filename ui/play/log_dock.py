@@ -9,7 +9,17 @@ the table.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QRectF, QSize, Qt, QTimer
+from PySide6.QtCore import (
+    QEvent,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    QRect,
+    QRectF,
+    QSize,
+    Qt,
+    QTimer,
+)
 from PySide6.QtCore import Signal as _Signal
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette, QShowEvent
 from PySide6.QtWidgets import (
@@ -48,41 +58,43 @@ def heading(event: Event) -> str:
 
 
 class EventDelegate(QStyledItemDelegate):
-    """Paints an event: heading, wrapped sentence, and a row of dice."""
+    """Paints an event: heading, wrapped sentence, and a row of dice.
+
+    Its rows' sizes are not asked of it by the list: :meth:`row_size` is stored in
+    each row (``SizeHintRole``) when the row is added or the list's width changes.
+    The list lays out every row again whenever one is added, and a Python
+    ``sizeHint`` called for each of a long game's rows on every step was most of
+    the time the program's moves kept the window busy.
+    """
 
     def __init__(self, view: QListView) -> None:
         super().__init__(view)
         self._view = view
         self._heights: dict[tuple[str, int, str], int] = {}
-        """Wrapped text heights by (text, width, font): the list asks for every row's
-        size again whenever one is added, and measuring wrapped text is not cheap."""
+        """Wrapped text heights by (text, width, font): measuring wrapped text is not
+        cheap, and the same sentences come back (undo, a new width and back)."""
         self._sizes: dict[tuple[str, bool, int], QSize] = {}
         """Row sizes by (text, with dice, width), in the font of :attr:`_font`."""
         self._font = QFont()
 
-    def _fonts(self, option: QStyleOptionViewItem) -> tuple[QFont, QFont]:
-        small = QFont(option.font)
+    def _fonts(self, font: QFont) -> tuple[QFont, QFont]:
+        small = QFont(font)
         small.setPointSizeF(max(6.0, small.pointSizeF() * 0.82))
-        return small, QFont(option.font)
+        return small, QFont(font)
 
-    def _text_width(self) -> int:
+    def text_width(self) -> int:
+        """The width rows wrap their text to: the list's, less the padding."""
         return max(80, self._view.viewport().width() - 2 * PAD)
 
-    def sizeHint(
-        self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
-    ) -> QSize:
-        event = index.data(EVENT_ROLE)
-        if not isinstance(event, Event):
-            return super().sizeHint(option, index)
-        width = self._text_width()
-        if option.font != self._font:  # another font: every size is measured afresh
-            self._font = QFont(option.font)
+    def row_size(self, font: QFont, width: int, event: Event, why: str) -> QSize:
+        """The size of an event's row in ``font``, its text wrapped to ``width``."""
+        if font != self._font:  # another font: every size is measured afresh
+            self._font = QFont(font)
             self._sizes.clear()
-        why = _why(index)
         key = (event.text + "\n" + why, bool(event.dice), width)
         size = self._sizes.get(key)
         if size is None:
-            small, body = self._fonts(option)
+            small, body = self._fonts(font)
             head_h = QFontMetrics(small).height()
             text_h = self._text_height(body, event.text, width)
             why_h = self._text_height(_italic(small), _why_text(why), width) + 2 if why else 0
@@ -130,7 +142,7 @@ class EventDelegate(QStyledItemDelegate):
         )
         faint = QColor(text_colour)
         faint.setAlphaF(0.6)
-        small, body = self._fonts(opt)
+        small, body = self._fonts(opt.font)
         rect = opt.rect.adjusted(PAD, PAD, -PAD, -PAD)
         painter.save()
         painter.setFont(small)
@@ -182,6 +194,15 @@ def _why(index: QModelIndex | QPersistentModelIndex) -> str:
     return why if isinstance(why, str) else ""
 
 
+_RESIZED = (QEvent.Type.Resize, QEvent.Type.FontChange)
+"""What changes the rows' sizes: the list's width and its font."""
+
+
+def _why_text_of(item: QListWidgetItem) -> str:
+    why = item.data(WHY_ROLE)
+    return why if isinstance(why, str) else ""
+
+
 def _why_text(why: str) -> str:
     return f"Why: {why}"
 
@@ -190,6 +211,12 @@ def _italic(font: QFont) -> QFont:
     out = QFont(font)
     out.setItalic(True)
     return out
+
+
+def on_screen(dock: QDockWidget) -> bool:
+    """Whether a dock is seen: shown, and not a tab behind another dock's (Qt keeps
+    those visible, moved off the window)."""
+    return dock.isVisible() and not dock.visibleRegion().isEmpty()
 
 
 class EventLogDock(QDockWidget):
@@ -205,7 +232,16 @@ class EventLogDock(QDockWidget):
         self._stale = False
         """Events came while the log was hidden and are not listed yet."""
         self.list = QListWidget()
-        self.list.setItemDelegate(EventDelegate(self.list))
+        self.delegate = EventDelegate(self.list)
+        self.list.setItemDelegate(self.delegate)
+        self._sized_for: tuple[int, str] | None = None
+        """The (width, font) the rows' stored sizes were measured for."""
+        self._follow = QTimer(self)
+        self._follow.setSingleShot(True)
+        self._follow.setInterval(0)
+        self._follow.timeout.connect(self._to_bottom)
+        """Follows the newest row once its layout is done, once per turn of the loop
+        however many steps were listed in it."""
         self.list.setResizeMode(QListView.ResizeMode.Adjust)
         self.list.setUniformItemSizes(False)
         self.list.setWordWrap(True)
@@ -216,6 +252,32 @@ class EventLogDock(QDockWidget):
         self.list.itemSelectionChanged.connect(self._selection_changed)
         self.setWidget(self.list)
         self.setMinimumWidth(300)
+        self.list.viewport().installEventFilter(self)
+        self.visibilityChanged.connect(self._visibility)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        # before the list's own resize handling lays the rows out for the new width
+        if watched is self.list.viewport() and event.type() in _RESIZED:
+            self._size_rows()
+        return False
+
+    def _size_key(self) -> tuple[int, str]:
+        return (self.delegate.text_width(), self.list.font().key())
+
+    def _size_rows(self) -> None:
+        """Store every row's size again if the width or the font changed since the
+        sizes were measured (rows added meanwhile were measured as they came)."""
+        key = self._size_key()
+        if key == self._sized_for:
+            return
+        self._sized_for = key
+        font, width = self.list.font(), key[0]
+        for row in range(self.list.count()):
+            item = self.list.item(row)
+            event = item.data(EVENT_ROLE)
+            if isinstance(event, Event):
+                item.setSizeHint(self.delegate.row_size(font, width, event, _why_text_of(item)))
+        self.list.scheduleDelayedItemsLayout()
 
     def set_session(self, session: PlaySession | None) -> None:
         if self.session is not None:
@@ -229,13 +291,17 @@ class EventLogDock(QDockWidget):
         self.rebuild()
 
     def _stepped(self, events: list[Event]) -> None:
-        if self._stale or not self.isVisible():
+        if self._stale or not on_screen(self):
             self._stale = True  # closed or behind another tab: caught up when shown
         else:
             self.append(events)
 
+    def _visibility(self, visible: bool) -> None:
+        if visible:  # shown, or its tab chosen (a dock behind a tab gets no show event)
+            self.flush()
+
     def _rewound(self) -> None:
-        if self.isVisible():
+        if on_screen(self):
             self._stale = False
             self.rebuild()
         else:
@@ -284,6 +350,8 @@ class EventLogDock(QDockWidget):
         last = self.list.item(self.list.count() - 1) if self.list.count() else None
         step = last.data(EVENT_ROLE).step if last is not None else None
         history = self.session.game.history if self.session is not None else ()
+        self._size_rows()
+        font, width = self.list.font(), self._size_key()[0]
         for event in events:
             item = QListWidgetItem()
             item.setData(EVENT_ROLE, event)
@@ -293,11 +361,12 @@ class EventLogDock(QDockWidget):
             step = event.step
             item.setData(WHY_ROLE, why)
             item.setToolTip(event.text + (f"\n\n{_why_text(why)}" if why else ""))
+            item.setSizeHint(self.delegate.row_size(font, width, event, why))
             self.list.addItem(item)
         if events and following:
             self.list.scrollToBottom()
             # the rows are laid out later (their heights vary): follow them once they are
-            QTimer.singleShot(0, self._to_bottom)
+            self._follow.start()
 
     def _to_bottom(self) -> None:
         if self.list.count():

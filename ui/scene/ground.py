@@ -282,6 +282,32 @@ class GroundLayer(QGraphicsObject):
         while self._pending:
             self._render_pending(budget_ms=1e9)
 
+    def prepare(self, view: QGraphicsView) -> int:
+        """Render the tiles ``view`` shows now, before its first paint needs them; the
+        number rendered.
+
+        A new scene's first paint renders every tile in view (a dense table: tens
+        of ms); the play mode calls this when it puts the game's table in the view,
+        inside the Start click, so the first turns of the event loop after it,
+        when the program may already be playing, only blit.
+        """
+        viewport = view.viewport()
+        if not self._active or self._bounds.isEmpty() or not viewport.isVisible():
+            return 0
+        world = self.sceneTransform() * view.viewportTransform()
+        if not (world.type() in _SCALE_ONLY and world.m11() > 0):
+            return 0
+        if abs(world.m11() - world.m22()) >= 1e-9:
+            return 0
+        self._follow_backdrop(viewport)
+        key, _sx, _sy = _grid_of(world, viewport.devicePixelRatioF())
+        gen = self._generation(key)
+        inverse, _ok = world.inverted()
+        visible = inverse.mapRect(QRectF(viewport.rect())).intersected(self._bounds)
+        missing = [k for k in _tiles(gen, visible) if k not in gen.tiles]
+        self._render_tiles(gen, missing)
+        return len(missing)
+
     def pending_tiles(self) -> int:
         return len(self._pending)
 
@@ -313,10 +339,7 @@ class GroundLayer(QGraphicsObject):
             return
         self._follow_backdrop(widget)
         dpr = painter.device().devicePixelRatioF()
-        s = world.m11()
-        dx, dy = world.dx() * dpr, world.dy() * dpr
-        sx, sy = math.floor(dx), math.floor(dy)
-        key = (round(s, 9), round((dx - sx) / dpr, 6), round((dy - sy) / dpr, 6), dpr)
+        key, sx, sy = _grid_of(world, dpr)
         gen = self._generation(key)
         area = exposed.intersected(self._bounds)
         if area.isEmpty():
@@ -584,6 +607,15 @@ _HINTS = (
     | QPainter.RenderHint.SmoothPixmapTransform
     | QPainter.RenderHint.TextAntialiasing
 )
+
+
+def _grid_of(world: QTransform, dpr: float) -> tuple[_Key, int, int]:
+    """The tile grid a paint under ``world`` uses, and the whole device pixels of its
+    offset (the grid is keyed by the scale and the sub-pixel part only)."""
+    s = world.m11()
+    dx, dy = world.dx() * dpr, world.dy() * dpr
+    sx, sy = math.floor(dx), math.floor(dy)
+    return (round(s, 9), round((dx - sx) / dpr, 6), round((dy - sy) / dpr, 6), dpr), sx, sy
 
 
 def _tiles(gen: _Generation, rect: QRectF) -> list[tuple[int, int]]:

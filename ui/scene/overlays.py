@@ -54,7 +54,9 @@ class SectionNumbers(QGraphicsItem):
         ground_changed(self, old)
 
     def itemChange(self, change: QGraphicsItem.GraphicsItemChange, value: object) -> object:
-        if change == QGraphicsItem.GraphicsItemChange.ItemVisibleHasChanged:
+        if change == QGraphicsItem.GraphicsItemChange.ItemVisibleHasChanged and _toggled(
+            self, value
+        ):
             ground_changed(self)
         return super().itemChange(change, value)
 
@@ -122,7 +124,8 @@ class SectionOverlay(QGraphicsItem):
     def itemChange(self, change: QGraphicsItem.GraphicsItemChange, value: object) -> object:
         if change == QGraphicsItem.GraphicsItemChange.ItemVisibleHasChanged:
             self.numbers.setVisible(bool(value))
-            ground_changed(self)
+            if _toggled(self, value):
+                ground_changed(self)
         return super().itemChange(change, value)
 
     def boundingRect(self) -> QRectF:
@@ -164,7 +167,9 @@ class GridOverlay(QGraphicsItem):
         ground_changed(self, old)
 
     def itemChange(self, change: QGraphicsItem.GraphicsItemChange, value: object) -> object:
-        if change == QGraphicsItem.GraphicsItemChange.ItemVisibleHasChanged:
+        if change == QGraphicsItem.GraphicsItemChange.ItemVisibleHasChanged and _toggled(
+            self, value
+        ):
             ground_changed(self)
         return super().itemChange(change, value)
 
@@ -188,3 +193,18 @@ class GridOverlay(QGraphicsItem):
             if j < h:
                 painter.setPen(major if j % 6 == 0 else minor)
                 painter.drawLine(QLineF(0, j, w, j))
+
+
+def _toggled(item: QGraphicsItem, value: object) -> bool:
+    """Whether a visibility notice really changes what the ground shows of ``item``.
+
+    Qt tells every newly added visible item "visible has changed" once more when
+    the scene first polishes it (at the first turn of the event loop); repairing
+    the ground's tiles for that threw away the tiles the play mode renders before
+    the table's first paint (:meth:`~ui.scene.ground.GroundLayer.prepare`).
+    """
+    shown = bool(value)
+    if getattr(item, "_ground_shown", True) == shown:
+        return False
+    item._ground_shown = shown  # type: ignore[attr-defined]
+    return True
