@@ -162,3 +162,24 @@ def test_screenshot_of_the_card_editor(qtbot: QtBot, props: PropertiesDock, doc:
     qtbot.keyClick(props.figure_form.card_row.combo, Qt.Key.Key_Down)
     SHOTS.mkdir(parents=True, exist_ok=True)
     assert props.grab().save(str(SHOTS / "weapon-cards-dock.png"))
+
+
+def test_a_new_weapon_for_several_figures_drops_cards_that_no_longer_fit(
+    qtbot: QtBot, props: PropertiesDock, doc: Document
+) -> None:
+    _add_glock(qtbot, props)
+    doc.set_selection(["p4"])
+    qtbot.keyClick(props.figure_form.card_row.combo, Qt.Key.Key_Down)  # Glock 17 (P)
+    steps = doc.undo_stack.count()
+    bf = doc.battlefield
+    assert bf.figure("p5").weapon is WeaponCode.SMG
+    doc.set_selection(["p4", "p5"])  # a Pistol with the Glock and an SMG
+    combo = props.multi_form.weapon_combo
+    assert combo.currentIndex() == 0 and combo.currentData() is None  # mixed
+    qtbot.keyClick(combo, Qt.Key.Key_Down)  # AR, the first weapon
+    assert (bf.figure("p4").weapon, bf.figure("p4").weapon_card) == (WeaponCode.AR, "")
+    assert bf.figure("p5").weapon is WeaponCode.AR
+    assert doc.undo_stack.count() == steps + 1
+    assert doc.undo_stack.undoText() == "Change Weapon of 2 Figures"
+    doc.undo_stack.undo()
+    assert (bf.figure("p4").weapon, bf.figure("p4").weapon_card) == (WeaponCode.P, "Glock 17")

@@ -54,7 +54,12 @@ from crdesk.model import (
 from crdesk.tables import weapon_stats
 from ui.commands import ChangeFiguresCommand, ChangeForceCommand, ChangeValueCommand
 from ui.docks._common import disconnect_quietly, signals_blocked
-from ui.docks.weapon_cards import FigureCardRow, WeaponCardsEditor, set_weapon_command
+from ui.docks.weapon_cards import (
+    FigureCardRow,
+    WeaponCardsEditor,
+    set_weapon_command,
+    set_weapons_command,
+)
 from ui.document import Document
 
 MAX_FLOORS = 9
@@ -561,7 +566,9 @@ class MultiFigureForm(QWidget):
             return
         bf = doc.battlefield
         ids = [i for i in self.ids if getattr(bf.figure(i), name) != value]
-        if ids:
+        if ids and name == "weapon":  # cards of another category go (FD §2)
+            doc.undo_stack.push(set_weapons_command(doc, ids, WeaponCode(value)))
+        elif ids:
             doc.undo_stack.push(ChangeFiguresCommand(doc, ids, name, value))
 
     def _set_force(self, index: int) -> None:

@@ -57,7 +57,12 @@ from crdesk.rules.firearms.cards import (
 )
 from crdesk.rules.firearms.tables import AmmoType, FireMode
 from crdesk.tables import weapon_stats
-from ui.commands import ChangeValueCommand, _held_weakly, announce_scenario
+from ui.commands import (
+    ChangeFiguresCommand,
+    ChangeValueCommand,
+    _held_weakly,
+    announce_scenario,
+)
 from ui.docks._common import disconnect_quietly, signals_blocked
 from ui.document import Document
 
@@ -204,6 +209,26 @@ def set_weapon_command(document: Document, figure_id: str, weapon: WeaponCode) -
             "Change Weapon",
         )
     return ChangeValueCommand(document, figure_id, "weapon", weapon)
+
+
+def set_weapons_command(
+    document: Document, figure_ids: list[str], weapon: WeaponCode
+) -> QUndoCommand:
+    """A new category for several figures (a multi-selection edit), as one step; cards
+    of another category are dropped as :func:`set_weapon_command` does for one."""
+    bf = document.battlefield
+    cards = document.scenario.weapon_cards
+    changes: dict[str, dict[str, Any]] = {}
+    for fid in figure_ids:
+        figure = bf.figure(fid)
+        values: dict[str, Any] = {"weapon": weapon}
+        if figure.weapon_card and figure_card_problem(weapon, figure.weapon_card, cards):
+            values["weapon_card"] = ""
+        changes[fid] = values
+    if all(len(v) == 1 for v in changes.values()):
+        return ChangeFiguresCommand(document, figure_ids, "weapon", weapon)
+    text = f"Change Weapon of {len(figure_ids)} Figures"
+    return WeaponCardsCommand(document, document.scenario.weapons, changes, text)
 
 
 # --------------------------------------------------------------------------
