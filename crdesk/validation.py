@@ -90,20 +90,29 @@ def check_battlefield(battlefield: Battlefield) -> list[TableIssue]:
     """
     issues: list[TableIssue] = []
     table = battlefield.table.bounds
-    impassable = [f for f in battlefield.terrain if f.kind is TerrainKind.IMPASSABLE]
+    # Valid rock only, judged once: a table at the limits has hundreds of features,
+    # and asking each rock's validity per building and per figure cost seconds.
+    rocks = [
+        f for f in battlefield.terrain if f.kind is TerrainKind.IMPASSABLE and f.outline.is_valid
+    ]
     for i, feature in enumerate(battlefield.terrain):
-        issues += _feature_issues(feature, f"terrain[{i}]", table, impassable)
+        issues += _feature_issues(feature, f"terrain[{i}]", table, rocks)
     issues += _limit_issues(battlefield)
     for i, force in enumerate(battlefield.forces):
         for j, figure in enumerate(force.figures):
             issues += _figure_issues(
-                battlefield, figure, f"forces[{i}].figures[{j}].position", impassable
+                battlefield, figure, f"forces[{i}].figures[{j}].position", rocks
             )
     return issues
 
 
+def _overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    """Whether two (minx, miny, maxx, maxy) boxes share more than an edge."""
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
 def _feature_issues(
-    feature: TerrainFeature, at: str, table: Polygon, impassable: list[TerrainFeature]
+    feature: TerrainFeature, at: str, table: Polygon, rocks: list[TerrainFeature]
 ) -> list[TableIssue]:
     name = feature.name or feature.id
     issues: list[TableIssue] = []
@@ -111,10 +120,11 @@ def _feature_issues(
     def flag(severity: Severity, message: str, key: str = "outline") -> None:
         issues.append(TableIssue(feature.id, severity, message, f"{at}.{key}"))
 
-    if not feature.outline.is_valid and make_valid(feature.outline).area <= _MIN_OVERLAP:
+    valid = feature.outline.is_valid
+    if not valid and make_valid(feature.outline).area <= _MIN_OVERLAP:
         flag(Severity.ERROR, f"{name}: the outline encloses no ground (zero area)")
         return issues
-    if not feature.outline.is_valid:
+    if not valid:
         reason = explain_validity(feature.outline)
         flag(Severity.ERROR, f"{name}: the outline crosses itself ({reason})")
         return issues
@@ -123,8 +133,9 @@ def _feature_issues(
     if isinstance(feature, Hill) and len(feature.crest.coords) < 2:
         flag(Severity.WARNING, f"{name} has no crest line", "crest")
     if isinstance(feature, Building):
-        for rock in impassable:
-            if rock.outline.is_valid and (
+        box = feature.outline.bounds
+        for rock in rocks:
+            if _overlap(box, rock.outline.bounds) and (
                 feature.outline.intersection(rock.outline).area > _MIN_OVERLAP
             ):
                 flag(Severity.ERROR, f"{name} overlaps impassable ground ({rock.name or rock.id})")
@@ -134,7 +145,7 @@ def _feature_issues(
 
 
 def _figure_issues(
-    battlefield: Battlefield, figure: Figure, at: str, impassable: list[TerrainFeature]
+    battlefield: Battlefield, figure: Figure, at: str, rocks: list[TerrainFeature]
 ) -> list[TableIssue]:
     name = figure.name or figure.id
     centre = Point(figure.x, figure.y)
@@ -151,9 +162,13 @@ def _figure_issues(
             f"{name} stands inside impassable ground ({rock.name or rock.id})",
             at,
         )
-        for rock in impassable
-        if rock.outline.is_valid and rock.outline.contains(centre)
+        for rock in rocks
+        if _inside(figure.x, figure.y, rock.outline.bounds) and rock.outline.contains(centre)
     ]
+
+
+def _inside(x: float, y: float, box: tuple[float, ...]) -> bool:
+    return box[0] <= x <= box[2] and box[1] <= y <= box[3]
 
 
 def _limit_issues(battlefield: Battlefield) -> list[TableIssue]:
