@@ -125,7 +125,9 @@ def test_whose_decision_it_is_in_the_panels_and_the_banner(
     assert band.text == "Bob (Red Vipers) to decide" and band.subtitle == "hand over to Bob"
     window.view.viewport().repaint()
     assert window.grab().save(str(SHOTS / "play-coop-banner.png"))
-    qtbot.mouseClick(dock.buttons["activate e3"], Qt.MouseButton.LeftButton)
+    button = dock.buttons["activate e3"]
+    assert getattr(button, "full_text", "") == "⏎  Activate Dice's group — Bob"
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
     assert turn.decider.text() == "Bob (Red Vipers) to decide"
     qtbot.mouseClick(turn.end_button, Qt.MouseButton.LeftButton)
     # the other side: one person, named by the side as before

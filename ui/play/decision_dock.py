@@ -28,9 +28,10 @@ from PySide6.QtWidgets import (
 )
 
 from crdesk.game import CHANCE, Action, Decision
+from crdesk.game.actions import Activate
 from ui.docks._common import swatch_icon
 from ui.play._dock import SessionDock, session_token, set_bold, set_text
-from ui.play.seating import who
+from ui.play.seating import player_of_group, who
 from ui.play.text import Names, default_option, figure_names, option_label, row_verb
 
 GROUP_ROWS_ABOVE = 6
@@ -313,13 +314,27 @@ class DecisionDock(SessionDock):
             self.options_layout.insertWidget(len(pool), button)
             pool.append(button)
         for button, option in zip(pool, main, strict=False):
-            self._fill(button, option_label(option, name), option, enabled)
+            self._fill(button, self._label(option, name), option, enabled)
             _set_shown(button, True)
         for button in pool[len(main) :]:
             button.option = None
             _set_shown(button, False)
         self._set_rows(rows, name, enabled)
         self._lay_out()
+
+    def _label(self, option: Action, name: Names) -> str:
+        """The option's words; in co-op, a group's choice names its player ("— Bob")."""
+        text = option_label(option, name)
+        session = self.session
+        if isinstance(option, Activate) and session is not None:
+            try:
+                side = session.game.battlefield.figure(option.leader).side
+            except (KeyError, ValueError):
+                return text
+            player = player_of_group(session, side, option.leader)
+            if player:
+                text += f" — {player}"
+        return text
 
     def _set_rows(
         self, rows: dict[str, list[tuple[str, Action]]], name: Names, enabled: bool
