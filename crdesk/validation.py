@@ -233,17 +233,10 @@ def check_file(path: str | os.PathLike[str]) -> FileCheck:
     Raises :class:`~crdesk.errors.UnreadableFileError` or
     :class:`~crdesk.errors.NewerFormatError` for files that are not scenarios.
     """
-    from crdesk.scenario import check_document, from_document, migrate, read_document
+    from crdesk.scenario import from_document, read_document
 
-    try:
-        data = migrate(read_document(path), str(path))
-    except ScenarioFormatError as exc:
-        return FileCheck(exc.problems, [])
-    problems = check_document(data)
-    if problems:
-        return FileCheck(problems, [])
-    try:
-        scenario = from_document(data, str(path))
+    try:  # migrates, checks the format (every problem at once), builds the table
+        scenario = from_document(read_document(path), str(path))
     except ScenarioFormatError as exc:
         return FileCheck(exc.problems, [])
     return FileCheck([], check_battlefield(scenario.battlefield))
