@@ -845,7 +845,9 @@ def after_battle(
     # An encounter's objective (12) decides when the game reports it; else the winner.
     reported = outcome.won
     won = bool(reported) if reported is not None else outcome.winner == side
-    result = "won" if won else ("draw" if outcome.winner is None else "lost")
+    # a draw is no win: an encounter the turn limit ended is "not won" (12)
+    undecided = "not won" if reported is not None else "draw"
+    result = "won" if won else (undecided if outcome.winner is None else "lost")
     # the encounter whose objectives the game tracked (12), else the scenario's
     tracked = game.settings.encounter
     played = (

@@ -1195,7 +1195,11 @@ class Game:
             fired_from={},
         )
         if self.settings.max_turns is not None and turn >= self.settings.max_turns:
-            self._end(None, f"{turn} turns played, the turn limit")
+            if "encounter" in self._state:
+                encounter.time_up(self, turn)  # not won: the campaign goes on as after a loss
+            else:
+                played = f"{turn} turn{'' if turn == 1 else 's'} played"
+                self._end(None, f"{played}, the turn limit")
             return
         frame.data.update(turn=turn + 1, phase="roll")
         frame.data.pop("order", None)

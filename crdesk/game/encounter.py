@@ -595,6 +595,24 @@ def check_over(game: Game) -> bool:
     return False
 
 
+def time_up(game: Game, turns: int) -> None:
+    """The turn limit ends an encounter before its end: nobody has won, but the player
+    has not achieved the objective, so the campaign goes on as after a loss (12)."""
+    kind = _kind(game)
+    following = next_encounter(kind, False)
+    full = (
+        f"{encounter_name(kind)} not won: {turns} turn{'' if turns == 1 else 's'} played, "
+        "the turn limit, before the objective was achieved"
+    )
+    game._end(None, full)
+    game._state["outcome"].update(encounter=kind.value, won=False, next_encounter=following.value)
+    game._emit(
+        "encounter_outcome",
+        f"{full}; the next encounter is a {encounter_name(following)} (12).",
+        section="12",
+    )
+
+
 def _finish(game: Game, won: bool, reason: str) -> bool:
     kind = _kind(game)
     player = game._player_side()

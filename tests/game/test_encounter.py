@@ -99,6 +99,22 @@ def test_free_play_has_no_next_encounter() -> None:
         next_encounter("free", True)
 
 
+def test_the_turn_limit_is_no_win_and_the_campaign_goes_on_as_after_a_loss() -> None:
+    from crdesk.game.policy import BookPolicy, play_policies
+    from crdesk.solo import SoloEnemyPolicy
+
+    case = json.loads((DATA / "encounter_patrol_lost.json").read_text())
+    settings = GameSettings(solo=True, encounter="patrol", max_turns=1)
+    game = Game.new(scenario(case["scenario"]), seed=4, settings=settings)
+    play_policies(game, {"p": BookPolicy(advance=False), "e": SoloEnemyPolicy()})
+    out = game.outcome
+    assert out is not None and out.winner is None and out.won is False
+    assert out.reason.startswith("Patrol not won: 1 turn played, the turn limit")
+    assert out.next_encounter == next_encounter("patrol", False).value == "defend"
+    last = [e for e in game.events if e.kind == "encounter_outcome"][-1]
+    assert last.text.endswith("the next encounter is a Defend (12).")
+
+
 # -- the readings switched -----------------------------------------------------
 
 
@@ -359,10 +375,10 @@ def test_cli_auto_reports_the_outcome_and_next_encounter(
     data = json.loads(capsys.readouterr().out)
     assert data["objectives"]["encounter"] == "patrol"  # the scenario's own encounter
     out = data["outcome"]
-    if out["reason"].endswith("the turn limit"):
-        assert "won" not in out
-    else:
-        assert out["next_encounter"] == next_encounter("patrol", out["won"]).value
+    # the turn limit is no win: the campaign goes on as after a loss (12)
+    assert out["next_encounter"] == next_encounter("patrol", out["won"]).value
+    if "the turn limit" in out["reason"]:
+        assert out["won"] is False and out["winner"] is None
     assert main([*argv, "--turns", "1"]) == 0
     text = capsys.readouterr().out
     assert "Objectives (Patrol):" in text and "Outcome:" in text

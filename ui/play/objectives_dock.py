@@ -109,9 +109,11 @@ class ObjectivesDock(SessionDock):
             colour = COLOURS["done" if won else "failed"]
             out = self.session.game.outcome if self.session is not None else None
             reason = out.reason.split(": ", 1)[-1] if out is not None else ""
+            undecided = out is not None and out.winner is None  # the turn limit ended it
+            verdict = "Won" if won else ("Not won" if undecided else "Lost")
             self.result_label.show()
             self.result_label.setText(
-                f"<b style='color:{colour}'>{'Won' if won else 'Lost'}</b>: {escape(reason)}."
+                f"<b style='color:{colour}'>{verdict}</b>: {escape(reason)}."
                 f"<br>Next encounter: a {escape(following)} (12)."
             )
         else:
