@@ -10,6 +10,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from functools import partial
+from pathlib import Path
 
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
@@ -19,7 +20,7 @@ from crdesk.geometry import kernels
 from crdesk.recovery import RecoveryStore
 from ui.autosave import default_recovery_folder
 from ui.dialogs.new_dialog import empty_scenario
-from ui.file_open import open_handed_over
+from ui.file_open import open_handed_over, open_in
 from ui.main_window import MainWindow
 from ui.platform_check import check_platform
 from ui.single_instance import InstanceServer, hand_over, server_name
@@ -153,7 +154,12 @@ def main(argv: Sequence[str] | None = None, instance_name: str | None = None) ->
     targets: list[str | None] = list(paths) or ([] if opened else [None])
     for path in targets:
         errors: list[tuple[str, str]] = []
-        window = open_window(path, partial(_collect, errors))
+        if path is not None and Path(path).suffix.lower() in (".crgame", ".crband"):
+            # a game or a Band opens in a window of its own, the way File menus do
+            window = MainWindow(empty_scenario(title="Empty table"))
+            QTimer.singleShot(0, partial(open_in, window, path))
+        else:
+            window = open_window(path, partial(_collect, errors))
         opened.append((window, errors))
     for window, errors in opened:
         window.show()

@@ -310,3 +310,27 @@ def test_drop_target_point_is_inside_the_table(qtbot) -> None:  # type: ignore[n
     viewport = window.view.viewport()
     centre = QPoint(viewport.width() // 2, viewport.height() // 2)
     assert window.childAt(viewport.mapTo(window, centre)) is viewport
+
+
+def test_a_game_on_the_command_line_opens_in_play_mode(  # type: ignore[no-untyped-def]
+    qtbot, qapp, name: str, tmp_path: Path
+) -> None:
+    """What a file manager runs for a double-clicked .crgame: ``crdesk g.crgame``."""
+    from crdesk.cli import main as crdesk
+    from ui.app import demo_path, main
+
+    game = tmp_path / "g.crgame"
+    assert crdesk(["game", "new", demo_path(), "-o", str(game), "--seed", "4"]) == 0
+    playing: list[bool] = []
+    windows: list[MainWindow] = []
+
+    def finish() -> None:
+        windows.extend(_main_windows())
+        playing.extend(w.play.active for w in windows if w.isVisible())
+        qapp.exit(0)
+
+    QTimer.singleShot(300, finish)
+    assert main([str(game)], instance_name=name) == 0
+    for window in windows:
+        qtbot.addWidget(window)
+    assert playing == [True]
