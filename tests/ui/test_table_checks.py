@@ -121,3 +121,14 @@ def test_the_issue_offers_move_onto_the_table_as_one_undo_step(window: MainWindo
     assert (doc.battlefield.figure("p1").x, doc.battlefield.figure("p1").y) == OFF
     qtbot.waitUntil(lambda: any("off the table" in i.message for i in dock.issues), timeout=2000)
     QApplication.processEvents()
+
+
+def test_the_repair_uses_where_the_figure_is_now(window: MainWindow, qtbot) -> None:
+    """Moved again before the recheck ran, the figure is put on the table near its new spot."""
+    doc, dock = window.document, window.issues_dock
+    dock.list.setCurrentRow(_off_table_row(window))
+    doc.battlefield.move_figure("p1", -20.0, 30.0)  # still off the table; check not rerun yet
+    assert dock.timer.isActive()
+    qtbot.mouseClick(dock.fix_button, Qt.MouseButton.LeftButton)
+    figure = doc.battlefield.figure("p1")
+    assert (figure.x, figure.y) == (pytest.approx(figure.radius), pytest.approx(30.0))

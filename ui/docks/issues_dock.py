@@ -162,6 +162,8 @@ class IssuesDock(QDockWidget):
 
     def apply_fix(self) -> None:
         """Carry out the current issue's repair as one undo step (e.g. "Move … onto the table")."""
+        if self.timer.isActive():  # the table changed since the check: repair what is there now
+            self.refresh()
         issue = self.current_issue()
         doc = self._document
         if issue is None or issue.remedy is None or doc is None:
