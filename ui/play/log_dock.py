@@ -9,6 +9,9 @@ the table.
 
 from __future__ import annotations
 
+import math
+from collections import OrderedDict
+
 from PySide6.QtCore import (
     QEvent,
     QModelIndex,
@@ -21,7 +24,7 @@ from PySide6.QtCore import (
     QTimer,
 )
 from PySide6.QtCore import Signal as _Signal
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette, QShowEvent
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette, QPixmap, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDockWidget,
@@ -44,6 +47,8 @@ WHY_ROLE = int(Qt.ItemDataRole.UserRole) + 2
 """Item data: the reason given for the step, on the step's first event ("" otherwise):
 the program's why for its choice ("moves to the wall: Cover from Sgt. Mace, 11\" in
 range"), shown under the event so every choice of the enemy can be read."""
+ROW_PIXMAPS = 150
+"""Painted rows kept (a few screens of the log; some 10 MB)."""
 DIE = 15
 """Side of a drawn die, in pixels."""
 PAD = 6
@@ -76,6 +81,10 @@ class EventDelegate(QStyledItemDelegate):
         self._sizes: dict[tuple[str, bool, int], QSize] = {}
         """Row sizes by (text, with dice, width), in the font of :attr:`_font`."""
         self._font = QFont()
+        self._rows: OrderedDict[tuple[object, ...], QPixmap] = OrderedDict()
+        """Rows as painted, by what they show and how (the newest last): the log
+        repaints every row in view after each step as it scrolls, and a blit is far
+        cheaper than laying out the sentences and dice again."""
 
     def _fonts(self, font: QFont) -> tuple[QFont, QFont]:
         small = QFont(font)
@@ -132,6 +141,43 @@ class EventDelegate(QStyledItemDelegate):
         opt = QStyleOptionViewItem(option)
         self.initStyleOption(opt, index)
         opt.text = ""
+        why = _why(index)
+        size = opt.rect.size()
+        dpr = painter.device().devicePixelRatioF()
+        key = (
+            index.row(),
+            event.step,
+            event.kind,
+            event.text,
+            event.dice,
+            why,
+            size.width(),
+            size.height(),
+            opt.state.value,
+            opt.palette.cacheKey(),
+            opt.font.key(),
+            dpr,
+        )
+        pixmap = self._rows.get(key)
+        if pixmap is None:
+            pixmap = QPixmap(math.ceil(size.width() * dpr), math.ceil(size.height() * dpr))
+            pixmap.setDevicePixelRatio(dpr)
+            pixmap.fill(Qt.GlobalColor.transparent)
+            local = QPainter(pixmap)
+            local.setRenderHints(painter.renderHints())
+            opt.rect = QRect(0, 0, size.width(), size.height())
+            self._paint_row(local, opt, event, why)
+            local.end()
+            self._rows[key] = pixmap
+            while len(self._rows) > ROW_PIXMAPS:
+                self._rows.popitem(last=False)
+        else:
+            self._rows.move_to_end(key)
+        painter.drawPixmap(option.rect.topLeft(), pixmap)
+
+    def _paint_row(
+        self, painter: QPainter, opt: QStyleOptionViewItem, event: Event, why: str
+    ) -> None:
         style = opt.widget.style() if opt.widget is not None else None
         if style is not None:
             style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget)
@@ -163,7 +209,6 @@ class EventDelegate(QStyledItemDelegate):
             event.text,
         )
         y = top + text_h + 3
-        why = _why(index)
         if why:
             note = _italic(small)
             painter.setFont(note)
