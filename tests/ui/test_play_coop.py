@@ -37,6 +37,7 @@ def fill_in_coop(
     qtbot,  # type: ignore[no-untyped-def]
     monkeypatch: pytest.MonkeyPatch,
     names: str = "Alice, Bob",
+    squad_by_program: bool = False,
 ) -> list[StartDialog]:
     """Start encounter… as a person fills it in: seed 2, both sides at this screen, the
     Red Vipers shared by ``names``; then a click on Start."""
@@ -51,6 +52,8 @@ def fill_in_coop(
         vipers.setFocus()
         qtbot.keyClick(vipers, Qt.Key.Key_Up)  # the program -> a person at this screen
         assert vipers.currentText() == PERSON
+        if squad_by_program:
+            qtbot.keyClick(dialog.side_boxes["player"], Qt.Key.Key_Down)
         edit = dialog.player_edits["enemy"]
         assert edit.isEnabled()
         qtbot.keyClicks(edit, names)
@@ -157,3 +160,17 @@ def test_a_game_without_co_op_says_the_side_as_before(
     assert type(game.settings).__name__ == "GameSettings"  # nothing new in its file
     assert window.play.turn_dock.decider.text() == "Red Vipers to decide"
     assert window.play.decision_dock.actor_label.text() == "Red Vipers to decide"
+
+
+def test_co_op_against_the_program_hands_over_at_the_start(
+    window: MainWindow,
+    qtbot,  # type: ignore[no-untyped-def]
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    fill_in_coop(qtbot, monkeypatch, squad_by_program=True)
+    window.play.action_start.trigger()
+    session, band = window.play.session, window.play.banner
+    assert session is not None and band is not None and session.program == {"player"}
+    assert band.is_showing() and not band.compact  # two people at the screen: the big card
+    assert band.text == "Red Vipers' activation" and band.subtitle == "hand over to Alice"
+    assert window.play.turn_dock.decider.text() == "Alice (Red Vipers) to decide"

@@ -91,8 +91,9 @@ class HandOverBanner(QWidget):
         self._active, self._person = self._now()
         session.changed.connect(self._changed)
         view.viewport().installEventFilter(self)
-        if self._active is not None and self.hot_seat():  # started or opened: hand over now
-            self.announce(self._active, activation=True)
+        coop = self._person is not None and self.coop(self._person[0])
+        if self._active is not None and (self.hot_seat() or coop):  # started or opened
+            self.announce(self._active, activation=True)  # hand over now
 
     def detach(self) -> None:
         self.session.changed.disconnect(self._changed)
