@@ -677,8 +677,10 @@ class MainWindow(QMainWindow):
         return True
 
     def open_dialog(self) -> None:
+        from ui.open_preview import open_scenario_name  # the dialog shows each file's map
+
         start = str(self.path.parent) if self.path is not None else ""
-        path, _ = QFileDialog.getOpenFileName(self, "Open scenario", start, FILE_FILTER)
+        path = open_scenario_name(self, "Open scenario", start, FILE_FILTER)
         if path:
             self.open_file(path)
 
