@@ -184,6 +184,16 @@ class Interpretations:
         "PEFs are Rep 4: they move only when the enemy side's activation die is 4 or "
         "less, like the group of a Rep 4 Leader.",
     )
+    pef_contact_in_sight: bool = _opt(
+        True,
+        "11.2 / 7.6",
+        "A PEF found by moving into sight",
+        "When a PEF moving on the enemy's turn is resolved as a contact, the enemy group "
+        "has moved into sight: the In Sight test is taken at once, the contact as the "
+        "moving side (7.6), before the next PEF moves.",
+        "The contact is placed and acts only when its side next activates; no In Sight "
+        "test is taken for its appearing.",
+    )
     np_outnumbers_by_group: bool = _opt(
         True,
         "11.4",

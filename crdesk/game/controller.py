@@ -1248,19 +1248,30 @@ class Game:
         if (
             self.settings.solo
             and frame.data["side"] == self._np_side()
-            and "pefs" not in frame.data
+            and frame.data.get("pefs") != "moved"
         ):
-            frame.data["pefs"] = "moved"
-            die = int(frame.data["die"])
-            if self.rules.interpretations.pef_moves_on_any_die or die <= PEF_REP:
-                self._move_pefs()
-            elif any(not p["resolved"] for p in self._state["pefs"]):
-                self._emit(
-                    "pef_move",
-                    f"The PEFs do not move: the activation die {die} is above their Rep "
-                    f"{PEF_REP} (11.2, as the rules settings read it).",
-                    section="11.2",
-                )
+            if "pefs" not in frame.data:
+                die = int(frame.data["die"])
+                if self.rules.interpretations.pef_moves_on_any_die or die <= PEF_REP:
+                    frame.data["pefs"] = self._pef_order()
+                    return True
+                frame.data["pefs"] = "moved"
+                if any(not p["resolved"] for p in self._state["pefs"]):
+                    self._emit(
+                        "pef_move",
+                        f"The PEFs do not move: the activation die {die} is above their Rep "
+                        f"{PEF_REP} (11.2, as the rules settings read it).",
+                        section="11.2",
+                    )
+                return True
+            # one PEF at a time: a contact found on the way is an In Sight first (7.6)
+            queue: list[str] = frame.data["pefs"]
+            if not queue:
+                frame.data["pefs"] = "moved"
+                return True
+            contact = self._move_pef(queue.pop(0))
+            if contact and self.rules.interpretations.pef_contact_in_sight:
+                self._contact_in_sight(contact)
             return True
         if not self._eligible(frame):
             side = frame.data["side"]
@@ -1815,8 +1826,8 @@ class Game:
         enemies = self._alive(self.enemy_of(side))
         involved_movers = [m for m in movers if any(sight.either(m, e.id) for e in enemies)]
         involved_enemies = [e.id for e in enemies if any(sight.either(m, e.id) for m in movers)]
-        seen = set(activation.data["seen"]) | set(involved_enemies)
-        activation.data["seen"] = sorted(seen)
+        if "seen" in activation.data:  # not below a PEF contact's In Sight (the side frame)
+            activation.data["seen"] = sorted(set(activation.data["seen"]) | set(involved_enemies))
         if not involved_movers or not involved_enemies:
             self._emit(
                 "in_sight",
@@ -3215,8 +3226,9 @@ class Game:
             return None
         return min(figs, key=lambda f: math.hypot(f.x - spot[0], f.y - spot[1]))
 
-    def _move_pefs(self) -> None:
-        """PEF movement 11.2, farthest PEF from any player figure first."""
+    def _pef_order(self) -> list[str]:
+        """The unresolved PEFs in the order they move (11.2): farthest from any player
+        figure first (ties: the id)."""
 
         def gap(p: dict[str, Any]) -> float:
             near = self._nearest_player((p["x"], p["y"]))
@@ -3226,45 +3238,76 @@ class Game:
             (p for p in self._state["pefs"] if not p["resolved"]),
             key=lambda p: (-gap(p), p["id"]),
         )
-        for pef in order:
-            if pef["resolved"] or self._state["outcome"] is not None:
-                continue
-            name = f"PEF {pef['id'][3:]}"
-            res = pef_move(self._roll(), who=name)
-            inches = float(res.value or 0)
-            here: Point2 = (pef["x"], pef["y"])
-            target = self._nearest_player(here)
-            if not inches or target is None:
-                self._emit("pef_move", res.explain(), result=res, section="11.2")
-                continue
-            dist = math.hypot(target.x - here[0], target.y - here[1])
-            allowance = min(inches, max(0.0, dist - target.radius - 1.0))
-            end = here
-            if allowance > 1e-6:
-                reach = movement.farthest_along(
-                    self.battlefield,
-                    [here, (target.x, target.y)],
-                    allowance,
-                    self.rules,
-                    index=self.vis.index,
-                    ignore_terrain=True,
-                    radius=0.5,
-                )
-                end = reach.point
-                end, covered = self._pef_cover_end(pef, here, end, target, allowance)
-            else:
-                covered = ""
-            end = (round(end[0], 3), round(end[1], 3))
-            moved = math.hypot(end[0] - here[0], end[1] - here[1])
-            pef.update(x=end[0], y=end[1])
-            self._emit(
-                "pef_move",
-                res.explain() + f' It moves {moved:.1f}" towards {target.name}, to '
-                f"({fmt_num(end[0])}, {fmt_num(end[1])}){covered}.",
-                result=res,
-                section="11.2",
+        return [p["id"] for p in order]
+
+    def _contact_in_sight(self, contact: list[str]) -> None:
+        """A contact found by a PEF moving into sight is an enemy group that moved into
+        sight (7.6): the In Sight test follows, the contact as the moving group (after
+        its free moves, 7.6.2)."""
+        np_side = self._np_side()
+        self._emit(
+            "in_sight",
+            f"{', '.join(self.fig(f).name for f in contact)} moved into a player group's sight "
+            "as PEF contact: In Sight (7.6).",
+            section="7.6",
+            figures=list(contact),
+        )
+        self._push(
+            "free_move", side=np_side, movers=list(contact), free_moved=[], moved=[], seen_all=[]
+        )
+
+    def _move_pef(self, pid: str) -> list[str]:
+        """Move one PEF (11.2) and resolve it if a player figure then sees it (11.3); the
+        enemy figures that contact put on the table in a player figure's sight."""
+        pef = next(p for p in self._state["pefs"] if p["id"] == pid)
+        if pef["resolved"] or self._state["outcome"] is not None:
+            return []
+        name = f"PEF {pef['id'][3:]}"
+        res = pef_move(self._roll(), who=name)
+        inches = float(res.value or 0)
+        here: Point2 = (pef["x"], pef["y"])
+        target = self._nearest_player(here)
+        if not inches or target is None:
+            self._emit("pef_move", res.explain(), result=res, section="11.2")
+            return []
+        dist = math.hypot(target.x - here[0], target.y - here[1])
+        allowance = min(inches, max(0.0, dist - target.radius - 1.0))
+        end = here
+        if allowance > 1e-6:
+            reach = movement.farthest_along(
+                self.battlefield,
+                [here, (target.x, target.y)],
+                allowance,
+                self.rules,
+                index=self.vis.index,
+                ignore_terrain=True,
+                radius=0.5,
             )
-            self._watch_pefs()
+            end = reach.point
+            end, covered = self._pef_cover_end(pef, here, end, target, allowance)
+        else:
+            covered = ""
+        end = (round(end[0], 3), round(end[1], 3))
+        moved = math.hypot(end[0] - here[0], end[1] - here[1])
+        pef.update(x=end[0], y=end[1])
+        self._emit(
+            "pef_move",
+            res.explain() + f' It moves {moved:.1f}" towards {target.name}, to '
+            f"({fmt_num(end[0])}, {fmt_num(end[1])}){covered}.",
+            result=res,
+            section="11.2",
+        )
+        np_side = self._np_side()
+        before = {f.id for f in self._alive(np_side)}
+        self._watch_pefs()
+        if self._state["outcome"] is not None:
+            return []
+        sight = self.sight()
+        players = self._alive(self._player_side())
+        found = [f.id for f in self._alive(np_side) if f.id not in before]
+        if any(sight.either(f, p.id) for f in found for p in players):
+            return found  # the whole group moved into sight (its free moves, 7.6.2)
+        return []
 
     def _pef_cover_end(
         self,

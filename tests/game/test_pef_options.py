@@ -96,3 +96,35 @@ def test_np_outnumbering_counts_the_closest_group_or_the_whole_sides() -> None:
     assert by_group.frames[-1].data["np_move"]["outnumbers"] is True  # 2 against p1 alone
     by_sides = play_case(_np_case(np_outnumbers_by_group=False))
     assert by_sides.frames[-1].data["np_move"]["outnumbers"] is False  # 2 against 2
+
+
+def _contact_on_the_enemy_turn(**interpretations: Any) -> dict[str, Any]:
+    """PEF 1 moves 8" into p1's sight on the enemy's turn (the fan off, so it ends in
+    the open) and is resolved as Contact: two enemies, Rep 4."""
+    case = _with(_case("pef_move_ends_in_cover"), pef_cover_fan=0, **interpretations)
+    case["steps"][0]["dice"] += [1, 1, 4, 3, 3]
+    return case
+
+
+def test_a_contact_found_by_a_moving_pef_takes_the_in_sight_test_at_once() -> None:
+    game = play_case(_contact_on_the_enemy_turn())
+    kinds = [e.kind for e in game.events]
+    assert kinds[-3:] == ["pef_resolved", "pef_contact", "in_sight"]
+    assert "moved into a player group's sight as PEF contact" in game.events[-1].text
+    decision = game.awaiting()
+    assert decision is not None and (decision.actor, decision.kind) == ("e", "free_move")
+    assert decision.frames == ("turn", "side(e)", "free_move(e)")
+    # the contact takes the test as the moving side: 3 successes each, and a tie goes
+    # to the side not moving, so p1 acts
+    game.play("pass", faces=[1, 2, 3, 4, 5, 6, 1, 2, 3])
+    test = [e for e in game.events if e.kind == "in_sight"][-1]
+    assert "Military 1-1 (moving)" in test.text and "p1 (not moving)" in test.text
+    decision = game.awaiting()
+    assert decision is not None and (decision.actor, decision.kind) == ("p", "in_sight_action")
+
+
+def test_a_contact_waits_for_its_activation_when_the_option_is_off() -> None:
+    game = play_case(_contact_on_the_enemy_turn(pef_contact_in_sight=False))
+    assert [e.kind for e in game.events][-2:] == ["pef_resolved", "pef_contact"]
+    decision = game.awaiting()
+    assert decision is not None and decision.kind != "free_move"

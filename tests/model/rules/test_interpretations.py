@@ -50,6 +50,7 @@ GAME = {
     "pef_cover_fan",  # test_pef_options.py, data games pef_move_*.json
     "pef_moves_on_any_die",  # test_pef_options.py
     "np_outnumbers_by_group",  # test_pef_options.py
+    "pef_contact_in_sight",  # test_pef_options.py
     "raid_objective_taken_on_reach",  # test_encounter.py
     "defend_item_stays_put",  # test_encounter.py
 }
