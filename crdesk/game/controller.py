@@ -124,6 +124,7 @@ from crdesk.rules.in_sight import InSightGroup, in_sight
 from crdesk.rules.melee import Approach, charge, melee
 from crdesk.rules.pef import enemy_reps, np_move, pef_move, pef_resolve, place_pef
 from crdesk.rules.reaction import Losses, ReactionTest, reaction_test
+from crdesk.rules.shooting import SECTION as FIRE_SECTION
 from crdesk.rules.shooting import default_allocation, fire
 from crdesk.rules.stars import star_fate, star_power
 from crdesk.tables import (
@@ -2172,8 +2173,12 @@ class Game:
         rush: bool,
         cause_of_reaction: str | None,
         verb: str = "",
+        missed_carry_on: bool = False,
     ) -> None:
-        """Fire one weapon (7.9.9-7.9.11) and queue what follows: damage, then the tests."""
+        """Fire one weapon (7.9.9-7.9.11) and queue what follows: damage, then the tests.
+
+        ``missed_carry_on``: a target missed takes no Received Fire test (a charger the
+        charged figure fired at, 7.11.2's "No Reaction Tests taken")."""
         self._state["volleys"] += 1
         opening = self._opening_of(shooter)
         if opening is not None:
@@ -2205,9 +2210,15 @@ class Game:
         names = ", ".join(t.name for t in targets)
         how = verb or ("Rush Shot" if rush else ("returns fire" if cause_of_reaction else "fires"))
         how = how if verb else f"{how} at"
+        said = res.explain()
+        if missed_carry_on:
+            said = said.replace(
+                f"Missed: takes Received Fire ({FIRE_SECTION}).",
+                "Missed: no Reaction Test, the charge goes on (7.11.2).",
+            )
         self._emit(
             "fire",
-            f"{shooter.name} {how} {names}: {res.explain()}",
+            f"{shooter.name} {how} {names}: {said}",
             result=res,
             figures=[shooter.id, *act.target_ids],
         )
@@ -2218,7 +2229,7 @@ class Game:
         for t, tr in zip(targets, res.targets, strict=True):
             if tr.hits:
                 hits[t.id] = [d.status.value for d in tr.damage]
-            else:
+            elif not missed_carry_on:
                 missed.append(t.id)
             if tr.carried_damage and t.id in carrying:
                 hits[carrying[t.id]] = [d.status.value for d in tr.carried_damage]
@@ -3874,10 +3885,9 @@ class Game:
                     rush=bool(d["rush"]),
                     cause_of_reaction=fire_at[0],
                     verb="Rush Shots at the charging" if d["rush"] else "fires at the charging",
-                )
-                if not self.rules.interpretations.charge_missed_charger_tests:
                     # "No Reaction Tests taken" (7.11.2): a missed charger carries on
-                    self._frames[-1].data["missed"] = []
+                    missed_carry_on=not self.rules.interpretations.charge_missed_charger_tests,
+                )
             return True
         while d["index"] < len(d["chargers"]):
             charger = self.fig(d["chargers"][d["index"]])

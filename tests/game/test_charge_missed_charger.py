@@ -33,6 +33,9 @@ def test_by_default_the_missed_charger_takes_no_test_and_fights() -> None:
     kinds = [e.kind for e in game.events]
     assert "reaction" not in kinds
     assert kinds.index("fire") < kinds.index("contact") < kinds.index("melee")
+    fire = next(e for e in game.events if e.kind == "fire")
+    assert "Missed: no Reaction Test, the charge goes on (7.11.2)." in fire.text
+    assert "takes Received Fire" not in fire.text
     assert game.fig("e1").status is Status.OBVIOUSLY_DEAD
 
 
@@ -43,6 +46,8 @@ def test_the_house_reading_tests_the_missed_charger_and_duck_back_stops_it() -> 
     game = play_case(case)
     reactions = [e for e in game.events if e.kind == "reaction"]
     assert len(reactions) == 1 and "p1" in reactions[0].figures
+    fire = next(e for e in game.events if e.kind == "fire")
+    assert "Missed: takes Received Fire (7.9.10)." in fire.text
     assert "Received Fire: Duck Back" in reactions[0].text
     assert "contact" not in [e.kind for e in game.events]
     assert game.fig("p1").status is Status.DUCK_BACK
