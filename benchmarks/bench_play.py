@@ -315,7 +315,7 @@ def program_blocks(
     clock = QElapsedTimer()
     ticker = QTimer()
     ticker.setInterval(5)
-    ticks: list[tuple[float, float, str]] = []
+    ticks: list[tuple[float, float, float, str]] = []
 
     cpu = [time.thread_time()]
 
@@ -327,7 +327,7 @@ def program_blocks(
         out["cpu gap"].append(busy)
         cpu[0] = used
         step = len(session.game.history)
-        ticks.append((now, gap, f"{busy:.0f} ms CPU; at {now - began:.1f} s, step {step}"))
+        ticks.append((now, gap, busy, f"at {now - began:.1f} s, step {step}"))
 
     ticker.timeout.connect(tick)
     watch_stalls = StallWatch("program_blocks")
@@ -380,7 +380,7 @@ def _print_program_blocks(out: dict[str, list[float]]) -> None:
     if out["decide"]:
         print(_row("decision in the worker thread", out["decide"], None))
     stalls = out.get("stalls") or []
-    print(f"# {len(stalls)} gaps over {STALL_REPORT_MS:g} ms; the longest, by handler:")
+    print(f"# {len(stalls)} gaps over {STALL_REPORT_MS:g} ms; the busiest, by handler:")
     for stall in stalls[:STALLS_SHOWN]:
         print(f"  {stall.describe()}")  # type: ignore[attr-defined]
 

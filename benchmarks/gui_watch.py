@@ -43,13 +43,16 @@ class Stall:
     ms: float
     when: str = ""
     """Where in the run it came (the caller's label of the tick that ended it)."""
+    cpu_ms: float = 0.0
+    """The GUI thread's CPU time in the gap (on a loaded machine, far below ``ms``)."""
     handlers: Counter[str] = field(default_factory=Counter)
     inners: Counter[str] = field(default_factory=Counter)
     events: Counter[str] = field(default_factory=Counter)
 
     def describe(self) -> str:
         total = sum(self.handlers.values())
-        lines = [f"{self.ms:.0f} ms" + (f" ({self.when})" if self.when else "")]
+        head = f"{self.cpu_ms:.0f} ms CPU in a {self.ms:.0f} ms gap"
+        lines = [head + (f" ({self.when})" if self.when else "")]
         if self.events:
             ev = [f"{h} {n} ms" for h, n in self.events.most_common(4)]
             lines.append(f"events: {'; '.join(ev)}")
@@ -127,19 +130,19 @@ class StallWatch:
 
     def stalls(
         self,
-        ticks: list[tuple[float, float, str]],
+        ticks: list[tuple[float, float, float, str]],
         over_ms: float,
         dispatches: list[Dispatch] | None = None,
     ) -> list[Stall]:
         """The gaps longer than ``over_ms`` (``ticks`` are (end time on
-        ``time.perf_counter``, gap ms, label)), longest first, each with the samples
-        (and the timed application's dispatches) inside it."""
+        ``time.perf_counter``, gap ms, GUI-thread CPU ms, label)), the most CPU first,
+        each with the samples (and the timed application's dispatches) inside it."""
         out = []
         samples = self.samples
-        for end, gap, when in ticks:
+        for end, gap, cpu, when in ticks:
             if gap <= over_ms:
                 continue
-            stall = Stall(start=end - gap / 1000.0, ms=gap, when=when)
+            stall = Stall(start=end - gap / 1000.0, ms=gap, when=when, cpu_ms=cpu)
             for s in samples:
                 if stall.start <= s.at <= end:
                     stall.handlers[s.handler] += 1
@@ -147,7 +150,7 @@ class StallWatch:
             if dispatches:
                 stall.events = dispatches_in(dispatches, stall.start, end)
             out.append(stall)
-        out.sort(key=lambda s: -s.ms)
+        out.sort(key=lambda s: (-s.cpu_ms, -s.ms))
         return out
 
 

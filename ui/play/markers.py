@@ -548,7 +548,8 @@ class GroupRing(QGraphicsItem):
         if colour != self.colour:
             self.colour = QColor(colour)
             self.update()
-        self.setToolTip(tip)
+        if self.toolTip() != tip:  # every ring is looked at after every step
+            self.setToolTip(tip)
 
     def boundingRect(self) -> QRectF:
         r = self._radius + 0.6
@@ -593,7 +594,8 @@ class LeaderMark(QGraphicsItem):
         if colour != self.colour:
             self.colour = QColor(colour)
             self.update()
-        self.setToolTip(tip)
+        if self.toolTip() != tip:  # every ring is looked at after every step
+            self.setToolTip(tip)
 
     def boundingRect(self) -> QRectF:
         return self._rect.adjusted(-1, -1, 1, 1)
