@@ -443,6 +443,11 @@ def _normal_facing(facing: float) -> float:
     return turned + 0.0
 
 
+def normal_facing(facing: float) -> float:
+    """The facing a figure stores when turned to ``facing`` degrees."""
+    return _normal_facing(facing)
+
+
 def _real(name: str, value: Any) -> float:
     if isinstance(value, numbers.Real) and not isinstance(value, bool):
         number = float(value)

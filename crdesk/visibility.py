@@ -17,6 +17,7 @@ moving a figure and moving it back restores the matrix bit for bit.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -299,6 +300,7 @@ class VisibilityService:
         all_round: bool = False,
         moving: bool | None = None,
         friends_block: bool = True,
+        facings: Sequence[float] | None = None,
     ) -> SpotVerdicts:
         """Judge the figure standing on each spot against each viewer, in one pass.
 
@@ -311,7 +313,8 @@ class VisibilityService:
         does now.  ``friends_block=False`` lets the sight lines pass the figure's
         own side (friends move away, and a friend's body is no Cover).  ``figure``
         is a figure's id, or a figure that need not be on the table (a PEF judged
-        as a figure, 11.2).
+        as a figure, 11.2).  ``facings`` gives the figure's facing on each spot (a
+        walk looks along its path); None: its facing now.
         """
         bf = self.battlefield
         index = self.index
@@ -330,6 +333,12 @@ class VisibilityService:
         everyone = self._current_viewpoints(index)
         keep = [k for k, i in enumerate(everyone.ids) if i != figure_id]
         probes = probe_viewpoints(index, self.rules, fig, pts, moving=on_the_move)
+        if facings is not None:
+            # as Figure.facing_vector works them out (the same floats as a row's)
+            probes.fx[:] = [math.sin(math.radians(f)) for f in facings]
+            probes.fy[:] = [-math.cos(math.radians(f)) for f in facings]
+        if figure_id in self._lit:
+            probes.lit[:] = True
         vp = join_viewpoints(everyone, keep, probes)
         if all_round:
             vp.fx[:] = 0.0

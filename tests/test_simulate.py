@@ -282,3 +282,26 @@ def test_the_player_patrols_only_with_the_objective_policy(player: str) -> None:
         assert heads and moved  # towards the far edge (smaller y)
     else:
         assert not heads and not moved
+
+
+@pytest.mark.parametrize("index", [0, 2, 4, 7])
+def test_quiet_walks_play_exactly_as_walking_every_step(
+    index: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The walk's shortcut (steps on which nothing can happen judged in one pass) gives
+    the same game, event for event, as an In Sight check after every step."""
+    from crdesk.game import controller
+    from crdesk.simulate import Setup, default_band, game_seed, play_game
+
+    setup = Setup(terrain="roll", band=default_band(), max_turns=6)
+    games: list[Any] = []
+    result = simulate._result
+    monkeypatch.setattr(simulate, "_result", lambda g, *a: games.append(g) or result(g, *a))
+    fast = play_game(setup, index, game_seed(5, index))
+    monkeypatch.setattr(controller, "QUIET_WALKS", False)
+    slow = play_game(setup, index, game_seed(5, index))
+    assert fast.error is None and fast == slow
+    quick, stepwise = games
+    assert [e.text for e in quick.events] == [e.text for e in stepwise.events]
+    assert quick.state_hash() == stepwise.state_hash()
+    assert sum(e.kind == "move" for e in quick.events) > 5

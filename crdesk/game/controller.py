@@ -105,6 +105,7 @@ from crdesk.model import (
     Scenario,
     Status,
     WeaponCode,
+    normal_facing,
 )
 from crdesk.options import RulesOptions, Weather
 from crdesk.rules import activation as act_rules
@@ -143,6 +144,9 @@ MANUAL = "manual"
 
 WALK_STEP = 1.0
 """A move is walked in steps of this many inches, checking In Sight after each (7.6)."""
+QUIET_WALKS = True
+"""Judge the steps of a walk on which nothing can happen in one pass (the same play as
+step by step; False walks every step, as a check)."""
 WALK_REFINE = 3
 """Halvings of the last step once something comes into sight: stop within 1/8"."""
 MAX_PATH_POINTS = 64
@@ -1688,8 +1692,19 @@ class Game:
         # a player figure resolves a PEF (and a building's, 11.1) the moment it sees
         # it; enemies a contact puts in its sight stop it like any others (7.6)
         watch = self.settings.solo and side == self._player_side()
-        for p, dist in points:
-            facing = _bearing(prev, p) if p != prev else fig.facing
+        # the steps on which nothing can happen are judged in one pass and skipped
+        quiet = 0
+        if QUIET_WALKS and not free:
+            quiet = self._quiet_steps(fig, points, enemies, seen, watch)
+        for k, (p, dist) in enumerate(points):
+            if k < quiet:
+                prev, prev_dist = p, dist
+                walked = dist
+                continue
+            if p != prev:
+                facing = _bearing(prev, p)
+            else:  # the facing it has after the steps skipped (it has not moved yet)
+                facing = self._facing_at(fig, points, k) if k == quiet else fig.facing
             bf.move_figure(fig.id, p[0], p[1], facing)
             if watch and self._watch_pefs(only=self.fig(fig.id)):
                 enemies = {e.id for e in self._alive(self.enemy_of(side))}
@@ -1713,6 +1728,9 @@ class Game:
                 break
             prev, prev_dist = p, dist
             walked = dist
+        if points and quiet >= len(points):  # the whole walk was quiet: to its end
+            last = points[-1][0]
+            bf.move_figure(fig.id, last[0], last[1], self._facing_at(fig, points, len(points)))
         if stop_at is not None:
             walked = stop_at
         travelled = _prefix(path, walked)
@@ -1746,6 +1764,86 @@ class Game:
                 section="7.4",
                 figures=[fig.id],
             )
+
+    @staticmethod
+    def _walk_facings(fig: Figure, points: Sequence[tuple[Point2, float]]) -> list[float]:
+        """The facing the walker has on each step (along its path), as stored."""
+        out: list[float] = []
+        prev, facing = (fig.x, fig.y), fig.facing
+        for p, _dist in points:
+            if p != prev:
+                facing = normal_facing(_bearing(prev, p))
+            out.append(facing)
+            prev = p
+        return out
+
+    def _facing_at(self, fig: Figure, points: Sequence[tuple[Point2, float]], k: int) -> float:
+        """The facing after step ``k - 1`` of a walk whose first ``k`` steps were skipped
+        (the figure's own facing when none was taken)."""
+        if k <= 0:
+            return fig.facing
+        return self._walk_facings(fig, points[:k])[-1]
+
+    def _quiet_steps(
+        self,
+        fig: Figure,
+        points: Sequence[tuple[Point2, float]],
+        enemies: set[str],
+        seen: set[str],
+        watch: bool,
+    ) -> int:
+        """How many of the walk's first steps nothing can happen on: no enemy not yet
+        seen comes into sight (7.6) and, in a solo game, the walker sees no PEF and
+        notices or enters no building (11.1, 11.3) -- judged for every step in one pass
+        instead of one sight row per step.  The walk plays step by step from there."""
+        if not points:
+            return 0
+        pts = [p for p, _d in points]
+        facings = self._walk_facings(fig, points)
+        first = len(points)
+        unseen = [e for e in sorted(enemies) if e not in seen and e != fig.id]
+        if unseen:
+            v = self.vis.spots(fig.id, pts, unseen, facings=facings)
+            hit = np.flatnonzero((v.sees | v.seen).any(axis=1))
+            if len(hit):
+                first = int(hit[0])
+        if watch and self.settings.solo and self._state["outcome"] is None:
+            first = min(first, self._first_watch_step(fig, pts[:first], facings[:first]))
+        return first
+
+    def _first_watch_step(self, fig: Figure, pts: Sequence[Point2], facings: list[float]) -> int:
+        """The first of the steps on which the walker would resolve a PEF or a building's
+        (what :meth:`_watch_pefs` with ``only`` would do there), else ``len(pts)``."""
+        walkers = [
+            replace(fig, x=float(x), y=float(y), facing=f)
+            for (x, y), f in zip(pts, facings, strict=True)
+        ]
+        first = len(pts)
+        pefs = [(p["x"], p["y"]) for p in self._state["pefs"] if not p["resolved"]]
+        if pefs and walkers:
+            seen = movement.sees_points(
+                self.battlefield,
+                walkers,
+                pefs,
+                self.rules,
+                index=self.vis.index,
+                behind_cover_hides=True,
+            )
+            hit = np.flatnonzero(seen.any(axis=1))
+            if len(hit):
+                first = int(hit[0])
+        if self.rules.interpretations.pef_buildings and self._state["pef"]["placed"]:
+            done: dict[str, str] = self._state["pef"].get("buildings", {})
+            for b in self.battlefield.terrain:
+                if not isinstance(b, Building) or done.get(b.id) == "noticed":
+                    continue
+                entering = done.get(b.id) == "enter"
+                for k in range(first):
+                    w = walkers[k]
+                    if (self._building_of(w) is b) if entering else self._notices(w, b):
+                        first = k
+                        break
+        return first
 
     def _free_spot(self, fig: Figure, path: Sequence[Point2], at: float, floor: float) -> float:
         """The distance along the path, at or before ``at``, where the base overlaps no

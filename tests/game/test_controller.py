@@ -413,8 +413,10 @@ def test_a_game_keeps_the_sight_route_it_started_on(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(los, "_evaluate_compiled", no_kernels)
     game.play(Move("p1", ((5, 15),)))  # walked with In Sight checks, all on numpy
     assert game.battlefield.figure("p1").y == 15
+    assert game.awaiting() is not None  # the next choices judged on numpy too
     with pytest.raises(AssertionError, match="judged sight on the kernels"):
         unpinned.play(Move("p1", ((5, 15),)))
+        unpinned.awaiting()
 
 
 def test_the_solo_enemy_rolls_np_force_movement_as_a_step() -> None:
