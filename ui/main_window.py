@@ -615,6 +615,10 @@ class MainWindow(QMainWindow):
         """
         from crdesk.scenario import load
 
+        # a game shows its own table: a scenario dropped or chosen from Open Recent
+        # during one would replace the editor's document under it (the monkey found it)
+        if self.play.active and not self.play.stop():
+            return False
         if not self.maybe_save():
             return False
         read = loader or load
