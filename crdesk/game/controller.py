@@ -86,7 +86,7 @@ from crdesk.game.actions import (
 )
 from crdesk.game.adapter import Sight
 from crdesk.game.preview import Preview, Sighting
-from crdesk.game.records import CHANCE, Decision, Event, Frame, Outcome, Step
+from crdesk.game.records import CHANCE, Decision, Event, Frame, Outcome, Seat, Step
 from crdesk.geometry import kernels, movement
 from crdesk.geometry.measure import (
     arc_of_fire,
@@ -195,6 +195,9 @@ class GameSettings:
     """Every side is played by people at one screen (saved so a resumed game does
     not seat the program on a side: an empty ``program_sides`` alone may also be a
     game made on the command line, which the app seats by the scenario)."""
+    seats: tuple[Seat, ...] = ()
+    """Co-op: the people at the screen sharing a side's groups (none: one person per
+    side); nothing the rules read (see :mod:`crdesk.game.seats`)."""
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -208,6 +211,8 @@ class GameSettings:
             out["encounter"] = self.encounter
         if self.hot_seat:
             out["hot_seat"] = True
+        if self.seats:  # written only when used: other games' files stay as they were
+            out["seats"] = [seat.to_dict() for seat in self.seats]
         return out
 
     @classmethod
@@ -220,6 +225,7 @@ class GameSettings:
             bool(data.get("solo", False)),
             str(data.get("encounter") or ""),
             bool(data.get("hot_seat", False)),
+            tuple(Seat.from_dict(x) for x in data.get("seats", []) or [] if isinstance(x, dict)),
         )
 
 

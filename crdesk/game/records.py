@@ -144,3 +144,24 @@ class Outcome:
         if self.won is not None:
             out.update(won=self.won, next_encounter=self.next_encounter)
         return out
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """One person at the screen in a co-op game: who, on which side, and the figures
+    whose groups are theirs (see :mod:`crdesk.game.seats`)."""
+
+    name: str
+    side: str
+    figures: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "side": self.side, "figures": list(self.figures)}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Seat:
+        return cls(
+            str(data.get("name", "")),
+            str(data.get("side", "")),
+            tuple(str(f) for f in data.get("figures", []) or []),
+        )

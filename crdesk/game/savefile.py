@@ -58,7 +58,7 @@ from crdesk.errors import (
 )
 from crdesk.game.controller import HASH_EVERY, MANUAL, SEEDED, Game, GameSettings, ReplayError
 from crdesk.game.records import Step
-from crdesk.game.seats import MAX_NAME, MAX_SEATS, SeatedSettings, settings_from_dict
+from crdesk.game.seats import MAX_NAME, MAX_SEATS
 from crdesk.jsonfile import parse_object, read_file
 from crdesk.model import Scenario
 from crdesk.scenario import MAX_FILE_BYTES, from_document, to_document, write_atomic
@@ -160,8 +160,8 @@ _SETTING_TYPES: dict[str, dict[str, Any]] = {
 
 
 def _settings_schema() -> dict[str, Any]:
-    """Every field of :class:`SeatedSettings` (new ones are accepted as any JSON value)."""
-    names = [f.name for f in dataclasses.fields(SeatedSettings)]
+    """Every field of :class:`GameSettings` (new ones are accepted as any JSON value)."""
+    names = [f.name for f in dataclasses.fields(GameSettings)]
     return {
         "type": "object",
         "x-expected": "a game settings object",
@@ -661,7 +661,7 @@ def load_document(
         Step(s["actor"], s["action"], tuple(s.get("faces", ())), s.get("why", ""))
         for s in data["steps"]
     ]
-    settings = settings_from_dict(data["settings"])
+    settings = GameSettings.from_dict(data["settings"])
     try:
         game = _replay(data, scenario, steps, settings, source)
     except GameReplayError as exc:

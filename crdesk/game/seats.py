@@ -8,7 +8,7 @@ encounter started, by their figures, since groups merge and split as figures
 move, 6.2).  Whoever plays the Leader of a group decides for that group; a
 figure's own decision (its reaction, its Free Will) is its player's.
 
-The seats are part of the game's settings (:class:`SeatedSettings`), written to
+The seats are part of the game's settings (``GameSettings.seats``), written to
 the ``.crgame`` file only when there are any, so a file made before co-op
 opens as it always did and one made with seats opens seated the same way.
 Nothing here is a rule: the controller treats every side alike; the seats only
@@ -17,13 +17,11 @@ say which person at the screen is asked.
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass
-from typing import Any
-
 from crdesk.cohesion import Cohesion, Group
 from crdesk.game.controller import Game, GameSettings
-from crdesk.game.records import CHANCE, Decision
+from crdesk.game.records import CHANCE, Decision, Seat
+
+__all__ = ["MAX_NAME", "MAX_SEATS", "Seat", "deciders", "seat_of", "seats_of", "start_groups"]
 from crdesk.geometry import kernels
 from crdesk.model import Scenario
 from crdesk.visibility import VisibilityService
@@ -34,61 +32,9 @@ MAX_NAME = 40
 """Characters of a player's name."""
 
 
-@dataclass(frozen=True, slots=True)
-class Seat:
-    """One person at the screen: who, on which side, and the figures whose groups are theirs."""
-
-    name: str
-    side: str
-    figures: tuple[str, ...] = ()
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "side": self.side, "figures": list(self.figures)}
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Seat:
-        return cls(
-            str(data.get("name", "")),
-            str(data.get("side", "")),
-            tuple(str(f) for f in data.get("figures", []) or []),
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class SeatedSettings(GameSettings):
-    """:class:`GameSettings` with the co-op seats (empty: one person per side, as before)."""
-
-    seats: tuple[Seat, ...] = ()
-
-    def to_dict(self) -> dict[str, Any]:
-        out = GameSettings.to_dict(self)
-        if self.seats:  # written only when used: other games' files stay as they were
-            out["seats"] = [s.to_dict() for s in self.seats]
-        return out
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> SeatedSettings:
-        base = GameSettings.from_dict(data)
-        seats = tuple(Seat.from_dict(s) for s in data.get("seats", []) or [] if isinstance(s, dict))
-        return cls.with_seats(base, seats)
-
-    @classmethod
-    def with_seats(cls, settings: GameSettings, seats: tuple[Seat, ...]) -> SeatedSettings:
-        """``settings`` as they are, seated so."""
-        values = {f.name: getattr(settings, f.name) for f in dataclasses.fields(GameSettings)}
-        return cls(**values, seats=seats)
-
-
-def settings_from_dict(data: dict[str, Any]) -> GameSettings:
-    """A saved game's settings: :class:`SeatedSettings` when it names seats, else plain
-    :class:`GameSettings` (a game without seats is read exactly as before co-op)."""
-    seated = SeatedSettings.from_dict(data)
-    return seated if seated.seats else GameSettings.from_dict(data)
-
-
 def seats_of(settings: GameSettings) -> tuple[Seat, ...]:
-    """The seats of a game's settings (none for plain :class:`GameSettings`)."""
-    return settings.seats if isinstance(settings, SeatedSettings) else ()
+    """The seats of a game's settings (none: one person per side)."""
+    return settings.seats
 
 
 def start_groups(scenario: Scenario, side: str) -> list[Group]:

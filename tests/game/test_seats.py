@@ -17,7 +17,7 @@ import pytest
 from crdesk.game import Game, GameSettings
 from crdesk.game.actions import Activate
 from crdesk.game.savefile import GameFileError, dumps_game, load_game, loads_game
-from crdesk.game.seats import Seat, SeatedSettings, deciders, seats_of, start_groups
+from crdesk.game.seats import Seat, deciders, seats_of, start_groups
 from crdesk.model import Scenario
 from crdesk.resources import demo_scenario
 from crdesk.scenario import load
@@ -35,7 +35,7 @@ def demo() -> Scenario:
 
 
 def coop_game(demo: Scenario, seed: int = 2) -> Game:
-    settings = SeatedSettings(hot_seat=True, seats=(ALICE, BOB))
+    settings = GameSettings(hot_seat=True, seats=(ALICE, BOB))
     return Game.new(demo, seed=seed, settings=settings)
 
 
@@ -70,7 +70,7 @@ def test_an_old_saved_game_opens_unseated_and_saves_as_it_was() -> None:
 
 
 def test_seats_are_written_only_when_there_are_any(demo: Scenario) -> None:
-    plain = Game.new(demo, seed=2, settings=SeatedSettings(hot_seat=True))
+    plain = Game.new(demo, seed=2, settings=GameSettings(hot_seat=True))
     assert "seats" not in json.loads(dumps_game(plain))["settings"]
     assert json.loads(dumps_game(coop_game(demo)))["settings"]["seats"] == [
         {"name": "Alice", "side": "enemy", "figures": ["e1", "e2"]},
@@ -123,7 +123,7 @@ def test_a_choice_between_two_players_groups_is_for_both(demo: Scenario) -> None
 
 def test_a_lone_seat_names_the_sides_one_player(demo: Scenario) -> None:
     carol = Seat("Carol", "player", ())
-    game = Game.new(demo, seed=1, settings=SeatedSettings(hot_seat=True, seats=(carol,)))
+    game = Game.new(demo, seed=1, settings=GameSettings(hot_seat=True, seats=(carol,)))
     decision = game.awaiting()
     assert decision is not None and decision.actor == "player"
     assert deciders(game, decision) == (carol,)

@@ -8,6 +8,7 @@ empty, the side is one person's, as before.  The seats are saved with the game
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 from PySide6.QtWidgets import (
@@ -27,7 +28,7 @@ from PySide6.QtWidgets import (
 
 from crdesk.cohesion import Group
 from crdesk.game import MANUAL, SEEDED, GameSettings
-from crdesk.game.seats import MAX_NAME, MAX_SEATS, Seat, SeatedSettings, start_groups
+from crdesk.game.seats import MAX_NAME, MAX_SEATS, Seat, start_groups
 from crdesk.model import EncounterType, Scenario
 
 MAX_SEED = 2**31 - 1
@@ -259,7 +260,7 @@ class StartDialog(QDialog):
             encounter="" if kind is EncounterType.FREE else kind.value,
         )
         seats = self.seats()
-        return SeatedSettings.with_seats(settings, seats) if seats else settings
+        return dataclasses.replace(settings, seats=seats) if seats else settings
 
     def _dice_changed(self, _index: int) -> None:
         for widget in self._seed_widgets:
