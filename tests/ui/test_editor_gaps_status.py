@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, QTimer
@@ -276,3 +277,16 @@ def test_status_bar_coordinates_follow_a_drag(window) -> None:
     x, y = fig.x, fig.y  # the figure follows the pointer while dragged
     assert window.position_label.text() == f'x {x:.1f}"  y {y:.1f}"'
     send(view, QEvent.Type.MouseButtonRelease, x, y, LEFT, NONE)
+
+
+def test_the_export_dialog_file_label_is_a_mnemonic_for_the_path(
+    qtbot: Any, tmp_path: Path
+) -> None:
+    """The "&File:" label points at the path box (a layout is no buddy, and then Qt
+    shows the ampersand literally)."""
+    from PySide6.QtWidgets import QLabel
+
+    dialog = ExportDialog("Demo", tmp_path)
+    qtbot.addWidget(dialog)
+    label = next(w for w in dialog.findChildren(QLabel) if w.text() == "&File:")
+    assert label.buddy() is dialog.path_edit

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QFormLayout,
     QHBoxLayout,
+    QLabel,
     QLineEdit,
     QPushButton,
     QSpinBox,
@@ -95,7 +96,9 @@ class ExportDialog(QDialog):
             "The PDF prints at 1:1; the page orientation that needs fewest pages is chosen"
         )
         form = QFormLayout()
-        form.addRow("&File:", row)
+        file_label = QLabel("&File:")  # a layout is no buddy: point Alt+F at the path
+        file_label.setBuddy(self.path_edit)
+        form.addRow(file_label, row)
         form.addRow("F&ormat:", self.format_combo)
         form.addRow("&Resolution:", self.dpi_spin)
         form.addRow("&Paper (PDF):", self.paper_combo)
