@@ -487,6 +487,7 @@ def odds(game: Game, shooter: Figure, act: Fire) -> FirearmsOdds:
 __all__ = [
     "KEY",
     "ModeChoice",
+    "WeaponPanel",
     "card_of",
     "check_fire",
     "do_reload",
@@ -495,8 +496,58 @@ __all__ = [
     "modes",
     "odds",
     "on",
+    "panel",
     "reload_problem",
     "start_activation",
     "volley",
     "weapon_state",
 ]
+
+
+@dataclass(frozen=True, slots=True)
+class WeaponPanel:
+    """What the play mode shows and offers for a figure's weapon (FD §11)."""
+
+    figure: str
+    card: WeaponCard
+    state: WeaponState
+    modes: tuple[ModeChoice, ...]
+    aim: str | None
+    """None when the figure may aim now (FD §5.1), else why not."""
+    support: str | None
+    """None when the figure may use supported fire now (FD §7), else why not."""
+    walk_pairs: int
+    """The most pairs it may sacrifice to walk a Full Auto volley (FD §5.2); 0 without FA."""
+
+    @property
+    def rounds(self) -> int:
+        return self.state.rounds
+
+    @property
+    def spares(self) -> int:
+        return self.state.spares
+
+    @property
+    def summary(self) -> str:
+        """The figure panel's line: card, mode, rounds left, spares."""
+        return self.state.summary()
+
+
+def panel(game: Game, fig: Figure) -> WeaponPanel | None:
+    """The figure's weapon card, mode, rounds left and the choices it has now (FD §11);
+    None with the module off or an unarmed figure."""
+    ws = weapon_state(game, fig)
+    if ws is None:
+        return None
+    moved = _moved(game, fig)
+    active = _activation_of(game, fig.id) is not None
+    aim = None
+    if FireMode.FA not in ws.card.modes:
+        aim = f"{ws.card.name} has no Full Auto: aiming is for Full Auto (FD §5.1)"
+    elif not active:
+        aim = f"{fig.name} may aim only when active (FD §5.1)"
+    elif moved:
+        aim = f"{fig.name} has moved this activation: no aiming (FD §5.1)"
+    support = f"{fig.name} has moved this activation: no supported fire (FD §7)" if moved else None
+    walk = 4 if FireMode.FA in ws.card.modes else 0
+    return WeaponPanel(fig.id, ws.card, ws, tuple(modes(game, fig)), aim, support, walk)
