@@ -311,6 +311,8 @@ def check_fire(game: Game, shooter: Figure, act: Fire, *, reaction: bool) -> Non
             f"{shooter.name} has moved this activation: supported fire ({act.support}) needs "
             "a shooter that did not move (FD §7)"
         )
+    if act.aim and act.walk:
+        raise IllegalActionError("aiming is not allowed with walking fire (FD §5.1)")
     if act.walk and act.walk > 4:
         raise IllegalActionError("at most 4 pairs may be sacrificed to walk the target (FD §5.2)")
     counts = [n for _, n in act.targets]

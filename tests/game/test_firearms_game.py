@@ -60,6 +60,8 @@ def test_with_the_switch_off_modes_are_refused_and_the_state_has_no_weapons() ->
     [
         ("fire p2 at e1 mode semi", "Doc's Shotgun has no Semi mode; its card has Pump (pump)"),
         ("fire p1 at e1 mode FA walk 5", "at most 4 pairs"),
+        ("fire p1 at e1 mode FA aim walk 1", "aiming is not allowed with walking fire"),
+        ("fire p1 at e1,p2 mode FA", "Full Auto (FD §5) fires at one primary target"),
         ("fire p1 at e1 mode semi aim", "aiming is for Full Auto (FD §5.1), not Semi"),
         ("fire p1 at e1:2 mode FA", "Full Auto sets its own dice"),
     ],

@@ -67,6 +67,7 @@ def test_the_dialog_offers_the_modes_with_odds_per_die_and_fires_full_auto_aimed
     aimed = adapter.firearms_odds(game, "fire p1 at e2 mode FA aim")
     assert dialog.detail_odds == aimed and aimed != want
     assert "aimed pair 1-2 +2" in dialog.dice_odds_label.text()
+    assert not dialog.walk_spin.isEnabled()  # no walking an aimed volley (FD §5.1)
     SHOTS.mkdir(parents=True, exist_ok=True)
     paste(window.grab().toImage(), window, dialog).save(str(SHOTS / "play-firearms-dialog.png"))
     steps = len(game.history)

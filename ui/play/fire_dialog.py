@@ -274,8 +274,9 @@ class FireDialog(QDialog):
         panel = self.panel
         assert panel is not None
         fa = self.mode() is FireMode.FA
-        self.aim_box.setEnabled(fa and panel.aim is None)
-        self.walk_spin.setEnabled(fa)
+        # aiming and walking the target do not go together (FD §5.1)
+        self.aim_box.setEnabled(fa and panel.aim is None and self.walk_spin.value() == 0)
+        self.walk_spin.setEnabled(fa and not self.aim_box.isChecked())
         own_dice = fa or panel.card.buckshot or self.mode() in (FireMode.RB2, FireMode.RB3)
         for spin in self.spins.values():
             spin.setEnabled(not own_dice)
