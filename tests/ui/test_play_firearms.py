@@ -16,7 +16,7 @@ from crdesk.options import RulesOptions
 from crdesk.rules.firearms.tables import FireMode
 from tests.game.test_adapter import SEED_PLAYER_FIRST, skirmish
 from tests.ui.mouse import click
-from tests.ui.test_play_fire import KNUCKLES, MACE, paste
+from tests.ui.test_play_fire import KNUCKLES, MACE, hover, paste
 from ui.main_window import MainWindow
 
 SHOTS = Path("/tmp/crdesk-shots")
@@ -47,6 +47,9 @@ def test_the_dialog_offers_the_modes_with_odds_per_die_and_fires_full_auto_aimed
     click(window.view, *MACE)
     assert card.figure_id == "p1"
     assert "Rounds: 30/30 · spare magazines: 3" in card.view.text()
+    hover(window, *KNUCKLES)  # the base game's odds would mislead: the dialog has them
+    assert tool.hovered is not None and tool.hovered.odds is None
+    assert "Firearms Detail — Assault Rifle (AR), Semi: 30/30 rounds" in tool.hover_text()
     click(window.view, *KNUCKLES)
     dialog = tool.fire_dialog
     assert dialog is not None and dialog.panel is not None
