@@ -2609,6 +2609,8 @@ class Game:
             )
             for f in group
         ]
+        if self.rules.firearms_detail:  # Full Auto counts Outgunned Ranking +1 (FD §5)
+            testers = firearms.outgunned_by_full_auto(self, cause, testers)
         leader_rep = self._leader_die_rep(group)
         side = self.fig(group[0]).side
         losses = Losses(

@@ -32,6 +32,8 @@ with it off nothing about play (nor a game's state hash) changes.
   normal movement only).
 * Aiming (FD §5.1) needs an active shooter that has not moved this activation;
   supported fire (§7) a shooter that has not moved (a reacting figure did not).
+* Full Auto's Outgunned Ranking +1 (FD §5) applies to the reaction tests the
+  volley causes: the cause's weapon last fired on Full Auto.
 * The knockdown push stops at the table edge, walls and impassable ground (what
   a move may not cross, :func:`crdesk.geometry.movement.path_cost`).
 """
@@ -59,7 +61,15 @@ from crdesk.rules.firearms.fire import (
     firing_mode,
 )
 from crdesk.rules.firearms.odds import FirearmsOdds, fire_weapon_odds
-from crdesk.rules.firearms.tables import SINGLE_SHOT_MODES, FireMode, Support, fd
+from crdesk.rules.firearms.tables import (
+    FA_RANK_BONUS,
+    SINGLE_SHOT_MODES,
+    FireMode,
+    Support,
+    fd,
+)
+from crdesk.rules.reaction import ReactingFigure
+from crdesk.rules.shooting import is_outgunned
 
 if TYPE_CHECKING:
     from crdesk.game.controller import Game
@@ -498,6 +508,7 @@ __all__ = [
     "modes",
     "odds",
     "on",
+    "outgunned_by_full_auto",
     "panel",
     "reload_problem",
     "start_activation",
@@ -553,3 +564,21 @@ def panel(game: Game, fig: Figure) -> WeaponPanel | None:
     support = f"{fig.name} has moved this activation: no supported fire (FD §7)" if moved else None
     walk = 4 if FireMode.FA in ws.card.modes else 0
     return WeaponPanel(fig.id, ws.card, ws, tuple(modes(game, fig)), aim, support, walk)
+
+
+def outgunned_by_full_auto(
+    game: Game, cause: Figure, testers: list[ReactingFigure]
+) -> list[ReactingFigure]:
+    """A figure testing because of a Full Auto volley reads the shooter's Outgunned
+    Ranking one higher (FD §5): the cause's weapon last fired on Full Auto (the tests
+    follow the volley that caused them)."""
+    ws = weapon_state(game, cause)
+    if ws is None or ws.mode is not FireMode.FA:
+        return testers
+    shooter = adapter.rank_of(cause, game.rules) + FA_RANK_BONUS
+    out = []
+    for t in testers:
+        fig = game.fig(t.id)
+        target = adapter.rank_of(fig, game.rules)
+        out.append(replace(t, outgunned=is_outgunned(shooter, target, target_is_star=fig.is_star)))
+    return out

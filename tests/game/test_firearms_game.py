@@ -104,3 +104,18 @@ def test_the_adapter_gives_the_card_modes_and_rounds_and_the_rounds_are_game_sta
     back = Game.replay(game.scenario, game.history[:-1], dice="manual", settings=game.settings)
     assert back.state_hash() == before
     assert adapter.rounds_left(back, "p1") == 30
+
+
+@pytest.mark.parametrize(
+    ("mode", "dice", "outcome"),
+    [("semi", 3, "Received Fire: Rush Shot"), ("FA", 10, "Received Fire (Outgunned): Outgunned")],
+)
+def test_full_auto_counts_outgunned_ranking_one_higher(mode: str, dice: int, outcome: str) -> None:
+    """AR against AR is no Outgunning; on Full Auto the shooter's ranking is one higher
+    (FD §5), so the same Received Fire roll (one pass) reads Duck Back, not Rush Shot."""
+    game = _game(True)
+    game.play(f"fire p1 at e1 mode {mode}", faces=[1] * dice + [2, 6])
+    while (d := game.awaiting()) is not None and d.actor == "chance":
+        game.play(DiceFaces((1,) * d.dice))  # Knuckles' Rush Shot misses, and so on
+    reaction = next(e for e in game.events if e.kind == "reaction")
+    assert "rolled 2,6 vs Rep 4: passed 1" in reaction.text and outcome in reaction.text
