@@ -25,8 +25,10 @@ with it off nothing about play (nor a game's state hash) changes.
   act) other than the shooter, friend or foe, seen by the shooter or not,
   measured base edge to base edge from the target.  Their 7.9.10 Cover is the
   sight matrix's Cover from the shooter.
-* A figure hit takes its damage; a figure of the firing not hit (the spread's
-  and a missed target) takes Received Fire (FD §5, §11).
+* A figure hit takes its damage.  Every figure of a Full Auto spread not put Out
+  of the Fight or Obviously Dead takes Received Fire, hit or not (FD §5, §11: a
+  figure ducking back from its hit cannot score better than Duck Back, 7.7.3);
+  a missed target of the other modes takes it as in the base game.
 * Reload swaps magazines whenever the weapon is not full and a spare is left
   (not only when empty), with 7.9.2's limits (not after firing this activation,
   normal movement only).
@@ -409,7 +411,7 @@ def volley(
     missed: list[str] = []
     if not missed_carry_on:
         missed = list(dict.fromkeys(f.id for f in res.figures if f.received_fire))
-        missed = [m for m in missed if m not in hits]
+        missed = [m for m in missed if m not in _down(hits)]
     if missed:
         names_rf = ", ".join(game.fig(m).name for m in missed)
         game._emit(
