@@ -14,6 +14,7 @@ text                                   meaning
 ``fast p1,p2``                         declare a Fast Move for these figures (7.4.2)
 ``prone p1`` / ``stand p1``            go prone / stand up (7.4.3)
 ``fire p1 at e1:2,e2:1``               fire, with the dice allotted to each target
+``fire p1 at e1 mode FA aim``          Firearms Detail: a fire mode and options (FD §5-§7)
 ``charge p1,p2 at e2``                 declare a Charge into Melee (7.11.2, 7.11.6)
 ``ready p1`` / ``throw p1 at 10,12``   ready / throw a grenade (7.10)
 ``reload p1``                          reload (7.9.2)
@@ -43,6 +44,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from crdesk.errors import IllegalActionError
+from crdesk.rules.firearms.tables import FireMode
 
 Point2 = tuple[float, float]
 
@@ -303,29 +305,101 @@ class Fire(Action):
     """Fire at targets, ``(target id, dice)`` in the order the dice are given out (7.9.9).
 
     A count of 0 means "the default allocation" (one die each in turn, 7.9.8).
+    With the Firearms Detail rules on, the shooter may also choose a fire mode and
+    options (FD §5-§7): ``fire p1 at e1 mode FA aim``, ``... mode FA walk 2``,
+    ``... support bipod``; none given means the weapon's current mode, unaimed.
     """
 
     figure: str
     targets: tuple[tuple[str, int], ...]
+    mode: str = ""
+    """A Firearms Detail fire mode (``FireMode`` value: ``semi``, ``3RB``, ``FA``, ...)."""
+    aim: bool = False
+    walk: int = 0
+    """Pairs of Full Auto dice sacrificed to walk the target (FD §5.2)."""
+    support: str = ""
+    """``braced``, ``bipod`` or ``tripod`` (FD §7); empty for none."""
     word: ClassVar[str] = "fire"
 
     def __str__(self) -> str:
         parts = ",".join(f"{t}:{n}" if n else t for t, n in self.targets)
-        return f"fire {self.figure} at {parts}"
+        return f"fire {self.figure} at {parts}{self.options_text}"
+
+    @property
+    def options_text(self) -> str:
+        """The Firearms Detail choices as written after the targets ('' for none)."""
+        out = f" mode {self.mode}" if self.mode else ""
+        out += " aim" if self.aim else ""
+        out += f" walk {self.walk}" if self.walk else ""
+        out += f" support {self.support}" if self.support else ""
+        return out
+
+    @property
+    def detailed(self) -> bool:
+        """Whether any Firearms Detail choice is made (refused with the module off)."""
+        return bool(self.mode or self.aim or self.walk or self.support)
 
     @classmethod
     def _from_words(cls, words: list[str]) -> Action:
-        if len(words) != 3 or words[1] != "at":
-            raise IllegalActionError("'fire' is written 'fire ID at TARGET[:DICE],...'")
+        if len(words) < 3 or words[1] != "at":
+            raise IllegalActionError(
+                "'fire' is written 'fire ID at TARGET[:DICE],... "
+                "[mode MODE] [aim] [walk PAIRS] [support braced|bipod|tripod]'"
+            )
         targets: list[tuple[str, int]] = []
         for part in words[2].split(","):
             name, _, n = part.partition(":")
             targets.append((_fid(name), _count(n, "the dice on a target") if n else 0))
-        return cls(_fid(words[0]), tuple(targets))
+        mode, aim, walk, support = "", False, 0, ""
+        rest = words[3:]
+        seen: set[str] = set()
+        while rest:
+            key = rest.pop(0).lower()
+            if key in seen:
+                raise IllegalActionError(f"'{key}' is given twice in a fire action")
+            seen.add(key)
+            if key == "aim":
+                aim = True
+                continue
+            if key not in ("mode", "walk", "support"):
+                raise IllegalActionError(
+                    f"unknown fire option {key!r}: the options are mode, aim, walk, support"
+                )
+            if not rest:
+                raise IllegalActionError(f"'{key}' needs a value in a fire action")
+            value = rest.pop(0)
+            if key == "mode":
+                mode = _fire_mode(value)
+            elif key == "walk":
+                walk = _count(value, "the pairs walked")
+                if walk == 0:
+                    raise IllegalActionError("'walk' takes 1 or more pairs (FD §5.2)")
+            else:
+                support = value.lower()
+                if support not in _SUPPORTS:
+                    raise IllegalActionError(
+                        f"support is one of {', '.join(_SUPPORTS)}, got {value!r} (FD §7)"
+                    )
+        return cls(_fid(words[0]), tuple(targets), mode, aim, walk, support)
 
     @property
     def target_ids(self) -> tuple[str, ...]:
         return tuple(t for t, _ in self.targets)
+
+
+_SUPPORTS = ("braced", "bipod", "tripod")
+
+
+def _fire_mode(text: str) -> str:
+    """A fire mode's canonical text (case-insensitive): semi, SA, DA, pump, BA, 2RB, 3RB,
+    FA, single (FD §2)."""
+    modes = {m.value.casefold(): m.value for m in FireMode}
+    try:
+        return modes[text.casefold()]
+    except KeyError:
+        raise IllegalActionError(
+            f"no fire mode {text!r}; the modes are {', '.join(modes.values())} (FD §2)"
+        ) from None
 
 
 @dataclass(frozen=True, slots=True)

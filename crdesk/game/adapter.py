@@ -13,7 +13,9 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
+from crdesk.errors import IllegalActionError
 from crdesk.geometry import movement
 from crdesk.geometry.measure import Point2, arc_of_fire, blast_members, charge_direction
 from crdesk.geometry.terrain_index import TerrainIndex
@@ -25,6 +27,12 @@ from crdesk.rules.reaction import ReactingFigure
 from crdesk.rules.shooting import TargetSpec, default_allocation, is_outgunned, weapon_rank
 from crdesk.tables import weapon_stats
 from crdesk.visibility import SightMatrix
+
+if TYPE_CHECKING:
+    from crdesk.game.actions import Fire
+    from crdesk.game.controller import Game
+    from crdesk.game.firearms import ModeChoice, WeaponPanel
+    from crdesk.rules.firearms.odds import FirearmsOdds
 
 STILL_REACTING = frozenset({Status.DUCK_BACK, Status.OUTGUNNED})
 """Reactions a figure is still carrying out until it is next active (7.7.3)."""
@@ -300,3 +308,42 @@ def throw_spec(
         blast_radius=rules.blast_radius,
         inside=tuple(f.id for f in blast_members(point, standing, rules)),
     )
+
+
+# --------------------------------------------------------------------------
+# Firearms Detail (rules/firearms-detail.md §11): what the play mode asks
+
+
+def weapon_panel(game: Game, figure_id: str) -> WeaponPanel | None:
+    """The figure's weapon card, current mode, rounds left, spare magazines and the modes
+    and options it may use now (FD §2-§7, §11); None with Firearms Detail off or unarmed."""
+    from crdesk.game import firearms
+
+    return firearms.panel(game, game.fig(figure_id))
+
+
+def fire_modes(game: Game, figure_id: str) -> list[ModeChoice]:
+    """The modes of the figure's card with the dice each rolls now and why one cannot be
+    used (FD §2, §3); empty with Firearms Detail off."""
+    from crdesk.game import firearms
+
+    return firearms.modes(game, game.fig(figure_id))
+
+
+def rounds_left(game: Game, figure_id: str) -> int | None:
+    """Rounds in the figure's weapon (FD §3); None with Firearms Detail off or unarmed."""
+    panel = weapon_panel(game, figure_id)
+    return None if panel is None else panel.rounds
+
+
+def firearms_odds(game: Game, action: Fire | str) -> FirearmsOdds:
+    """Exact odds per die of a fire action as it would be fired now (FD §11): the fire
+    dialog's numbers.  IllegalActionError when the module is off or the figure unarmed."""
+    from crdesk.game import firearms
+    from crdesk.game.actions import Action
+    from crdesk.game.actions import Fire as FireAction
+
+    act = Action.parse(action) if isinstance(action, str) else action
+    if not isinstance(act, FireAction):
+        raise IllegalActionError(f"{act} is not a fire action")
+    return firearms.odds(game, game.fig(act.figure), act)

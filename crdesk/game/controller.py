@@ -51,7 +51,7 @@ from shapely.geometry.base import BaseGeometry
 from crdesk.cohesion import Cohesion
 from crdesk.dice import DiceLog, DiceSource, counter_face
 from crdesk.errors import CrdeskError, IllegalActionError
-from crdesk.game import adapter, encounter
+from crdesk.game import adapter, encounter, firearms
 from crdesk.game.actions import (
     Action,
     Activate,
@@ -351,6 +351,8 @@ class Game:
         kind = encounter.tracked(settings)
         if kind is not None:  # only games playing an encounter carry its objectives (12)
             self._state["encounter"] = encounter.initial_state(kind, solo=settings.solo)
+        if self.rules.firearms_detail:  # rounds per figure, only then (hashes stay, FD §3)
+            self._state[firearms.KEY] = firearms.initial_state(self)
         self._pending: dict[str, Any] | None = None
         """Manual dice: the action waiting for faces and the faces typed so far."""
         self._checkpoints: list[_Checkpoint] = []
@@ -1368,6 +1370,8 @@ class Game:
             section="7.1",
             figures=members,
         )
+        if self.rules.firearms_detail:
+            firearms.start_activation(self, members)
 
     # -- activation: the group's actions (7.2-7.4, 7.9) -------------------
 
@@ -1422,7 +1426,12 @@ class Game:
                     options.append(Stand(f.id))
             else:
                 options.append(Prone(f.id))
-            if f.out_of_ammo and f.id not in d["fired"] and f.id not in d["reloading"]:
+            if (
+                f.out_of_ammo
+                and f.id not in d["fired"]
+                and f.id not in d["reloading"]
+                and firearms.may_reload(self, f)
+            ):
                 options.append(Reload(f.id))
             if self._can_ready(frame, f) is None:
                 options.append(Ready(f.id))
@@ -1499,7 +1508,10 @@ class Game:
             if self._exit_edge(frame, fig) is None:
                 raise IllegalActionError(self._no_exit(frame, fig))
         elif isinstance(act, Reload):
-            if not fig.out_of_ammo:
+            why = firearms.reload_problem(self, fig) if self.rules.firearms_detail else None
+            if why is not None:
+                raise IllegalActionError(why)
+            if not fig.out_of_ammo and not self.rules.firearms_detail:
                 raise IllegalActionError(f"{fig.name}'s weapon is not out of ammo")
             if fid in d["fired"]:
                 raise IllegalActionError(
@@ -1581,6 +1593,8 @@ class Game:
                 section="7.9.2",
                 figures=[act.figure],
             )
+            if self.rules.firearms_detail:
+                firearms.do_reload(self, act.figure)
 
     # -- Fast Move (7.4.2) ----------------------------------------------------
 
@@ -2187,6 +2201,14 @@ class Game:
         if shooter.weapon is WeaponCode.NONE:
             raise IllegalActionError(f"{shooter.name} has no ranged weapon")
         stats = weapon_stats(shooter.weapon, self.rules.old_school)
+        if act.detailed and not (self.rules.firearms_detail and not stats.blast):
+            raise IllegalActionError(
+                "fire modes and options are for the Firearms Detail rules"
+                + (", not blast weapons" if stats.blast else ", off in this scenario")
+                + " (FD §5)"
+            )
+        if self.rules.firearms_detail and not stats.blast:
+            firearms.check_fire(self, shooter, act, reaction=reaction)
         if stats.blast and len(act.targets) != 1:
             raise IllegalActionError(
                 f"{stats.name} fires at the spot of one figure, with a blast circle (7.10.5)"
@@ -2216,7 +2238,9 @@ class Game:
         counts = [n for _, n in act.targets]
         if stats.blast:
             counts = [0]
-        elif any(counts) and (0 in counts or sum(counts) != stats.target):
+        elif any(counts) and (
+            0 in counts or (sum(counts) != stats.target and not self.rules.firearms_detail)
+        ):
             raise IllegalActionError(
                 f"give every target at least one die and {stats.target} dice in all (7.9.9), "
                 f"got {counts}"
@@ -2295,6 +2319,13 @@ class Game:
         rush = rush or shooter.id in carrying  # carriers fire with the Rush Shot penalty (7.12)
         if weapon_stats(shooter.weapon, self.rules.old_school).blast:
             self._rocket(shooter, targets[0], rush=rush)
+            return
+        if self.rules.firearms_detail:  # fire by the weapon's card (FD §5-§8)
+            how = verb or (
+                "Rush Shot" if rush else ("returns fire" if cause_of_reaction else "fires")
+            )
+            how = how if verb else f"{how} at"
+            firearms.volley(self, shooter, act, rush=rush, how=how, missed_carry_on=missed_carry_on)
             return
         specs = [
             adapter.target_spec(t, shooter, sight, carrying=self._carried(t.id)) for t in targets
@@ -2584,6 +2615,8 @@ class Game:
             )
             for f in group
         ]
+        if self.rules.firearms_detail:  # Full Auto counts Outgunned Ranking +1 (FD §5)
+            testers = firearms.outgunned_by_full_auto(self, cause, testers)
         leader_rep = self._leader_die_rep(group)
         side = self.fig(group[0]).side
         losses = Losses(

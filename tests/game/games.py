@@ -47,6 +47,8 @@ def scenario_document(compact: dict[str, Any]) -> dict[str, Any]:
                 "prone": f.get("prone", False),
                 "fast_moving": False,
             }
+            if "weapon_card" in f:  # a user weapon of the scenario's (FD §2)
+                fig["weapon_card"] = f["weapon_card"]
             figures.append(fig)
         forces.append(
             {
@@ -59,7 +61,9 @@ def scenario_document(compact: dict[str, Any]) -> dict[str, Any]:
             }
         )
     rules = RulesOptions.from_dict(compact.get("rules", {})).to_dict()
+    extra = {"weapons": compact["weapons"]} if "weapons" in compact else {}
     return {
+        **extra,
         "format_version": 1,
         "generator": "tests",
         "title": compact.get("title", "test"),

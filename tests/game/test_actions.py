@@ -51,7 +51,11 @@ def actions(draw: st.DrawFn) -> Action:
         return FastMove(tuple(draw(st.lists(ids, min_size=1, max_size=4))))
     if kind == 4:
         targets = draw(st.lists(st.tuples(ids, st.integers(0, 4)), min_size=1, max_size=3))
-        return Fire(fid, tuple(targets))
+        mode = draw(st.sampled_from(["", "semi", "SA", "DA", "pump", "BA", "2RB", "3RB", "FA"]))
+        support = draw(st.sampled_from(["", "braced", "bipod", "tripod"]))
+        return Fire(
+            fid, tuple(targets), mode, draw(st.booleans()), draw(st.integers(0, 4)), support
+        )
     if kind == 5:
         return Charge(fid, draw(ids), tuple(draw(st.lists(ids, max_size=2))))
     if kind == 6:
@@ -84,6 +88,12 @@ def test_text_round_trips(action: Action) -> None:
         ("move p1 10,12 14,12.5 face 90", Move("p1", ((10, 12), (14, 12.5)), 90)),
         ("fire p1 at e1:2,e2:1", Fire("p1", (("e1", 2), ("e2", 1)))),
         ("fire p1 at e1", Fire("p1", (("e1", 0),))),
+        ("fire p1 at e1 mode FA aim", Fire("p1", (("e1", 0),), "FA", aim=True)),
+        ("fire p1 at e1 mode FA walk 2", Fire("p1", (("e1", 0),), "FA", walk=2)),
+        (
+            "fire p1 at e1,e2 mode 3RB support bipod",
+            Fire("p1", (("e1", 0), ("e2", 0)), "3RB", support="bipod"),
+        ),
         ("starpower p1 decline", StarPower("p1", False)),
         ("duckback p2 auto", DuckBack("p2")),
         ("dice 3,5,1", DiceFaces((3, 5, 1))),
@@ -105,6 +115,12 @@ def test_the_documented_forms(text: str, action: Action) -> None:
         ("move p1 nan,3", "finite"),
         ("fire p1 e1", "fire ID at"),
         ("fire p1 at e1:x", "whole number"),
+        ("fire p1 at e1 mode XX", "no fire mode 'XX'"),
+        ("fire p1 at e1 mode", "'mode' needs a value"),
+        ("fire p1 at e1 aim aim", "given twice"),
+        ("fire p1 at e1 walk 0", "1 or more pairs"),
+        ("fire p1 at e1 support sandbag", "support is one of"),
+        ("fire p1 at e1 spray", "unknown fire option 'spray'"),
         ("dice 7", "1-6"),
         ("cheat p1 maybe", "'yes' or 'no'"),
         ("end now", "takes nothing after it"),

@@ -15,7 +15,10 @@ the program's policy takes that decision (the solo enemy by table 11.4, or the b
 defaults), its action and reason checked by substring.
 
 Optional: ``"settings"`` (GameSettings.to_dict(), e.g. ``{"solo": true}``) and, in
-``final``, ``"pefs"``: the solo game's PEFs ({"id", "x", "y", "resolved"}).
+``final``, ``"pefs"``: the solo game's PEFs ({"id", "x", "y", "resolved"}), and
+``"weapons"``: a Firearms Detail game's weapon state per figure ({"rounds", "spares",
+"ready", "mode"}).  A compact scenario may carry ``"weapons"`` (user weapon cards) and
+a figure ``"weapon_card"``.
 
 Manual dice make the rules exact: the faces are the book's worked cases.  The
 events listed must appear in that order (other events may come between).
@@ -93,6 +96,8 @@ def matches(event: Any, want: dict[str, Any]) -> bool:
         return False
     if "text" in want and want["text"] not in event.text:
         return False
+    if any(t not in event.text for t in want.get("texts", [])):
+        return False
     if "section" in want and event.section != want["section"]:
         return False
     return all(f in event.figures for f in want.get("figures", []))
@@ -132,6 +137,11 @@ def test_game_case(path: Path) -> None:
                 assert getattr(d, key) == value, f"awaiting.{key}: {getattr(d, key)!r}"
     if "turn" in final:
         assert game.turn == final["turn"]
+    if "weapons" in final:  # Firearms Detail: rounds, spares, mode per figure (FD §3)
+        held = game.state_document()["game"]["weapons"]
+        for fid, fields in final["weapons"].items():
+            for key, value in fields.items():
+                assert held[fid][key] == value, f"weapons.{fid}.{key}: {held[fid][key]!r}"
     if "pefs" in final:
         assert game.state_document()["game"]["pefs"] == final["pefs"]
     if "outcome" in final:

@@ -3,8 +3,9 @@ shows in play — the card, the mode chosen, rounds left and spare magazines.
 
 :class:`WeaponCardView` draws one card; :class:`FigureCardDock` is the play mode's
 panel of it for one figure, following the game (a :class:`~ui.play._dock.SessionDock`).
-Until the game controller counts rounds, the weapon is shown as loaded with a full
-magazine and the card's first mode (:func:`shown_state`).
+With Firearms Detail on, the rounds, spares, readiness and mode are the game
+controller's (:func:`crdesk.game.adapter.weapon_panel`); with it off the card is
+shown loaded, in its first mode (:func:`shown_state`), for reference.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
 
 from crdesk.errors import ModelError
+from crdesk.game import adapter
 from crdesk.model import Figure, Scenario
 from crdesk.rules.firearms.ammo import WeaponState
 from crdesk.rules.firearms.cards import WeaponCard, figure_card
@@ -134,7 +136,9 @@ class FigureCardDock(SessionDock):
             return
         scenario = session.game.scenario
         set_text(self.name_label, f"{figure.name} — Rep {figure.rep}")
-        self.view.show_state(
-            shown_state(scenario, figure), module_on=scenario.rules.firearms_detail
-        )
+        state = shown_state(scenario, figure)
+        if scenario.rules.firearms_detail:  # the rounds the controller counts (FD §3, §11)
+            panel = adapter.weapon_panel(session.game, figure.id)
+            state = panel.state if panel is not None else None
+        self.view.show_state(state, module_on=scenario.rules.firearms_detail)
         self.view.show()

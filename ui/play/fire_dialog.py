@@ -18,13 +18,17 @@ import contextlib
 from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QLineF, QPoint, QRect, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QKeyEvent, QPen
+from PySide6.QtGui import QColor, QFont, QKeyEvent, QPen, QStandardItemModel
 from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
     QDialog,
     QDialogButtonBox,
     QGraphicsLineItem,
     QGraphicsScene,
     QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
     QLabel,
     QPushButton,
     QSpinBox,
@@ -36,6 +40,8 @@ from crdesk.errors import CrdeskError
 from crdesk.game import adapter
 from crdesk.game.actions import Fire
 from crdesk.odds import FireOdds, fire_odds
+from crdesk.rules.firearms.odds import FirearmsOdds
+from crdesk.rules.firearms.tables import FireMode
 from crdesk.tables import weapon_stats
 from ui.play.fire_preview import pct
 from ui.play.session import PlaySession
@@ -78,6 +84,10 @@ class FireDialog(QDialog):
         """The controller's refusal of the last Fire (None before one, or when it fired)."""
         self.odds: FireOdds | None = None
         """The exact odds of the share shown (None when the share is incomplete)."""
+        self.detail_odds: FirearmsOdds | None = None
+        """Firearms Detail: the exact odds per die of the firing shown (FD §11)."""
+        self.panel = adapter.weapon_panel(session.game, choice.shooter)
+        """Firearms Detail's weapon card and choices (None with the module off)."""
         self._playing = False
         game = session.game
         names = figure_names(game)
@@ -129,6 +139,8 @@ class FireDialog(QDialog):
             grid.addWidget(odds, row, 2)
             self.odds_labels[tid] = odds
         layout.addLayout(grid)
+        if self.panel is not None:
+            layout.addWidget(self._detail_box())
         self.total_label = QLabel()
         bold = QFont(self.total_label.font())
         bold.setBold(True)
@@ -173,8 +185,143 @@ class FireDialog(QDialog):
         return tuple((tid, spin.value()) for tid, spin in self.spins.items())
 
     def action(self) -> Fire:
-        """The volley the dialog would fire: the targets given at least one die."""
-        return Fire(self.choice.shooter, tuple((t, n) for t, n in self.allocation() if n > 0))
+        """The volley the dialog would fire: the targets given at least one die (with
+        Firearms Detail, the mode and options chosen; Full Auto and buckshot fire at the
+        first target, bursts one die per target)."""
+        shares = tuple((t, n) for t, n in self.allocation() if n > 0)
+        if self.panel is None:
+            return Fire(self.choice.shooter, shares)
+        mode = self.mode()
+        if mode is FireMode.FA or self.panel.card.buckshot:
+            shares = ((self.choice.first, 0),)
+        elif mode in (FireMode.RB2, FireMode.RB3):
+            shares = tuple((t, 0) for t, _ in shares)
+        elif sum(n for _, n in shares) == self.choice.dice:
+            shares = tuple((t, 0) for t, _ in shares) if len(shares) == 1 else shares
+        fa = mode is FireMode.FA
+        return Fire(
+            self.choice.shooter,
+            shares,
+            mode.value,
+            aim=fa and self.aim_box.isChecked(),
+            walk=self.walk_spin.value() if fa else 0,
+            support=str(self.support_box.currentData() or ""),
+        )
+
+    # -- Firearms Detail (FD §5-§7, §11) ------------------------------------------
+
+    def _detail_box(self) -> QGroupBox:
+        """Mode, aim, walk and support, as the figure's card and situation allow."""
+        panel = self.panel
+        assert panel is not None
+        box = QGroupBox(f"Firearms Detail — {panel.summary}")
+        column = QVBoxLayout(box)
+        row = QHBoxLayout()
+        row.addWidget(QLabel("Mode"))
+        self.mode_box = QComboBox()
+        self.mode_box.setAccessibleName("Fire mode")
+        model = self.mode_box.model()
+        current = panel.state.current_mode
+        chosen = -1
+        for i, m in enumerate(panel.modes):
+            self.mode_box.addItem(f"{m.label} ({m.dice} dice)" if m.dice else m.label, m.mode.value)
+            if m.reason is not None:
+                if isinstance(model, QStandardItemModel):
+                    item = model.item(i)
+                    item.setEnabled(False)
+                    item.setToolTip(m.reason)
+            elif chosen < 0 or m.mode is current:
+                chosen = i
+        self.mode_box.setCurrentIndex(max(chosen, 0))
+        self.mode_box.currentIndexChanged.connect(self._update)
+        row.addWidget(self.mode_box, 1)
+        column.addLayout(row)
+        row = QHBoxLayout()
+        self.aim_box = QCheckBox("Aim (FD §5.1)")
+        self.aim_box.setToolTip(panel.aim or "+2 steps on the first pair, then -1 per pair")
+        self.aim_box.toggled.connect(self._update)
+        row.addWidget(self.aim_box)
+        row.addWidget(QLabel("Walk pairs"))
+        self.walk_spin = QSpinBox()
+        self.walk_spin.setRange(0, panel.walk_pairs)
+        self.walk_spin.setAccessibleName("Pairs sacrificed to walk the target")
+        self.walk_spin.setToolTip("+1 step per pair sacrificed on the primary's dice (FD §5.2)")
+        self.walk_spin.valueChanged.connect(self._update)
+        row.addWidget(self.walk_spin)
+        row.addWidget(QLabel("Support"))
+        self.support_box = QComboBox()
+        self.support_box.setAccessibleName("Supported fire")
+        for label, value in (("none", ""), ("braced +1", "braced"), ("bipod +1", "bipod")):
+            self.support_box.addItem(label, value)
+        self.support_box.addItem("tripod +3", "tripod")
+        self.support_box.setEnabled(panel.support is None)
+        self.support_box.setToolTip(panel.support or "Supported fire (FD §7)")
+        self.support_box.currentIndexChanged.connect(self._update)
+        row.addWidget(self.support_box)
+        row.addStretch(1)
+        column.addLayout(row)
+        self.dice_odds_label = QLabel()
+        self.dice_odds_label.setTextFormat(Qt.TextFormat.RichText)
+        self.dice_odds_label.setWordWrap(True)
+        column.addWidget(self.dice_odds_label)
+        return box
+
+    def mode(self) -> FireMode:
+        """The fire mode chosen (Firearms Detail only)."""
+        return FireMode(str(self.mode_box.currentData()))
+
+    def _update_detail(self) -> None:
+        panel = self.panel
+        assert panel is not None
+        fa = self.mode() is FireMode.FA
+        # aiming and walking the target do not go together (FD §5.1)
+        self.aim_box.setEnabled(fa and panel.aim is None and self.walk_spin.value() == 0)
+        self.walk_spin.setEnabled(fa and not self.aim_box.isChecked())
+        own_dice = fa or panel.card.buckshot or self.mode() in (FireMode.RB2, FireMode.RB3)
+        for spin in self.spins.values():
+            spin.setEnabled(not own_dice)
+        try:
+            self.detail_odds = adapter.firearms_odds(self.session.game, self.action())
+        except CrdeskError as exc:
+            self.detail_odds = None
+            self.dice_odds_label.setText(f"<i>No odds: {exc}</i>")
+        shares = {f.id: f for f in self.detail_odds.figures} if self.detail_odds else {}
+        for tid, label in self.odds_labels.items():
+            f = shares.get(tid)
+            label.setText(
+                "not targeted"
+                if f is None
+                else f"hit <b>{pct(f.hit)}</b> · Out of the Fight <b>{pct(f.out_of_the_fight)}</b>"
+                f" · Obviously Dead <b>{pct(f.obviously_dead)}</b>"
+            )
+        act = self.action()
+        chosen = " ".join(
+            (["aimed"] if act.aim else [])
+            + ([f"walking {act.walk} pair(s)"] if act.walk else [])
+            + ([f"supported ({act.support})"] if act.support else [])
+        )
+        aims = ", ".join(self._name(t) for t in act.target_ids)
+        for tid, line in self.lines.items():
+            line.setPen(_line_pen(tid in act.target_ids))
+        self.total_label.setText(
+            f"{self.mode().label}{' ' + chosen if chosen else ''} at {aims}"
+            + (" (the others in the spread)" if self.mode() is FireMode.FA else "")
+        )
+        if self.detail_odds is None:
+            return
+        name = self._name
+        rows = [
+            f"Die {d.position} → {name(d.target) if d.target else 'nobody'}: <b>{pct(d.hit)}</b>"
+            f" <small>({', '.join(s.explain() for s in d.steps) or 'no steps'})</small>"
+            for d in self.detail_odds.dice
+        ]
+        rows += [
+            f"{f.name} ({f.role}): hit <b>{pct(f.hit)}</b>, OOF {pct(f.out_of_the_fight)}, "
+            f"OD {pct(f.obviously_dead)}"
+            for f in self.detail_odds.figures
+            if f.id not in self.odds_labels
+        ]
+        self.dice_odds_label.setText("<br>".join(rows))
 
     def set_dice(self, target: str, dice: int) -> None:
         self.spins[target].setValue(dice)
@@ -186,6 +333,10 @@ class FireDialog(QDialog):
         self.total_label.setStyleSheet(colour)
         self.total_label.setText(f"{total} of {want} dice given out")
         self.reason_label.hide()
+        if self.panel is not None:
+            self._update_detail()
+            self.adjustSize()  # the odds grow and shrink with the mode
+            return
         self.odds = self._odds()
         shares = [t for t, n in self.allocation() if n > 0]
         for tid, line in self.lines.items():

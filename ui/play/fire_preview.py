@@ -183,6 +183,10 @@ def preview_shot(game: Game, shooter: str, target: str, legal: Legal | None = No
     if action is not None:
         if stats.blast:
             note = f"{stats.name}: a blast weapon (no per-target odds)"
+        elif game.rules.firearms_detail:  # the odds depend on the mode chosen (FD §11)
+            panel = adapter.weapon_panel(game, shooter)
+            rounds = f" — {panel.summary}" if panel is not None else ""
+            note = f"Firearms Detail{rounds}: click to choose the mode; the odds per die are there"
         else:
             specs = [adapter.target_spec(game.fig(t), fig, sight) for t in action.target_ids]
             counts = [n for _, n in action.targets]

@@ -34,6 +34,7 @@ from crdesk.errors import CrdeskError
 from crdesk.game import CHANCE, SEEDED, Action, Game, GameSettings
 from crdesk.game.savefile import load_game, save_game
 from crdesk.model import Scenario
+from ui.docks.weapon_card_panel import FigureCardDock
 from ui.play.animator import AnimationBar, Animator
 from ui.play.autosave import GAMES_FOLDER, GameAutosaver, GameAutosaveStore
 from ui.play.banner import HandOverBanner
@@ -99,6 +100,8 @@ class PlayMode(QObject):
         self.log_dock = EventLogDock(window)
         self.history_dock = HistoryDock(window)
         self.objectives_dock = ObjectivesDock(window)
+        self.card_dock = FigureCardDock(window)
+        """The selected figure's weapon card (shown when Firearms Detail is on, FD §11)."""
         for area, dock in (
             (Qt.DockWidgetArea.LeftDockWidgetArea, self.decision_dock),
             (Qt.DockWidgetArea.LeftDockWidgetArea, self.dice_entry),
@@ -107,6 +110,7 @@ class PlayMode(QObject):
             (Qt.DockWidgetArea.RightDockWidgetArea, self.log_dock),
             (Qt.DockWidgetArea.RightDockWidgetArea, self.history_dock),
             (Qt.DockWidgetArea.LeftDockWidgetArea, self.objectives_dock),
+            (Qt.DockWidgetArea.LeftDockWidgetArea, self.card_dock),
         ):
             window.addDockWidget(area, dock)
             dock.hide()
@@ -328,6 +332,8 @@ class PlayMode(QObject):
         self._sync_overlays()
         window.view.setScene(self.scene)
         self.move_tool = MoveTool(window.view, self.scene, self.session, self.show_message)
+        self.move_tool.selection_changed.connect(self._show_card)
+        self.card_dock.set_figure(None)
         self.markers = StatusMarkers(self.scene, self.session)
         self.objective_marks = ObjectiveMarks(self.scene, self.session)
         self.move_tool.markers = self.markers
@@ -348,11 +354,21 @@ class PlayMode(QObject):
         ):
             dock.show()
             dock.raise_()
+        if game.rules.firearms_detail:  # beside the objectives, in front
+            self.window.tabifyDockWidget(self.objectives_dock, self.card_dock)
+            self.card_dock.show()
+            self.card_dock.raise_()
         self.dice_entry.refresh()  # shown only while the game waits for dice
         self._size_docks()
         self._update()
         self.scene.ground.prepare(window.view)  # the table's first paint only blits
         self.session.autoplay = self.autoplay
+
+    def _show_card(self, fid: str | None) -> None:
+        """The weapon card panel follows the figure chosen, and keeps the last one shown when
+        the choice is dropped (after it fires: its rounds left stay in view)."""
+        if fid is not None:
+            self.card_dock.set_figure(fid)
 
     def _size_docks(self) -> None:
         """The turn panel as tall as it needs, the tray room for a volley, the log the rest."""
@@ -513,6 +529,7 @@ class PlayMode(QObject):
         EventLogDock,
         HistoryDock,
         ObjectivesDock,
+        FigureCardDock,
     ]:
         """The play mode's docks."""
         return (
@@ -523,6 +540,7 @@ class PlayMode(QObject):
             self.log_dock,
             self.history_dock,
             self.objectives_dock,
+            self.card_dock,
         )
 
     def _own_docks(self) -> tuple[QDockWidget, ...]:

@@ -35,7 +35,7 @@ import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QLineF, QObject, QPoint, QPointF, QRectF, Qt, QTimer
+from PySide6.QtCore import QEvent, QLineF, QObject, QPoint, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QBrush,
     QColor,
@@ -99,6 +99,9 @@ REST_MS = 60
 
 class MoveTool(QObject):
     """An event filter on the play view's viewport: drag figures, drop to move."""
+
+    selection_changed = Signal(object)
+    """The figure chosen as the shooter (its id, or None): the weapon card panel follows."""
 
     def __init__(
         self,
@@ -246,6 +249,7 @@ class MoveTool(QObject):
             self._selected_ring.scene().removeItem(self._selected_ring)
         self._selected_ring = None
         self.selected = fid
+        self.selection_changed.emit(fid)
         if self.markers is not None:
             self.markers.select(fid)
         if fid is None:
@@ -350,7 +354,8 @@ class MoveTool(QObject):
                 self.view.viewport(),
             )
             return
-        if shot.shared and shot.choice is not None:
+        detail = self.session.game.rules.firearms_detail  # choose the mode first (FD §11)
+        if (shot.shared or detail) and shot.choice is not None:
             self.open_fire_dialog(shot.choice)
             return
         reason = self.session.play(shot.action)

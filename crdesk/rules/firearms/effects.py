@@ -382,7 +382,11 @@ def knockdown(
     if down:
         why = (
             f"{name} knockdown {face} ≤ {knockdown_number}: knocked prone"
-            + (f", {push.explain()}" if push else ', pushed 1" away from the shooter')
+            + (
+                f", {push.explain().removesuffix(f' ({fd(8)})')}"
+                if push
+                else ', pushed 1" away from the shooter'
+            )
             + f" ({fd(8)})."
         )
     else:

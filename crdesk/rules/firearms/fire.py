@@ -42,7 +42,8 @@ before it rolls, and returns the weapon after the firing (``ammo.after``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import functools
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -195,6 +196,16 @@ class PushGeometry:
     positions: Mapping[str, Point]
     """Figure id (or name when it has none) → its point."""
     can_enter: CanEnter | None = None
+    can_push: Callable[[str, Point], bool] | None = None
+    """The terrain test per pushed figure (its id, the point): a wall between where the
+    figure stands and the point stops it, which one point's test cannot see.  Used
+    instead of ``can_enter`` when given."""
+
+    def enter_test(self, key: str) -> CanEnter | None:
+        """The terrain test for pushing the figure ``key``."""
+        if self.can_push is None:
+            return self.can_enter
+        return functools.partial(self.can_push, key)
 
 
 @dataclass(frozen=True, slots=True)
@@ -446,7 +457,7 @@ class _Ctx:
                 prone=target.prone,
                 shooter_at=geo.shooter_at if geo else None,
                 target_at=geo.positions.get(target.key) if geo else None,
-                can_enter=geo.can_enter if geo else None,
+                can_enter=geo.enter_test(target.key) if geo else None,
                 id=target.key,
             )
         down = worst in (Status.OUT_OF_THE_FIGHT, Status.OBVIOUSLY_DEAD)

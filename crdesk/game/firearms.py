@@ -1,0 +1,586 @@
+"""Firearms Detail in the game (``rules/firearms-detail.md`` §3-§8, §11): the controller's
+side of the module.
+
+The rules are :mod:`crdesk.rules.firearms` (pure); this module reads the table
+for them (who stands near a target, where a pushed figure may go) and writes
+what they decide back into the game: rounds and magazines per figure in the
+game state, knocked-down figures prone and pushed, hits and Received Fire
+handed to the game's aftermath as the base game's fire does.  The controller
+calls in here only when the scenario's ``firearms_detail`` switch is on, so
+with it off nothing about play (nor a game's state hash) changes.
+
+**Interpretations** (each could become a rules option):
+
+* The weapon state of every armed figure is kept in the game state under
+  ``"weapons"``: rounds, spare magazines, ready, the mode last used.  The base
+  game's ``out_of_ammo`` flag is set when no mode of the card can fire with the
+  rounds left, so everything that asks "can it fire" (return fire, the Reload
+  choice, Outgunned) reads the module's ammunition; Tight Ammo's own roll is
+  not used (FD §3 replaces it).
+* A fire action that names no mode uses the mode last chosen, else the first
+  of the card's modes that can fire with the rounds left (the book's automatic
+  shots, reactions and return fire included); Full Auto and buckshot then fire
+  at the first target only (the others are in the spread).
+* The spread, burst misses and buckshot fall on every figure standing (able to
+  act) other than the shooter, friend or foe, seen by the shooter or not,
+  measured base edge to base edge from the target.  Their 7.9.10 Cover is the
+  sight matrix's Cover from the shooter.
+* A figure hit takes its damage.  Every figure of a Full Auto spread not put Out
+  of the Fight or Obviously Dead takes Received Fire, hit or not (FD §5, §11: a
+  figure ducking back from its hit cannot score better than Duck Back, 7.7.3);
+  a missed target of the other modes takes it as in the base game.
+* Reload swaps magazines whenever the weapon is not full and a spare is left
+  (not only when empty), with 7.9.2's limits (not after firing this activation,
+  normal movement only).
+* Aiming (FD §5.1) needs an active shooter that has not moved this activation;
+  supported fire (§7) a shooter that has not moved (a reacting figure did not).
+* Full Auto's Outgunned Ranking +1 (FD §5) applies to the reaction tests the
+  volley causes: the cause's weapon last fired on Full Auto.
+* The knockdown push stops at the table edge, walls and impassable ground (what
+  a move may not cross, :func:`crdesk.geometry.movement.path_cost`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from crdesk.errors import IllegalActionError
+from crdesk.game import adapter
+from crdesk.game.actions import Fire
+from crdesk.geometry import movement
+from crdesk.geometry.measure import base_distance
+from crdesk.model import Figure, Status
+from crdesk.rules.common import plural
+from crdesk.rules.firearms.ammo import WeaponState, max_dice, reload, start_of_activation
+from crdesk.rules.firearms.cards import WeaponCard, figure_card
+from crdesk.rules.firearms.fire import (
+    FireOptions,
+    FireTarget,
+    Nearby,
+    PushGeometry,
+    fire_weapon,
+    firing_mode,
+)
+from crdesk.rules.firearms.odds import FirearmsOdds, fire_weapon_odds
+from crdesk.rules.firearms.tables import (
+    FA_RANK_BONUS,
+    SINGLE_SHOT_MODES,
+    FireMode,
+    Support,
+    fd,
+)
+from crdesk.rules.reaction import ReactingFigure
+from crdesk.rules.shooting import is_outgunned
+
+if TYPE_CHECKING:
+    from crdesk.game.controller import Game
+    from crdesk.game.records import Frame
+
+KEY = "weapons"
+"""The game state's key for the figures' weapons (only with the module on)."""
+
+
+def on(game: Game) -> bool:
+    return bool(game.rules.firearms_detail)
+
+
+def card_of(game: Game, fig: Figure) -> WeaponCard | None:
+    """The card the figure fires with (the scenario's user weapon it names, else its
+    category's default card), None when unarmed."""
+    return figure_card(fig.weapon, fig.weapon_card, game.scenario.weapon_cards)
+
+
+def _row(ws: WeaponState) -> dict[str, Any]:
+    return {
+        "rounds": ws.rounds,
+        "spares": ws.spares,
+        "ready": ws.ready,
+        "mode": ws.mode.value if ws.mode is not None else None,
+    }
+
+
+def initial_state(game: Game) -> dict[str, dict[str, Any]]:
+    """Every armed figure starts with a full magazine and its card's spares (FD §3)."""
+    out: dict[str, dict[str, Any]] = {}
+    for fig in game.battlefield.figures():
+        card = card_of(game, fig)
+        if card is not None:
+            ws = WeaponState.loaded(card)
+            if fig.out_of_ammo:  # set up empty in the scenario
+                ws = replace(ws, rounds=0)
+            out[fig.id] = _row(ws)
+    return out
+
+
+def weapon_state(game: Game, fig: Figure) -> WeaponState | None:
+    """The figure's weapon now (FD §3, §4); None when unarmed or the module is off."""
+    if not on(game):
+        return None
+    card = card_of(game, fig)
+    if card is None:
+        return None
+    row = game._state.setdefault(KEY, {}).get(fig.id)
+    if row is None:  # a figure that came later (a PEF's contact): a full magazine
+        return WeaponState.loaded(card)
+    mode = FireMode(row["mode"]) if row["mode"] is not None else None
+    if mode is not None and mode not in card.modes:
+        mode = None
+    return WeaponState(card, int(row["rounds"]), int(row["spares"]), bool(row["ready"]), mode)
+
+
+def can_fire_now(ws: WeaponState, old_school: bool = False) -> bool:
+    """Some mode of the card can fire with the rounds left (FD §3)."""
+    return any(max_dice(ws, m, old_school=old_school) > 0 for m in ws.card.modes)
+
+
+def _store(game: Game, fid: str, ws: WeaponState) -> None:
+    game._state.setdefault(KEY, {})[fid] = _row(ws)
+    empty = not can_fire_now(ws, game.rules.old_school)
+    if game.fig(fid).out_of_ammo != empty:
+        game.battlefield.update_figure(fid, out_of_ammo=empty)
+
+
+# --------------------------------------------------------------------------
+# What a figure may choose
+
+
+@dataclass(frozen=True, slots=True)
+class ModeChoice:
+    """One fire mode of a figure's card and whether it can be used now (FD §2, §3)."""
+
+    mode: FireMode
+    label: str
+    dice: int
+    """Dice it would roll now (0: cannot fire)."""
+    reason: str | None
+    """None when usable, else why not."""
+
+
+def modes(game: Game, fig: Figure) -> list[ModeChoice]:
+    """The modes of the figure's card with the dice each rolls now, and why a mode cannot
+    be used (FD §2, §3): what the fire dialog offers."""
+    ws = weapon_state(game, fig)
+    if ws is None:
+        return []
+    out = []
+    for m in ws.card.modes:
+        n = max_dice(ws, m, old_school=game.rules.old_school)
+        why = None
+        if n <= 0:
+            need = 10 if m is FireMode.FA else 1
+            why = (
+                f"{ws.card.name} is empty: reload (FD §3)"
+                if ws.empty
+                else f"{ws.card.name} holds {plural(ws.rounds, 'round')}; {m.label} needs "
+                f"at least {need} (FD §3)"
+            )
+        out.append(ModeChoice(m, m.label, n, why))
+    return out
+
+
+def _activation_of(game: Game, fid: str) -> Frame | None:
+    for frame in reversed(game._frames):
+        if frame.kind == "activation" and fid in frame.data["members"]:
+            return frame
+    return None
+
+
+def _moved(game: Game, fig: Figure) -> bool:
+    frame = _activation_of(game, fig.id)
+    moved = frame is not None and fig.id in frame.data["moved"]
+    return moved or fig.fast_moving
+
+
+def _choose_mode(game: Game, ws: WeaponState, act: Fire) -> FireMode:
+    """The mode the action fires in: the named one, else the current, else the first
+    that can fire (see the module's Interpretations)."""
+    if act.mode:
+        return FireMode(act.mode)
+    old = game.rules.old_school
+    if max_dice(ws, ws.current_mode, old_school=old) > 0:
+        return ws.current_mode
+    for m in ws.card.modes:
+        if max_dice(ws, m, old_school=old) > 0:
+            return m
+    return ws.current_mode
+
+
+def _one_target(ws: WeaponState, mode: FireMode) -> bool:
+    return ws.card.buckshot or mode is FireMode.FA
+
+
+def _targets_fired_at(ws: WeaponState, mode: FireMode, act: Fire) -> tuple[str, ...]:
+    ids = act.target_ids
+    if not act.mode and _one_target(ws, mode):
+        return ids[:1]
+    return ids
+
+
+def _support(act: Fire) -> Support:
+    return Support(act.support) if act.support else Support.NONE
+
+
+def _fire_targets(game: Game, shooter: Figure, ids: tuple[str, ...]) -> list[FireTarget]:
+    """Each target with its range and every other standing figure near it (friend or foe)."""
+    sight = game.sight()
+    standing = [f for f in game.battlefield.figures() if f.status.can_act and f.id != shooter.id]
+    specs = {
+        f.id: adapter.target_spec(f, shooter, sight, carrying=game._carried(f.id)) for f in standing
+    }
+    out = []
+    for tid in ids:
+        t = game.fig(tid)
+        spec = specs.get(tid) or adapter.target_spec(t, shooter, sight)
+        nearby = tuple(Nearby(specs[o.id], base_distance(t, o)) for o in standing if o.id != tid)
+        out.append(FireTarget(spec, sight.distance(shooter.id, tid), nearby))
+    return out
+
+
+def _options(
+    game: Game,
+    shooter: Figure,
+    ws: WeaponState,
+    act: Fire,
+    mode: FireMode,
+    *,
+    rush: bool,
+    with_geometry: bool,
+) -> FireOptions:
+    counts = [n for _, n in act.targets]
+    one_round = mode in SINGLE_SHOT_MODES and not ws.card.buckshot
+    allocation = tuple(counts) if one_round and any(counts) else None
+    geometry = None
+    if with_geometry:
+        geometry = PushGeometry(
+            (shooter.x, shooter.y),
+            {f.id: (f.x, f.y) for f in game.battlefield.figures()},
+            can_push=lambda key, point: _can_stand(game, key, point),
+        )
+    return FireOptions(
+        mode=mode,
+        aim=act.aim,
+        walk_pairs=act.walk,
+        support=_support(act),
+        moved=_moved(game, shooter),
+        fast_moving=shooter.fast_moving,
+        rush_shot=rush,
+        dice_count=sum(allocation) if allocation else None,
+        allocation=allocation,
+        options=game.rules,
+        geometry=geometry,
+        who=shooter.name,
+    )
+
+
+def _can_stand(game: Game, fid: str, point: tuple[float, float]) -> bool:
+    """May the pushed figure be moved straight from where it stands to ``point``?"""
+    fig = game.fig(fid)
+    table = game.battlefield.table
+    r = fig.radius
+    x, y = point
+    if not (r - 1e-9 <= x <= table.width - r + 1e-9 and r - 1e-9 <= y <= table.height - r + 1e-9):
+        return False
+    cost = movement.path_cost(
+        game.battlefield, [(fig.x, fig.y), point], game.rules, index=game.vis.index, radius=r
+    )
+    return cost.allowed
+
+
+# --------------------------------------------------------------------------
+# Judging and firing
+
+
+def check_fire(game: Game, shooter: Figure, act: Fire, *, reaction: bool) -> None:
+    """Refuse a fire action the figure's card or ammunition does not allow, saying why
+    (FD §2-§7); the base game's checks (sight, range, arc) follow in the controller."""
+    ws = weapon_state(game, shooter)
+    if ws is None:
+        return
+    card = ws.card
+    if act.mode and FireMode(act.mode) not in card.modes:
+        have = ", ".join(f"{m.label} ({m.value})" for m in card.modes)
+        raise IllegalActionError(
+            f"{shooter.name}'s {card.name} has no {FireMode(act.mode).label} mode; "
+            f"its card has {have} (FD §2)"
+        )
+    mode = _choose_mode(game, ws, act)
+    n = max_dice(ws, mode, old_school=game.rules.old_school)
+    if n <= 0:
+        for m in modes(game, shooter):
+            if m.mode is mode and m.reason:
+                raise IllegalActionError(f"{shooter.name}'s {m.reason}")
+    if act.aim:
+        if reaction or _activation_of(game, shooter.id) is None:
+            raise IllegalActionError(f"{shooter.name} may aim only when active (FD §5.1)")
+        if _moved(game, shooter):
+            raise IllegalActionError(
+                f"{shooter.name} has moved this activation: aiming needs a figure that does "
+                "not move (FD §5.1)"
+            )
+    if act.support and _moved(game, shooter):
+        raise IllegalActionError(
+            f"{shooter.name} has moved this activation: supported fire ({act.support}) needs "
+            "a shooter that did not move (FD §7)"
+        )
+    if act.aim and act.walk:
+        raise IllegalActionError("aiming is not allowed with walking fire (FD §5.1)")
+    if act.walk and act.walk > 4:
+        raise IllegalActionError("at most 4 pairs may be sacrificed to walk the target (FD §5.2)")
+    counts = [n for _, n in act.targets]
+    if any(counts) and (mode not in SINGLE_SHOT_MODES or card.buckshot):
+        raise IllegalActionError(
+            f"{mode.label} sets its own dice (FD §5, §6): name the targets without dice counts"
+        )
+    if any(counts) and sum(counts) > n:
+        raise IllegalActionError(
+            f"{card.name} on {mode.label} fires {plural(n, 'die', 'dice')} now "
+            f"({plural(ws.rounds, 'round')} left), not {sum(counts)} (FD §3)"
+        )
+    ids = _targets_fired_at(ws, mode, act)
+    placeholder = [FireTarget(adapter.target_spec(game.fig(t), shooter, game.sight())) for t in ids]
+    choice = _options(game, shooter, ws, act, mode, rush=False, with_geometry=False)
+    firing_mode(replace(ws, mode=mode), placeholder, choice)
+
+
+def volley(
+    game: Game,
+    shooter: Figure,
+    act: Fire,
+    *,
+    rush: bool,
+    how: str,
+    missed_carry_on: bool,
+) -> None:
+    """Fire by the weapon's card (FD §5-§8) and queue what follows as the base game's
+    volley does: damage, then the Man Down and Received Fire tests."""
+    ws = weapon_state(game, shooter)
+    assert ws is not None
+    mode = _choose_mode(game, ws, act)
+    ids = _targets_fired_at(ws, mode, act)
+    targets = _fire_targets(game, shooter, ids)
+    choice = _options(game, shooter, ws, act, mode, rush=rush, with_geometry=True)
+    res = fire_weapon(game._roll(), shooter.rep, replace(ws, mode=mode), targets, choice)
+    _store(game, shooter.id, res.ammo.after)
+    names = ", ".join(game.fig(t).name for t in ids)
+    chosen = ", ".join(
+        (["aimed"] if act.aim else [])
+        + ([f"walking {plural(act.walk, 'pair')}"] if act.walk else [])
+        + ([f"supported ({act.support})"] if act.support else [])
+    )
+    said = res.explain()
+    if missed_carry_on:
+        said += " A missed charger takes no Reaction Test, the charge goes on (7.11.2)."
+    involved = [shooter.id, *dict.fromkeys(f.id for f in res.figures)]
+    game._emit(
+        "fire",
+        f"{shooter.name} {how} {names} with {ws.card.name} on {mode.label}"
+        + (f" ({chosen})" if chosen else "")
+        + f": {said}",
+        result=res,
+        section=res.section,
+        figures=involved,
+    )
+    if res.ammo.after.empty:
+        game._emit(
+            "out_of_ammo",
+            f"{shooter.name}'s {ws.card.name} is empty: "
+            + (
+                f"reload with one of {plural(res.ammo.after.spares, 'spare magazine')} (FD §3)."
+                if res.ammo.after.spares
+                else "no spare magazine is left (FD §3)."
+            ),
+            section=fd(3),
+            figures=[shooter.id],
+        )
+    hits: dict[str, list[str]] = {}
+    for f in res.figures:
+        statuses = [d.status.value for d in f.damage if d.status is not None]
+        if f.forced_status is not None:
+            statuses.append(f.forced_status.value)
+        if f.hits and statuses:
+            hits.setdefault(f.id, []).extend(statuses)
+    for f in res.figures:
+        kd = f.knockdown
+        if kd is None or not kd.knocked_down or f.id in _down(hits):
+            continue
+        fig = game.fig(f.id)
+        end = kd.push.end if kd.push is not None else (fig.x, fig.y)
+        game.battlefield.update_figure(f.id, prone=True, x=end[0], y=end[1])
+        game._emit("knockdown", kd.reason, result=kd, section=fd(8), figures=[f.id])
+    missed: list[str] = []
+    if not missed_carry_on:
+        missed = list(dict.fromkeys(f.id for f in res.figures if f.received_fire))
+        missed = [m for m in missed if m not in _down(hits)]
+    if missed:
+        names_rf = ", ".join(game.fig(m).name for m in missed)
+        game._emit(
+            "received_fire",
+            f"{names_rf} {'is' if len(missed) == 1 else 'are'} in the line of fire and "
+            f"{'takes' if len(missed) == 1 else 'take'} Received Fire ({fd(5)}, 7.7).",
+            section=fd(5),
+            figures=missed,
+        )
+    stars = [t for t in hits if game.fig(t).is_star]
+    game._push(
+        "aftermath",
+        cause=shooter.id,
+        cause_rep=shooter.rep,
+        hits=hits,
+        missed=missed,
+        stars=stars,
+        fates={},
+        melee=False,
+    )
+
+
+def _down(hits: dict[str, list[str]]) -> set[str]:
+    worst = (Status.OUT_OF_THE_FIGHT.value, Status.OBVIOUSLY_DEAD.value)
+    return {fid for fid, statuses in hits.items() if any(s in worst for s in statuses)}
+
+
+# --------------------------------------------------------------------------
+# Reloading and readiness
+
+
+def may_reload(game: Game, fig: Figure) -> bool:
+    """Whether a Reload may be offered (always with the module off)."""
+    return not on(game) or reload_problem(game, fig) is None
+
+
+def reload_problem(game: Game, fig: Figure) -> str | None:
+    """Why the figure cannot swap magazines now (FD §3), or None."""
+    ws = weapon_state(game, fig)
+    if ws is None:
+        return f"{fig.name} has no weapon to reload"
+    if ws.spares <= 0:
+        return f"{fig.name}'s {ws.card.name} has no spare magazine left (FD §3)"
+    if ws.rounds >= ws.card.magazine:
+        return f"{fig.name}'s {ws.card.name} is full ({ws.card.magazine} rounds) (FD §3)"
+    return None
+
+
+def do_reload(game: Game, fid: str) -> None:
+    """One spare magazine into the weapon (FD §3, 7.9.2)."""
+    fig = game.fig(fid)
+    ws = weapon_state(game, fig)
+    assert ws is not None
+    res = reload(ws)
+    _store(game, fid, res.after)
+    game._emit("magazine", f"{fig.name}: {res.reason}", result=res, section=fd(3), figures=[fid])
+
+
+def start_activation(game: Game, members: list[str]) -> None:
+    """Unready weapons are readied at the start of the owner's activation (FD §4)."""
+    for fid in members:
+        fig = game.fig(fid)
+        ws = weapon_state(game, fig)
+        if ws is None or ws.ready:
+            continue
+        res = start_of_activation(ws)
+        _store(game, fid, res.after)
+        game._emit("ready_weapon", f"{fig.name}: {res.reason}", section=fd(4), figures=[fid])
+
+
+# --------------------------------------------------------------------------
+# What the play mode shows
+
+
+def odds(game: Game, shooter: Figure, act: Fire) -> FirearmsOdds:
+    """The exact odds per die of this fire action (FD §11), as it would be fired now."""
+    ws = weapon_state(game, shooter)
+    if ws is None:
+        raise IllegalActionError(f"{shooter.name} has no weapon card (Firearms Detail is off)")
+    mode = _choose_mode(game, ws, act)
+    ids = _targets_fired_at(ws, mode, act)
+    targets = _fire_targets(game, shooter, ids)
+    choice = _options(game, shooter, ws, act, mode, rush=False, with_geometry=False)
+    return fire_weapon_odds(shooter.rep, replace(ws, mode=mode), targets, choice)
+
+
+__all__ = [
+    "KEY",
+    "ModeChoice",
+    "WeaponPanel",
+    "card_of",
+    "check_fire",
+    "do_reload",
+    "initial_state",
+    "may_reload",
+    "modes",
+    "odds",
+    "on",
+    "outgunned_by_full_auto",
+    "panel",
+    "reload_problem",
+    "start_activation",
+    "volley",
+    "weapon_state",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class WeaponPanel:
+    """What the play mode shows and offers for a figure's weapon (FD §11)."""
+
+    figure: str
+    card: WeaponCard
+    state: WeaponState
+    modes: tuple[ModeChoice, ...]
+    aim: str | None
+    """None when the figure may aim now (FD §5.1), else why not."""
+    support: str | None
+    """None when the figure may use supported fire now (FD §7), else why not."""
+    walk_pairs: int
+    """The most pairs it may sacrifice to walk a Full Auto volley (FD §5.2); 0 without FA."""
+
+    @property
+    def rounds(self) -> int:
+        return self.state.rounds
+
+    @property
+    def spares(self) -> int:
+        return self.state.spares
+
+    @property
+    def summary(self) -> str:
+        """The figure panel's line: card, mode, rounds left, spares."""
+        return self.state.summary()
+
+
+def panel(game: Game, fig: Figure) -> WeaponPanel | None:
+    """The figure's weapon card, mode, rounds left and the choices it has now (FD §11);
+    None with the module off or an unarmed figure."""
+    ws = weapon_state(game, fig)
+    if ws is None:
+        return None
+    moved = _moved(game, fig)
+    active = _activation_of(game, fig.id) is not None
+    aim = None
+    if FireMode.FA not in ws.card.modes:
+        aim = f"{ws.card.name} has no Full Auto: aiming is for Full Auto (FD §5.1)"
+    elif not active:
+        aim = f"{fig.name} may aim only when active (FD §5.1)"
+    elif moved:
+        aim = f"{fig.name} has moved this activation: no aiming (FD §5.1)"
+    support = f"{fig.name} has moved this activation: no supported fire (FD §7)" if moved else None
+    walk = 4 if FireMode.FA in ws.card.modes else 0
+    return WeaponPanel(fig.id, ws.card, ws, tuple(modes(game, fig)), aim, support, walk)
+
+
+def outgunned_by_full_auto(
+    game: Game, cause: Figure, testers: list[ReactingFigure]
+) -> list[ReactingFigure]:
+    """A figure testing because of a Full Auto volley reads the shooter's Outgunned
+    Ranking one higher (FD §5): the cause's weapon last fired on Full Auto (the tests
+    follow the volley that caused them)."""
+    ws = weapon_state(game, cause)
+    if ws is None or ws.mode is not FireMode.FA:
+        return testers
+    shooter = adapter.rank_of(cause, game.rules) + FA_RANK_BONUS
+    out = []
+    for t in testers:
+        fig = game.fig(t.id)
+        target = adapter.rank_of(fig, game.rules)
+        out.append(replace(t, outgunned=is_outgunned(shooter, target, target_is_star=fig.is_star)))
+    return out

@@ -1,0 +1,83 @@
+"""Firearms Detail in the play mode (FD §11): the fire dialog offers the card's modes, aim,
+walk and support with the exact odds per die, and the weapon card panel follows the
+selected figure's rounds.  The skirmish of :func:`tests.game.test_adapter.skirmish` with
+the module switched on; real clicks on the real widgets."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+
+from crdesk.game import adapter
+from crdesk.options import RulesOptions
+from crdesk.rules.firearms.tables import FireMode
+from tests.game.test_adapter import SEED_PLAYER_FIRST, skirmish
+from tests.ui.mouse import click
+from tests.ui.test_play_fire import KNUCKLES, MACE, hover, paste
+from ui.main_window import MainWindow
+
+SHOTS = Path("/tmp/crdesk-shots")
+
+
+@pytest.fixture
+def window(qtbot):  # type: ignore[no-untyped-def]
+    scenario = replace(skirmish(), rules=RulesOptions(firearms_detail=True))
+    window = MainWindow(scenario)
+    qtbot.addWidget(window)
+    window.resize(1300, 850)
+    window.show()
+    qtbot.waitExposed(window)
+    window.play.autoplay = False
+    assert window.play.start(SEED_PLAYER_FIRST)
+    window.play.run_program()
+    qtbot.mouseClick(window.play.decision_dock.buttons["activate p1"], Qt.MouseButton.LeftButton)
+    return window
+
+
+def test_the_dialog_offers_the_modes_with_odds_per_die_and_fires_full_auto_aimed(
+    window: MainWindow, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    game = window.play.game
+    tool = window.play.move_tool
+    card = window.play.card_dock
+    assert card.isVisible()
+    click(window.view, *MACE)
+    assert card.figure_id == "p1"
+    assert "Rounds: 30/30 · spare magazines: 3" in card.view.text()
+    hover(window, *KNUCKLES)  # the base game's odds would mislead: the dialog has them
+    assert tool.hovered is not None and tool.hovered.odds is None
+    assert "Firearms Detail — Assault Rifle (AR), Semi: 30/30 rounds" in tool.hover_text()
+    click(window.view, *KNUCKLES)
+    dialog = tool.fire_dialog
+    assert dialog is not None and dialog.panel is not None
+    box = dialog.mode_box
+    assert [box.itemData(i) for i in range(box.count())] == ["semi", "3RB", "FA"]
+    assert dialog.mode() is FireMode.SEMI and not dialog.aim_box.isEnabled()
+    box.setCurrentIndex(2)  # Full Auto
+    assert dialog.aim_box.isEnabled() and dialog.walk_spin.isEnabled()
+    # Full Auto fires at the clicked enemy only: the line to the other is dashed
+    assert dialog.lines["e2"].pen().style() == Qt.PenStyle.SolidLine
+    assert dialog.lines["e1"].pen().style() == Qt.PenStyle.DashLine
+    assert not any(spin.isEnabled() for spin in dialog.spins.values())  # FA sets its dice
+    want = adapter.firearms_odds(game, "fire p1 at e2 mode FA")
+    assert dialog.detail_odds == want
+    # at 8" the spread is 1" (5 dice on the primary); nobody stands within 1" of Knuckles
+    assert dialog.dice_odds_label.text().count("Die ") == len(want.dice) == 5
+    qtbot.mouseClick(dialog.aim_box, Qt.MouseButton.LeftButton)
+    aimed = adapter.firearms_odds(game, "fire p1 at e2 mode FA aim")
+    assert dialog.detail_odds == aimed and aimed != want
+    assert "aimed pair 1-2 +2" in dialog.dice_odds_label.text()
+    assert not dialog.walk_spin.isEnabled()  # no walking an aimed volley (FD §5.1)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    paste(window.grab().toImage(), window, dialog).save(str(SHOTS / "play-firearms-dialog.png"))
+    steps = len(game.history)
+    qtbot.mouseClick(dialog.fire_button, Qt.MouseButton.LeftButton)
+    assert len(game.history) > steps
+    assert game.history[steps].action == "fire p1 at e2 mode FA aim"
+    assert adapter.rounds_left(game, "p1") == 20
+    card.refresh()
+    assert card.figure_id == "p1"  # the card stays on the shooter after it fired
+    assert "Rounds: 20/30" in card.view.text() and "Full Auto" in card.view.text()
