@@ -117,6 +117,10 @@ class MeleeWeapon(StrEnum):
     TWO_HAND = "two_hand"
 
 
+_GONE_VALUES = frozenset({"out_of_the_fight", "obviously_dead", "leave_the_battlefield"})
+"""The statuses of figures no longer able to act (:attr:`Status.can_act`)."""
+
+
 class Status(StrEnum):
     """Status ranking 7.8, best to worst; compare with :attr:`rank`."""
 
@@ -138,11 +142,7 @@ class Status(StrEnum):
     @property
     def can_act(self) -> bool:
         """Whether the figure is still on the table and able to act."""
-        return self not in (
-            Status.OUT_OF_THE_FIGHT,
-            Status.OBVIOUSLY_DEAD,
-            Status.LEAVE_THE_BATTLEFIELD,
-        )
+        return self._value_ not in _GONE_VALUES  # asked some 20,000 times a game
 
     @property
     def label(self) -> str:
