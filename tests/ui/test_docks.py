@@ -47,6 +47,7 @@ SHOTS = Path("/tmp/crdesk-shots")
 
 def _shot(widget: QWidget, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
+    QApplication.processEvents()  # the layout settles as it would before the user sees it
     assert widget.grab().save(str(SHOTS / f"dock-{name}.png"))
 
 
@@ -542,3 +543,19 @@ def test_properties_move_a_figure_to_the_other_force(qtbot, doc) -> None:  # typ
     doc.undo_stack.undo()
     assert doc.battlefield.figure("p4").side == "player"
     assert [f.id for f in doc.battlefield.force("player").figures].index("p4") == 3
+
+
+def test_the_weapon_card_summary_never_overlaps_the_melee_row(
+    qtbot: QtBot, props: PropertiesDock, doc: Document
+) -> None:
+    """The card's wrapped summary takes the height it needs in a narrow dock (it was
+    drawn over the Melee row below it)."""
+    _select(doc, "p1")
+    form = props.figure_form
+    qtbot.wait(20)
+    summary = form.card_row.summary
+    assert summary.text()
+    bottom = summary.mapTo(form, summary.rect().bottomLeft()).y()
+    top = form.melee_combo.mapTo(form, form.melee_combo.rect().topLeft()).y()
+    assert bottom < top, (bottom, top)
+    assert summary.height() >= summary.heightForWidth(summary.width())
