@@ -133,7 +133,9 @@ def test_the_question_as_a_player_sees_it(
 
     def click_save_position() -> None:
         box = QApplication.activeModalWidget()
-        assert isinstance(box, QMessageBox)
+        if not isinstance(box, QMessageBox):  # not up yet (a loaded machine): look again
+            QTimer.singleShot(20, click_save_position)
+            return
         buttons = [b for b in box.findChildren(QPushButton) if b.isVisible()]
         seen.append([b.text() for b in buttons])
         SHOTS.mkdir(parents=True, exist_ok=True)
