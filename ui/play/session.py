@@ -19,6 +19,7 @@ program step waits until the animation of the last one has finished
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
@@ -84,6 +85,10 @@ class PlaySession(QObject):
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
+        # What the program holds now (Qt wrappers, terrain, kernels, the scenario) is
+        # kept for the whole game: out of the collector's sight, a full collection no
+        # longer stalls the table for a tenth of a second late in a game.
+        gc.freeze()
         self.game = game
         sides = set(game.sides)
         self.program: frozenset[str] = frozenset(s for s in program if s in sides)
