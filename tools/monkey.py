@@ -168,6 +168,10 @@ def watching(walk: Walk) -> Iterator[None]:
         qInstallMessageHandler(old_handler)
 
 
+_INHERITED = object()
+"""A patched name the class did not define itself (restored by deleting the patch)."""
+
+
 @contextmanager
 def answering(walk: Walk) -> Iterator[None]:
     """Modal dialogs answered by the walk's dice instead of waiting for a person."""
@@ -175,7 +179,10 @@ def answering(walk: Walk) -> Iterator[None]:
     saved: dict[tuple[type, str], Any] = {}
 
     def patch(owner: type, name: str, value: Any) -> None:
-        saved[(owner, name)] = owner.__dict__.get(name, getattr(owner, name))
+        # what the class itself held (a method it inherits is put back by deleting the
+        # patch: saving getattr's answer would save a patch made on a base class first,
+        # QDialog.exec for QMessageBox.exec, and leave it behind for good)
+        saved[(owner, name)] = owner.__dict__.get(name, _INHERITED)
         setattr(owner, name, value)
 
     def dialog_exec(self: QDialog) -> int:
@@ -236,8 +243,11 @@ def answering(walk: Walk) -> Iterator[None]:
     try:
         yield
     finally:
-        for (owner, name), value in saved.items():
-            setattr(owner, name, value)
+        for (owner, name), value in reversed(saved.items()):
+            if value is _INHERITED:
+                delattr(owner, name)
+            else:
+                setattr(owner, name, value)
 
 
 # -- input ------------------------------------------------------------------------

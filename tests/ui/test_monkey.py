@@ -9,6 +9,7 @@ its actions, and the same seed replays it.
 from __future__ import annotations
 
 import importlib.util
+import random
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -103,3 +104,26 @@ def test_a_scenario_opened_during_a_game_stops_the_game_first(
     assert not window.play.active
     assert window.document is not document and window.path == other
     assert window.view.scene() is window.scene
+
+
+def test_a_walk_puts_back_every_dialog_it_answered(window: MainWindow, tmp_path: Path) -> None:
+    """After a walk, message boxes and dialogs are Qt's own again (the walk had left its
+    answering QMessageBox.exec behind, and a later test's real question answered itself)."""
+    from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox
+
+    monkey = monkey_module()
+    before = {
+        (cls, name): cls.__dict__.get(name)
+        for cls, name in [
+            (QDialog, "exec"),
+            (QMessageBox, "exec"),
+            (QMessageBox, "warning"),
+            (QMessageBox, "question"),
+            (QFileDialog, "getSaveFileName"),
+        ]
+    }
+    walk = monkey.Walk(seed=3, rng=random.Random(3), folder=tmp_path)
+    with monkey.answering(walk):
+        assert QMessageBox.__dict__.get("exec") is not before[(QMessageBox, "exec")]
+    after = {key: key[0].__dict__.get(key[1]) for key in before}
+    assert after == before

@@ -144,7 +144,7 @@ def test_the_question_as_a_player_sees_it(
         qtbot.mouseClick(chosen, Qt.MouseButton.LeftButton)
 
     QTimer.singleShot(50, click_save_position)
-    assert window.play.stop()
+    assert window.play.stop(), seen
     assert seen and sorted(seen[0]) == sorted(  # (their order is the platform's)
         ["Save Game…", "Save Position as Scenario…", "Leave Without Saving", "Keep Playing"]
     )

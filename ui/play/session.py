@@ -87,7 +87,9 @@ class PlaySession(QObject):
         super().__init__(parent)
         # What the program holds now (Qt wrappers, terrain, kernels, the scenario) is
         # kept for the whole game: out of the collector's sight, a full collection no
-        # longer stalls the table for a tenth of a second late in a game.
+        # longer stalls the table for a tenth of a second late in a game.  Garbage is
+        # collected first, so that only what is alive is frozen; stop() thaws it.
+        gc.collect()
         gc.freeze()
         self.game = game
         sides = set(game.sides)
@@ -334,6 +336,7 @@ class PlaySession(QObject):
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+        gc.unfreeze()  # what the game held may go now (collected as usual)
 
     def _positions(self) -> dict[str, tuple[float, float]]:
         return {f.id: (f.x, f.y) for f in self.game.battlefield.figures()}
