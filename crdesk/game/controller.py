@@ -2368,19 +2368,31 @@ class Game:
                 missed.append(t.id)
             if tr.carried_damage and t.id in carrying:
                 hits[carrying[t.id]] = [d.status.value for d in tr.carried_damage]
-        stars = [t for t in hits if self.fig(t).is_star]
-        self._push(
-            "aftermath",
-            cause=shooter.id,
-            cause_rep=shooter.rep,
-            hits=hits,
-            missed=missed,
-            stars=stars,
-            fates={},
-            melee=False,
-        )
+        self._push_aftermath(shooter.id, shooter.rep, hits, missed)
 
     # -- after fire or melee: damage, Star Power, then the reaction tests ----
+
+    def _push_aftermath(
+        self,
+        cause: str,
+        cause_rep: int | None,
+        hits: dict[str, list[str]],
+        missed: list[str],
+        *,
+        melee: bool = False,
+    ) -> None:
+        """What follows fire, a blast or a melee round: damage for ``hits`` (figure ->
+        statuses), Star Power for the Stars among them, then the tests of ``missed``."""
+        self._push(
+            "aftermath",
+            cause=cause,
+            cause_rep=cause_rep,
+            hits=hits,
+            missed=missed,
+            stars=[fid for fid in hits if self.fig(fid).is_star],
+            fates={},
+            melee=melee,
+        )
 
     def _run_aftermath(self, frame: Frame) -> bool:
         d = frame.data
@@ -2975,16 +2987,8 @@ class Game:
             figures=[v.id for v in res.figures],
         )
         hits = {v.id: [v.damage.status.value] for v in res.figures if v.damage is not None}
-        self._push(
-            "aftermath",
-            cause=cause,
-            cause_rep=attacker_rep,
-            hits=hits,
-            missed=[v.id for v in res.figures if v.damage is None],
-            stars=[fid for fid in hits if self.fig(fid).is_star],
-            fates={},
-            melee=False,
-        )
+        escaped = [v.id for v in res.figures if v.damage is None]
+        self._push_aftermath(cause, attacker_rep, hits, escaped)
 
     def _rocket(self, shooter: Figure, target: Figure, *, rush: bool) -> None:
         """A Rocket Launcher fired at the figure on a spot (7.10.5); a building area
@@ -3068,16 +3072,7 @@ class Game:
         self._blast(
             spot, shooter.id, attacker_rep=shooter.rep, weapon="RL", exclude=[f.id for f in inside]
         )
-        self._push(
-            "aftermath",
-            cause=shooter.id,
-            cause_rep=shooter.rep,
-            hits=hits,
-            missed=missed,
-            stars=[fid for fid in hits if self.fig(fid).is_star],
-            fates={},
-            melee=False,
-        )
+        self._push_aftermath(shooter.id, shooter.rep, hits, missed)
 
     # -- Buildings: floors (8.2) ---------------------------------------------
 
@@ -4066,15 +4061,8 @@ class Game:
                 rep_lost[fid] = int(rep_lost.get(fid, 0)) + int(lost)
         loser = self.fig(res.loser_id)
         winner = self.fig(res.winner_id)
-        self._push(
-            "aftermath",
-            cause=winner.id,
-            cause_rep=winner.rep,
-            hits={loser.id: [res.loser_status.value]},
-            missed=[],
-            stars=[loser.id] if loser.is_star else [],
-            fates={},
-            melee=True,
+        self._push_aftermath(
+            winner.id, winner.rep, {loser.id: [res.loser_status.value]}, [], melee=True
         )
 
 

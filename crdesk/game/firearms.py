@@ -421,17 +421,7 @@ def volley(
             section=fd(5),
             figures=missed,
         )
-    stars = [t for t in hits if game.fig(t).is_star]
-    game._push(
-        "aftermath",
-        cause=shooter.id,
-        cause_rep=shooter.rep,
-        hits=hits,
-        missed=missed,
-        stars=stars,
-        fates={},
-        melee=False,
-    )
+    game._push_aftermath(shooter.id, shooter.rep, hits, missed)
 
 
 def _down(hits: dict[str, list[str]]) -> set[str]:
