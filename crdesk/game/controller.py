@@ -3276,18 +3276,9 @@ class Game:
             index.cache[key] = grown
         return not isinstance(grown, BaseGeometry) or not grown.contains(shapely.Point(x, y))
 
-    def _seen_by_player(self, spot: Point2) -> str | None:
-        """The first player figure (roster order) able to act that sees the spot."""
-        return self._pef_viewer(self._alive(self._player_side()), spot)
-
-    def _pef_viewer(self, figures: Sequence[Figure], spot: Point2) -> str | None:
-        """The first of the figures with LOS to a PEF's spot: in Cover it can be seen,
-        behind Cover it cannot (11.3)."""
-        return self._pef_viewers(figures, [spot])[0]
-
     def _pef_viewers(self, figures: Sequence[Figure], spots: Sequence[Point2]) -> list[str | None]:
-        """:meth:`_pef_viewer` for several spots at once, remembered while nothing it
-        depends on moves (it is asked after every step)."""
+        """For each spot, the first of the figures (roster order) with LOS to it as a PEF
+        is seen: in Cover it can be, behind Cover not (11.3); asked after every step."""
         # each figure's view of the spots is its own (figures do not hide PEFs), so it
         # is remembered per figure where it stands: after a move only the mover's is new
         memo: dict[tuple[Any, ...], npt.NDArray[np.bool_]] = self.__dict__.setdefault(

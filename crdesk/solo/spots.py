@@ -108,18 +108,15 @@ def candidates(game: Game, fig: Figure, allowance: float) -> tuple[list[Point2],
     ).reshape(-1, 3)
     found: list[Point2] = []
     rays = _ray_cache(index)
-    units = [
-        (math.sin(2.0 * math.pi * k / RAYS), -math.cos(2.0 * math.pi * k / RAYS))
-        for k in range(RAYS)
-    ]
+    units = _ray_units()
     keys = [(fig.x, fig.y, fig.radius, allowance, k) for k in range(RAYS)]
     todo = [k for k in range(RAYS) if keys[k] not in rays]
     if todo:
-        plain = _plain_rays(game, fig, allowance)
+        ends = _ray_ends(fig, allowance)
+        plain = _plain_rays(game, fig, allowance, ends)
         walk = [k for k in todo if plain[k] is None]
-        ends = [(fig.x + allowance * units[k][0], fig.y + allowance * units[k][1]) for k in walk]
         reached = movement.rays_reach(
-            bf, here, ends, allowance, game.rules, index=index, radius=fig.radius
+            bf, here, [ends[k] for k in walk], allowance, game.rules, index=index, radius=fig.radius
         )
         for k, reach in zip(walk, reached, strict=True):
             plain[k] = math.hypot(reach.point[0] - fig.x, reach.point[1] - fig.y)
@@ -152,13 +149,22 @@ def candidates(game: Game, fig: Figure, allowance: float) -> tuple[list[Point2],
     return points, travel
 
 
-def _ray_ends(fig: Figure, allowance: float) -> npt.NDArray[np.float64]:
-    """(RAYS, 2) where each ray would end with the whole allowance."""
-    ang = 2.0 * np.pi * np.arange(RAYS) / RAYS
-    return np.column_stack([fig.x + allowance * np.sin(ang), fig.y - allowance * np.cos(ang)])
+def _ray_units() -> list[Point2]:
+    """The rays' directions, every 360/RAYS degrees from the far edge, clockwise."""
+    return [
+        (math.sin(2.0 * math.pi * k / RAYS), -math.cos(2.0 * math.pi * k / RAYS))
+        for k in range(RAYS)
+    ]
 
 
-def _plain_rays(game: Game, fig: Figure, allowance: float) -> list[float | None]:
+def _ray_ends(fig: Figure, allowance: float) -> list[Point2]:
+    """Where each ray would end with the whole allowance."""
+    return [(fig.x + allowance * ux, fig.y + allowance * uy) for ux, uy in _ray_units()]
+
+
+def _plain_rays(
+    game: Game, fig: Figure, allowance: float, ends: list[Point2]
+) -> list[float | None]:
     """How far each ray goes when nothing on it costs or stops movement (None where
     something might): what :func:`~crdesk.geometry.movement.farthest_along` says for a
     ray whose segment meets no woods, building or impassable ground, found for all
@@ -166,9 +172,7 @@ def _plain_rays(game: Game, fig: Figure, allowance: float) -> list[float | None]
 
     Only the table edge can stop such a ray, where the base would leave the table."""
     index = game.vis.index
-    ends = _ray_ends(fig, allowance)
-    starts = np.broadcast_to(np.array([fig.x, fig.y]), ends.shape)
-    lines = shapely.linestrings(np.stack([starts, ends], axis=1))
+    lines = shapely.linestrings([[(fig.x, fig.y), end] for end in ends])
     hits = index.outline_tree.query(lines)
     costly = np.zeros(RAYS, dtype=bool)
     if hits.shape[1]:
@@ -190,9 +194,7 @@ def _plain_rays(game: Game, fig: Figure, allowance: float) -> list[float | None]
         if costly[k]:
             out.append(None)
             continue
-        edge = movement.leaves_table(
-            bf, (fig.x, fig.y), (float(ends[k, 0]), float(ends[k, 1])), fig.radius
-        )
+        edge = movement.leaves_table(bf, (fig.x, fig.y), ends[k], fig.radius)
         out.append(allowance if edge is None else max(edge - GRAZE, 0.0))
     return out
 

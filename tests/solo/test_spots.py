@@ -233,15 +233,15 @@ def test_a_plain_ray_goes_as_far_as_the_full_movement_walk_says(seed: int) -> No
     checked = plain = 0
     for fig in figs:
         for allowance in (8.0, 3.5):
-            fast = spots._plain_rays(game, fig, allowance)
             ends = spots._ray_ends(fig, allowance)
+            fast = spots._plain_rays(game, fig, allowance, ends)
             for k, got in enumerate(fast):
                 if got is None:
                     continue
                 plain += 1
                 reach = movement.farthest_along(
                     bf,
-                    [(fig.x, fig.y), (float(ends[k, 0]), float(ends[k, 1]))],
+                    [(fig.x, fig.y), ends[k]],
                     allowance,
                     game.rules,
                     index=game.vis.index,
