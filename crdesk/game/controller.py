@@ -2814,11 +2814,33 @@ class Game:
             for radius in (1.0, 2.0, 3.0, 4.0, 5.0, 6.0)
             for k in range(12)
         ]
-        free = [spot for spot in rings if self._spot_reachable(fig, spot)]
-        if cause is None or not free:
-            return free[0] if free else None
-        safe = self.vis.spots(fig.id, free, [cause]).safe[:, 0]
-        return next((spot for spot, ok in zip(free, safe, strict=True) if ok), None)
+        # the cheap tests of _check_spot first (on the table, on no base); the way there
+        # is walked only for the spots that would do, nearest first
+        table = self.battlefield.table
+        r = fig.radius
+        bases = [
+            (o.x, o.y, o.radius + r - 1e-6)
+            for o in self.battlefield.figures()
+            if o.id != fig.id and o.status.can_act
+        ]
+        placed = [
+            (x, y)
+            for x, y in rings
+            if r <= x <= table.width - r
+            and r <= y <= table.height - r
+            and all(math.hypot(ox - x, oy - y) >= gap for ox, oy, gap in bases)
+        ]
+        if cause is None or not placed:
+            return next((spot for spot in placed if self._spot_reachable(fig, spot)), None)
+        safe = self.vis.spots(fig.id, placed, [cause]).safe[:, 0].tolist()
+        return next(
+            (
+                spot
+                for spot, ok in zip(placed, safe, strict=True)
+                if ok and self._spot_reachable(fig, spot)
+            ),
+            None,
+        )
 
     def _apply_duck_back(self, frame: Frame, act: Action) -> None:
         assert isinstance(act, DuckBack)
