@@ -24,7 +24,13 @@ COLOURS = {Severity.ERROR: QColor(220, 40, 40), Severity.WARNING: QColor(240, 16
 class IssueMarkers(QObject):
     """Keeps one marker per table issue on the scene."""
 
-    def __init__(self, document: Document, scene: BattlefieldScene) -> None:
+    def __init__(
+        self,
+        document: Document,
+        scene: BattlefieldScene,
+        issues: list[TableIssue] | None = None,
+    ) -> None:
+        """``issues``: the document's checks made beforehand (a file being opened)."""
         super().__init__(scene)
         self.document = document
         self.scene = scene
@@ -35,7 +41,7 @@ class IssueMarkers(QObject):
         self._timer.setInterval(RECHECK_MS)
         self._timer.timeout.connect(self.refresh)
         document.model_changed.connect(self._schedule)
-        self.refresh()
+        self.refresh(issues)
 
     def close(self) -> None:
         self._timer.stop()
@@ -51,11 +57,11 @@ class IssueMarkers(QObject):
                 marker.scene().removeItem(marker)
         self.markers = []
 
-    def refresh(self) -> None:
-        """Run the checks now and redraw every marker."""
+    def refresh(self, issues: list[TableIssue] | None = None) -> None:
+        """Run the checks now (or take ``issues``, made elsewhere) and redraw every marker."""
         self._clear()
         bf = self.document.battlefield
-        self.issues = check_battlefield(bf)
+        self.issues = list(issues) if issues is not None else check_battlefield(bf)
         features = {f.id: f for f in bf.terrain}
         figures = {f.id: f for f in bf.figures()}
         by_item: dict[str, list[TableIssue]] = {}

@@ -98,23 +98,30 @@ class IssuesDock(QDockWidget):
         """The problems last shown, errors first."""
         return list(self._issues)
 
-    def set_document(self, document: Document | None) -> None:
-        """Check another open document (or none), at once."""
+    def set_document(
+        self, document: Document | None, issues: list[TableIssue] | None = None
+    ) -> None:
+        """Check another open document (or none), at once; ``issues``: its checks, made
+        beforehand (in the worker that read the file: seconds at the limits)."""
         if self._document is not None:
             disconnect_quietly(self._document, "model_changed", self._on_model_changed)
         self._document = document
         if document is not None:
             document.model_changed.connect(self._on_model_changed)
-        self.refresh()
+        self.refresh(issues)
 
     def _on_model_changed(self, _change: Change) -> None:
         self.timer.start()  # restarts: many changes in a burst cost one check
 
-    def refresh(self) -> None:
-        """Check the table now and show the result (the timer calls this)."""
+    def refresh(self, issues: list[TableIssue] | None = None) -> None:
+        """Check the table now (or show ``issues``, its checks made elsewhere) and show
+        the result (the timer calls this)."""
         self.timer.stop()
         doc = self._document
-        found = check_battlefield(doc.battlefield) if doc is not None else []
+        if issues is not None:
+            found = list(issues)
+        else:
+            found = check_battlefield(doc.battlefield) if doc is not None else []
         current = self.current_issue()  # kept current across the refresh, when still there
         self._issues = sorted(found, key=lambda i: i.severity is not Severity.ERROR)
         self.list.clear()
