@@ -153,6 +153,8 @@ class ProgressDialog(QDialog):
             if self.bar.maximum() != total:
                 self.bar.setRange(0, total)
             self.bar.setValue(min(done, total))
+        elif self.bar.maximum() != 0:  # a new phase with no count yet: busy
+            self.bar.setRange(0, 0)
 
     def reject(self) -> None:  # Escape: a request, never a close while the job runs
         self.request_cancel()
@@ -228,6 +230,7 @@ class ProgressSession(QObject):
         with self.progress._lock:
             self.progress._text = text
             self.progress._done = self.progress._total = 0
+        self.dialog.show_state(0, 0, text)
 
     def _poll(self) -> None:
         loop = self._loop
@@ -290,13 +293,17 @@ class ProgressSession(QObject):
         return result
 
     def batches(
-        self, steps: Iterable[tuple[int, int]], text: str | None = None, budget_ms: int = BATCH_MS
+        self,
+        steps: Iterable[tuple[int, int]],
+        text: str | None = None,
+        budget_ms: int | None = None,
     ) -> None:
         """Run ``steps`` (a generator doing GUI-thread work a bit at a time, yielding
         (done, total)) in slices of about ``budget_ms``, the event loop running between
         slices so the window repaints and Cancel is heard."""
         if text is not None:
             self.say(text)
+        budget = BATCH_MS if budget_ms is None else budget_ms
         it = iter(steps)
         finished = [False]
         error: list[BaseException] = []
@@ -304,7 +311,7 @@ class ProgressSession(QObject):
         def slice_() -> None:
             if finished[0]:
                 return
-            deadline = time.monotonic() + budget_ms / 1000
+            deadline = time.monotonic() + budget / 1000
             try:
                 while True:
                     if self.dialog.cancel_requested or self.progress.cancelled:
@@ -321,6 +328,7 @@ class ProgressSession(QObject):
             except BaseException as exc:  # raised again below, in the caller's frame
                 error.append(exc)
                 finished[0] = True
+            self.dialog.show_state(*self.progress.state())
             if finished[0] and self._loop is not None:
                 self._loop.quit()
 

@@ -20,7 +20,7 @@ import math
 
 import shapely
 from PySide6.QtCore import QObject, QPointF, QRectF, Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QBrush, QColor, QFont, QPainterPath, QPen
+from PySide6.QtGui import QBrush, QColor, QFont, QPainterPath, QPen, QTransform
 from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsSimpleTextItem
 
 from crdesk.events import Change, ChangeKind
@@ -135,7 +135,7 @@ class SightOverlay(QObject):
         """Indexes built in the worker (tests, benchmarks)."""
         self.hint = QGraphicsSimpleTextItem("Updating line of sight…")
         font = QFont()
-        font.setPointSizeF(10)
+        font.setPointSizeF(9)
         font.setBold(True)
         self.hint.setFont(font)
         self.hint.setBrush(QBrush(QColor(255, 255, 255)))
@@ -258,7 +258,10 @@ class SightOverlay(QObject):
         stale = self.stale() and self.focus is not None
         if stale and self.focus is not None:
             me = self.document.battlefield.figure(self.focus)
-            self.hint.setPos(me.x + me.radius * 1.5, me.y - me.radius * 1.5)
+            # centred above the base, in screen pixels at any zoom
+            box = self.hint.boundingRect()
+            self.hint.setTransform(QTransform.fromTranslate(-box.width() / 2, -box.height() - 18))
+            self.hint.setPos(me.x, me.y)
         self.hint.setVisible(stale)
 
     def _on_change(self, change: Change) -> None:
