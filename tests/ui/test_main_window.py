@@ -9,6 +9,7 @@ from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QWheelEvent
 
 from tests.ui.sample import FEATURE_IDS, FIGURE_IDS, make_scenario
+from tests.ui.windows import open_window
 from ui.main_window import MainWindow
 from ui.scene import ItemType
 
@@ -17,12 +18,7 @@ SHOTS = Path("/tmp/crdesk-shots")
 
 @pytest.fixture
 def window(qtbot):  # type: ignore[no-untyped-def]
-    window = MainWindow(make_scenario())
-    qtbot.addWidget(window)
-    window.resize(1000, 900)
-    window.show()
-    qtbot.waitExposed(window)
-    return window
+    return open_window(qtbot, make_scenario(), size=(1000, 900))
 
 
 def test_window_shows_one_item_per_feature_and_figure(window: MainWindow) -> None:

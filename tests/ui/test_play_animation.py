@@ -16,10 +16,10 @@ from PySide6.QtCore import QElapsedTimer, QPointF, Qt, QTimer
 
 from crdesk.game import Action, Decision, Game, GameSettings
 from crdesk.game.policy import BookPolicy, play_policies
-from crdesk.resources import demo_scenario
-from crdesk.scenario import from_document, load, to_document
+from crdesk.scenario import from_document, to_document
 from crdesk.solo import SoloEnemyPolicy
 from tests.ui.mouse import drag
+from tests.ui.windows import open_window
 from ui.main_window import MainWindow
 from ui.play.animator import DOWN, FIRE, INSTANT, NORMAL, SIGHT, WALK, Animator
 
@@ -29,14 +29,8 @@ BOOK = BookPolicy()
 
 
 @pytest.fixture
-def window(qtbot):  # type: ignore[no-untyped-def]
-    window = MainWindow(load(str(demo_scenario())))
-    qtbot.addWidget(window)
-    window.resize(1400, 900)
-    window.show()
-    qtbot.waitExposed(window)
-    window.play.autoplay = False
-    return window
+def window(qtbot) -> MainWindow:  # type: ignore[no-untyped-def]
+    return open_window(qtbot)
 
 
 def animator(window: MainWindow) -> Animator:

@@ -16,25 +16,17 @@ from crdesk.options import RulesOptions
 from crdesk.rules.firearms.tables import FireMode
 from tests.game.test_adapter import SEED_PLAYER_FIRST, skirmish
 from tests.ui.mouse import click
-from tests.ui.test_play_fire import KNUCKLES, MACE, hover, paste
+from tests.ui.test_play_fire import KNUCKLES, MACE, SIZE, hover, paste
+from tests.ui.windows import playing
 from ui.main_window import MainWindow
 
 SHOTS = Path("/tmp/crdesk-shots")
 
 
 @pytest.fixture
-def window(qtbot):  # type: ignore[no-untyped-def]
+def window(qtbot) -> MainWindow:  # type: ignore[no-untyped-def]
     scenario = replace(skirmish(), rules=RulesOptions(firearms_detail=True))
-    window = MainWindow(scenario)
-    qtbot.addWidget(window)
-    window.resize(1300, 850)
-    window.show()
-    qtbot.waitExposed(window)
-    window.play.autoplay = False
-    assert window.play.start(SEED_PLAYER_FIRST)
-    window.play.run_program()
-    qtbot.mouseClick(window.play.decision_dock.buttons["activate p1"], Qt.MouseButton.LeftButton)
-    return window
+    return playing(qtbot, scenario, seed=SEED_PLAYER_FIRST, size=SIZE)
 
 
 def test_the_dialog_offers_the_modes_with_odds_per_die_and_fires_full_auto_aimed(

@@ -16,6 +16,7 @@ from crdesk.game.savefile import load_game
 from crdesk.recovery import RecoveryStore
 from crdesk.resources import demo_scenario
 from crdesk.scenario import load
+from tests.ui.windows import open_window
 from ui.main_window import MainWindow
 from ui.play.autosave import GameAutosaveStore
 from ui.play.report import md_escape
@@ -26,14 +27,8 @@ SEED = 1
 
 
 @pytest.fixture
-def window(qtbot, tmp_path: Path):  # type: ignore[no-untyped-def]
-    window = MainWindow(load(str(demo_scenario())), recovery=RecoveryStore(tmp_path / "recovery"))
-    qtbot.addWidget(window)
-    window.resize(1200, 800)
-    window.show()
-    qtbot.waitExposed(window)
-    window.play.autoplay = False
-    return window
+def window(qtbot, tmp_path: Path) -> MainWindow:  # type: ignore[no-untyped-def]
+    return open_window(qtbot, size=(1200, 800), recovery=tmp_path / "recovery")
 
 
 def play_a_few_steps(window: MainWindow) -> None:
