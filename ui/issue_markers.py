@@ -6,12 +6,15 @@ them where they are.  Rechecked shortly after edits stop, never on every event.
 
 from __future__ import annotations
 
+from contextlib import suppress
+
 from PySide6.QtCore import QObject, QRectF, Qt, QTimer
 from PySide6.QtGui import QBrush, QColor, QFont, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsSimpleTextItem
 
 from crdesk.events import Change
 from crdesk.validation import Severity, TableIssue, check_battlefield
+from ui.background_checks import BackgroundChecks, checks_of
 from ui.document import Document
 from ui.plain_text import plain_tooltip
 from ui.scene.scene import BattlefieldScene
@@ -36,6 +39,7 @@ class IssueMarkers(QObject):
         self.scene = scene
         self.issues: list[TableIssue] = []
         self.markers: list[QGraphicsPathItem] = []
+        self._listening: BackgroundChecks | None = None
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(RECHECK_MS)
@@ -45,11 +49,24 @@ class IssueMarkers(QObject):
 
     def close(self) -> None:
         self._timer.stop()
+        if self._listening is not None:
+            with suppress(RuntimeError, TypeError):  # the document may be gone already
+                self._listening.checked.disconnect(self._checked)
+            self._listening = None
         self.document.model_changed.disconnect(self._schedule)
         self._clear()
 
     def _schedule(self, _change: Change) -> None:
         self._timer.start()
+
+    def _listen(self, checks: BackgroundChecks) -> None:
+        if self._listening is None:
+            checks.checked.connect(self._checked)
+            self._listening = checks
+
+    def _checked(self, revision: int) -> None:
+        if self.document.battlefield.revision == revision:
+            self.refresh(checks_of(self.document).result_for(revision))
 
     def _clear(self) -> None:
         for marker in self.markers:
@@ -59,8 +76,16 @@ class IssueMarkers(QObject):
 
     def refresh(self, issues: list[TableIssue] | None = None) -> None:
         """Run the checks now (or take ``issues``, made elsewhere) and redraw every marker."""
-        self._clear()
         bf = self.document.battlefield
+        checks = checks_of(self.document)
+        if issues is None and checks.heavy:
+            # a huge table: checked in the worker, the last markers shown meanwhile
+            issues = checks.result_for(bf.revision)
+            if issues is None:
+                self._listen(checks)
+                checks.request()
+                return
+        self._clear()
         self.issues = list(issues) if issues is not None else check_battlefield(bf)
         features = {f.id: f for f in bf.terrain}
         figures = {f.id: f for f in bf.figures()}

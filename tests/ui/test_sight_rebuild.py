@@ -107,3 +107,49 @@ def test_edits_during_a_build_start_one_more_build_for_the_present_terrain(
     doc.undo_stack.undo()
     qtbot.waitUntil(lambda: not sight.pending(), timeout=10_000)
     assert sight.counts["blocked"] == blocked_from(window, "p3") == 1
+
+
+def test_the_checks_of_a_huge_table_run_once_in_the_worker_after_an_edit(
+    window: MainWindow, qtbot, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtCore import QTimer
+
+    from ui import background_checks
+
+    real = background_checks.check_battlefield
+
+    def slow(*args: Any) -> Any:
+        time.sleep(BUILD_S)
+        return real(*args)
+
+    monkeypatch.setattr(background_checks, "check_battlefield", slow)
+    doc = window.document
+    checks = background_checks.checks_of(doc)
+    assert checks.heavy
+    markers = window.editor.markers
+    assert markers is not None
+    runs = checks.runs
+    gaps: list[float] = []
+    last = [time.perf_counter()]
+
+    def tick() -> None:
+        now = time.perf_counter()
+        gaps.append(now - last[0])
+        last[0] = now
+
+    beat = QTimer()
+    beat.setInterval(10)
+    beat.timeout.connect(tick)
+    beat.start()
+    # the rocks onto e2 (25, 12): a figure inside impassable ground
+    doc.undo_stack.push(MoveItemsCommand(doc, {"rocks-1": (-4.0, -5.5)}))
+    try:
+        qtbot.waitUntil(
+            lambda: any("impassable" in i.message for i in window.issues_dock.issues),
+            timeout=10_000,
+        )
+        qtbot.waitUntil(lambda: any(i.item_id == "e2" for i in markers.issues), timeout=5_000)
+    finally:
+        beat.stop()
+    assert checks.runs == runs + 1  # the dock and the markers shared one run
+    assert max(gaps) < BUILD_S * 0.75, f"the GUI thread waited {max(gaps):.2f} s"
