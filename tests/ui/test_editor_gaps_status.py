@@ -264,10 +264,12 @@ def test_status_bar_coordinates_follow_a_drag(window) -> None:
 
     fig = window.document.battlefield.figure("p3")
     view = window.view
+    to = (fig.x - 3, fig.y - 4)
     send(view, QEvent_move(), fig.x, fig.y, LEFT, LEFT)
     send(view, QEvent.Type.MouseButtonPress, fig.x, fig.y, LEFT, LEFT)
-    send(view, QEvent_move(), fig.x - 3, fig.y - 4, NONE, LEFT)
+    send(view, QEvent_move(), *to, NONE, LEFT)
     x, y = fig.x, fig.y  # the figure follows the pointer while dragged
+    assert (x, y) == pytest.approx(to)
     assert window.position_label.text() == f'x {x:.1f}"  y {y:.1f}"'
     send(view, QEvent.Type.MouseButtonRelease, x, y, LEFT, NONE)
 

@@ -13,11 +13,10 @@ from PySide6.QtCore import QEvent, QPointF, Qt
 from PySide6.QtWidgets import QDialog
 
 from tests.ui.mouse import click, drag, send
-from tests.ui.windows import activate, open_window, start
+from tests.ui.windows import activate, colour_at, open_window, screenshot, start
 from ui.main_window import MainWindow
 from ui.play.log_dock import EVENT_ROLE
 
-SHOTS = Path("/tmp/crdesk-shots")
 SEED_PLAYER_FIRST = 1
 """Seed 1: the Red Vipers roll higher but have no group good enough; Sgt. Mace's squad decides."""
 SEED_PROGRAM_FIRST = 2
@@ -367,10 +366,6 @@ def test_screenshot_of_the_play_mode(window: MainWindow, qtbot, tmp_path: Path) 
     log = window.play.log_dock.list
     fire = next(r for r in range(log.count()) if log.item(r).data(EVENT_ROLE).kind == "fire")
     log.setCurrentRow(fire)
-    image = window.grab().toImage()
-    assert image.save(str(tmp_path / "play.png"))
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    image.save(str(SHOTS / "play.png"))
-    centre = window.view.mapTo(window, window.view.mapFromScene(QPointF(30.0, 33.0)))
-    cloth = image.pixelColor(centre)
+    image = screenshot(window, tmp_path, "play.png")
+    cloth = colour_at(window, image, 30.0, 33.0)
     assert cloth.green() > cloth.red()

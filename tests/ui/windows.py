@@ -15,7 +15,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TypeVar
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtGui import QColor, QImage
 from PySide6.QtWidgets import QWidget
 
 from crdesk.game import Decision, GameSettings
@@ -28,6 +29,8 @@ from ui.main_window import MainWindow
 
 W = TypeVar("W", bound=QWidget)
 
+SHOTS = Path("/tmp/crdesk-shots")
+"""Where the tests leave their screenshots for people to look at."""
 SIZE = (1400, 900)
 """The play tests' window: the table and every play dock readable side by side."""
 EDITOR_SIZE = (1280, 860)
@@ -123,3 +126,18 @@ def demo_document() -> Iterator[Document]:
 def properties_dock(qtbot, document: Document, height: int) -> PropertiesDock:  # type: ignore[no-untyped-def]
     """The properties dock alone on ``document``, 320 px wide, on screen."""
     return exposed(qtbot, PropertiesDock(document), (320, height))
+
+
+def screenshot(window: MainWindow, folder: Path, name: str) -> QImage:
+    """The window's picture: saved in ``folder`` (which must work) and in :data:`SHOTS`."""
+    image = window.grab().toImage()
+    assert image.save(str(folder / name)), name
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    image.save(str(SHOTS / name))
+    return image
+
+
+def colour_at(window: MainWindow, image: QImage, x: float, y: float) -> QColor:
+    """The colour the window's picture ``image`` shows at table position (x, y)."""
+    view = window.view
+    return image.pixelColor(view.mapTo(window, view.mapFromScene(QPointF(x, y))))
