@@ -54,7 +54,9 @@ def test_a_solo_patrol_mid_game(qtbot) -> None:  # type: ignore[no-untyped-def]
     else:
         raise AssertionError("no contact and NP move within 400 steps")
     mode.banner.dismiss(at_once=True)
-    qtbot.wait(50)
+    assert not mode.banner.isVisible()
+    assert mode.markers is not None
+    qtbot.waitUntil(lambda: not mode.markers.stale())  # the table shows the last step
     SHOTS.mkdir(exist_ok=True)
     window.grab().save(str(SHOTS / "play-solo-patrol.png"))
     assert any(s.why.startswith("11.4 NP Force Movement") for s in np_moves)

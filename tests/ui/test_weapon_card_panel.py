@@ -77,7 +77,7 @@ def test_the_panel_follows_a_game_with_the_module_on(window: MainWindow, qtbot) 
     dock.set_figure("p4")
     dock.setFloating(True)
     dock.resize(300, 220)
-    qtbot.wait(50)
+    qtbot.waitExposed(dock)  # a window of its own now
     SHOTS.mkdir(parents=True, exist_ok=True)
     assert dock.grab().save(str(SHOTS / "play-weapon-card.png"))
     assert isinstance(dock, QDockWidget)
