@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from PySide6.QtCore import QPointF, QRectF, QSettings, Qt, Slot
@@ -633,17 +633,32 @@ class MainWindow(QMainWindow):
         read = loader or load
         name = Path(path).name
         try:
-            opened = open_scenario(self, path, read, scene_parent=self)
+            open_scenario(self, path, read, self, install=lambda o: self._show(o, path))
         except Cancelled:
             self.statusBar().showMessage(f"Opening {name} cancelled", 4000)
             return False
         except (ScenarioError, OSError, MemoryError) as err:
             self.show_error("Could not open the scenario", str(err) or type(err).__name__)
             return False
-        self.set_document(Document(opened.scenario, path), opened)
         self._remember(Path(path))
         self.statusBar().showMessage(f"Opened {Path(path).name}", 4000)
         return True
+
+    def _show(self, opened: OpenedTable, path: str | os.PathLike[str]) -> Iterator[tuple[int, int]]:
+        """Install a table :func:`open_scenario` made; then paint the view's first tiles a
+        tile at a time, the viewport kept from painting until they are all there (its
+        paint would do the rest at once: half a second for a table at the limits)."""
+        self.set_document(Document(opened.scenario, path), opened)
+        return self._first_tiles(opened.scene)
+
+    def _first_tiles(self, scene: BattlefieldScene) -> Iterator[tuple[int, int]]:
+        viewport = self.view.viewport()
+        viewport.setUpdatesEnabled(False)
+        try:
+            yield from scene.ground.prepare_steps(self.view)
+        finally:
+            viewport.setUpdatesEnabled(True)
+            viewport.update()
 
     def prepare_sight(self) -> None:
         """Rasterise the table for line of sight now, in a worker.

@@ -9,16 +9,20 @@ sight.  :func:`open_scenario` does all of it under one progress dialog
    (paths, decoration: :func:`ui.scene.scene.prepare`), the cloth and the
    terrain index for line of sight;
 2. on the GUI thread, in batches of a few items with the event loop turning
-   between them: the scene's items (Qt wants QGraphicsItems made there).
+   between them: the scene's items (Qt wants QGraphicsItems made there);
+3. the caller installs the table (``install``), and the view's first tiles
+   are painted a tile at a time.
 
 Nothing is shown until the whole table is ready, so Cancel (or a failure)
-leaves the open table as it was; the caller installs the result.
+before the install leaves the open table as it was; after it, Cancel only
+leaves the remaining tiles to the first paint.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from contextlib import suppress
 from dataclasses import dataclass
 
 from PySide6.QtCore import QObject
@@ -27,7 +31,7 @@ from PySide6.QtWidgets import QWidget
 from crdesk.geometry import TerrainIndex
 from crdesk.model import Scenario
 from crdesk.validation import TableIssue, check_battlefield
-from ui.progress import Progress, ProgressDialog, ProgressSession
+from ui.progress import Cancelled, Progress, ProgressDialog, ProgressSession
 from ui.scene.scene import BattlefieldScene, PreparedDrawing, prepare, warm_up_text
 from ui.sight_overlay import build_sight_index
 
@@ -68,11 +72,14 @@ def open_scenario(
     read: Callable[[str | os.PathLike[str]], Scenario],
     scene_parent: QObject | None = None,
     dialog_shown: Callable[[ProgressDialog], None] | None = None,
+    install: Callable[[OpenedTable], Iterable[tuple[int, int]]] | None = None,
 ) -> OpenedTable:
-    """Read ``path`` with ``read`` and make everything the window shows of it.
+    """Read ``path`` with ``read`` and make everything the window shows of it;
+    ``install`` then shows it and returns the steps of the first paint
+    (:meth:`~ui.scene.ground.GroundLayer.prepare_steps`), run under the same dialog.
 
     Raises what ``read`` raises, or :class:`~ui.progress.Cancelled`; then no
-    scene is left behind.
+    scene is left behind and nothing was installed.
     """
     name = os.path.basename(os.fspath(path))
     with ProgressSession(
@@ -90,4 +97,9 @@ def open_scenario(
             scene.detach()
             scene.deleteLater()
             raise
-    return OpenedTable(scenario, scene, made.issues, made.sight_index)
+        opened = OpenedTable(scenario, scene, made.issues, made.sight_index)
+        if install is not None:
+            steps = install(opened)
+            with suppress(Cancelled):  # the table is open: the rest paints when shown
+                session.batches(steps, "Drawing the table…", at_once=False)
+    return opened

@@ -297,10 +297,12 @@ class ProgressSession(QObject):
         steps: Iterable[tuple[int, int]],
         text: str | None = None,
         budget_ms: int | None = None,
+        at_once: bool = True,
     ) -> None:
         """Run ``steps`` (a generator doing GUI-thread work a bit at a time, yielding
         (done, total)) in slices of about ``budget_ms``, the event loop running between
-        slices so the window repaints and Cancel is heard."""
+        slices so the window repaints and Cancel is heard.  ``at_once`` False: the loop
+        turns before the first slice too (the caller has just kept it busy)."""
         if text is not None:
             self.say(text)
         budget = BATCH_MS if budget_ms is None else budget_ms
@@ -335,13 +337,17 @@ class ProgressSession(QObject):
         stepper = QTimer()
         stepper.setInterval(0)
         stepper.timeout.connect(slice_)
-        slice_()  # the first slice at once: a small task never enters a loop
+        if at_once:
+            slice_()  # the first slice at once: a small task never enters a loop
         if not finished[0]:
             stepper.start()
             try:
                 self._run_until(lambda: finished[0])
             finally:
                 stepper.stop()
+        close = getattr(it, "close", None)
+        if close is not None:  # a generator stopped early runs its finally now
+            close()
         if error:
             raise error[0]
         if self.progress.cancelled:

@@ -150,6 +150,8 @@ def test_a_big_file_opens_with_progress_and_the_event_loop_keeps_turning(
     bf = window.document.battlefield
     assert window.scene is not None and window.scene.battlefield is bf
     assert len(window.scene.terrain_items()) == 240 and len(window.scene.figure_items()) == 80
+    # the first tiles were painted under the dialog, and the view paints again
+    assert window.scene.ground.cached_tiles() > 0 and window.view.viewport().updatesEnabled()
     # the dialog showed and said what it did, with a count while the items were placed
     said = set(beat.labels)
     assert any(s.startswith("Reading big.crdesk") for s in said), said
