@@ -2956,6 +2956,9 @@ class Game:
         exclude: Iterable[str] = (),
     ) -> None:
         """A blast circle (7.10.5): damage, or Received Fire for those who escape (7.10.6)."""
+        if self.rules.firearms_detail:  # explosive rings instead of the circle (FD §9)
+            firearms.blast(self, centre, cause, attacker_rep, weapon, missed, tuple(exclude))
+            return
         skip = set(exclude)
         standing = [f for f in self.battlefield.figures() if f.status.can_act and f.id not in skip]
         members = blast_members(centre, standing, self.rules)
@@ -3010,6 +3013,8 @@ class Game:
             figures=[shooter.id, target.id],
         )
         self.battlefield.update_figure(shooter.id, out_of_ammo=True)
+        if self.rules.firearms_detail:  # the launcher's round, from its card (FD §3)
+            firearms.spend_blast_round(self, shooter)
         spot = (target.x, target.y)
         if not res.on_target:
             self._blast(spot, shooter.id, attacker_rep=shooter.rep, weapon="RL", missed=True)

@@ -1,4 +1,4 @@
-"""Firearms Detail in the game (``rules/firearms-detail.md`` §3-§8, §11): the controller's
+"""Firearms Detail in the game (``rules/firearms-detail.md`` §3-§11): the controller's
 side of the module.
 
 The rules are :mod:`crdesk.rules.firearms` (pure); this module reads the table
@@ -38,6 +38,16 @@ with it off nothing about play (nor a game's state hash) changes.
   volley causes: the cause's weapon last fired on Full Auto.
 * The knockdown push stops at the table edge, walls and impassable ground (what
   a move may not cross, :func:`crdesk.geometry.movement.path_cost`).
+* Every explosion (a grenade, the drop of a readied one, a Rocket Launcher, a
+  building collapse's blast) uses the rings of FD §9 instead of the 7.10.5
+  circle, on every standing figure, friend or foe, measured from the burst
+  point to the nearest edge of its base; Cover between and prone escape as
+  7.10.6 (the same Cover test as the circle).  The figure that set it off rolls
+  its damage in a ring like anyone but takes no Received Fire test from its own
+  explosion.  A miss (7.10.3; a Rocket off target) does no damage, and everyone
+  it would have reached (within 10") takes Received Fire.
+* A blast weapon's shot spends one round of its card, so a launcher reloads from
+  its spares (FD §3) like any weapon.
 """
 
 from __future__ import annotations
@@ -49,11 +59,19 @@ from crdesk.errors import IllegalActionError
 from crdesk.game import adapter
 from crdesk.game.actions import Fire
 from crdesk.geometry import movement
-from crdesk.geometry.measure import base_distance
+from crdesk.geometry.measure import base_distance, cover_from_blast, distance_to_point
 from crdesk.model import Figure, Status
+from crdesk.options import Weather
 from crdesk.rules.common import plural
-from crdesk.rules.firearms.ammo import WeaponState, max_dice, reload, start_of_activation
+from crdesk.rules.firearms.ammo import (
+    WeaponState,
+    max_dice,
+    reload,
+    spend_rounds,
+    start_of_activation,
+)
 from crdesk.rules.firearms.cards import WeaponCard, figure_card
+from crdesk.rules.firearms.effects import RingFigure, RingsResult, explosive_rings, ring_class
 from crdesk.rules.firearms.fire import (
     FireOptions,
     FireTarget,
@@ -64,14 +82,18 @@ from crdesk.rules.firearms.fire import (
 )
 from crdesk.rules.firearms.odds import FirearmsOdds, fire_weapon_odds
 from crdesk.rules.firearms.tables import (
+    EXPLOSIVE_RECEIVED_FIRE,
+    EXPLOSIVE_RINGS,
     FA_RANK_BONUS,
     SINGLE_SHOT_MODES,
+    DamageClass,
     FireMode,
     Support,
     fd,
 )
 from crdesk.rules.reaction import ReactingFigure
 from crdesk.rules.shooting import is_outgunned
+from crdesk.tables import weapon_stats
 
 if TYPE_CHECKING:
     from crdesk.game.controller import Game
@@ -430,6 +452,158 @@ def _down(hits: dict[str, list[str]]) -> set[str]:
 
 
 # --------------------------------------------------------------------------
+# Explosions (FD §9)
+
+
+def spend_blast_round(game: Game, shooter: Figure) -> None:
+    """A blast weapon's shot spends one round of its card (FD §3), so a launcher with
+    spare rounds reloads from them as any weapon does."""
+    ws = weapon_state(game, shooter)
+    if ws is None or ws.rounds <= 0:
+        return
+    res = spend_rounds(ws, ws.current_mode, 1)
+    _store(game, shooter.id, res.after)
+    game._emit(
+        "magazine",
+        f"{shooter.name}: {res.explain()}",
+        result=res,
+        section=fd(3),
+        figures=[shooter.id],
+    )
+
+
+RING_RULES = {
+    DamageClass.DEADLY: "damage roll at +1",
+    DamageClass.SEVERE: "normal damage roll",
+    DamageClass.WOUND: "Obviously Dead counts as Out of the Fight",
+}
+"""What each ring's damage class does on 7.9.11, for the events (FD §9)."""
+
+
+def _rings_text() -> str:
+    parts = [f'{r.damage.label} to {r.up_to:g}"' for r in EXPLOSIVE_RINGS]
+    return ", ".join(parts) + f', Received Fire to {EXPLOSIVE_RECEIVED_FIRE:g}"'
+
+
+def blast(
+    game: Game,
+    centre: tuple[float, float],
+    cause: str,
+    attacker_rep: int | None,
+    weapon: str,
+    missed: bool = False,
+    exclude: tuple[str, ...] = (),
+) -> None:
+    """An explosion by the module's rings instead of the blast circle (FD §9, for 7.10.5).
+
+    Every standing figure, friend or foe (the thrower too), within the Received Fire
+    reach of the burst point is taken nearest first, measured to the edge of its base
+    (as "wholly or partly inside" reads the circle); one event per ring says what it
+    did to each figure in it.  Cover between or prone escapes damage (7.10.6).  The
+    figure that set it off (thrower, shooter) takes no Received Fire test from its own
+    explosion, though its damage in a ring it rolls like anyone's.  A miss
+    (7.10.3, a Rocket or indirect shot off the spot) does no damage: every figure the
+    explosion would have reached takes Received Fire.  The aftermath (damage, Man Down,
+    Received Fire) is the base game's.
+    """
+    skip = set(exclude)
+    where = f"({centre[0]:.1f}, {centre[1]:.1f})"
+    what = weapon_stats(weapon, game.rules.old_school).name
+    near = sorted(
+        (
+            (distance_to_point(f, centre), f)
+            for f in game.battlefield.figures()
+            if f.status.can_act and f.id not in skip
+        ),
+        key=lambda p: (p[0], p[1].id),
+    )
+    near = [(d, f) for d, f in near if d <= EXPLOSIVE_RECEIVED_FIRE]
+    ids = [f.id for _, f in near]
+    if not near:
+        game._emit(
+            "blast",
+            f"The {what} bursts at {where} and reaches nobody (rings: {_rings_text()}, {fd(9)}).",
+            section=fd(9),
+        )
+        return
+    if missed:
+        ids = [i for i in ids if i != cause]
+        near = [(d, f) for d, f in near if f.id != cause]
+        if not near:
+            game._emit(
+                "blast",
+                f"The {what} misses the spot {where}: no damage, and nobody else is within "
+                f'{EXPLOSIVE_RECEIVED_FIRE:g}" (7.10.3, {fd(9)}).',
+                section=fd(9),
+            )
+            return
+        names = ", ".join(f.name for _, f in near)
+        game._emit(
+            "blast",
+            f"The {what} misses the spot {where}: no damage; {names} "
+            f'{"is" if len(near) == 1 else "are"} within {EXPLOSIVE_RECEIVED_FIRE:g}" and '
+            f"{'takes' if len(near) == 1 else 'take'} Received Fire (7.10.3, {fd(9)}).",
+            section=fd(9),
+            figures=ids,
+        )
+        game._push_aftermath(cause, attacker_rep, {}, ids)
+        return
+    calm = not game.rules.night and game.rules.weather is Weather.CLEAR
+    index = game.vis.index if calm else None
+    specs = [
+        RingFigure(
+            f.name,
+            f.rep,
+            d,
+            cover_from_blast(game.battlefield, centre, f, game.rules, index=index).covered,
+            f.prone,
+            id=f.id,
+        )
+        for d, f in near
+    ]
+    game._emit(
+        "blast",
+        f"The {what} bursts at {where}: damage by rings ({_rings_text()}) instead of "
+        f"the blast circle ({fd(9)}).",
+        section=fd(9),
+        figures=ids,
+    )
+    impact = weapon_stats(weapon, True).impact if game.rules.old_school else None
+    hits: dict[str, list[str]] = {}
+    shaken: list[str] = []
+    labels, inner = [], 0.0
+    for r in EXPLOSIVE_RINGS:
+        span = f'{inner:g}"-{r.up_to:g}"' if inner else f'up to {r.up_to:g}"'
+        labels.append(f"{r.damage.label} ring ({span}, {RING_RULES[r.damage]})")
+        inner = r.up_to
+    labels.append(
+        f'Outside the rings ({inner:g}"-{EXPLOSIVE_RECEIVED_FIRE:g}", Received Fire only)'
+    )
+    for n, label in enumerate(labels):
+        cls = EXPLOSIVE_RINGS[n].damage if n < len(EXPLOSIVE_RINGS) else None
+        ring = [s for s in specs if ring_class(s.distance) is cls]
+        if not ring:
+            continue
+        res: RingsResult = explosive_rings(game._roll(), ring, options=game.rules, impact=impact)
+        own = ""
+        for v in res.figures:
+            if v.damage is not None and v.damage.status is not None:
+                hits[v.id] = [v.damage.status.value]
+            elif v.received_fire and v.id == cause:
+                own = f" But {v.name} set it off: no Received Fire test from its own explosion."
+            elif v.received_fire:
+                shaken.append(v.id)
+        game._emit(
+            "blast_ring",
+            f"{label}: {res.explain()}{own}",
+            result=res,
+            section=fd(9),
+            figures=[v.id for v in res.figures],
+        )
+    game._push_aftermath(cause, attacker_rep, hits, shaken)
+
+
+# --------------------------------------------------------------------------
 # Reloading and readiness
 
 
@@ -492,6 +666,7 @@ __all__ = [
     "KEY",
     "ModeChoice",
     "WeaponPanel",
+    "blast",
     "card_of",
     "check_fire",
     "do_reload",

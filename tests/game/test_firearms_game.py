@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from crdesk.errors import IllegalActionError
-from crdesk.game import Game, adapter
+from crdesk.game import Game, adapter, firearms
 from crdesk.game.actions import DiceFaces
 from crdesk.rules.firearms.tables import FireMode
 from tests.game.games import scenario
@@ -119,3 +119,79 @@ def test_full_auto_counts_outgunned_ranking_one_higher(mode: str, dice: int, out
         game.play(DiceFaces((1,) * d.dice))  # Knuckles' Rush Shot misses, and so on
     reaction = next(e for e in game.events if e.kind == "reaction")
     assert "rolled 2,6 vs Rep 4: passed 1" in reaction.text and outcome in reaction.text
+
+
+# --------------------------------------------------------------------------
+# Blast weapons under the module: rings, the launcher's rounds (FD §3, §9)
+
+
+def _rocket_game(on: bool = True) -> Game:
+    compact = {
+        "table": [36, 36],
+        "rules": {"firearms_detail": on},
+        "forces": [
+            {
+                "id": "p",
+                "player": True,
+                "figures": [
+                    {"id": "p1", "name": "Gunner", "rep": 5, "weapon": "RL", "at": [18, 30]}
+                ],
+            },
+            {
+                "id": "e",
+                "figures": [
+                    {"id": "e1", "name": "Knuckles", "rep": 4, "at": [18, 10], "facing": 180},
+                    {"id": "e2", "name": "Shiv", "rep": 4, "at": [21.5, 10], "facing": 180},
+                    {"id": "e3", "name": "Tiny", "rep": 4, "at": [18, 1.5], "facing": 180},
+                ],
+            },
+        ],
+    }
+    game = Game.new(scenario(compact), dice="manual")
+    game.play(DiceFaces((4, 1)))
+    game.play("activate p1")
+    return game
+
+
+def test_a_rocket_on_target_bursts_in_rings_and_spends_the_launchers_round() -> None:
+    game = _rocket_game()
+    assert adapter.rounds_left(game, "p1") == 1
+    # 4+5=9 on target; Knuckles (Deadly) 2+1=3 Duck Back, Shiv at 3" (Severe) 6 OD,
+    # Tiny at 8" is outside the rings: Received Fire
+    game.play("fire p1 at e1", faces=[4, 2, 6])
+    rings = [e for e in game.events if e.kind == "blast_ring"]
+    assert [e.figures for e in rings] == [("e1",), ("e2",), ("e3",)]
+    assert "Deadly damage 2+1=3 vs Rep 4: Duck Back" in rings[0].text
+    assert "Severe damage 6 vs Rep 4: Obviously Dead" in rings[1].text
+    assert 'Tiny at 8"' in rings[2].text and "Received Fire" in rings[2].text
+    assert game.fig("e2").status.value == "obviously_dead"
+    assert adapter.rounds_left(game, "p1") == 0
+    assert game.fig("p1").out_of_ammo
+    assert not any(e.kind == "blast" and "blast circle (7.10.5)" in e.text for e in game.events)
+
+
+def test_a_rocket_off_target_does_no_damage_and_shakes_everyone_within_ten_inches() -> None:
+    game = _rocket_game()
+    # 1+5=6: off the spot; Knuckles' and Shiv's Received Fire (passed 0: Duck Back)
+    game.play("fire p1 at e1", faces=[1, 6, 6])
+    miss = next(e for e in game.events if e.kind == "blast")
+    assert 'misses the spot (18.0, 10.0): no damage; Knuckles, Shiv, Tiny are within 10"' in (
+        miss.text
+    )
+    assert set(miss.figures) == {"e1", "e2", "e3"}
+    assert not any(e.kind == "blast_ring" for e in game.events)
+    tested = [e.figures for e in game.events if e.kind == "reaction"]
+    assert tested == [("e1", "e2")]
+    d = game.awaiting()
+    assert d is not None and d.kind == "duck_back" and d.figure == "e1"
+
+
+def test_the_fired_launcher_may_be_reloaded_from_its_spares() -> None:
+    """The rocket's round comes off the card's magazine (FD §3): a launcher that fired
+    is empty, not "full", so it may take one of its 3 spare rounds (7.9.2)."""
+    game = _rocket_game()
+    assert firearms.reload_problem(game, game.fig("p1")) is not None  # full: 1/1
+    game.play("fire p1 at e1", faces=[1, 6, 6])
+    assert firearms.reload_problem(game, game.fig("p1")) is None
+    panel = adapter.weapon_panel(game, "p1")
+    assert panel is not None and panel.rounds == 0 and panel.spares == 3
