@@ -287,6 +287,7 @@ def _options(
         moved=_moved(game, shooter),
         fast_moving=shooter.fast_moving,
         rush_shot=rush,
+        keep_tight_ammo=game.rules.interpretations.fd_keep_tight_ammo,
         dice_count=sum(allocation) if allocation else None,
         allocation=allocation,
         options=game.rules,

@@ -195,3 +195,35 @@ def test_the_fired_launcher_may_be_reloaded_from_its_spares() -> None:
     assert firearms.reload_problem(game, game.fig("p1")) is None
     panel = adapter.weapon_panel(game, "p1")
     assert panel is not None and panel.rounds == 0 and panel.spares == 3
+
+
+# --------------------------------------------------------------------------
+# The "keep Tight Ammo too" option (FD §3)
+
+
+@pytest.mark.parametrize(("jams", "rounds"), [(False, 27), (True, 0)])
+def test_keep_tight_ammo_too_makes_two_ones_jam_the_weapon(jams: bool, rounds: int) -> None:
+    compact = _compact(True)
+    compact["rules"]["interpretations"] = {"fd_keep_tight_ammo": jams}
+    game = Game.new(scenario(compact), dice="manual")
+    game.play(DiceFaces((4, 1)))
+    game.play("activate p1")
+    # three Semi dice, two of them 1s, all missing; Knuckles' Received Fire 6,6
+    game.play("fire p1 at e1 mode semi", faces=[1, 1, 2, 6, 6])
+    fire = next(e for e in game.events if e.kind == "fire")
+    assert ("Jammed: 2 ones rolled empty the weapon" in fire.text) is jams
+    assert adapter.rounds_left(game, "p1") == rounds
+    assert game.fig("p1").out_of_ammo is jams
+    assert any(e.kind == "out_of_ammo" for e in game.events) is jams
+    panel = adapter.weapon_panel(game, "p1")
+    assert panel is not None and panel.spares == 3  # the magazines are not lost
+
+
+def test_one_single_one_never_jams() -> None:
+    compact = _compact(True)
+    compact["rules"]["interpretations"] = {"fd_keep_tight_ammo": True}
+    game = Game.new(scenario(compact), dice="manual")
+    game.play(DiceFaces((4, 1)))
+    game.play("activate p1")
+    game.play("fire p1 at e1 mode semi", faces=[1, 2, 2, 6, 6])
+    assert adapter.rounds_left(game, "p1") == 27 and not game.fig("p1").out_of_ammo
