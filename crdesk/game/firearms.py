@@ -48,6 +48,15 @@ with it off nothing about play (nor a game's state hash) changes.
   it would have reached (within 10") takes Received Fire.
 * A blast weapon's shot spends one round of its card, so a launcher reloads from
   its spares (FD §3) like any weapon.
+* Indirect fire (``indirect p1 at X,Y``, FD §10) is the active figure's fire for
+  its activation, by a blast weapon (the RL category), within the weapon's range,
+  at a spot the game's sight says it does not see (terrain, or behind its front
+  arc).  The shot is at the spot (8 or more on 7.9.10 is on it), not at a figure
+  there.  The spotter is the nearest friend able to act who sees the spot, within
+  4" of the shooter base to base, or anywhere with the ``fd_spotter_by_radio``
+  option.  A building area on the spot does not collapse (8.4 is for direct hits).
+* Readying (``ready p1 weapon``, FD §4) costs 2" of the movement left this
+  activation; it is offered only for an unready weapon.
 """
 
 from __future__ import annotations
@@ -57,15 +66,17 @@ from typing import TYPE_CHECKING, Any
 
 from crdesk.errors import IllegalActionError
 from crdesk.game import adapter
-from crdesk.game.actions import Fire
+from crdesk.game.actions import Action, Fire, Indirect, Ready
 from crdesk.geometry import movement
 from crdesk.geometry.measure import base_distance, cover_from_blast, distance_to_point
 from crdesk.model import Figure, Status
 from crdesk.options import Weather
 from crdesk.rules.common import plural
 from crdesk.rules.firearms.ammo import (
+    ReadinessResult,
     WeaponState,
     max_dice,
+    ready_by_moving,
     reload,
     spend_rounds,
     start_of_activation,
@@ -79,6 +90,7 @@ from crdesk.rules.firearms.fire import (
     PushGeometry,
     fire_weapon,
     firing_mode,
+    indirect_fire,
 )
 from crdesk.rules.firearms.odds import FirearmsOdds, fire_weapon_odds
 from crdesk.rules.firearms.tables import (
@@ -86,6 +98,7 @@ from crdesk.rules.firearms.tables import (
     EXPLOSIVE_RINGS,
     FA_RANK_BONUS,
     SINGLE_SHOT_MODES,
+    SPOTTER_REACH,
     DamageClass,
     FireMode,
     Support,
@@ -494,6 +507,8 @@ def blast(
     weapon: str,
     missed: bool = False,
     exclude: tuple[str, ...] = (),
+    *,
+    label: str | None = None,
 ) -> None:
     """An explosion by the module's rings instead of the blast circle (FD §9, for 7.10.5).
 
@@ -509,7 +524,7 @@ def blast(
     """
     skip = set(exclude)
     where = f"({centre[0]:.1f}, {centre[1]:.1f})"
-    what = weapon_stats(weapon, game.rules.old_school).name
+    what = label or weapon_stats(weapon, game.rules.old_school).name
     near = sorted(
         (
             (distance_to_point(f, centre), f)
@@ -605,6 +620,171 @@ def blast(
 
 
 # --------------------------------------------------------------------------
+# The module's own actions: indirect fire (FD §10), readying a weapon (FD §4)
+
+
+def accepts(game: Game) -> tuple[str, ...]:
+    """The action words the module adds to an activation's choices."""
+    return ("indirect",) if on(game) else ()
+
+
+def handles(act: Action) -> bool:
+    """Whether the action is the module's (the controller hands it here)."""
+    return isinstance(act, Indirect) or (isinstance(act, Ready) and act.weapon)
+
+
+def check_action(game: Game, frame: Frame, fig: Figure, act: Action) -> None:
+    """Refuse an indirect fire or a weapon readying the rules do not allow, saying why."""
+    if not on(game):
+        what = (
+            "Indirect fire (FD §10)" if isinstance(act, Indirect) else "Readying a weapon (FD §4)"
+        )
+        raise IllegalActionError(f"{what} is for the Firearms Detail rules, off in this scenario")
+    if isinstance(act, Indirect):
+        _check_indirect(game, frame, fig, act)
+    else:
+        _ready_weapon(game, frame, fig)
+
+
+def apply_action(game: Game, frame: Frame, act: Action) -> None:
+    """Carry out an action :func:`check_action` allowed."""
+    fig = game.fig(act.who or "")
+    if isinstance(act, Indirect):
+        _indirect(game, frame, fig, act.point)
+        return
+    res = _ready_weapon(game, frame, fig)
+    d = frame.data
+    d["used"][fig.id] = float(d["used"][fig.id]) + res.movement_spent
+    _store(game, fig.id, res.after)
+    game._emit(
+        "ready_weapon", f"{fig.name}: {res.reason}", result=res, section=fd(4), figures=[fig.id]
+    )
+
+
+def activation_options(game: Game, frame: Frame, members: list[Figure]) -> list[Action]:
+    """The module's choices an activation offers: readying an unready weapon (FD §4)."""
+    out: list[Action] = []
+    if not on(game):
+        return out
+    for f in members:
+        ws = weapon_state(game, f)
+        if ws is not None and not ws.ready:
+            try:
+                _ready_weapon(game, frame, f)
+            except IllegalActionError:
+                continue
+            out.append(Ready(f.id, weapon=True))
+    return out
+
+
+def _ready_weapon(game: Game, frame: Frame, fig: Figure) -> ReadinessResult:
+    ws = weapon_state(game, fig)
+    if ws is None:
+        raise IllegalActionError(f"{fig.name} has no weapon to ready")
+    try:
+        return ready_by_moving(ws, game._movement_left(frame, fig.id))
+    except IllegalActionError as exc:
+        raise IllegalActionError(f"{fig.name}: {exc}") from None
+
+
+def _check_indirect(game: Game, frame: Frame, fig: Figure, act: Indirect) -> None:
+    d = frame.data
+    if fig.id in d["fired"]:
+        raise IllegalActionError(f"{fig.name} has already fired this activation (7.2)")
+    if fig.id in d["reloading"]:
+        raise IllegalActionError(f"{fig.name} is reloading and cannot fire (7.9.2)")
+    if fig.status in adapter.STILL_REACTING:
+        raise IllegalActionError(
+            f"{fig.name} ducked back and may not fire until next active (7.4.4)"
+        )
+    ws = weapon_state(game, fig)
+    if ws is None:
+        raise IllegalActionError(f"{fig.name} has no ranged weapon")
+    stats = ws.card.stats(game.rules.old_school)
+    if not stats.blast:
+        raise IllegalActionError(
+            f"{fig.name}'s {ws.card.name} counts as {ws.card.category}: only blast weapons "
+            "(grenade launchers, mortars: the RL category) fire indirectly (FD §10)"
+        )
+    if ws.empty:
+        raise IllegalActionError(f"{fig.name}'s {ws.card.name} is empty: reload it first (FD §3)")
+    table = game.battlefield.table
+    x, y = act.point
+    if not (0 <= x <= table.width and 0 <= y <= table.height):
+        raise IllegalActionError("the spot is off the table")
+    reach = distance_to_point(fig, act.point)
+    if reach > stats.range + 1e-9:
+        raise IllegalActionError(
+            f"the spot is {reach:.1f}\" from {fig.name}, beyond the {ws.card.name}'s range of "
+            f'{stats.range:g}" (7.9)'
+        )
+    if movement.sees_point(game.battlefield, fig, act.point, game.rules, index=game.vis.index):
+        raise IllegalActionError(
+            f"{fig.name} sees the spot: indirect fire is at a spot the shooter cannot see "
+            "(FD §10); fire at the figure there instead"
+        )
+
+
+def spotter(game: Game, shooter: Figure, spot: tuple[float, float]) -> Figure | None:
+    """The friend who spots for an indirect shot (FD §10): able to act, seeing the spot,
+    and within 4" of the shooter (any distance with the radio option); the nearest to
+    the shooter when several could."""
+    radio = game.rules.interpretations.fd_spotter_by_radio
+    friends = sorted(
+        (
+            f
+            for f in game.battlefield.figures()
+            if f.side == shooter.side and f.id != shooter.id and f.status.can_act
+        ),
+        key=lambda f: (base_distance(shooter, f), f.id),
+    )
+    for f in friends:
+        if not radio and base_distance(shooter, f) > SPOTTER_REACH:
+            break
+        if movement.sees_point(game.battlefield, f, spot, game.rules, index=game.vis.index):
+            return f
+    return None
+
+
+def _indirect(game: Game, frame: Frame, fig: Figure, spot: tuple[float, float]) -> None:
+    """Fire at the unseen spot (FD §10); on the spot it bursts in the rings (§9), off it
+    those it would have reached take Received Fire."""
+    frame.data["fired"].append(fig.id)
+    game._state["volleys"] += 1
+    ws = weapon_state(game, fig)
+    assert ws is not None
+    helper = spotter(game, fig, spot)
+    res = indirect_fire(
+        game._roll(),
+        fig.rep,
+        ws,
+        spotter=helper is not None,
+        fast_moving=fig.fast_moving,
+        rush_shot=fig.id in game._state["carrying"],
+        keep_tight_ammo=game.rules.interpretations.fd_keep_tight_ammo,
+        options=game.rules,
+        who=fig.name,
+    )
+    _store(game, fig.id, res.ammo.after)
+    where = f"({spot[0]:.1f}, {spot[1]:.1f})"
+    if helper is None:
+        radio = " or on the radio" if game.rules.interpretations.fd_spotter_by_radio else ""
+        spotted = f'no friend within {SPOTTER_REACH:g}"{radio} sees the spot'
+    else:
+        away = base_distance(fig, helper)
+        spotted = f'{helper.name} spots for it ({away:.1f}" away, sees the spot)'
+    game._emit(
+        "indirect",
+        f"{fig.name} fires its {ws.card.name} at the unseen spot {where}; {spotted}: "
+        + res.explain(),
+        result=res,
+        section=fd(10),
+        figures=[fig.id] + ([helper.id] if helper is not None else []),
+    )
+    blast(game, spot, fig.id, fig.rep, "RL", not res.on_spot, label=ws.card.name)
+
+
+# --------------------------------------------------------------------------
 # Reloading and readiness
 
 
@@ -667,10 +847,15 @@ __all__ = [
     "KEY",
     "ModeChoice",
     "WeaponPanel",
+    "accepts",
+    "activation_options",
+    "apply_action",
     "blast",
     "card_of",
+    "check_action",
     "check_fire",
     "do_reload",
+    "handles",
     "initial_state",
     "may_reload",
     "modes",
@@ -679,6 +864,7 @@ __all__ = [
     "outgunned_by_full_auto",
     "panel",
     "reload_problem",
+    "spotter",
     "start_activation",
     "volley",
     "weapon_state",

@@ -4,6 +4,9 @@ the adapter queries the play mode asks.  Whole fights are data games
 
 from __future__ import annotations
 
+import json
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -227,3 +230,131 @@ def test_one_single_one_never_jams() -> None:
     game.play("activate p1")
     game.play("fire p1 at e1 mode semi", faces=[1, 2, 2, 6, 6])
     assert adapter.rounds_left(game, "p1") == 27 and not game.fig("p1").out_of_ammo
+
+
+# --------------------------------------------------------------------------
+# Indirect fire (FD §10); the spotted case is data game firearms_indirect_spotter.json
+
+DATA = Path(__file__).parents[1] / "data" / "games"
+
+
+def _indirect_game(
+    *, spotter_at: tuple[float, float] = (18.5, 20), radio: bool = False, on: bool = True
+) -> Game:
+    """The data game's table: a launcher south of a warehouse, the spot north-east of it."""
+    compact = json.loads((DATA / "firearms_indirect_spotter.json").read_text())["scenario"]
+    compact["rules"] = {
+        "firearms_detail": on,
+        "interpretations": {"fd_spotter_by_radio": radio},
+    }
+    compact["forces"][0]["figures"][1]["at"] = list(spotter_at)
+    game = Game.new(scenario(compact), dice="manual")
+    game.play(DiceFaces((4, 1)))
+    game.play("activate p1")
+    return game
+
+
+def test_without_a_spotter_indirect_fire_is_at_minus_three_and_a_miss_shakes_the_spot() -> None:
+    game = _indirect_game(spotter_at=(26, 28))  # 12" away: no help without the radio
+    # 5+5-3=7: off the spot; Knuckles' and Shiv's Received Fire 6,6
+    game.play("indirect p1 at 22,10", faces=[5, 6, 6])
+    shot = next(e for e in game.events if e.kind == "indirect")
+    assert 'no friend within 4" sees the spot' in shot.text
+    assert "5+5-3=7 [indirect fire, no spotter -3 (FD §10)]" in shot.text
+    assert shot.figures == ("p1",)
+    miss = next(e for e in game.events if e.kind == "blast")
+    assert 'misses the spot (22.0, 10.0): no damage; Knuckles, Shiv are within 10"' in miss.text
+    assert not any(e.kind == "blast_ring" for e in game.events)
+    assert adapter.rounds_left(game, "p1") == 0
+
+
+@pytest.mark.parametrize(
+    ("radio", "steps"), [(False, "no spotter -3"), (True, "with a spotter -2")]
+)
+def test_the_radio_option_lets_a_distant_friend_spot(radio: bool, steps: str) -> None:
+    game = _indirect_game(spotter_at=(26, 28), radio=radio)
+    game.play("indirect p1 at 22,10", faces=[6, 1, 1])  # on the spot either way; 1s: Duck Back
+    shot = next(e for e in game.events if e.kind == "indirect")
+    assert steps in shot.text
+    assert ("Pvt. Eyes spots for it" in shot.text) is radio
+
+
+@pytest.mark.parametrize(
+    ("action", "words", "on"),
+    [
+        ("indirect p1 at 22,10", "Indirect fire (FD §10) is for the Firearms Detail rules", False),
+        ("indirect p1 at 26,16", "Cpl. Mortimer sees the spot", True),
+        ("indirect p2 at 22,10", "only blast weapons (grenade launchers, mortars", True),
+        ("indirect p1 at 37,10", "the spot is off the table", True),
+        ("indirect e1 at 22,10", "e1 is not in the active group", True),
+    ],
+)
+def test_legal_refuses_indirect_fire_the_rules_do_not_allow(
+    action: str, words: str, on: bool
+) -> None:
+    game = _indirect_game(on=on)
+    why = game.legal(action)
+    assert why is not None and words in why
+    before = game.state_hash()
+    with pytest.raises(IllegalActionError, match=re.escape(words)):
+        game.play(action)
+    assert game.state_hash() == before
+
+
+def test_an_empty_launcher_cannot_fire_indirectly() -> None:
+    compact = json.loads((DATA / "firearms_indirect_spotter.json").read_text())["scenario"]
+    compact["forces"][0]["figures"][0]["out_of_ammo"] = True
+    game = Game.new(scenario(compact), dice="manual")
+    game.play(DiceFaces((4, 1)))
+    game.play("activate p1")
+    why = game.legal("indirect p1 at 22,10")
+    assert why is not None and "Rocket Launcher is empty: reload it first (FD §3)" in why
+
+
+# --------------------------------------------------------------------------
+# Readiness (FD §4): ready by giving up 2" of movement
+
+
+def _bolt_action_fired(on: bool = True) -> Game:
+    """Cpl. Diaz's Bolt Action Rifle has fired (and missed) this activation: unready."""
+    compact = _compact(on)
+    compact["forces"][0]["figures"][0]["weapon"] = "BAR"
+    game = Game.new(scenario(compact), dice="manual")
+    game.play(DiceFaces((4, 1)))
+    game.play("activate p1")
+    game.play("fire p1 at e1", faces=[1, 6, 6])  # a miss; Knuckles passes 0: Duck Back
+    game.play("duckback e1 auto")
+    return game
+
+
+def test_an_unready_weapon_is_readied_by_giving_up_two_inches() -> None:
+    game = _bolt_action_fired()
+    panel = adapter.weapon_panel(game, "p1")
+    assert panel is not None and not panel.state.ready
+    decision = game.awaiting()
+    assert decision is not None and "ready p1 weapon" in [str(o) for o in decision.options]
+    assert game.legal("move p1 20,20") is None  # 8" of movement before
+    game.play("ready p1 weapon")
+    event = game.events[-1]
+    assert event.kind == "ready_weapon" and event.section == "FD §4"
+    assert 'Bolt Action Rifle readied by giving up 2" of movement (FD §4)' in event.text
+    panel = adapter.weapon_panel(game, "p1")
+    assert panel is not None and panel.state.ready
+    assert game.legal("move p1 18,20") is None
+    assert 'has 6.0" of movement left' in (game.legal("move p1 18.5,20") or "")
+    assert "ready p1 weapon" not in [str(o) for o in game.awaiting().options]
+    assert "is already ready (FD §4)" in (game.legal("ready p1 weapon") or "")
+
+
+def test_readying_needs_two_inches_of_movement_left() -> None:
+    game = _bolt_action_fired()
+    game.play("move p1 12,13")  # 7" of 8
+    why = game.legal("ready p1 weapon")
+    assert why is not None and 'costs 2" of movement, 1" left (FD §4)' in why
+    assert "ready p1 weapon" not in [str(o) for o in game.awaiting().options]
+
+
+def test_a_ready_weapon_needs_no_readying_and_the_module_off_has_none() -> None:
+    assert "Assault Rifle is already ready" in (_game(True).legal("ready p1 weapon") or "")
+    why = _game(False).legal("ready p1 weapon")
+    assert why is not None and "Readying a weapon (FD §4) is for the Firearms Detail" in why
