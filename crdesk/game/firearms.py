@@ -91,17 +91,23 @@ from crdesk.rules.firearms.fire import (
     fire_weapon,
     firing_mode,
     indirect_fire,
+    spread_row,
 )
 from crdesk.rules.firearms.odds import FirearmsOdds, fire_weapon_odds
 from crdesk.rules.firearms.tables import (
+    BURST_MODES,
     EXPLOSIVE_RECEIVED_FIRE,
     EXPLOSIVE_RINGS,
+    FA_DICE,
     FA_RANK_BONUS,
+    FA_ROUNDS,
+    ROUNDS_PER_DIE,
     SINGLE_SHOT_MODES,
     SPOTTER_REACH,
     DamageClass,
     FireMode,
     Support,
+    buckshot_band,
     fd,
 )
 from crdesk.rules.reaction import ReactingFigure
@@ -831,6 +837,46 @@ def start_activation(game: Game, members: list[str]) -> None:
 # What the play mode shows
 
 
+def plan(game: Game, shooter: Figure, act: Fire) -> str:
+    """How the firing's dice go, in one sentence (FD §5, §6): the fire dialog's header,
+    which must not say "share N dice among the enemies" of a Full Auto volley or a
+    buckshot shell, whose dice the rules give out."""
+    ws = weapon_state(game, shooter)
+    if ws is None:
+        raise IllegalActionError(f"{shooter.name} has no weapon card (Firearms Detail is off)")
+    mode = _choose_mode(game, ws, act)
+    first = game.fig(act.target_ids[0])
+    away = game.sight().distance(shooter.id, first.id)
+    if ws.card.buckshot:
+        band = buckshot_band(away)
+        return (
+            f'one buckshot shell (1 round) at {first.name} ({away:.1f}" away): '
+            f"{plural(band.figures, 'figure')} in the spread, {band.words} (FD §6)"
+        )
+    n = max_dice(ws, mode, old_school=game.rules.old_school)
+    if mode is FireMode.FA:
+        _, row = spread_row(away, _support(act))
+        rolled = FA_DICE - 2 * act.walk
+        on_primary = min(row.primary_dice, rolled)
+        walked = f", {2 * act.walk} sacrificed to walk the target" if act.walk else ""
+        return (
+            f"one Full Auto volley, {FA_DICE} dice ({FA_ROUNDS} rounds){walked}: {on_primary} "
+            f'on {first.name} ({away:.1f}" away), the other {rolled - on_primary} on the '
+            f'figures within {row.spread:g}" of {first.name}, friend or foe, nearest first '
+            f"({fd(5)})"
+        )
+    if mode in BURST_MODES:
+        per = ROUNDS_PER_DIE[mode]
+        return (
+            f"{mode.label}: up to {plural(n, 'burst')} ({per} rounds each), one per target; "
+            f'a burst that misses may fall on the nearest figure within 1" ({fd(5)})'
+        )
+    return (
+        f"{mode.label}: up to {plural(n, 'die', 'dice')}, one round each, shared among "
+        f"the targets in the arc of fire (7.9.7-7.9.9, {fd(3)})"
+    )
+
+
 def odds(game: Game, shooter: Figure, act: Fire) -> FirearmsOdds:
     """The exact odds per die of this fire action (FD §11), as it would be fired now."""
     ws = weapon_state(game, shooter)
@@ -863,6 +909,7 @@ __all__ = [
     "on",
     "outgunned_by_full_auto",
     "panel",
+    "plan",
     "reload_problem",
     "spotter",
     "start_activation",

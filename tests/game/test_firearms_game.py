@@ -358,3 +358,40 @@ def test_a_ready_weapon_needs_no_readying_and_the_module_off_has_none() -> None:
     assert "Assault Rifle is already ready" in (_game(True).legal("ready p1 weapon") or "")
     why = _game(False).legal("ready p1 weapon")
     assert why is not None and "Readying a weapon (FD §4) is for the Firearms Detail" in why
+
+
+# --------------------------------------------------------------------------
+# What the fire dialog's header says the firing does (FD §5, §6)
+
+
+@pytest.mark.parametrize(
+    ("action", "words"),
+    [
+        ("fire p1 at e1", "Semi: up to 3 dice, one round each, shared among the targets"),
+        ("fire p1 at e1 mode 3RB", "3-round burst: up to 3 bursts (3 rounds each), one per target"),
+        (
+            "fire p1 at e1 mode FA",
+            'one Full Auto volley, 10 dice (10 rounds): 4 on Knuckles (15.0" away), the other 6 '
+            'on the figures within 2" of Knuckles, friend or foe, nearest first (FD §5)',
+        ),
+        (
+            "fire p1 at e1 mode FA walk 2",
+            "one Full Auto volley, 10 dice (10 rounds), 4 sacrificed to walk the target: "
+            '4 on Knuckles (15.0" away), the other 2',
+        ),
+        (
+            "fire p1 at e1 mode FA support bipod",
+            '5 on Knuckles (15.0" away), the other 5 on the figures within 1"',
+        ),
+    ],
+)
+def test_the_plan_of_a_firing_says_how_its_dice_go(action: str, words: str) -> None:
+    plan = adapter.fire_plan(_game(True), action)
+    assert words in plan
+
+
+def test_the_plan_of_buckshot_names_its_band() -> None:
+    game = _game(True)
+    game.play("move p2 14,12")
+    plan = adapter.fire_plan(game, "fire p2 at e1")
+    assert "one buckshot shell (1 round) at Knuckles" in plan and "(FD §6)" in plan

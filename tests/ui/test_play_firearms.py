@@ -81,3 +81,28 @@ def test_the_dialog_offers_the_modes_with_odds_per_die_and_fires_full_auto_aimed
     card.refresh()
     assert card.figure_id == "p1"  # the card stays on the shooter after it fired
     assert "Rounds: 20/30" in card.view.text() and "Full Auto" in card.view.text()
+
+
+def test_the_header_says_what_the_mode_does_with_its_dice(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    """The base game's "share 3 dice among the enemies in the arc" is wrong for a Full
+    Auto volley: its 10 dice go to the primary and the spread by the rules (FD §5)."""
+    click(window.view, *MACE)
+    click(window.view, *KNUCKLES)
+    dialog = window.play.move_tool.fire_dialog
+    assert dialog is not None and dialog.panel is not None
+    head = dialog.head.text()
+    assert "Semi: up to 3 dice, one round each, shared among the targets" in head
+    assert dialog.hint.isVisible()
+    dialog.mode_box.setCurrentIndex(2)  # Full Auto
+    head = dialog.head.text()
+    assert "share" not in head
+    assert "one Full Auto volley, 10 dice (10 rounds): 5 on Knuckles" in head
+    assert 'the other 5 on the figures within 1" of Knuckles, friend or foe' in head
+    assert not dialog.hint.isVisible()
+    dialog.walk_spin.setValue(2)
+    assert "4 sacrificed to walk the target: 5 on Knuckles" in dialog.head.text()
+    assert "the other 1 on" in dialog.head.text()
+    dialog.mode_box.setCurrentIndex(1)  # 3-round bursts
+    assert "up to 3 bursts (3 rounds each), one per target" in dialog.head.text()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    paste(window.grab().toImage(), window, dialog).save(str(SHOTS / "play-firearms-header.png"))
