@@ -12,12 +12,14 @@ import pytest
 from PySide6.QtCore import Qt
 
 from crdesk.game import adapter
+from crdesk.game.actions import Indirect, Ready
 from crdesk.options import RulesOptions
 from crdesk.rules.firearms.tables import FireMode
 from tests.game.test_adapter import SEED_PLAYER_FIRST, skirmish
 from tests.ui.mouse import click
 from tests.ui.test_play_fire import KNUCKLES, MACE, hover, paste
 from ui.main_window import MainWindow
+from ui.play.text import option_label, row_verb
 
 SHOTS = Path("/tmp/crdesk-shots")
 
@@ -106,3 +108,19 @@ def test_the_header_says_what_the_mode_does_with_its_dice(window: MainWindow, qt
     assert "up to 3 bursts (3 rounds each), one per target" in dialog.head.text()
     SHOTS.mkdir(parents=True, exist_ok=True)
     paste(window.grab().toImage(), window, dialog).save(str(SHOTS / "play-firearms-header.png"))
+
+
+def test_the_module_actions_have_their_own_labels_not_the_grenades() -> None:
+    """'ready p1 weapon' (FD §4) is no grenade: its button must not say so."""
+    names = {"p1": "Cpl. Diaz"}.get
+
+    def name(fid: str) -> str:
+        return names(fid) or fid
+
+    assert option_label(Ready("p1", weapon=True), name) == (
+        'Cpl. Diaz: Ready the weapon (2" of movement)'
+    )
+    assert option_label(Ready("p1"), name) == "Cpl. Diaz: Ready a grenade"
+    assert row_verb(Ready("p1", weapon=True)) == "Ready weapon"
+    assert row_verb(Ready("p1")) == "Grenade"
+    assert option_label(Indirect("p1", (22, 10)), name) == "Cpl. Diaz fires indirectly at 22,10"
