@@ -347,3 +347,16 @@ def firearms_odds(game: Game, action: Fire | str) -> FirearmsOdds:
     if not isinstance(act, FireAction):
         raise IllegalActionError(f"{act} is not a fire action")
     return firearms.odds(game, game.fig(act.figure), act)
+
+
+def fire_plan(game: Game, action: Fire | str) -> str:
+    """How a Firearms Detail fire action's dice go (FD §5, §6), in one sentence: the
+    fire dialog's header.  IllegalActionError when the module is off."""
+    from crdesk.game import firearms
+    from crdesk.game.actions import Action
+    from crdesk.game.actions import Fire as FireAction
+
+    act = Action.parse(action) if isinstance(action, str) else action
+    if not isinstance(act, FireAction):
+        raise IllegalActionError(f"{act} is not a fire action")
+    return firearms.plan(game, game.fig(act.figure), act)

@@ -1441,6 +1441,7 @@ class Game:
                 options.append(Exit(f.id))
         if self._np_move_why(frame) is None:
             options.append(NpMove(d["leader"]))
+        options.extend(firearms.activation_options(self, frame, members))
         for f in members:
             for target in self._auto_targets(f, active=True, frame=frame):
                 options.append(target)
@@ -1454,7 +1455,10 @@ class Game:
             "reload, or end the activation.",
             "7.2",
             tuple(options),
-            accepts=("move", "fire", "charge", "throw", "pickup", "floor", "capture", "dispatch"),
+            accepts=(
+                *("move", "fire", "charge", "throw", "pickup", "floor", "capture", "dispatch"),
+                *firearms.accepts(self),
+            ),
         )
 
     def _check_activation(self, frame: Frame, act: Action) -> None:
@@ -1473,7 +1477,9 @@ class Game:
         if fid is None:
             raise IllegalActionError(self._not_now())
         fig = self._member(frame, fid)
-        if isinstance(act, Move):
+        if firearms.handles(act):  # indirect fire, readying a weapon (FD §4, §10)
+            firearms.check_action(self, frame, fig, act)
+        elif isinstance(act, Move):
             self._check_move(frame, fig, act, free=False)
         elif isinstance(act, Fire):
             if fid in d["fired"]:
@@ -1533,7 +1539,9 @@ class Game:
     def _apply_activation(self, frame: Frame, act: Action) -> None:
         d = frame.data
         bf = self.battlefield
-        if isinstance(act, End):
+        if firearms.handles(act):  # indirect fire, readying a weapon (FD §4, §10)
+            firearms.apply_action(self, frame, act)
+        elif isinstance(act, End):
             self._finish_activation(frame)
         elif isinstance(act, FastMove):
             self._fast_move(frame, act)
@@ -2978,6 +2986,9 @@ class Game:
         exclude: Iterable[str] = (),
     ) -> None:
         """A blast circle (7.10.5): damage, or Received Fire for those who escape (7.10.6)."""
+        if self.rules.firearms_detail:  # explosive rings instead of the circle (FD §9)
+            firearms.blast(self, centre, cause, attacker_rep, weapon, missed, tuple(exclude))
+            return
         skip = set(exclude)
         standing = [f for f in self.battlefield.figures() if f.status.can_act and f.id not in skip]
         members = blast_members(centre, standing, self.rules)
@@ -3032,6 +3043,8 @@ class Game:
             figures=[shooter.id, target.id],
         )
         self.battlefield.update_figure(shooter.id, out_of_ammo=True)
+        if self.rules.firearms_detail:  # the launcher's round, from its card (FD §3)
+            firearms.spend_blast_round(self, shooter)
         spot = (target.x, target.y)
         if not res.on_target:
             self._blast(spot, shooter.id, attacker_rep=shooter.rep, weapon="RL", missed=True)

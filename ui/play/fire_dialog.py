@@ -98,19 +98,21 @@ class FireDialog(QDialog):
         self.setModal(False)
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         layout = QVBoxLayout(self)
-        head = QLabel(
+        self.head = QLabel(
             f"<b>{names(choice.shooter)}</b> (Rep {shooter.rep}, {stats.name}): share "
             f'<b>{choice.dice} dice</b> among the enemies in the {choice.dice}" arc of fire'
         )
-        head.setWordWrap(True)
-        layout.addWidget(head)
-        hint = QLabel(
+        """What the volley does with its dice; with Firearms Detail, what the chosen mode
+        does (a Full Auto volley's or a shell's dice are the rules' to give out)."""
+        self.head.setWordWrap(True)
+        layout.addWidget(self.head)
+        self.hint = QLabel(
             "The highest dice go to the first row (7.9.9); every enemy in the arc is "
             "targeted once before any twice (7.9.8)."
         )
-        hint.setWordWrap(True)
-        hint.setStyleSheet("color: palette(mid);")
-        layout.addWidget(hint)
+        self.hint.setWordWrap(True)
+        self.hint.setStyleSheet("color: palette(mid);")
+        layout.addWidget(self.hint)
         grid = QGridLayout()
         grid.setHorizontalSpacing(12)
         for col, title in enumerate(("Target", "Dice", "Odds")):
@@ -280,6 +282,16 @@ class FireDialog(QDialog):
         own_dice = fa or panel.card.buckshot or self.mode() in (FireMode.RB2, FireMode.RB3)
         for spin in self.spins.values():
             spin.setEnabled(not own_dice)
+        self.hint.setVisible(not own_dice)  # the 7.9.8 share is the player's only then
+        game = self.session.game
+        shooter = game.fig(self.choice.shooter)
+        try:
+            plan = adapter.fire_plan(game, self.action())
+        except CrdeskError as exc:
+            plan = f"<i>{exc}</i>"
+        self.head.setText(
+            f"<b>{self._name(shooter.id)}</b> (Rep {shooter.rep}, {panel.card.name}): {plan}"
+        )
         try:
             self.detail_odds = adapter.firearms_odds(self.session.game, self.action())
         except CrdeskError as exc:
@@ -321,6 +333,10 @@ class FireDialog(QDialog):
             for f in self.detail_odds.figures
             if f.id not in self.odds_labels
         ]
+        if game.rules.interpretations.fd_keep_tight_ammo:
+            rows.append(
+                f"Jam (two or more 1s empty the weapon, FD §3): <b>{pct(self.detail_odds.jam)}</b>"
+            )
         self.dice_odds_label.setText("<br>".join(rows))
 
     def set_dice(self, target: str, dice: int) -> None:
