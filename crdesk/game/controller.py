@@ -2975,6 +2975,13 @@ class Game:
         self._throw_now(fig, (cause.x, cause.y))
         return True
 
+    def _blast_covered(self, centre: Point2, fig: Figure) -> bool:
+        """Whether terrain shields the figure from a blast at ``centre`` (7.10.6), judged
+        on the index of a clear day (darkness and weather hide, they do not shield)."""
+        calm = not self.rules.night and self.rules.weather is Weather.CLEAR
+        index = self.vis.index if calm else None
+        return cover_from_blast(self.battlefield, centre, fig, self.rules, index=index).covered
+
     def _blast(
         self,
         centre: Point2,
@@ -2992,16 +2999,8 @@ class Game:
         skip = set(exclude)
         standing = [f for f in self.battlefield.figures() if f.status.can_act and f.id not in skip]
         members = blast_members(centre, standing, self.rules)
-        calm = not self.rules.night and self.rules.weather is Weather.CLEAR
-        index = self.vis.index if calm else None
         specs = [
-            BlastFigure(
-                f.name,
-                f.rep,
-                cover_from_blast(self.battlefield, centre, f, self.rules, index=index).covered,
-                f.prone,
-                id=f.id,
-            )
+            BlastFigure(f.name, f.rep, self._blast_covered(centre, f), f.prone, id=f.id)
             for f in members
         ]
         where = f"({centre[0]:.1f}, {centre[1]:.1f})"

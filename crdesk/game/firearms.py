@@ -68,9 +68,8 @@ from crdesk.errors import IllegalActionError
 from crdesk.game import adapter
 from crdesk.game.actions import Action, Fire, Indirect, Ready
 from crdesk.geometry import movement
-from crdesk.geometry.measure import base_distance, cover_from_blast, distance_to_point
+from crdesk.geometry.measure import base_distance, distance_to_point
 from crdesk.model import Figure, Status
-from crdesk.options import Weather
 from crdesk.rules.common import plural
 from crdesk.rules.firearms.ammo import (
     ReadinessResult,
@@ -570,17 +569,8 @@ def blast(
         )
         game._push_aftermath(cause, attacker_rep, {}, ids)
         return
-    calm = not game.rules.night and game.rules.weather is Weather.CLEAR
-    index = game.vis.index if calm else None
     specs = [
-        RingFigure(
-            f.name,
-            f.rep,
-            d,
-            cover_from_blast(game.battlefield, centre, f, game.rules, index=index).covered,
-            f.prone,
-            id=f.id,
-        )
+        RingFigure(f.name, f.rep, d, game._blast_covered(centre, f), f.prone, id=f.id)
         for d, f in near
     ]
     game._emit(
