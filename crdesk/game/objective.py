@@ -191,7 +191,7 @@ WALK_PER_TURN = 6.0
 """Inches a group is reckoned to cover a turn, for the tempo (8", not every turn active)."""
 DETOUR_BELOW = 1.0
 """Inches of progress below which a figure far from its goal looks for a two-leg move."""
-DETOUR_LEGS = 6
+DETOUR_LEGS = 4
 """First legs (the rays ending nearest the goal) a two-leg search tries."""
 DETOUR_GAIN = 1.0
 """How much better a two-leg move must score than the best straight one."""
@@ -392,6 +392,12 @@ class TacticalPolicy:
         words = target.words + ("; pushes on" if push and mode != LEAVE else "")
         return Situation(mode, target, push, words)
 
+    def plan(self, game: Game, situation: Situation, fid: str) -> Choice:
+        """Where figure ``fid`` of the active group would go in ``situation`` (tests and
+        tools ask this; :meth:`decide` asks it with :meth:`situation`'s answer)."""
+        frame = game.frames[-1]
+        return self._choice(game, frame, situation, fid, game._movement_left(frame, fid))
+
     # -- the active group ----------------------------------------------------------
 
     def _act(self, game: Game, decision: Decision, frame: Frame) -> tuple[Action, str]:
@@ -486,6 +492,32 @@ class TacticalPolicy:
 
     def _choose(self, game: Game, frame: Frame, sit: Situation, fid: str, left: float) -> Choice:
         fig = game.fig(fid)
+        if sit.mode == ENGAGE and not sit.push:
+            own = spots_for(game, fig, 0.0)
+            rng = adapter.weapon_range(fig, game.rules)
+            if (
+                len(own.targets)
+                and own.exposed[0] == 0
+                and rng > 0
+                and bool((own.sees[0] & (own.distance[0] <= rng)).any())
+            ):
+                dist = _rect_distance(own.points, sit.target.area)
+                zero = np.zeros(1)
+                rated = Rated(
+                    own,
+                    zero,
+                    zero,
+                    dist,
+                    sheltered(game, own.points),
+                    own.exposed,
+                    np.ones(1, dtype=bool),
+                    zero,
+                )
+                return Choice(
+                    None,
+                    f"{fig.name} holds its spot in Cover with a shot ({sit.why}): "
+                    + rated.words(game, 0),
+                )
         spots = spots_for(game, fig, left)
         area = sit.target.area
         dist0 = float(_rect_distance(spots.points[:1], area)[0])
@@ -568,23 +600,24 @@ class TacticalPolicy:
             (i for i in ends.values() if spots.travel[i] >= 2.0 and left - spots.travel[i] >= 1.0),
             key=lambda i: (float(dist[i]), i),
         )[:DETOUR_LEGS]
-        best: tuple[float, int, Point2, Point2] | None = None
-        for n, i in enumerate(firsts):
+        legs: list[Point2] = []
+        points: list[Point2] = []
+        travels: list[float] = []
+        for i in firsts:
             p1 = spots.point(i)
             there = replace(fig, x=p1[0], y=p1[1])
             more, travel = candidates(game, there, left - float(spots.travel[i]))
-            if len(more) < 2:
-                continue
-            seconds = judge(game, fig, more[1:], [t + float(spots.travel[i]) for t in travel[1:]])
-            rated = self._rate(game, frame, sit, fig, seconds, dist0)
-            j = int(np.lexsort((np.arange(len(seconds)), -np.round(rated.score, 9)))[0])
-            if rated.score[j] > to_beat + DETOUR_GAIN and (
-                best is None or rated.score[j] > best[0]
-            ):
-                best = (float(rated.score[j]), n, p1, seconds.point(j))
-        if best is None:
+            legs += [p1] * (len(more) - 1)
+            points += more[1:]
+            travels += [t + float(spots.travel[i]) for t in travel[1:]]
+        if not points:
             return None
-        _, _, p1, p2 = best
+        seconds = judge(game, fig, points, travels)  # every second leg in one pass
+        rated = self._rate(game, frame, sit, fig, seconds, dist0)
+        j = int(np.lexsort((np.arange(len(seconds)), -np.round(rated.score, 9)))[0])
+        if rated.score[j] <= to_beat + DETOUR_GAIN:
+            return None
+        p1, p2 = legs[j], seconds.point(j)
         move = Move(fig.id, (p1, p2), round(_bearing(p1, p2), 1))
         if game.legal(move) is not None:
             return None
