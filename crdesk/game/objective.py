@@ -61,6 +61,7 @@ from crdesk.solo.spots import MIN_MOVE, RAYS, Spots, candidates, judge, spots_fo
 
 Point2 = tuple[float, float]
 Rect = tuple[float, float, float, float]
+Floats = npt.NDArray[np.float64]
 
 # --------------------------------------------------------------------------
 # The plain objective policy (--player objective)
@@ -185,6 +186,8 @@ COHESION_REACH = 4.5
 """Centre to centre, inches: within 4" base to base of a friend with a margin (6.2)."""
 WALL_SHELTER = 1.0
 """Inches beside a wall or other Cover obstacle that count as sheltered (7.9.5)."""
+NORMAL_MOVE = 8.0
+"""Inches of a normal move (7.4): the group's pace before any figure has moved."""
 FAST_MOVE_BEYOND = 10.0
 """Inches to the goal beyond which a group with no enemy on the table Fast Moves."""
 WALK_PER_TURN = 6.0
@@ -195,6 +198,8 @@ DETOUR_LEGS = 4
 """First legs (the rays ending nearest the goal) a two-leg search tries."""
 DETOUR_GAIN = 1.0
 """How much better a two-leg move must score than the best straight one."""
+JUDGE_FIRST = 48
+"""Spots judged by the sight engine first (the best by what needs no sight)."""
 LEGAL_TRIES = 8
 """Best spots offered to :meth:`Game.legal` before a figure stays where it is."""
 GOAL_MARGIN = 0.25
@@ -518,14 +523,15 @@ class TacticalPolicy:
                     f"{fig.name} holds its spot in Cover with a shot ({sit.why}): "
                     + rated.words(game, 0),
                 )
-        spots = spots_for(game, fig, left)
+        points, travel = candidates(game, fig, left)
         area = sit.target.area
-        dist0 = float(_rect_distance(spots.points[:1], area)[0])
-        rated = self._rate(game, frame, sit, fig, spots, dist0)
+        dist0 = float(_rect_distance(np.array(points[:1]), area)[0])
+        rated, _rows = self._judged(game, frame, sit, fig, points, travel, dist0)
+        spots = rated.spots
         ranked = np.lexsort((np.arange(len(spots)), spots.travel, -np.round(rated.score, 9)))
         best = int(ranked[0])
         if dist0 > 1.0 and rated.progress[best] < DETOUR_BELOW:
-            detour = self._detour(game, frame, sit, fig, spots, dist0, rated.score[best])
+            detour = self._detour(game, frame, sit, fig, points, travel, dist0, rated.score[best])
             if detour is not None:
                 return detour
         for i in ranked[:LEGAL_TRIES]:
@@ -542,17 +548,34 @@ class TacticalPolicy:
                 )
         return Choice(None, f"{fig.name} holds its spot ({sit.why}): {rated.words(game, 0)}")
 
+    def _base(
+        self,
+        game: Game,
+        frame: Frame,
+        sit: Situation,
+        fig: Figure,
+        pts: npt.NDArray[np.float64],
+        travel: npt.NDArray[np.float64],
+        dist0: float,
+    ) -> tuple[Floats, Floats, Floats, npt.NDArray[np.bool_], Floats]:
+        """The part of each spot's score that needs no sight: (score, progress, distance
+        to the goal, shelter, cohesion gap)."""
+        dist = _rect_distance(pts, sit.target.area)
+        progress = dist0 - dist
+        shelter = sheltered(game, pts)
+        score = progress + W_SHELTER * shelter - W_TRAVEL * travel
+        if dist0 > 1e-9:
+            score = score + W_ARRIVE * (dist <= 1e-9)
+        gap = self._cohesion_gap(game, frame, fig.id, pts)
+        return score - W_COHESION * gap, progress, dist, shelter, gap
+
     def _rate(
         self, game: Game, frame: Frame, sit: Situation, fig: Figure, spots: Spots, dist0: float
     ) -> Rated:
         """Each spot's score (see the module) and what it is made of."""
-        pts = spots.points
-        dist = _rect_distance(pts, sit.target.area)
-        progress = dist0 - dist
-        shelter = sheltered(game, pts)
-        score = progress + W_SHELTER * shelter - W_TRAVEL * spots.travel
-        if dist0 > 1e-9:
-            score = score + W_ARRIVE * (dist <= 1e-9)
+        score, progress, dist, shelter, gap = self._base(
+            game, frame, sit, fig, spots.points, spots.travel, dist0
+        )
         exposed = np.zeros(len(spots), dtype=np.int64)
         shot = np.zeros(len(spots), dtype=bool)
         if len(spots.targets):
@@ -564,9 +587,43 @@ class TacticalPolicy:
             score = score - weight * exposed
             if sit.mode == ENGAGE:
                 score = score + W_SHOT * shot
-        gap = self._cohesion_gap(game, frame, fig.id, pts)
-        score = score - W_COHESION * gap
         return Rated(spots, score, progress, dist, shelter, exposed, shot, gap)
+
+    def _judged(
+        self,
+        game: Game,
+        frame: Frame,
+        sit: Situation,
+        fig: Figure,
+        points: list[Point2],
+        travel: list[float],
+        dist0: float,
+    ) -> tuple[Rated, list[int]]:
+        """The spots judged by the sight engine and rated, the most promising first: only
+        the :data:`JUDGE_FIRST` spots whose score could be the highest (sight can only add
+        the shot's bonus) are judged, unless one not judged could still beat the best
+        of them.  Row 0 (staying) is always judged.  The same best choice as judging all;
+        also returns which of the given spots the rows are."""
+        pts = np.array(points, dtype=np.float64).reshape(-1, 2)
+        trav = np.array(travel, dtype=np.float64)
+        n = len(points)
+        every = list(range(n))
+        if n <= JUDGE_FIRST or not game._alive(game.enemy_of(fig.side)):
+            spots = judge(game, fig, points, travel)
+            return self._rate(game, frame, sit, fig, spots, dist0), every
+        bound = self._base(game, frame, sit, fig, pts, trav, dist0)[0]
+        if sit.mode == ENGAGE:
+            bound = bound + W_SHOT
+        order = np.lexsort((np.arange(n), -np.round(bound, 9)))
+        first = sorted({0, *order[: JUDGE_FIRST - 1].tolist()})
+        some = judge(game, fig, [points[i] for i in first], [travel[i] for i in first])
+        rated = self._rate(game, frame, sit, fig, some, dist0)
+        rest = np.ones(n, dtype=bool)
+        rest[first] = False
+        if float(rated.score.max()) >= float(bound[rest].max()):
+            return rated, first
+        spots = judge(game, fig, points, travel)
+        return self._rate(game, frame, sit, fig, spots, dist0), every
 
     def _detour(
         self,
@@ -574,7 +631,8 @@ class TacticalPolicy:
         frame: Frame,
         sit: Situation,
         fig: Figure,
-        spots: Spots,
+        found: list[Point2],
+        reach: list[float],
         dist0: float,
         to_beat: float,
     ) -> Choice | None:
@@ -583,7 +641,8 @@ class TacticalPolicy:
         that end nearest the goal, the best spot of a second ray set with what movement
         is left; played only when it scores better than the best straight move."""
         left = game._movement_left(frame, fig.id)
-        pts = spots.points
+        pts = np.array(found, dtype=np.float64)
+        far = np.array(reach, dtype=np.float64)
         ang = (
             np.round(
                 np.arctan2(pts[:, 0] - fig.x, -(pts[:, 1] - fig.y)) / (2 * math.pi / RAYS)
@@ -591,33 +650,37 @@ class TacticalPolicy:
             % RAYS
         )
         ends: dict[int, int] = {}
-        for i in range(1, len(spots)):
+        for i in range(1, len(found)):
             k = int(ang[i])
-            if k not in ends or spots.travel[i] > spots.travel[ends[k]]:
+            if k not in ends or far[i] > far[ends[k]]:
                 ends[k] = i
         dist = _rect_distance(pts, sit.target.area)
         firsts = sorted(
-            (i for i in ends.values() if spots.travel[i] >= 2.0 and left - spots.travel[i] >= 1.0),
+            (i for i in ends.values() if far[i] >= 2.0 and left - far[i] >= 1.0),
             key=lambda i: (float(dist[i]), i),
         )[:DETOUR_LEGS]
         legs: list[Point2] = []
         points: list[Point2] = []
         travels: list[float] = []
         for i in firsts:
-            p1 = spots.point(i)
+            p1 = found[i]
             there = replace(fig, x=p1[0], y=p1[1])
-            more, travel = candidates(game, there, left - float(spots.travel[i]))
+            more, travel = candidates(game, there, left - float(far[i]))
             legs += [p1] * (len(more) - 1)
             points += more[1:]
-            travels += [t + float(spots.travel[i]) for t in travel[1:]]
+            travels += [t + float(far[i]) for t in travel[1:]]
         if not points:
             return None
-        seconds = judge(game, fig, points, travels)  # every second leg in one pass
-        rated = self._rate(game, frame, sit, fig, seconds, dist0)
-        j = int(np.lexsort((np.arange(len(seconds)), -np.round(rated.score, 9)))[0])
-        if rated.score[j] <= to_beat + DETOUR_GAIN:
+        # every second leg judged in one pass (a dummy row 0: where the figure stands)
+        rated, rows = self._judged(
+            game, frame, sit, fig, [found[0], *points], [0.0, *travels], dist0
+        )
+        score = np.round(rated.score, 9)
+        score[0] = -np.inf  # not a detour
+        j = int(np.lexsort((np.arange(len(score)), -score))[0])
+        if j == 0 or score[j] <= to_beat + DETOUR_GAIN:
             return None
-        p1, p2 = legs[j], seconds.point(j)
+        p1, p2 = legs[rows[j] - 1], points[rows[j] - 1]
         move = Move(fig.id, (p1, p2), round(_bearing(p1, p2), 1))
         if game.legal(move) is not None:
             return None
@@ -632,10 +695,14 @@ class TacticalPolicy:
         self, game: Game, frame: Frame, fid: str, pts: npt.NDArray[np.float64]
     ) -> npt.NDArray[np.float64]:
         """(P,) inches each spot lies beyond cohesion reach of the group's other figures
-        (6.2): :data:`COHESION_REACH` of one that has moved (or cannot), that plus its
-        movement left of one still to move (it can follow)."""
+        (6.2): :data:`COHESION_REACH` of one that has moved (or cannot), that plus the
+        group's pace (what it can follow) of one still to move."""
         d = frame.data
         others = []
+        # the group's pace: as far as the farthest of those that have moved went (a whole
+        # normal move before anyone has), so that no figure runs ahead on its own
+        spent = [float(d["used"].get(m, 0.0)) for m in d["moved"] if m != fid]
+        pace = max(spent) if spent else NORMAL_MOVE
         for m in d["members"]:
             if m == fid:
                 continue
@@ -644,7 +711,7 @@ class TacticalPolicy:
                 continue
             follow = 0.0
             if m not in d["moved"] and not o.prone:
-                follow = game._movement_left(frame, m)
+                follow = min(game._movement_left(frame, m), pace)
             others.append((o.x, o.y, COHESION_REACH + follow))
         if not others:
             return np.zeros(len(pts))
