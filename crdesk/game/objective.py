@@ -8,7 +8,8 @@ rules rather than a clumsy player:
   next open goal (:func:`next_target`): the Patrol's far-edge sections (the open
   one nearest the group first), then home by the entry edge; the Raid's
   objective (the nearest PEF until it is found, then its holder or where it
-  lies), then home; the Defend's item (hold by it).  A figure that can leave by
+  lies), then home; the Defend's item (hold by it: the figure nearest it never
+  leaves it, and a Defend is never left, 12.3.6).  A figure that can leave by
   the entry edge when leaving is the goal does so.
 * **Cover to Cover.**  Each figure picks its spot from the same candidates the
   enemy AI uses (:func:`crdesk.solo.spots.spots_for`: rays within its movement,
@@ -178,6 +179,8 @@ W_SHELTER = 1.5
 """Inches of progress that standing in Cover terrain (woods, a building, by a wall) is worth."""
 W_ARRIVE = 4.0
 """Inches of progress that reaching the goal area is worth (more than Cover terrain beside it)."""
+GUARD_OUTSIDE = 100.0
+"""Cost of a spot outside the target area (and per inch from it) for the item's guard."""
 W_COHESION = 2.0
 """Cost per inch a spot lies beyond cohesion distance of the nearest friend of the group."""
 W_TRAVEL = 0.01
@@ -230,6 +233,8 @@ class Situation:
     target: Target
     push: bool
     why: str
+    guard: str | None = None
+    """The figure that must stay in the target area (the Defend's item, 12.3.6)."""
 
 
 def _rect_distance(points: npt.NDArray[np.float64], area: Rect) -> npt.NDArray[np.float64]:
@@ -378,7 +383,9 @@ class TacticalPolicy:
         foes = game._alive(game.enemy_of(side))
         r = max((game.fig(m).radius for m in members), default=0.5)
         target = next_target(game, members)
-        if foes and 2 * len(mine) < len(band) and len(foes) >= len(mine) and target is not None:
+        defend = game._state.get("encounter", {}).get("type") == "defend"
+        weak = foes and 2 * len(mine) < len(band) and len(foes) >= len(mine)
+        if weak and target is not None and not defend:  # a Defend left is lost: it stays
             target = _home(game, r, "the Band is too weak to go on: home by the entry edge")
             return Situation(LEAVE, target, False, target.words)
         if target is None:
@@ -395,7 +402,15 @@ class TacticalPolicy:
             turns_left = max(0, int(limit) - game.turn + 1)
             push = togo > 0.0 and (mode == LEAVE or turns_left * WALK_PER_TURN < togo)
         words = target.words + ("; pushes on" if push and mode != LEAVE else "")
-        return Situation(mode, target, push, words)
+        guard = None
+        item = game._state.get("encounter", {}).get("item") if defend else None
+        if item is not None and mine:
+            spot = np.array([[float(item["x"]), float(item["y"])]])
+            near = min(mine, key=lambda f: (math.hypot(f.x - spot[0, 0], f.y - spot[0, 1]), f.id))
+            if near.id in members:
+                guard = near.id
+                words += f"; {near.name} stays with the item"
+        return Situation(mode, target, push, words, guard)
 
     def plan(self, game: Game, situation: Situation, fid: str) -> Choice:
         """Where figure ``fid`` of the active group would go in ``situation`` (tests and
@@ -497,7 +512,7 @@ class TacticalPolicy:
 
     def _choose(self, game: Game, frame: Frame, sit: Situation, fid: str, left: float) -> Choice:
         fig = game.fig(fid)
-        if sit.mode == ENGAGE and not sit.push:
+        if sit.mode == ENGAGE and not sit.push and fid != sit.guard:
             own = spots_for(game, fig, 0.0)
             rng = adapter.weapon_range(fig, game.rules)
             if (
@@ -566,6 +581,8 @@ class TacticalPolicy:
         score = progress + W_SHELTER * shelter - W_TRAVEL * travel
         if dist0 > 1e-9:
             score = score + W_ARRIVE * (dist <= 1e-9)
+        if fig.id == sit.guard:  # it must not leave the item (12.3.6)
+            score = score - GUARD_OUTSIDE * (dist > 1e-9) - GUARD_OUTSIDE * dist
         gap = self._cohesion_gap(game, frame, fig.id, pts)
         return score - W_COHESION * gap, progress, dist, shelter, gap
 
