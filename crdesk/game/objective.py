@@ -235,6 +235,14 @@ class Situation:
     why: str
     guard: str | None = None
     """The figure that must stay in the target area (the Defend's item, 12.3.6)."""
+    nav: bool = False
+    """Distances to the goal by the navigation grid (:func:`way_to`), not straight."""
+
+
+def _distance(game: Game, sit: Situation, points: Floats) -> Floats:
+    if sit.nav:
+        return way_to(game, sit.target.area, points)
+    return _rect_distance(points, sit.target.area)
 
 
 def _rect_distance(points: npt.NDArray[np.float64], area: Rect) -> npt.NDArray[np.float64]:
@@ -347,6 +355,117 @@ def sheltered(game: Game, points: npt.NDArray[np.float64]) -> npt.NDArray[np.boo
     if geom.is_empty or not len(points):
         return np.zeros(len(points), dtype=bool)
     return np.asarray(shapely.contains_xy(geom, points[:, 0], points[:, 1]), dtype=bool)
+
+
+NAV_CELL = 1.0
+"""Inches a side of the navigation grid's cells (:func:`way_to`)."""
+NAV_COST = {TerrainKind.WOODS: 2.0, TerrainKind.WOODED_HILL: 2.0, TerrainKind.BUILDING: 6.0}
+"""Cost of crossing a cell of the terrain, per inch (woods half speed, 7.4; buildings only
+by their doors and windows, so best gone round)."""
+NAV_IMPASSABLE = 50.0
+"""Cost per inch of impassable ground (a base's margin round it included): not infinite,
+so that a figure pressed against rock still finds the way out of it the cheapest."""
+NAV_STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
+
+
+def _nav_costs(game: Game) -> Floats:
+    """(rows, cols) cost per inch of each grid cell (impassable ground, with a base's
+    margin, :data:`NAV_IMPASSABLE`); cached per terrain index."""
+    index = game.vis.index
+    found = index.cache.get("tactical_nav_costs")
+    if isinstance(found, np.ndarray):
+        return found
+    table = game.battlefield.table
+    cols, rows = math.ceil(table.width / NAV_CELL), math.ceil(table.height / NAV_CELL)
+    xs = (np.arange(cols) + 0.5) * NAV_CELL
+    ys = (np.arange(rows) + 0.5) * NAV_CELL
+    gx, gy = np.meshgrid(xs, ys)
+    cost = np.ones((rows, cols), dtype=np.float64)
+    for n, kind in enumerate(index.kinds):
+        outline = index.outlines[n]
+        if kind is TerrainKind.IMPASSABLE:
+            inside = shapely.contains_xy(outline.buffer(0.5), gx, gy)
+            cost[inside] = NAV_IMPASSABLE
+        elif kind in NAV_COST:
+            inside = shapely.contains_xy(outline, gx, gy)
+            cost[inside] = np.maximum(cost[inside], NAV_COST[kind])
+    index.cache["tactical_nav_costs"] = cost
+    return cost
+
+
+def _nav_field(game: Game, area: Rect) -> Floats:
+    """(rows, cols) inches of travel from each cell's centre to ``area``, round impassable
+    ground and through woods at double cost: repeated relaxation of the grid's eight
+    neighbours, whole arrays at a time, until nothing changes; cached per terrain index
+    and goal."""
+    index = game.vis.index
+    cache = index.cache.get("tactical_nav")
+    if not isinstance(cache, dict):
+        cache = {}
+        index.cache["tactical_nav"] = cache
+    key = tuple(round(v, 3) for v in area)
+    found = cache.get(key)
+    if found is not None:
+        return found  # type: ignore[no-any-return]
+    cost = _nav_costs(game)
+    rows, cols = cost.shape
+    xs = (np.arange(cols) + 0.5) * NAV_CELL
+    ys = (np.arange(rows) + 0.5) * NAV_CELL
+    gx, gy = np.meshgrid(xs, ys)
+    centres = np.column_stack([gx.ravel(), gy.ravel()])
+    start = _rect_distance(centres, area).reshape(rows, cols)
+    field = np.where((start <= NAV_CELL) & np.isfinite(cost), start, np.inf)
+    for _ in range(rows * cols):
+        before = field
+        field = field.copy()
+        for dr, dc in NAV_STEPS:
+            step = math.hypot(dr, dc) * NAV_CELL
+            src = before[max(0, -dr) : rows - max(0, dr), max(0, -dc) : cols - max(0, dc)]
+            there = cost[max(0, dr) : rows - max(0, -dr), max(0, dc) : cols - max(0, -dc)]
+            here = cost[max(0, -dr) : rows - max(0, dr), max(0, -dc) : cols - max(0, dc)]
+            via = src + step * (there + here) / 2
+            view = field[max(0, dr) : rows - max(0, -dr), max(0, dc) : cols - max(0, -dc)]
+            np.minimum(view, via, out=view)
+        if np.array_equal(field, before):
+            break
+    if len(cache) > 64:
+        cache.clear()
+    cache[key] = field
+    return field
+
+
+def _blocked_way(game: Game, fig: Figure, area: Rect) -> bool:
+    """Whether impassable ground lies on the straight line from the figure to its goal."""
+    union = game.vis.index.impassable_union
+    if union is None:
+        return False
+    goal = _nearest_in(area, (fig.x, fig.y))
+    if math.hypot(goal[0] - fig.x, goal[1] - fig.y) < 1e-6:
+        return False
+    return bool(union.intersects(shapely.LineString([(fig.x, fig.y), goal])))
+
+
+def way_to(game: Game, area: Rect, points: Floats) -> Floats:
+    """(P,) inches of travel from each point to ``area`` by the navigation grid (round
+    what a straight line would run into), 0 inside it; where the grid knows no way, the
+    straight distance."""
+    straight = _rect_distance(points, area)
+    if not len(points):
+        return straight
+    field = _nav_field(game, area)
+    rows, cols = field.shape
+    best = np.full(len(points), np.inf)
+    fx = points[:, 0] / NAV_CELL - 0.5
+    fy = points[:, 1] / NAV_CELL - 0.5
+    for ox in (0, 1):
+        for oy in (0, 1):
+            c = np.clip(np.floor(fx).astype(np.int64) + ox, 0, cols - 1)
+            r = np.clip(np.floor(fy).astype(np.int64) + oy, 0, rows - 1)
+            cx = (c + 0.5) * NAV_CELL
+            cy = (r + 0.5) * NAV_CELL
+            best = np.minimum(best, field[r, c] + np.hypot(points[:, 0] - cx, points[:, 1] - cy))
+    out = np.where(np.isfinite(best), np.maximum(best, straight), straight)
+    return np.where(straight <= 1e-9, 0.0, out)
 
 
 @dataclass(frozen=True, slots=True)
@@ -540,11 +659,17 @@ class TacticalPolicy:
                 )
         points, travel = candidates(game, fig, left)
         area = sit.target.area
-        dist0 = float(_rect_distance(np.array(points[:1]), area)[0])
-        rated, _rows = self._judged(game, frame, sit, fig, points, travel, dist0)
-        spots = rated.spots
-        ranked = np.lexsort((np.arange(len(spots)), spots.travel, -np.round(rated.score, 9)))
-        best = int(ranked[0])
+        # the straight distance, unless impassable ground lies on the straight way; round
+        # what is in the way (the navigation grid) also when the straight way is stuck
+        for nav in (True,) if _blocked_way(game, fig, area) else (False, True):
+            sit = replace(sit, nav=nav)
+            dist0 = float(_distance(game, sit, np.array(points[:1]))[0])
+            rated, _rows = self._judged(game, frame, sit, fig, points, travel, dist0)
+            spots = rated.spots
+            ranked = np.lexsort((np.arange(len(spots)), spots.travel, -np.round(rated.score, 9)))
+            best = int(ranked[0])
+            if dist0 <= 1.0 or rated.progress[best] >= DETOUR_BELOW:
+                break
         if dist0 > 1.0 and rated.progress[best] < DETOUR_BELOW:
             detour = self._detour(game, frame, sit, fig, points, travel, dist0, rated.score[best])
             if detour is not None:
@@ -575,12 +700,12 @@ class TacticalPolicy:
     ) -> tuple[Floats, Floats, Floats, npt.NDArray[np.bool_], Floats]:
         """The part of each spot's score that needs no sight: (score, progress, distance
         to the goal, shelter, cohesion gap)."""
-        dist = _rect_distance(pts, sit.target.area)
+        dist = _distance(game, sit, pts)
         progress = dist0 - dist
         shelter = sheltered(game, pts)
         score = progress + W_SHELTER * shelter - W_TRAVEL * travel
         if dist0 > 1e-9:
-            score = score + W_ARRIVE * (dist <= 1e-9)
+            score = score + W_ARRIVE * (_rect_distance(pts, sit.target.area) <= 1e-9)
         if fig.id == sit.guard:  # it must not leave the item (12.3.6)
             score = score - GUARD_OUTSIDE * (dist > 1e-9) - GUARD_OUTSIDE * dist
         gap = self._cohesion_gap(game, frame, fig.id, pts)
@@ -671,7 +796,7 @@ class TacticalPolicy:
             k = int(ang[i])
             if k not in ends or far[i] > far[ends[k]]:
                 ends[k] = i
-        dist = _rect_distance(pts, sit.target.area)
+        dist = _distance(game, sit, pts)
         firsts = sorted(
             (i for i in ends.values() if far[i] >= 2.0 and left - far[i] >= 1.0),
             key=lambda i: (float(dist[i]), i),
@@ -701,7 +826,7 @@ class TacticalPolicy:
         move = Move(fig.id, (p1, p2), round(_bearing(p1, p2), 1))
         if game.legal(move) is not None:
             return None
-        togo = float(_rect_distance(np.array([p2]), sit.target.area)[0])
+        togo = float(_distance(game, sit, np.array([p2]))[0])
         return Choice(
             move,
             f"{fig.name} goes round by ({p1[0]:.1f}, {p1[1]:.1f}) to ({p2[0]:.1f}, {p2[1]:.1f}) "

@@ -7,10 +7,20 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from crdesk import simulate
 from crdesk.game import Game, GameSettings
 from crdesk.game.actions import Exit, FastMove, Move
-from crdesk.game.objective import ENGAGE, Situation, TacticalPolicy, Target, next_target
+from crdesk.game.objective import (
+    ENGAGE,
+    Situation,
+    TacticalPolicy,
+    Target,
+    _rect_distance,
+    next_target,
+    way_to,
+)
 from crdesk.game.policy import play_policies
 from crdesk.model import Status
 from crdesk.simulate import Setup, default_band, game_seed, play_game
@@ -129,3 +139,20 @@ def test_the_same_game_is_played_the_same_way() -> None:
     seed = game_seed(3, 1)
     first, again = play_game(setup, 1, seed), play_game(setup, 1, seed)
     assert first.error is None and first == again and first.steps > 20
+
+
+def test_rock_in_the_way_is_gone_round() -> None:
+    """Impassable ground straight ahead: the way to the goal runs round it (the grid),
+    and the figure's move shortens that way, not the straight line into the rock."""
+    rock = [{"kind": "impassable", "outline": [[10, 14], [30, 14], [30, 20], [10, 20]]}]
+    game = _player_active((2, 2), rock)
+    game.battlefield.update_figure("e1", status=Status.OBVIOUSLY_DEAD)
+    here = np.array([[18.0, 24.0]])
+    straight = float(_rect_distance(here, NORTH.area)[0])
+    around = float(way_to(game, NORTH.area, here)[0])
+    assert around > straight + 4.0  # 18" straight; round the rock's end it is longer
+    choice = TacticalPolicy().plan(game, Situation("advance", NORTH, False, NORTH.words), "p1")
+    assert choice.move is not None and game.legal(choice.move) is None
+    end = np.array([choice.move.path[-1]])
+    assert float(way_to(game, NORTH.area, end)[0]) < around - 4.0
+    assert end[0, 0] < 12.0 or end[0, 0] > 28.0 or end[0, 1] > 20.5, end  # not into the rock
