@@ -62,6 +62,7 @@ with it off nothing about play (nor a game's state hash) changes.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from crdesk.errors import IllegalActionError
@@ -90,9 +91,10 @@ from crdesk.rules.firearms.fire import (
     fire_weapon,
     firing_mode,
     indirect_fire,
+    indirect_steps,
     spread_row,
 )
-from crdesk.rules.firearms.odds import FirearmsOdds, fire_weapon_odds
+from crdesk.rules.firearms.odds import FirearmsOdds, die_hit_chance, fire_weapon_odds
 from crdesk.rules.firearms.tables import (
     BURST_MODES,
     EXPLOSIVE_RECEIVED_FIRE,
@@ -110,7 +112,7 @@ from crdesk.rules.firearms.tables import (
     fd,
 )
 from crdesk.rules.reaction import ReactingFigure
-from crdesk.rules.shooting import is_outgunned
+from crdesk.rules.shooting import TargetSpec, is_outgunned, shot_circumstances
 from crdesk.tables import weapon_stats
 
 if TYPE_CHECKING:
@@ -683,27 +685,35 @@ def _ready_weapon(game: Game, frame: Frame, fig: Figure) -> ReadinessResult:
         raise IllegalActionError(f"{fig.name}: {exc}") from None
 
 
-def _check_indirect(game: Game, frame: Frame, fig: Figure, act: Indirect) -> None:
+def _indirect_shooter_why(game: Game, frame: Frame, fig: Figure) -> str | None:
+    """Why ``fig`` may fire indirectly at no spot at all now (None: some spot may do)."""
     d = frame.data
     if fig.id in d["fired"]:
-        raise IllegalActionError(f"{fig.name} has already fired this activation (7.2)")
+        return f"{fig.name} has already fired this activation (7.2)"
     if fig.id in d["reloading"]:
-        raise IllegalActionError(f"{fig.name} is reloading and cannot fire (7.9.2)")
+        return f"{fig.name} is reloading and cannot fire (7.9.2)"
     if fig.status in adapter.STILL_REACTING:
-        raise IllegalActionError(
-            f"{fig.name} ducked back and may not fire until next active (7.4.4)"
-        )
+        return f"{fig.name} ducked back and may not fire until next active (7.4.4)"
     ws = weapon_state(game, fig)
     if ws is None:
-        raise IllegalActionError(f"{fig.name} has no ranged weapon")
-    stats = ws.card.stats(game.rules.old_school)
-    if not stats.blast:
-        raise IllegalActionError(
+        return f"{fig.name} has no ranged weapon"
+    if not ws.card.stats(game.rules.old_school).blast:
+        return (
             f"{fig.name}'s {ws.card.name} counts as {ws.card.category}: only blast weapons "
             "(grenade launchers, mortars: the RL category) fire indirectly (FD §10)"
         )
     if ws.empty:
-        raise IllegalActionError(f"{fig.name}'s {ws.card.name} is empty: reload it first (FD §3)")
+        return f"{fig.name}'s {ws.card.name} is empty: reload it first (FD §3)"
+    return None
+
+
+def _check_indirect(game: Game, frame: Frame, fig: Figure, act: Indirect) -> None:
+    why = _indirect_shooter_why(game, frame, fig)
+    if why is not None:
+        raise IllegalActionError(why)
+    ws = weapon_state(game, fig)
+    assert ws is not None
+    stats = ws.card.stats(game.rules.old_school)
     table = game.battlefield.table
     x, y = act.point
     if not (0 <= x <= table.width and 0 <= y <= table.height):
@@ -778,6 +788,75 @@ def _indirect(game: Game, frame: Frame, fig: Figure, spot: tuple[float, float]) 
         figures=[fig.id] + ([helper.id] if helper is not None else []),
     )
     blast(game, spot, fig.id, fig.rep, "RL", not res.on_spot, label=ws.card.name)
+
+
+@dataclass(frozen=True, slots=True)
+class IndirectPlan:
+    """An indirect shot at a spot as it would be fired now (FD §10), before it is:
+    what the play mode's spot tool shows.  Legality is :meth:`Game.legal`'s."""
+
+    shooter: str
+    spot: tuple[float, float]
+    weapon: str
+    """The card's name (a Rocket Launcher, a mortar)."""
+    range: float
+    reach: float
+    """From the edge of the shooter's base to the spot, inches."""
+    spotter: str | None
+    """The friend who would spot (the nearest who may, :func:`spotter`), or None."""
+    steps: int
+    """The steps the shot reads down (-3, or -2 spotted)."""
+    on_spot: Fraction
+    """The exact chance the one die lands it on the spot (7.9.10 with the steps)."""
+    rings: tuple[tuple[str, str, float, bool], ...]
+    """Every standing figure within the Received Fire reach, nearest first: id, the
+    ring it stands in ("Deadly", "Severe", "Wound", or "Received Fire" beyond them),
+    the distance to its base's edge and whether Cover or prone saves it (7.10.6)."""
+
+
+def indirect_plan(game: Game, fig: Figure, spot: tuple[float, float]) -> IndirectPlan:
+    """The plan of ``fig``'s indirect shot at ``spot`` (FD §9, §10); IllegalActionError
+    with the module off or no weapon card."""
+    ws = weapon_state(game, fig)
+    if ws is None:
+        raise IllegalActionError(f"{fig.name} has no weapon card (Firearms Detail off?)")
+    helper = spotter(game, fig, spot)
+    step = indirect_steps(helper is not None)
+    rush = fig.id in game._state["carrying"] or not ws.ready
+    circ = shot_circumstances(TargetSpec("spot"), 0, fast_moving=fig.fast_moving, rush_shot=rush)
+    rings: list[tuple[str, str, float, bool]] = []
+    for f in game.battlefield.figures():
+        if not f.status.can_act:
+            continue
+        d = distance_to_point(f, spot)
+        if d > EXPLOSIVE_RECEIVED_FIRE:
+            continue
+        cls = ring_class(d)
+        saved = cls is not None and (f.prone or game._blast_covered(spot, f))
+        rings.append((f.id, cls.label if cls is not None else "Received Fire", d, saved))
+    rings.sort(key=lambda r: (r[2], r[0]))
+    return IndirectPlan(
+        shooter=fig.id,
+        spot=spot,
+        weapon=ws.card.name,
+        range=ws.card.stats(game.rules.old_school).range,
+        reach=distance_to_point(fig, spot),
+        spotter=helper.id if helper is not None else None,
+        steps=step.steps,
+        on_spot=die_hit_chance(fig.rep, (step,), circ),
+        rings=tuple(rings),
+    )
+
+
+def indirect_problem(game: Game, fig: Figure) -> str | None:
+    """Why ``fig`` cannot fire indirectly at any spot now (None: some spot may do; the
+    spot's own checks -- range, sight -- are :meth:`Game.legal`'s)."""
+    if not on(game):
+        return "Indirect fire (FD §10) is for the Firearms Detail rules, off in this scenario"
+    frame = _activation_of(game, fig.id)
+    if frame is None:
+        return f"{fig.name} is not in the active group"
+    return _indirect_shooter_why(game, frame, fig)
 
 
 # --------------------------------------------------------------------------
@@ -881,6 +960,7 @@ def odds(game: Game, shooter: Figure, act: Fire) -> FirearmsOdds:
 
 __all__ = [
     "KEY",
+    "IndirectPlan",
     "ModeChoice",
     "WeaponPanel",
     "accepts",
@@ -892,6 +972,8 @@ __all__ = [
     "check_fire",
     "do_reload",
     "handles",
+    "indirect_plan",
+    "indirect_problem",
     "initial_state",
     "may_reload",
     "modes",
