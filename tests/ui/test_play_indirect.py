@@ -155,3 +155,33 @@ def test_an_empty_launcher_greys_the_entry_with_the_reason(qtbot) -> None:  # ty
     assert "Rocket Launcher is empty: reload it first (FD §3)" in indirect.toolTip()
     choose(qtbot, menu, "indirect")  # a disabled entry plays nothing
     assert window.play.move_tool.aim.mode is None
+
+
+def test_ready_weapon_from_the_menu_readies_a_bolt_action_that_fired(qtbot) -> None:  # type: ignore[no-untyped-def]
+    """FD §4 on the menu: Pvt. Eyes' Bolt Action Rifle is unready once it has fired."""
+    compact = _compact()
+    compact["forces"][0]["figures"][1]["weapon"] = "BAR"
+    window = playing(qtbot, scenario(compact), seed=1)
+    game = window.play.game
+    tool = window.play.move_tool
+    click(window.view, *EYES)
+    click(window.view, *SPOT)  # Knuckles: the fire dialog
+    dialog = tool.fire_dialog
+    assert dialog is not None
+    qtbot.mouseClick(dialog.fire_button, Qt.MouseButton.LeftButton)
+    window.play.run_program()  # Shiv's Duck Back
+    panel = adapter.weapon_panel(game, "p2")
+    assert panel is not None and not panel.state.ready
+    menu = right_click(window, *EYES)
+    ready = entry(menu, "ready_weapon")
+    assert ready.isEnabled() and "\tW" in ready.text()
+    steps = len(game.history)
+    choose(qtbot, menu, "ready_weapon")
+    assert game.history[steps].action == "ready p2 weapon"
+    logged = [e for e in window.play.log_dock.events() if e.kind == "ready_weapon"]
+    assert logged and 'readied by giving up 2" of movement (FD §4)' in logged[-1].text
+    window.activateWindow()  # the fire dialog had the focus
+    qtbot.waitUntil(window.isActiveWindow, timeout=2000)
+    qtbot.keyClick(window.view, Qt.Key.Key_W)
+    assert "is already ready (FD §4)" in (tool.actions.last_reason or "")
+    assert len(game.history) == steps + 1

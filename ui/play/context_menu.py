@@ -12,7 +12,7 @@ selected figure (Fast Move on the whole group); the keys already taken in play
 mode are E (end activation), P (pass), Enter (the default), C (charge) and G
 (throw), so grenades are readied with Shift+G.  With the Firearms Detail rules,
 a figure with a blast weapon has "Indirect fire…" (I: the rings follow the mouse,
-FD §10) and every armed figure "Ready weapon" (Shift+R, FD §4).
+FD §10) and every armed figure "Ready weapon" (W, FD §4).
 
 The menu holds no rules: it only builds actions and asks the controller.
 """
@@ -65,7 +65,7 @@ KEYS: dict[str, str] = {
     "capture": "K",
     "dispatch": "Shift+K",
     "indirect": "I",
-    "ready_weapon": "Shift+R",
+    "ready_weapon": "W",
 }
 """The entry keys (the menu's shortcuts), by entry kind."""
 
