@@ -121,6 +121,9 @@ class FireDialog(QDialog):
         sight = game.sight()
         default = dict(choice.default)
         self.spins: dict[str, QSpinBox] = {}
+        self._share: dict[str, int] | None = None
+        """The player's share, kept while a Firearms Detail mode gives the dice out itself
+        (the greyed boxes then show the mode's dice per target, FD §5, §6)."""
         self.odds_labels: dict[str, QLabel] = {}
         for row, tid in enumerate(choice.targets, 1):
             target = game.fig(tid)
@@ -183,7 +186,10 @@ class FireDialog(QDialog):
     # -- the share -----------------------------------------------------------------
 
     def allocation(self) -> tuple[tuple[str, int], ...]:
-        """The dice per target as the spin boxes show them, in row order."""
+        """The dice per target as the player shared them, in row order (while a mode gives
+        the dice out itself, the share the boxes had before it)."""
+        if self._share is not None:
+            return tuple((tid, self._share.get(tid, 0)) for tid in self.spins)
         return tuple((tid, spin.value()) for tid, spin in self.spins.items())
 
     def action(self) -> Fire:
@@ -280,6 +286,11 @@ class FireDialog(QDialog):
         self.aim_box.setEnabled(fa and panel.aim is None and self.walk_spin.value() == 0)
         self.walk_spin.setEnabled(fa and not self.aim_box.isChecked())
         own_dice = fa or panel.card.buckshot or self.mode() in (FireMode.RB2, FireMode.RB3)
+        if own_dice and self._share is None:
+            self._share = {tid: spin.value() for tid, spin in self.spins.items()}
+        elif not own_dice and self._share is not None:  # the player's share again
+            kept, self._share = self._share, None
+            self._show_dice(kept, self.choice.dice)
         for spin in self.spins.values():
             spin.setEnabled(not own_dice)
         self.hint.setVisible(not own_dice)  # the 7.9.8 share is the player's only then
@@ -297,6 +308,22 @@ class FireDialog(QDialog):
         except CrdeskError as exc:
             self.detail_odds = None
             self.dice_odds_label.setText(f"<i>No odds: {exc}</i>")
+        if own_dice:  # the greyed boxes show what the mode does with its dice
+            given: dict[str, int] = {}
+            odds = self.detail_odds
+            ids = {f.name: f.id for f in odds.figures} if odds is not None else {}
+            for die in odds.dice if odds is not None else ():  # a die names its figure
+                tid = ids.get(die.target)
+                if tid is not None:
+                    given[tid] = given.get(tid, 0) + 1
+            self._show_dice(given, self.choice.dice)
+            for tid, spin in self.spins.items():
+                spin.setToolTip(
+                    f"{self.mode().label} gives the dice out itself: {given.get(tid, 0)} here"
+                )
+        else:
+            for spin in self.spins.values():
+                spin.setToolTip("")
         shares = {f.id: f for f in self.detail_odds.figures} if self.detail_odds else {}
         for tid, label in self.odds_labels.items():
             f = shares.get(tid)
@@ -341,6 +368,15 @@ class FireDialog(QDialog):
 
     def set_dice(self, target: str, dice: int) -> None:
         self.spins[target].setValue(dice)
+
+    def _show_dice(self, dice: dict[str, int], most: int) -> None:
+        """Put ``dice`` in the boxes without taking them for the player's share."""
+        for tid, spin in self.spins.items():
+            spin.blockSignals(True)
+            n = dice.get(tid, 0)
+            spin.setRange(0, max(most, n))
+            spin.setValue(n)
+            spin.blockSignals(False)
 
     def _update(self) -> None:
         total = sum(n for _, n in self.allocation())
