@@ -76,6 +76,10 @@ def test_the_menu_offers_indirect_fire_and_the_rings_follow_the_mouse_then_a_cli
 ) -> None:  # type: ignore[no-untyped-def]
     game = window.play.game
     tool = window.play.move_tool
+    click(window.view, *MORTIMER)
+    hover(window, *SPOT)  # Knuckles, out of Mortimer's sight: the tooltip says how
+    assert "No line of sight" in tool.hover_text()
+    assert "I: fire indirectly at the spot (FD §10)" in tool.hover_text()
     menu = right_click(window, *MORTIMER)
     indirect = entry(menu, "indirect")
     assert indirect.isEnabled() and "I" in indirect.text()
