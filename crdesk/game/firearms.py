@@ -94,7 +94,13 @@ from crdesk.rules.firearms.fire import (
     indirect_steps,
     spread_row,
 )
-from crdesk.rules.firearms.odds import FirearmsOdds, die_hit_chance, fire_weapon_odds
+from crdesk.rules.firearms.odds import (
+    FigureOdds,
+    FirearmsOdds,
+    die_hit_chance,
+    fire_weapon_odds,
+    rings_odds,
+)
 from crdesk.rules.firearms.tables import (
     BURST_MODES,
     EXPLOSIVE_RECEIVED_FIRE,
@@ -812,6 +818,9 @@ class IndirectPlan:
     """Every standing figure within the Received Fire reach, nearest first: id, the
     ring it stands in ("Deadly", "Severe", "Wound", or "Received Fire" beyond them),
     the distance to its base's edge and whether Cover or prone saves it (7.10.6)."""
+    damage: tuple[FigureOdds, ...] = ()
+    """The exact damage odds of each figure in a ring *if* the shot lands on the spot
+    (:func:`~crdesk.rules.firearms.odds.rings_odds`); multiply by :attr:`on_spot`."""
 
 
 def indirect_plan(game: Game, fig: Figure, spot: tuple[float, float]) -> IndirectPlan:
@@ -825,6 +834,7 @@ def indirect_plan(game: Game, fig: Figure, spot: tuple[float, float]) -> Indirec
     rush = fig.id in game._state["carrying"] or not ws.ready
     circ = shot_circumstances(TargetSpec("spot"), 0, fast_moving=fig.fast_moving, rush_shot=rush)
     rings: list[tuple[str, str, float, bool]] = []
+    caught: list[RingFigure] = []
     for f in game.battlefield.figures():
         if not f.status.can_act:
             continue
@@ -832,9 +842,15 @@ def indirect_plan(game: Game, fig: Figure, spot: tuple[float, float]) -> Indirec
         if d > EXPLOSIVE_RECEIVED_FIRE:
             continue
         cls = ring_class(d)
-        saved = cls is not None and (f.prone or game._blast_covered(spot, f))
-        rings.append((f.id, cls.label if cls is not None else "Received Fire", d, saved))
+        covered = cls is not None and game._blast_covered(spot, f)
+        rings.append(
+            (f.id, cls.label if cls is not None else "Received Fire", d, covered or f.prone)
+        )
+        if cls is not None:
+            caught.append(RingFigure(f.name, f.rep, d, covered, f.prone, id=f.id))
     rings.sort(key=lambda r: (r[2], r[0]))
+    impact = weapon_stats("RL", True).impact if game.rules.old_school else None
+    damage = rings_odds(caught, options=game.rules, impact=impact)
     return IndirectPlan(
         shooter=fig.id,
         spot=spot,
@@ -845,6 +861,7 @@ def indirect_plan(game: Game, fig: Figure, spot: tuple[float, float]) -> Indirec
         steps=step.steps,
         on_spot=die_hit_chance(fig.rep, (step,), circ),
         rings=tuple(rings),
+        damage=damage,
     )
 
 

@@ -56,6 +56,9 @@ def test_the_plan_gives_the_spotter_the_steps_the_exact_odds_and_the_rings() -> 
     assert plan.on_spot == Fraction(2, 6)  # Rep 5, -2: 5 or 6 reach 8 (7.9.10)
     assert [(f, ring) for f, ring, _d, _s in plan.rings] == [("e1", "Deadly"), ("e2", "Severe")]
     assert plan.range == 48 and 12.0 < plan.reach < 12.5
+    knuckles, shiv = plan.damage  # if it lands: the Deadly and the Severe ring (FD §9)
+    assert (knuckles.id, knuckles.obviously_dead) == ("e1", Fraction(1, 3))
+    assert (shiv.id, shiv.obviously_dead) == ("e2", Fraction(1, 6))
     assert adapter.indirect_problem(game, "p1") is None
     why = adapter.indirect_problem(game, "p2")
     assert why is not None and "only blast weapons" in why
@@ -105,7 +108,9 @@ def test_the_menu_offers_indirect_fire_and_the_rings_follow_the_mouse_then_a_cli
     assert shot is not None and shot.action is not None
     text = aim.text()
     assert "Pvt. Eyes spots: -2 steps · on the spot 33%" in text
-    assert "Knuckles Deadly, Shiv Severe" in text
+    # 1/3 on the spot, then the ring's damage (rings_odds): Knuckles 1/3 OOF, 1/3 OD
+    assert "Knuckles Deadly: Out of the Fight 11% · Obviously Dead 11%" in text
+    assert "Shiv Severe: Out of the Fight 11% · Obviously Dead 6%" in text
     assert [r.pos().toTuple() for r in aim.ring_items()] == [SPOT] * 4
     assert aim.ring_items()[0].pen().style() == Qt.PenStyle.SolidLine
     assert {str(i.data(0)) for i in aim.caught_items()} == {"caught:e1", "caught:e2"}

@@ -44,14 +44,19 @@ class IndirectPreview:
         else:
             spot = f"no spotter: {plan.steps} steps"
         out = [head, f"Indirect fire (FD §10), {spot} · on the spot {pct(plan.on_spot)}"]
-        hit = [
-            f"{name(f)}{' (friend)' if f in self.friends else ''} {ring}"
-            + (" (saved: Cover/prone)" if saved else "")
-            for f, ring, _d, saved in plan.rings
-            if ring != "Received Fire"
-        ]
+        odds = {o.id: o for o in plan.damage}
+        out.append("On the spot, rings (FD §9):" + ("" if odds else " nobody"))
+        for f, ring, _d, saved in plan.rings:
+            if ring == "Received Fire":
+                continue
+            who = f"  {name(f)}{' (friend)' if f in self.friends else ''} {ring}"
+            o = odds.get(f)
+            if saved or o is None or not o.hit:
+                out.append(who + " (saved: Cover or prone, 7.10.6)")
+            else:  # the chance it lands on the spot times the ring's damage
+                oof, dead = plan.on_spot * o.out_of_the_fight, plan.on_spot * o.obviously_dead
+                out.append(f"{who}: Out of the Fight {pct(oof)} · Obviously Dead {pct(dead)}")
         shaken = [name(f) for f, ring, _d, _s in plan.rings if ring == "Received Fire"]
-        out.append("On the spot, rings (FD §9): " + (", ".join(hit) or "nobody"))
         if shaken:
             out.append("Received Fire only: " + ", ".join(shaken))
         out.append("Click to fire" if self.action is not None else f"Cannot fire: {self.reason}")
