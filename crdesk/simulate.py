@@ -1,6 +1,6 @@
 """Batch simulation for balance: many encounters played by the policies, and what they say.
 
-``crdesk simulate`` (:mod:`crdesk.simulate_cli`) plays N games with both sides
+``crdesk simulate`` (:mod:`crdesk.cli.simulate`) plays N games with both sides
 automated -- the player's Band by :class:`~crdesk.game.policy.BookPolicy` (by
 default as :class:`ObjectivePolicy`, which also walks to the encounter's
 objectives when no enemy is on the table), the non-player side by

@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 
-from crdesk import cli, resolve_cli
+from crdesk.cli import app as cli
+from crdesk.cli import resolve as resolve_cli
 
 Capsys = pytest.CaptureFixture[str]
 

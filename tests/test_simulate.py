@@ -28,7 +28,7 @@ from crdesk.simulate import (
     summarize,
     wilson,
 )
-from crdesk.simulate_cli import report_lines
+from crdesk.cli.simulate import report_lines
 
 Capsys = pytest.CaptureFixture[str]
 

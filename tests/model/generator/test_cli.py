@@ -1,8 +1,8 @@
 """``crdesk generate``: the generator from the command line (issue 5, deliverable 2).
 
-The sub-command lives in :mod:`crdesk.generate_cli` and is plugged into the
+The sub-command lives in :mod:`crdesk.cli.generate` and is plugged into the
 ``crdesk`` parser through ``register(subparsers)``; these tests build a parser
-the same way, so they do not depend on how ``crdesk.cli`` lists its extensions.
+the same way, so they do not depend on how :mod:`crdesk.cli.app` lists its extensions.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from crdesk import scenario as scenario_file
-from crdesk.generate_cli import register
+from crdesk.cli.generate import register
 from crdesk.generator import generate, replay
 from crdesk.model import Building
 

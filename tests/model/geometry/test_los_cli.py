@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from crdesk import los_cli
+from crdesk.cli import los as los_cli
 
 DEMO = Path(__file__).resolve().parents[3] / "resources" / "scenarios" / "demo-urban.crdesk"
 

@@ -2,7 +2,7 @@
 
 For debugging and for players checking a shared scenario (issue 4): prints the
 verdict for one pair with its reason, or the whole matrix of every figure
-looking at every other.  ``crdesk.cli`` wires it in with :func:`register`.
+looking at every other.  :mod:`crdesk.cli.app` wires it in with :func:`register`.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from crdesk.cli import EXIT_OK, EXIT_USAGE, load_for_command
+from crdesk.cli.common import EXIT_OK, EXIT_USAGE, load_for_command
 from crdesk.errors import ModelError
 from crdesk.geometry.los import REASONS, LosResult, evaluate, explain, viewpoints
 from crdesk.geometry.terrain_index import build_index
@@ -24,7 +24,7 @@ from crdesk.visibility import VisibilityService
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``los`` subcommand to the ``crdesk`` subparsers (``crdesk.cli`` calls this)."""
+    """Add ``los`` to the ``crdesk`` parser (:mod:`crdesk.cli.app` calls this)."""
     parser = subparsers.add_parser(
         "los",
         help="print line of sight, Cover and concealment verdicts",

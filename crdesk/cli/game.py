@@ -16,7 +16,7 @@
 Every subcommand prints text, or one JSON object with ``--json``.  A refused
 action, a bad argument or a file that is not a game prints one line
 ``error: ...`` on stderr and exits 2 (the game file is left untouched); a game
-whose steps no longer replay exits 1.  ``crdesk.cli`` wires it in with
+whose steps no longer replay exits 1.  :mod:`crdesk.cli.app` wires it in with
 :func:`register`.
 """
 
@@ -32,7 +32,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from crdesk.cli import (
+from crdesk.cli.common import (
     EXIT_OK,
     EXIT_PROBLEMS,
     EXIT_USAGE,

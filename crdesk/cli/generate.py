@@ -17,7 +17,7 @@ import random
 import sys
 
 from crdesk import limits
-from crdesk.cli import EXIT_OK, EXIT_USAGE
+from crdesk.cli.common import EXIT_OK, EXIT_USAGE
 from crdesk.generator import GeneratorError, format_entry, generate
 
 

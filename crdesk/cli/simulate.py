@@ -9,7 +9,7 @@
 
 The batch itself is :mod:`crdesk.simulate`.  Bad arguments print one line
 ``error: ...`` on stderr and exit 2; a game that fails is reported with its
-seed and the batch goes on (exit 1 when any game failed).  ``crdesk.cli``
+seed and the batch goes on (exit 1 when any game failed).  :mod:`crdesk.cli.app`
 wires it in with :func:`register`.
 """
 
@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from crdesk.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, OneLineParser, int_in
+from crdesk.cli.common import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, OneLineParser, int_in
 from crdesk.model import BandType, EncounterType
 from crdesk.simulate import (
     DEFAULT_MAX_TURNS,
@@ -201,7 +201,7 @@ def _setup(args: argparse.Namespace) -> Setup | int:
             band=members if members is not None else default_band(band_type),
             **common,
         )
-    from crdesk.cli import load_for_command
+    from crdesk.cli.common import load_for_command
     from crdesk.scenario import dumps
 
     scenario = load_for_command(args.scenario)

@@ -14,7 +14,7 @@ from ``--seed`` (a random seed, printed, by default) or are entered with ``--dic
 
 A bad argument, a file that is not a Band or a game, or a game that cannot be taken
 in prints one line ``error: ...`` on stderr and exits 2, and no file is written.
-``crdesk.cli`` wires it in with :func:`register`.
+:mod:`crdesk.cli.app` wires it in with :func:`register`.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from crdesk.band import (
     save_band,
     weapon_name,
 )
-from crdesk.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, OneLineParser, int_in
+from crdesk.cli.common import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, OneLineParser, int_in
 from crdesk.dice import CounterDice, DiceSource, ScriptedDice
 from crdesk.errors import CrdeskError, DiceScriptExhaustedError, IllegalActionError
 from crdesk.model import BandType

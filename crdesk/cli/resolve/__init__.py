@@ -44,7 +44,7 @@ With ``--json`` that is ``"result": "pending"`` with ``settled`` (the log entrie
 and ``pending`` (``rolls``: flag, dice, table, who; ``command``; ``steps``).  Exit 0.
 A roll typed short (two faces of an AR's three) is still a miscount, exit 2.
 
-``crdesk.cli`` wires it in with :func:`register`.
+:mod:`crdesk.cli.app` wires it in with :func:`register`.
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ from enum import Enum
 from typing import Any, ClassVar
 
 from crdesk import scenario as scenario_io
-from crdesk.cli import EXIT_OK, EXIT_USAGE, OneLineParser, int_in
+from crdesk.cli.common import EXIT_OK, EXIT_USAGE, OneLineParser, int_in
 from crdesk.dice import Dice, DiceLogEntry, DiceSource, Roll
 from crdesk.errors import IllegalActionError, ScenarioError
 from crdesk.model import REP_MAX, BandType, MeleeWeapon, Status
