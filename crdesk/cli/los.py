@@ -2,7 +2,7 @@
 
 For debugging and for players checking a shared scenario (issue 4): prints the
 verdict for one pair with its reason, or the whole matrix of every figure
-looking at every other.  :mod:`crdesk.cli.app` wires it in with :func:`register`.
+looking at every other.  ``crdesk.cli`` wires it in with :func:`register`.
 """
 
 from __future__ import annotations
