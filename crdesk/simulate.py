@@ -525,9 +525,9 @@ them; they judge sight some 15% faster than the numpy route, with the same verdi
 def warm_up(games: int) -> None:
     """Ready the compiled sight kernels for a process about to play ``games`` games."""
     if games >= WARM_UP_GAMES:
-        from crdesk.geometry import kernels
+        from crdesk.geometry import los
 
-        kernels.warm_up()
+        los.warm_up()
 
 
 def play_chunk(
