@@ -494,8 +494,3 @@ def fire_two_weapons(
     )
     rank = weapon_rank([w for w, _ in volleys], options=options)
     return TwoWeaponsResult(results, rank)
-
-
-def stats_for(weapon: WeaponCode | str, options: RulesOptions | None = None) -> WeaponStats:
-    """The weapon's row under the options (7.9, or 16.0 with Old School)."""
-    return weapon_stats(weapon, (options or RulesOptions()).old_school)
