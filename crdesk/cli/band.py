@@ -37,7 +37,15 @@ from crdesk.band import (
     save_band,
     weapon_name,
 )
-from crdesk.cli.common import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, OneLineParser, int_in
+from crdesk.cli.common import (
+    EXIT_OK,
+    EXIT_PROBLEMS,
+    EXIT_USAGE,
+    OneLineParser,
+    cannot_write,
+    int_in,
+    refuse_output,
+)
 from crdesk.dice import CounterDice, DiceSource, ScriptedDice
 from crdesk.errors import CrdeskError, DiceScriptExhaustedError, IllegalActionError
 from crdesk.model import BandType
@@ -162,7 +170,7 @@ def _save(band: Band, path: str) -> int | None:
     except BandFileError as exc:
         return _error(exc.one_line())
     except OSError as exc:
-        return _error(f"{path}: cannot save ({exc.strerror or exc})")
+        return cannot_write(path, exc)
     return None
 
 
@@ -223,6 +231,9 @@ def cmd_new(args: argparse.Namespace) -> int:
         return _error("NAME: give the Band a name")
     if Path(args.output).exists() and not args.force:
         return _error(f"{args.output} exists; give --force to replace it")
+    refused = refuse_output(args.output, (".crband",))
+    if refused is not None:
+        return refused
     made = _dice(args)
     if isinstance(made, int):
         return made
@@ -277,6 +288,9 @@ def cmd_after_battle(args: argparse.Namespace) -> int:
     """``crdesk band after-battle FILE --game GAME [--seed S | --dice F,...] [--json]``."""
     from crdesk.game.savefile import GameFileError, GameReplayError, load_game
 
+    refused = refuse_output(args.output, (".crband",)) if args.output else None
+    if refused is not None:
+        return refused
     band = _open(args.file)
     if isinstance(band, int):
         return band

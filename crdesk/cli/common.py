@@ -123,6 +123,27 @@ def output_problem(path: str | Path) -> str | None:
     return None
 
 
+def wrong_suffix(path: str, suffixes: Sequence[str]) -> int | None:
+    """``error: -o/--output must end in .crgame, got 'x.txt'`` and exit 2 when ``path``
+    does not end in one of ``suffixes`` (the file type the desktop opens it by); else None."""
+    if Path(path).suffix.lower() in suffixes:
+        return None
+    names = list(suffixes)
+    allowed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+    print(f"error: -o/--output must end in {allowed}, got {path!r}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def refuse_output(path: str, suffixes: Sequence[str]) -> int | None:
+    """Check an output path before any slow work: its suffix (:func:`wrong_suffix`), then
+    whether it can be written (:func:`output_problem`); the exit status (2) or None."""
+    refused = wrong_suffix(path, suffixes)
+    if refused is not None:
+        return refused
+    why = output_problem(path)
+    return None if why is None else cannot_write(path, why)
+
+
 def cannot_write(path: str | Path, why: str | OSError) -> int:
     """Print ``error: cannot write PATH: WHY`` on stderr; the exit status (2)."""
     if isinstance(why, OSError):

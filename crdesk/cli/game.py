@@ -37,8 +37,10 @@ from crdesk.cli.common import (
     EXIT_PROBLEMS,
     EXIT_USAGE,
     OneLineParser,
+    cannot_write,
     int_in,
     load_for_command,
+    refuse_output,
 )
 from crdesk.dice import CounterDice
 from crdesk.errors import CrdeskError, IllegalActionError
@@ -284,7 +286,7 @@ def _save(game: Game, path: str) -> int | None:
     try:
         save_game(game, path)
     except OSError as exc:
-        return _error(f"{path}: cannot save ({exc.strerror or exc})")
+        return cannot_write(path, exc)
     return None
 
 
@@ -408,6 +410,8 @@ def _new_game(
     """What ``new`` and ``auto`` share: no overwrite unasked, the scenario loaded, a
     seed (random unless given), the game made; or the exit status of what failed."""
     refused = _refuse_overwrite(args.output, args.force)
+    if refused is None and args.output:  # before a game is played (auto) to be lost
+        refused = refuse_output(args.output, (".crgame",))
     if refused is not None:
         return refused
     scenario = load_for_command(args.scenario)

@@ -17,10 +17,9 @@ import math
 import random
 import re
 import sys
-from pathlib import Path
 
 from crdesk import limits
-from crdesk.cli.common import EXIT_OK, EXIT_USAGE, cannot_write, output_problem
+from crdesk.cli.common import EXIT_OK, EXIT_USAGE, cannot_write, refuse_output
 from crdesk.generator import GeneratorError, format_entry, generate
 
 
@@ -88,13 +87,9 @@ def run_generate(args: argparse.Namespace) -> int:
     """Generate, print the log, and save when ``-o`` is given."""
     from crdesk.scenario import check_document, save, to_document
 
-    if args.output:  # refused before the generation, as every command that writes a file
-        if Path(args.output).suffix.lower() != ".crdesk":
-            print(f"error: -o/--output must end in .crdesk, got {args.output!r}", file=sys.stderr)
-            return EXIT_USAGE
-        why = output_problem(args.output)
-        if why is not None:
-            return cannot_write(args.output, why)
+    refused = refuse_output(args.output, (".crdesk",)) if args.output else None
+    if refused is not None:  # before the generation, as every command that writes a file
+        return refused
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     width, height = args.size
     try:

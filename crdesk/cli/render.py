@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from crdesk import limits
 from crdesk.cli.common import (
@@ -18,6 +17,7 @@ from crdesk.cli.common import (
     frontend,
     load_for_command,
     output_problem,
+    wrong_suffix,
 )
 
 
@@ -45,13 +45,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
-    suffix = Path(args.output).suffix.lower()
-    if suffix not in (".png", ".svg", ".pdf"):
-        print(
-            f"error: -o/--output must end in .png, .svg or .pdf, got {args.output!r}",
-            file=sys.stderr,
-        )
-        return EXIT_USAGE
+    refused = wrong_suffix(args.output, (".png", ".svg", ".pdf"))
+    if refused is not None:
+        return refused
     if not limits.DPI_MIN <= args.dpi <= limits.DPI_MAX:  # the Export dialog's bounds too
         print(
             f"error: --dpi must be between {limits.DPI_MIN:g} and {limits.DPI_MAX:g}, "
