@@ -42,6 +42,7 @@ from crdesk.cli.common import (
     EXIT_PROBLEMS,
     EXIT_USAGE,
     OneLineParser,
+    add_command,
     cannot_write,
     int_in,
     refuse_output,
@@ -68,16 +69,13 @@ class _Parser(OneLineParser):
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``band`` and its subcommands to the ``crdesk`` parser's subparsers."""
-    saved = subparsers._parser_class
-    subparsers._parser_class = _Parser
-    try:
-        band = subparsers.add_parser(
-            "band",
-            help="start a Band, show it, and take a finished game into it (7.13, 13)",
-            description=DESCRIPTION,
-        )
-    finally:
-        subparsers._parser_class = saved
+    band = add_command(
+        subparsers,
+        _Parser,
+        "band",
+        help="start a Band, show it, and take a finished game into it (7.13, 13)",
+        description=DESCRIPTION,
+    )
 
     def no_command(args: argparse.Namespace) -> int:
         band.print_help(sys.stderr)

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable, Sequence
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from crdesk.errors import ScenarioError, UnreadableFileError
 from crdesk.model import Scenario
@@ -55,6 +55,22 @@ class OneLineParser(argparse.ArgumentParser):
         if extras:
             self.error(f"unrecognized arguments: {' '.join(extras)}")
         return ns, extras
+
+
+def add_command(
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
+    parser_class: type[OneLineParser],
+    name: str,
+    **kwargs: Any,
+) -> argparse.ArgumentParser:
+    """``subparsers.add_parser(name, **kwargs)`` made of ``parser_class``, so that the
+    subcommand's own errors are one line (argparse takes no class per parser)."""
+    saved = subparsers._parser_class
+    subparsers._parser_class = parser_class
+    try:
+        return subparsers.add_parser(name, **kwargs)
+    finally:
+        subparsers._parser_class = saved
 
 
 def int_in(low: int, high: int, what: str) -> Callable[[str], int]:

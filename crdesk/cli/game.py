@@ -37,6 +37,7 @@ from crdesk.cli.common import (
     EXIT_PROBLEMS,
     EXIT_USAGE,
     OneLineParser,
+    add_command,
     cannot_write,
     int_in,
     load_for_command,
@@ -132,18 +133,15 @@ _turns = int_in(1, 10_000, "a number of turns")
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``game`` and its subcommands to the ``crdesk`` parser's subparsers."""
-    saved = subparsers._parser_class
-    subparsers._parser_class = _Parser
-    try:
-        game = subparsers.add_parser(
-            "game",
-            help="play an encounter a step at a time from a saved .crgame file",
-            description=DESCRIPTION,
-            epilog=_action_table(),
-            formatter_class=argparse.RawDescriptionHelpFormatter,
-        )
-    finally:
-        subparsers._parser_class = saved
+    game = add_command(
+        subparsers,
+        _Parser,
+        "game",
+        help="play an encounter a step at a time from a saved .crgame file",
+        description=DESCRIPTION,
+        epilog=_action_table(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
 
     def no_command(args: argparse.Namespace) -> int:
         game.print_help(sys.stderr)

@@ -54,7 +54,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from crdesk.cli.common import EXIT_USAGE
+from crdesk.cli.common import EXIT_USAGE, add_command
 from crdesk.cli.resolve import campaign, combat, fire
 from crdesk.cli.resolve.engine import Job, execute
 from crdesk.cli.resolve.flags import ResolveParser
@@ -235,16 +235,13 @@ def _no_test(_args: argparse.Namespace) -> int:
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``resolve`` and its subcommands (:data:`SUBCOMMANDS`) to the ``crdesk`` parser."""
-    saved = subparsers._parser_class
-    subparsers._parser_class = ResolveParser
-    try:
-        resolve = subparsers.add_parser(
-            "resolve",
-            help="referee for real dice: apply the book's tables to the faces you type",
-            description=DESCRIPTION,
-        )
-    finally:
-        subparsers._parser_class = saved
+    resolve = add_command(
+        subparsers,
+        ResolveParser,
+        "resolve",
+        help="referee for real dice: apply the book's tables to the faces you type",
+        description=DESCRIPTION,
+    )
     resolve.set_defaults(handler=_no_test)
     sub = resolve.add_subparsers(
         dest="resolve", metavar="WHAT", parser_class=ResolveParser, title="what to resolve"
