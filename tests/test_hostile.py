@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 
 from crdesk import limits
-from crdesk.cli import generate as generate_cli
 from crdesk import scenario as io
+from crdesk.cli import generate as generate_cli
 from crdesk.cli import main
 from crdesk.errors import ScenarioError, ScenarioFormatError, UnreadableFileError
 from crdesk.model import Building
