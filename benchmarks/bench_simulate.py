@@ -7,10 +7,10 @@ Run:  python benchmarks/bench_simulate.py [--games N] [--seed S] [--terrain TYPE
   with ``--jobs 2`` on this 2-core machine): each game generates its own 36" x
   36" table (``--terrain``, default rolled on 9.2), deploys the default Band (a
   Rep 5 Star and four Rep 4 Grunts, Military) by 12.1 and plays it against PEFs,
-  the book policy for the player and the solo enemy (table 11.4) for the PEFs'
-  side, to the Patrol's end or ``--max-turns`` (default 20).  Timed end to end
-  with ``run_batch(..., jobs=2)``, worker start-up included; the figure for
-  1,000 games is scaled from N when N is smaller.
+  the tactical policy for the player (crdesk.game.objective) and the solo enemy
+  (table 11.4) for the PEFs' side, to the Patrol's end or ``--max-turns``
+  (default 20).  Timed end to end with ``run_batch(..., jobs=2)``, worker
+  start-up included; the figure for 1,000 games is scaled from N when N is smaller.
 * **Same results**: the first ``--same`` games (default: all N) played again with
   ``jobs=1`` must give exactly the same :class:`GameResult` rows and summary.  Its
   CPU time per game also gives the time 1,000 games would take on 2 idle cores

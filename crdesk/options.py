@@ -228,6 +228,23 @@ class Interpretations:
         'The item is carried by that figure; when it falls, a player figure within 2" '
         "takes it, else the enemy has recovered it.",
     )
+    fd_keep_tight_ammo: bool = _opt(
+        False,
+        "FD §3",
+        "Firearms Detail: keep Tight Ammo too",
+        "Counted rounds replace Tight Ammo (7.9.2): a weapon stops only when its "
+        "magazine is empty.",
+        "Keep Tight Ammo too: two or more 1s among the dice of one firing also empty "
+        "the weapon (a jam; the rounds left are lost, the spare magazines are not).",
+    )
+    fd_spotter_by_radio: bool = _opt(
+        False,
+        "FD §10",
+        "Firearms Detail: spotters in radio contact",
+        'A spotter helps indirect fire only from within 4" of the shooter.',
+        "Every friend is in radio contact: any friendly figure that sees the spot "
+        "spots for the shooter, however far away.",
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -161,7 +161,8 @@ def test_the_plain_report(serial: dict[str, Any], capsys: Capsys) -> None:
     out = capsys.readouterr().out
     lines = out.splitlines()
     assert lines[0] == (
-        "2 games, seed 11: patrol on generated clear, at most 2 turns, the objective policy "
+        # the tactical policy is the default player since it replaced the objective one
+        "2 games, seed 11: patrol on generated clear, at most 2 turns, the tactical policy "
         "for the player"
     )
     assert lines[1].startswith("Band: Military Band (military): Star (Rep 5 star, AR), Grunt 1")

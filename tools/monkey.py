@@ -36,6 +36,7 @@ import random
 import signal
 import sys
 import tempfile
+import threading
 import time
 import traceback
 from collections.abc import Callable, Iterator
@@ -293,6 +294,42 @@ def _type(widget: QWidget, text: str) -> None:
             QApplication.sendEvent(widget, event)
 
 
+class Watchdog:
+    """Reports a walk stuck in one action: its replay line, its actions and where every
+    thread is, then ends the process (a stall inside Qt returns to no Python check)."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.walk: Walk | None = None
+        self.since = time.monotonic()
+        self._lock = threading.Lock()
+        thread = threading.Thread(target=self._watch, name="monkey-watchdog", daemon=True)
+        thread.start()
+
+    def tick(self, walk: Walk | None) -> None:
+        """An action (or a walk) began: the clock starts again."""
+        with self._lock:
+            self.walk, self.since = walk, time.monotonic()
+
+    def _watch(self) -> None:
+        while True:
+            time.sleep(min(1.0, self.seconds / 4))
+            with self._lock:
+                walk, waited = self.walk, time.monotonic() - self.since
+            if walk is None or waited < self.seconds:
+                continue
+            print(walk.report(f"stalled: no action finished in {waited:.0f} s"), flush=True)
+            faulthandler.dump_traceback(file=sys.stdout, all_threads=True)
+            sys.stdout.flush()
+            import os
+
+            os._exit(2)
+
+
+WATCHDOG: Watchdog | None = None
+"""Set by :func:`main` (``--stall``); the suite's short walks run without one."""
+
+
 class Monkey:
     """Random but seeded actions on one main window, with the checks after each."""
 
@@ -355,6 +392,8 @@ class Monkey:
 
     def step(self) -> None:
         """One random action, then the program's side, then the checks."""
+        if WATCHDOG is not None:
+            WATCHDOG.tick(self.walk)
         popup = QApplication.activePopupWidget()
         if isinstance(popup, QMenu):
             self._popup(popup)
@@ -693,8 +732,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--minutes", type=float, help="walk new seeds until this time is up")
     parser.add_argument("--no-play", action="store_true", help="stay in the editor")
     parser.add_argument("--trace", action="store_true", help="print each action as taken")
+    parser.add_argument(
+        "--keep-going", action="store_true",
+        help="after a failing walk go on with the next seed (exit 1 at the end)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--stall", type=float, default=120.0,
+        help="report and end a walk stuck this many seconds in one action (default 120)",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     faulthandler.enable()
+    global WATCHDOG
+    WATCHDOG = Watchdog(args.stall) if args.stall > 0 else None
     # the walk's recent files, settings and recovery copies stay out of the user's own
     QStandardPaths.setTestModeEnabled(True)
     settings = Path(tempfile.mkdtemp(prefix="crdesk-monkey-settings-"))
@@ -704,22 +753,35 @@ def main(argv: list[str] | None = None) -> int:
         faulthandler.register(signal.SIGUSR1, all_threads=True)
     QApplication.instance() or QApplication([sys.argv[0]])
     seed, total, started = args.seed, 0, time.monotonic()
+    failed: list[int] = []
     while True:
         walk_start = time.monotonic()
         try:
             walk = run(seed, args.actions, play=not args.no_play, trace=args.trace)
+            if WATCHDOG is not None:
+                WATCHDOG.tick(None)
         except MonkeyFailure as failure:
             print(failure, flush=True)
-            return 1
-        total += len([a for a in walk.actions if not a.startswith("    ")])
-        print(
-            f"seed {seed}: {args.actions} actions in {time.monotonic() - walk_start:.1f} s, ok",
-            flush=True,
-        )
+            if WATCHDOG is not None:
+                WATCHDOG.tick(None)
+            if not args.keep_going:
+                return 1
+            failed.append(seed)
+            QApplication.processEvents()
+        else:
+            total += len([a for a in walk.actions if not a.startswith("    ")])
+            print(
+                f"seed {seed}: {args.actions} actions in {time.monotonic() - walk_start:.1f} s, ok",
+                flush=True,
+            )
         if args.minutes is None or time.monotonic() - started > args.minutes * 60:
             break
         seed += 1
-    print(f"monkey: {total} actions, {time.monotonic() - started:.0f} s, no failure")
+    took = time.monotonic() - started
+    if failed:
+        print(f"monkey: {total} actions in passing walks, {took:.0f} s, failing seeds {failed}")
+        return 1
+    print(f"monkey: {total} actions, {took:.0f} s, no failure")
     return 0
 
 

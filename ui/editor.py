@@ -18,8 +18,10 @@ from PySide6.QtWidgets import QApplication, QGraphicsPathItem, QMainWindow, QMen
 from crdesk import scenario as scenario_io
 from crdesk.errors import ScenarioError
 from crdesk.events import Change
+from crdesk.geometry import TerrainIndex
 from crdesk.model import TerrainKind, translated
 from crdesk.shapes import SnapSettings
+from crdesk.validation import TableIssue
 from ui.commands import (
     AddFeatureCommand,
     AddFigureCommand,
@@ -239,8 +241,15 @@ class Editor(QObject):
 
     # -- document ------------------------------------------------------------
 
-    def set_document(self, document: Document, scene: BattlefieldScene) -> None:
-        """Point the tools and actions at another open document."""
+    def set_document(
+        self,
+        document: Document,
+        scene: BattlefieldScene,
+        issues: list[TableIssue] | None = None,
+        sight_index: TerrainIndex | None = None,
+    ) -> None:
+        """Point the tools and actions at another open document (``issues`` and
+        ``sight_index``: its checks and sight index, made beforehand in a worker)."""
         if self.manager is not None:
             self.manager.detach()
         if self.sight is not None:
@@ -276,8 +285,8 @@ class Editor(QObject):
         self.manager.context_menu = self._show_canvas_menu
         self.outline = SelectionOutline()
         scene.addItem(self.outline)
-        self.sight = SightOverlay(document, scene)
-        self.markers = IssueMarkers(document, scene)
+        self.sight = SightOverlay(document, scene, sight_index)
+        self.markers = IssueMarkers(document, scene, issues)
         self.sight.set_enabled(self.sight_action.isChecked())
         stack = document.undo_stack
         stack.canUndoChanged.connect(self.undo_action.setEnabled)

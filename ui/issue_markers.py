@@ -6,12 +6,15 @@ them where they are.  Rechecked shortly after edits stop, never on every event.
 
 from __future__ import annotations
 
+from contextlib import suppress
+
 from PySide6.QtCore import QObject, QRectF, Qt, QTimer
 from PySide6.QtGui import QBrush, QColor, QFont, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsSimpleTextItem
 
 from crdesk.events import Change
 from crdesk.validation import Severity, TableIssue, check_battlefield
+from ui.background_checks import BackgroundChecks, checks_of
 from ui.document import Document
 from ui.plain_text import plain_tooltip
 from ui.scene.scene import BattlefieldScene
@@ -24,26 +27,46 @@ COLOURS = {Severity.ERROR: QColor(220, 40, 40), Severity.WARNING: QColor(240, 16
 class IssueMarkers(QObject):
     """Keeps one marker per table issue on the scene."""
 
-    def __init__(self, document: Document, scene: BattlefieldScene) -> None:
+    def __init__(
+        self,
+        document: Document,
+        scene: BattlefieldScene,
+        issues: list[TableIssue] | None = None,
+    ) -> None:
+        """``issues``: the document's checks made beforehand (a file being opened)."""
         super().__init__(scene)
         self.document = document
         self.scene = scene
         self.issues: list[TableIssue] = []
         self.markers: list[QGraphicsPathItem] = []
+        self._listening: BackgroundChecks | None = None
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(RECHECK_MS)
         self._timer.timeout.connect(self.refresh)
         document.model_changed.connect(self._schedule)
-        self.refresh()
+        self.refresh(issues)
 
     def close(self) -> None:
         self._timer.stop()
+        if self._listening is not None:
+            with suppress(RuntimeError, TypeError):  # the document may be gone already
+                self._listening.checked.disconnect(self._checked)
+            self._listening = None
         self.document.model_changed.disconnect(self._schedule)
         self._clear()
 
     def _schedule(self, _change: Change) -> None:
         self._timer.start()
+
+    def _listen(self, checks: BackgroundChecks) -> None:
+        if self._listening is None:
+            checks.checked.connect(self._checked)
+            self._listening = checks
+
+    def _checked(self, revision: int) -> None:
+        if self.document.battlefield.revision == revision:
+            self.refresh(checks_of(self.document).result_for(revision))
 
     def _clear(self) -> None:
         for marker in self.markers:
@@ -51,11 +74,19 @@ class IssueMarkers(QObject):
                 marker.scene().removeItem(marker)
         self.markers = []
 
-    def refresh(self) -> None:
-        """Run the checks now and redraw every marker."""
-        self._clear()
+    def refresh(self, issues: list[TableIssue] | None = None) -> None:
+        """Run the checks now (or take ``issues``, made elsewhere) and redraw every marker."""
         bf = self.document.battlefield
-        self.issues = check_battlefield(bf)
+        checks = checks_of(self.document)
+        if issues is None and checks.heavy:
+            # a huge table: checked in the worker, the last markers shown meanwhile
+            issues = checks.result_for(bf.revision)
+            if issues is None:
+                self._listen(checks)
+                checks.request()
+                return
+        self._clear()
+        self.issues = list(issues) if issues is not None else check_battlefield(bf)
         features = {f.id: f for f in bf.terrain}
         figures = {f.id: f for f in bf.figures()}
         by_item: dict[str, list[TableIssue]] = {}

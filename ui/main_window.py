@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from PySide6.QtCore import QPointF, QRectF, QSettings, Qt, Slot
@@ -38,6 +38,7 @@ from ui.docks.roster_dock import FigureDropTarget
 from ui.document import Document
 from ui.editor import Editor
 from ui.file_open import install_file_drop
+from ui.opening import OpenedTable, open_scenario
 from ui.play import PlayMode
 from ui.progress import Cancelled, Progress, run_job
 from ui.rulers import RuledView
@@ -113,8 +114,9 @@ class MainWindow(QMainWindow):
     def path(self) -> Path | None:
         return self.document.path if self.document is not None else None
 
-    def set_document(self, document: Document) -> None:
-        """Show another document in this window (the old one is closed, not saved)."""
+    def set_document(self, document: Document, opened: OpenedTable | None = None) -> None:
+        """Show another document in this window (the old one is closed, not saved);
+        ``opened``: its scene, checks and sight index made beforehand (Open)."""
         old_doc, old_scene = self.document, self.scene
         if self.autosaver is not None:
             self.autosaver.stop()
@@ -123,13 +125,20 @@ class MainWindow(QMainWindow):
             self.view.viewport().removeEventFilter(self._drop_target)
             self._drop_target.deleteLater()
         self.document = document
-        self.scene = BattlefieldScene(document.battlefield, parent=self)
+        if opened is not None:
+            self.scene = opened.scene
+            self.scene.setParent(self)
+        else:
+            self.scene = BattlefieldScene(document.battlefield, parent=self)
         self.scene.set_sections_visible(self.action_sections.isChecked())
         self.scene.set_grid_visible(self.action_grid.isChecked())
         self.view.setScene(self.scene)
-        self.editor.set_document(document, self.scene)
-        for dock in (self.properties_dock, self.roster_dock, self.issues_dock, self.history_dock):
+        issues = opened.issues if opened is not None else None
+        index = opened.sight_index if opened is not None else None
+        self.editor.set_document(document, self.scene, issues, index)
+        for dock in (self.properties_dock, self.roster_dock, self.history_dock):
             dock.set_document(document)
+        self.issues_dock.set_document(document, issues)
         self._drop_target = install_drop_target(self.view, document)
         document.modified_changed.connect(self.setWindowModified)
         # a slot of the window, not a lambda holding it: the connection must end
@@ -624,29 +633,47 @@ class MainWindow(QMainWindow):
         read = loader or load
         name = Path(path).name
         try:
-            scenario = run_job(self, "Open scenario", f"Reading {name}…", lambda _p: read(path))
+            open_scenario(self, path, read, self, install=lambda o: self._show(o, path))
         except Cancelled:
             self.statusBar().showMessage(f"Opening {name} cancelled", 4000)
             return False
         except (ScenarioError, OSError, MemoryError) as err:
             self.show_error("Could not open the scenario", str(err) or type(err).__name__)
             return False
-        self.set_scenario(scenario, path)
-        self.prepare_sight()
         self._remember(Path(path))
         self.statusBar().showMessage(f"Opened {Path(path).name}", 4000)
         return True
 
+    def _show(self, opened: OpenedTable, path: str | os.PathLike[str]) -> Iterator[tuple[int, int]]:
+        """Install a table :func:`open_scenario` made; then paint the view's first tiles a
+        tile at a time, the viewport kept from painting until they are all there (its
+        paint would do the rest at once: half a second for a table at the limits)."""
+        self.set_document(Document(opened.scenario, path), opened)
+        return self._first_tiles(opened.scene)
+
+    def _first_tiles(self, scene: BattlefieldScene) -> Iterator[tuple[int, int]]:
+        viewport = self.view.viewport()
+        viewport.setUpdatesEnabled(False)
+        try:
+            yield from scene.ground.prepare_steps(self.view)
+        finally:
+            viewport.setUpdatesEnabled(True)
+            viewport.update()
+
     def prepare_sight(self) -> None:
-        """Rasterise the table for line of sight now, in a worker with progress.
+        """Rasterise the table for line of sight now, in a worker.
 
         Otherwise the first figure selected would freeze the window while the
-        sight overlay builds it (about a second on a 480" table, more at the
-        limits).  The worker only fills the overlay's cache; nothing else reads
-        the table meanwhile but paints and the autosave, which only read.
+        sight overlay builds it.  A huge table's (seconds) is built by the
+        overlay in the background, the window going on meanwhile; an ordinary
+        one's under a progress dialog that hardly ever shows.  (Open builds it
+        with the rest of the file, :mod:`ui.opening`.)
         """
         sight = self.editor.sight
         if sight is None:
+            return
+        if sight.heavy:  # seconds: built in the worker, the window goes on meanwhile
+            sight.schedule_build(at_once=True)
             return
         service = sight.service
         try:

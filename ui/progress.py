@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
-from PySide6.QtCore import QEventLoop, Qt, QThread, QTimer
+from PySide6.QtCore import QEventLoop, QObject, Qt, QThread, QTimer, Slot
 from PySide6.QtGui import QCloseEvent, QKeyEvent
 from PySide6.QtWidgets import (
     QDialog,
@@ -39,6 +39,8 @@ QUICK_MS = 50
 """A job done within this is waited for outright, with no event loop run meanwhile."""
 POLL_MS = 40
 """How often the dialog reads the job's progress (the job never calls into Qt)."""
+BATCH_MS = 30
+"""GUI-thread work done between two turns of the event loop (:meth:`ProgressSession.batches`)."""
 
 
 class Cancelled(Exception):
@@ -105,6 +107,11 @@ class _Worker(QThread):
             self.error = exc
 
 
+Worker = _Worker
+"""A job in a thread of its own with no dialog (the sight overlay's rebuilds): start it,
+connect ``finished``, read ``result`` or ``error``."""
+
+
 class ProgressDialog(QDialog):
     """What the slow job is doing, how far it is, and Cancel.
 
@@ -146,6 +153,8 @@ class ProgressDialog(QDialog):
             if self.bar.maximum() != total:
                 self.bar.setRange(0, total)
             self.bar.setValue(min(done, total))
+        elif self.bar.maximum() != 0:  # a new phase with no count yet: busy
+            self.bar.setRange(0, 0)
 
     def reject(self) -> None:  # Escape: a request, never a close while the job runs
         self.request_cancel()
@@ -159,6 +168,190 @@ class ProgressDialog(QDialog):
             self.request_cancel()
             return
         super().keyPressEvent(event)
+
+
+class ProgressSession(QObject):
+    """One progress dialog over the phases of one slow task, e.g. opening a file:
+    jobs in a worker thread (:meth:`work`) and GUI-thread work cut into batches
+    (:meth:`batches`: what only the GUI thread may do, such as creating scene
+    items), the window repainting between them.
+
+    The dialog appears once the whole task has run ``show_after_ms`` (not each
+    phase), and Cancel stops the phase running: :class:`Cancelled` is raised to
+    the caller, who drops what the task made.  Use as a context manager (the
+    dialog goes when the task ends, however it ends).
+    """
+
+    def __init__(
+        self,
+        parent: QWidget | None,
+        title: str,
+        text: str,
+        *,
+        cancellable: bool = True,
+        show_after_ms: int = SHOW_AFTER_MS,
+        dialog_shown: Callable[[ProgressDialog], None] | None = None,
+    ) -> None:
+        super().__init__()
+        self.title = title
+        self.progress = Progress()
+        self.dialog = ProgressDialog(title, text, cancellable, parent)
+        self.show_after_ms = show_after_ms
+        self.dialog_shown = dialog_shown
+        self.started = time.monotonic()
+        self._loop: QEventLoop | None = None
+        self._done: Callable[[], bool] = lambda: True
+        self._timer = QTimer()
+        self._timer.setInterval(POLL_MS)
+        self._timer.timeout.connect(self._poll)
+
+    def __enter__(self) -> ProgressSession:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._timer.stop()
+        self.dialog.hide()
+        self.dialog.deleteLater()
+
+    @Slot()
+    def _wake(self) -> None:
+        if self._loop is not None:
+            self._loop.quit()
+
+    @property
+    def shown(self) -> bool:
+        return self.dialog.isVisible()
+
+    def say(self, text: str) -> None:
+        """What the task does now (the dialog's label)."""
+        with self.progress._lock:
+            self.progress._text = text
+            self.progress._done = self.progress._total = 0
+        self.dialog.show_state(0, 0, text)
+
+    def _poll(self) -> None:
+        loop = self._loop
+        if self._done():
+            if loop is not None:
+                loop.quit()
+            return
+        dialog = self.dialog
+        waited_ms = (time.monotonic() - self.started) * 1000
+        if not dialog.isVisible() and waited_ms >= self.show_after_ms:
+            dialog.show()
+            if self.dialog_shown is not None:
+                self.dialog_shown(dialog)
+            if loop is not None:
+                loop.quit()  # go on in the loop that takes input (the dialog is modal now)
+        if dialog.cancel_requested:
+            self.progress.cancel()
+        dialog.show_state(*self.progress.state())
+
+    def _run_until(self, done: Callable[[], bool]) -> None:
+        """Run the event loop until ``done()``; paints and timers only until the dialog
+        is up (a click meant for the window must not start a second task)."""
+        self._done = done
+        loop = self._loop = QEventLoop()
+        self._timer.start()
+        try:
+            while not done():
+                if self.dialog.isVisible():
+                    loop.exec()
+                else:
+                    loop.exec(QEventLoop.ProcessEventsFlag.ExcludeUserInputEvents)
+        finally:
+            self._timer.stop()
+            self._loop = None
+            self._done = lambda: True
+
+    def work(self, job: Callable[[Progress], T], text: str | None = None) -> T:
+        """Run ``job(progress)`` in a worker thread and return its result (see
+        :func:`run_job`)."""
+        if text is not None:
+            self.say(text)
+        if self.progress.cancelled:
+            raise Cancelled(f"{self.title}: cancelled")
+        worker = _Worker(job, self.progress)
+        worker.finished.connect(self._wake)  # queued: the session lives in the GUI thread
+        worker.start()
+        # most jobs are quick: wait for them without running a nested event loop
+        # (which would also run timers and deferred deletes the caller did not expect)
+        worker.wait(QUICK_MS)
+        try:
+            if not worker.isFinished():
+                self._run_until(worker.isFinished)
+        finally:
+            worker.wait()
+        if self.progress.cancelled:
+            raise Cancelled(f"{self.title}: cancelled")
+        if worker.error is not None:
+            raise worker.error
+        result: T = worker.result
+        return result
+
+    def batches(
+        self,
+        steps: Iterable[tuple[int, int]],
+        text: str | None = None,
+        budget_ms: int | None = None,
+        at_once: bool = True,
+    ) -> None:
+        """Run ``steps`` (a generator doing GUI-thread work a bit at a time, yielding
+        (done, total)) in slices of about ``budget_ms``, the event loop running between
+        slices so the window repaints and Cancel is heard.  ``at_once`` False: the loop
+        turns before the first slice too (the caller has just kept it busy)."""
+        if text is not None:
+            self.say(text)
+        budget = BATCH_MS if budget_ms is None else budget_ms
+        it = iter(steps)
+        finished = [False]
+        error: list[BaseException] = []
+
+        def slice_() -> None:
+            if finished[0]:
+                return
+            deadline = time.monotonic() + budget / 1000
+            try:
+                while True:
+                    if self.dialog.cancel_requested or self.progress.cancelled:
+                        self.progress.cancel()
+                        finished[0] = True
+                        break
+                    done, total = next(it)
+                    with self.progress._lock:
+                        self.progress._done, self.progress._total = done, total
+                    if time.monotonic() >= deadline:
+                        break
+            except StopIteration:
+                finished[0] = True
+            except BaseException as exc:  # raised again below, in the caller's frame
+                error.append(exc)
+                finished[0] = True
+            self.dialog.show_state(*self.progress.state())
+            if finished[0] and self._loop is not None:
+                self._loop.quit()
+
+        stepper = QTimer()
+        stepper.setInterval(0)
+        stepper.timeout.connect(slice_)
+        if at_once:
+            slice_()  # the first slice at once: a small task never enters a loop
+        if not finished[0]:
+            stepper.start()
+            try:
+                self._run_until(lambda: finished[0])
+            finally:
+                stepper.stop()
+        close = getattr(it, "close", None)
+        if close is not None:  # a generator stopped early runs its finally now
+            close()
+        if error:
+            raise error[0]
+        if self.progress.cancelled:
+            raise Cancelled(f"{self.title}: cancelled")
 
 
 def run_job(
@@ -179,48 +372,12 @@ def run_job(
     :class:`Cancelled` when the user pressed Cancel (the job's result, if it
     still came, is dropped).  ``dialog_shown`` is told of the dialog (tests).
     """
-    progress = Progress()
-    worker = _Worker(job, progress)
-    loop = QEventLoop()
-    worker.finished.connect(loop.quit)
-    dialog = ProgressDialog(title, text, cancellable, parent)
-    started = time.monotonic()
-
-    def poll() -> None:
-        if worker.isFinished():
-            loop.quit()
-            return
-        if not dialog.isVisible() and (time.monotonic() - started) * 1000 >= show_after_ms:
-            dialog.show()
-            if dialog_shown is not None:
-                dialog_shown(dialog)
-            loop.quit()  # go on in the loop that takes input (the dialog is modal now)
-        if dialog.cancel_requested:
-            progress.cancel()
-        dialog.show_state(*progress.state())
-
-    timer = QTimer()
-    timer.setInterval(POLL_MS)
-    timer.timeout.connect(poll)
-    timer.start()
-    worker.start()
-    # most jobs are quick: wait for them without running a nested event loop
-    # (which would also run timers and deferred deletes the caller did not expect)
-    worker.wait(QUICK_MS)
-    try:
-        if not worker.isFinished():
-            # before the dialog: paints and timers only, no clicks or keys yet
-            loop.exec(QEventLoop.ProcessEventsFlag.ExcludeUserInputEvents)
-        if not worker.isFinished():
-            loop.exec()
-        worker.wait()
-    finally:
-        timer.stop()
-        dialog.hide()
-        dialog.deleteLater()
-    if progress.cancelled:
-        raise Cancelled(f"{title}: cancelled")
-    if worker.error is not None:
-        raise worker.error
-    result: T = worker.result
-    return result
+    with ProgressSession(
+        parent,
+        title,
+        text,
+        cancellable=cancellable,
+        show_after_ms=show_after_ms,
+        dialog_shown=dialog_shown,
+    ) as session:
+        return session.work(job)

@@ -44,9 +44,10 @@ EPILOG = f"""\
 Every game has its own seed, a hash of --seed and the game's number, from which
 its table (--generate), the Band's deployment and its dice come: the same --seed
 gives the same results whatever --jobs or --scheduler.  The player's Band is
-played by the book policy (with --player objective, the default, it also walks
-to the encounter's objectives when no enemy is on the table), the enemy (PEFs,
-11; table 11.4) by the solo enemy.
+played by the tactical policy (--player tactical, the default: the encounter's
+objective, Cover to Cover, firing when it has shots, leaving when done or too
+weak; --player objective and --player book are the plainer players), the enemy
+(PEFs, 11; table 11.4) by the solo enemy.
 An encounter still going on after --max-turns turns is a draw.
 
 What is printed:
@@ -132,9 +133,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--player",
         choices=PLAYER_POLICIES,
         default=PLAYER_POLICIES[0],
-        help="how the player's Band plays: 'objective' (default) is the book policy that, "
-        "with no enemy on the table, walks to the encounter's objective (the Patrol's far "
-        "edge, then home); 'book' is the book policy alone, which never patrols",
+        help="how the player's Band plays: 'tactical' (default) plays for the encounter's "
+        "objective Cover to Cover, fires when it has shots and leaves when done or too weak; "
+        "'objective' is the book policy that, with no enemy on the table, walks to the "
+        "objective (the Patrol's far edge, then home); 'book' is the book policy alone, "
+        "which never patrols",
     )
     p.add_argument(
         "--max-turns",

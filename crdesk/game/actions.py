@@ -17,6 +17,8 @@ text                                   meaning
 ``fire p1 at e1 mode FA aim``          Firearms Detail: a fire mode and options (FD §5-§7)
 ``charge p1,p2 at e2``                 declare a Charge into Melee (7.11.2, 7.11.6)
 ``ready p1`` / ``throw p1 at 10,12``   ready / throw a grenade (7.10)
+``ready p1 weapon``                    Firearms Detail: ready a weapon, 2" of movement (FD §4)
+``indirect p1 at 10,12``               Firearms Detail: indirect fire at a spot (FD §10)
 ``reload p1``                          reload (7.9.2)
 ``pickup p1 p3`` / ``drop p1``         pick up / put down a wounded friend (7.12)
 ``capture p1 e2``                      capture an Out of the Fight enemy in contact (7.9.12)
@@ -281,9 +283,24 @@ class Reload(OneFigure):
 
 @dataclass(frozen=True, slots=True)
 class Ready(OneFigure):
-    """Ready a grenade (7.10.1)."""
+    """Ready a grenade (7.10.1): ``ready p1``; with the Firearms Detail rules, ready an
+    unready weapon by giving up 2" of movement (FD §4): ``ready p1 weapon``."""
 
+    weapon: bool = False
     word: ClassVar[str] = "ready"
+
+    def __str__(self) -> str:
+        return f"ready {self.figure}" + (" weapon" if self.weapon else "")
+
+    @classmethod
+    def _from_words(cls, words: list[str]) -> Action:
+        if len(words) == 2 and words[1].lower() == "weapon":
+            return cls(_fid(words[0]), weapon=True)
+        if len(words) != 1:
+            raise IllegalActionError(
+                "'ready' is written 'ready ID' (a grenade) or 'ready ID weapon' (FD §4)"
+            )
+        return cls(_fid(words[0]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -445,6 +462,28 @@ class Throw(Action):
     def _from_words(cls, words: list[str]) -> Action:
         if len(words) != 3 or words[1] != "at":
             raise IllegalActionError("'throw' is written 'throw ID at X,Y'")
+        return cls(_fid(words[0]), _point(words[2], "the spot"))
+
+
+@dataclass(frozen=True, slots=True)
+class Indirect(Action):
+    """Firearms Detail: fire a grenade launcher or mortar at a spot the shooter cannot
+    see (FD §10), ``indirect p1 at 10,12``."""
+
+    figure: str
+    point: Point2
+    word: ClassVar[str] = "indirect"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "point", (float(self.point[0]), float(self.point[1])))
+
+    def __str__(self) -> str:
+        return f"indirect {self.figure} at {fmt_point(self.point)}"
+
+    @classmethod
+    def _from_words(cls, words: list[str]) -> Action:
+        if len(words) != 3 or words[1] != "at":
+            raise IllegalActionError("'indirect' is written 'indirect ID at X,Y' (FD §10)")
         return cls(_fid(words[0]), _point(words[2], "the spot"))
 
 
@@ -660,6 +699,7 @@ _WORDS: dict[str, type[Action]] = {
         Fire,
         Charge,
         Throw,
+        Indirect,
         Pickup,
         Capture,
         Dispatch,

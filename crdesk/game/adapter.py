@@ -31,7 +31,7 @@ from crdesk.visibility import SightMatrix
 if TYPE_CHECKING:
     from crdesk.game.actions import Fire
     from crdesk.game.controller import Game
-    from crdesk.game.firearms import ModeChoice, WeaponPanel
+    from crdesk.game.firearms import IndirectPlan, ModeChoice, WeaponPanel
     from crdesk.rules.firearms.odds import FirearmsOdds
 
 STILL_REACTING = frozenset({Status.DUCK_BACK, Status.OUTGUNNED})
@@ -347,3 +347,32 @@ def firearms_odds(game: Game, action: Fire | str) -> FirearmsOdds:
     if not isinstance(act, FireAction):
         raise IllegalActionError(f"{act} is not a fire action")
     return firearms.odds(game, game.fig(act.figure), act)
+
+
+def fire_plan(game: Game, action: Fire | str) -> str:
+    """How a Firearms Detail fire action's dice go (FD §5, §6), in one sentence: the
+    fire dialog's header.  IllegalActionError when the module is off."""
+    from crdesk.game import firearms
+    from crdesk.game.actions import Action
+    from crdesk.game.actions import Fire as FireAction
+
+    act = Action.parse(action) if isinstance(action, str) else action
+    if not isinstance(act, FireAction):
+        raise IllegalActionError(f"{act} is not a fire action")
+    return firearms.plan(game, game.fig(act.figure), act)
+
+
+def indirect_plan(game: Game, figure_id: str, spot: Point2) -> IndirectPlan:
+    """An indirect shot at ``spot`` as it would be fired now (FD §9, §10): reach, range,
+    the spotter who counts, the steps, the exact chance on the spot and who stands in
+    which ring: the play mode's spot tool.  IllegalActionError with the module off."""
+    from crdesk.game import firearms
+
+    return firearms.indirect_plan(game, game.fig(figure_id), (float(spot[0]), float(spot[1])))
+
+
+def indirect_problem(game: Game, figure_id: str) -> str | None:
+    """Why the figure cannot fire indirectly at any spot now (FD §10), or None."""
+    from crdesk.game import firearms
+
+    return firearms.indirect_problem(game, game.fig(figure_id))

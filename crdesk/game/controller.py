@@ -1441,6 +1441,7 @@ class Game:
                 options.append(Exit(f.id))
         if self._np_move_why(frame) is None:
             options.append(NpMove(d["leader"]))
+        options.extend(firearms.activation_options(self, frame, members))
         for f in members:
             for target in self._auto_targets(f, active=True, frame=frame):
                 options.append(target)
@@ -1454,7 +1455,10 @@ class Game:
             "reload, or end the activation.",
             "7.2",
             tuple(options),
-            accepts=("move", "fire", "charge", "throw", "pickup", "floor", "capture", "dispatch"),
+            accepts=(
+                *("move", "fire", "charge", "throw", "pickup", "floor", "capture", "dispatch"),
+                *firearms.accepts(self),
+            ),
         )
 
     def _check_activation(self, frame: Frame, act: Action) -> None:
@@ -1473,7 +1477,9 @@ class Game:
         if fid is None:
             raise IllegalActionError(self._not_now())
         fig = self._member(frame, fid)
-        if isinstance(act, Move):
+        if firearms.handles(act):  # indirect fire, readying a weapon (FD §4, §10)
+            firearms.check_action(self, frame, fig, act)
+        elif isinstance(act, Move):
             self._check_move(frame, fig, act, free=False)
         elif isinstance(act, Fire):
             if fid in d["fired"]:
@@ -1533,7 +1539,9 @@ class Game:
     def _apply_activation(self, frame: Frame, act: Action) -> None:
         d = frame.data
         bf = self.battlefield
-        if isinstance(act, End):
+        if firearms.handles(act):  # indirect fire, readying a weapon (FD §4, §10)
+            firearms.apply_action(self, frame, act)
+        elif isinstance(act, End):
             self._finish_activation(frame)
         elif isinstance(act, FastMove):
             self._fast_move(frame, act)
@@ -2814,11 +2822,33 @@ class Game:
             for radius in (1.0, 2.0, 3.0, 4.0, 5.0, 6.0)
             for k in range(12)
         ]
-        free = [spot for spot in rings if self._spot_reachable(fig, spot)]
-        if cause is None or not free:
-            return free[0] if free else None
-        safe = self.vis.spots(fig.id, free, [cause]).safe[:, 0]
-        return next((spot for spot, ok in zip(free, safe, strict=True) if ok), None)
+        # the cheap tests of _check_spot first (on the table, on no base); the way there
+        # is walked only for the spots that would do, nearest first
+        table = self.battlefield.table
+        r = fig.radius
+        bases = [
+            (o.x, o.y, o.radius + r - 1e-6)
+            for o in self.battlefield.figures()
+            if o.id != fig.id and o.status.can_act
+        ]
+        placed = [
+            (x, y)
+            for x, y in rings
+            if r <= x <= table.width - r
+            and r <= y <= table.height - r
+            and all(math.hypot(ox - x, oy - y) >= gap for ox, oy, gap in bases)
+        ]
+        if cause is None or not placed:
+            return next((spot for spot in placed if self._spot_reachable(fig, spot)), None)
+        safe = self.vis.spots(fig.id, placed, [cause]).safe[:, 0].tolist()
+        return next(
+            (
+                spot
+                for spot, ok in zip(placed, safe, strict=True)
+                if ok and self._spot_reachable(fig, spot)
+            ),
+            None,
+        )
 
     def _apply_duck_back(self, frame: Frame, act: Action) -> None:
         assert isinstance(act, DuckBack)
@@ -2945,6 +2975,13 @@ class Game:
         self._throw_now(fig, (cause.x, cause.y))
         return True
 
+    def _blast_covered(self, centre: Point2, fig: Figure) -> bool:
+        """Whether terrain shields the figure from a blast at ``centre`` (7.10.6), judged
+        on the index of a clear day (darkness and weather hide, they do not shield)."""
+        calm = not self.rules.night and self.rules.weather is Weather.CLEAR
+        index = self.vis.index if calm else None
+        return cover_from_blast(self.battlefield, centre, fig, self.rules, index=index).covered
+
     def _blast(
         self,
         centre: Point2,
@@ -2956,19 +2993,14 @@ class Game:
         exclude: Iterable[str] = (),
     ) -> None:
         """A blast circle (7.10.5): damage, or Received Fire for those who escape (7.10.6)."""
+        if self.rules.firearms_detail:  # explosive rings instead of the circle (FD §9)
+            firearms.blast(self, centre, cause, attacker_rep, weapon, missed, tuple(exclude))
+            return
         skip = set(exclude)
         standing = [f for f in self.battlefield.figures() if f.status.can_act and f.id not in skip]
         members = blast_members(centre, standing, self.rules)
-        calm = not self.rules.night and self.rules.weather is Weather.CLEAR
-        index = self.vis.index if calm else None
         specs = [
-            BlastFigure(
-                f.name,
-                f.rep,
-                cover_from_blast(self.battlefield, centre, f, self.rules, index=index).covered,
-                f.prone,
-                id=f.id,
-            )
+            BlastFigure(f.name, f.rep, self._blast_covered(centre, f), f.prone, id=f.id)
             for f in members
         ]
         where = f"({centre[0]:.1f}, {centre[1]:.1f})"
@@ -3010,6 +3042,8 @@ class Game:
             figures=[shooter.id, target.id],
         )
         self.battlefield.update_figure(shooter.id, out_of_ammo=True)
+        if self.rules.firearms_detail:  # the launcher's round, from its card (FD §3)
+            firearms.spend_blast_round(self, shooter)
         spot = (target.x, target.y)
         if not res.on_target:
             self._blast(spot, shooter.id, attacker_rep=shooter.rep, weapon="RL", missed=True)

@@ -1,4 +1,4 @@
-"""Firearms Detail in the game (``rules/firearms-detail.md`` §3-§8, §11): the controller's
+"""Firearms Detail in the game (``rules/firearms-detail.md`` §3-§11): the controller's
 side of the module.
 
 The rules are :mod:`crdesk.rules.firearms` (pure); this module reads the table
@@ -38,22 +38,51 @@ with it off nothing about play (nor a game's state hash) changes.
   volley causes: the cause's weapon last fired on Full Auto.
 * The knockdown push stops at the table edge, walls and impassable ground (what
   a move may not cross, :func:`crdesk.geometry.movement.path_cost`).
+* Every explosion (a grenade, the drop of a readied one, a Rocket Launcher, a
+  building collapse's blast) uses the rings of FD §9 instead of the 7.10.5
+  circle, on every standing figure, friend or foe, measured from the burst
+  point to the nearest edge of its base; Cover between and prone escape as
+  7.10.6 (the same Cover test as the circle).  The figure that set it off rolls
+  its damage in a ring like anyone but takes no Received Fire test from its own
+  explosion.  A miss (7.10.3; a Rocket off target) does no damage, and everyone
+  it would have reached (within 10") takes Received Fire.
+* A blast weapon's shot spends one round of its card, so a launcher reloads from
+  its spares (FD §3) like any weapon.
+* Indirect fire (``indirect p1 at X,Y``, FD §10) is the active figure's fire for
+  its activation, by a blast weapon (the RL category), within the weapon's range,
+  at a spot the game's sight says it does not see (terrain, or behind its front
+  arc).  The shot is at the spot (8 or more on 7.9.10 is on it), not at a figure
+  there.  The spotter is the nearest friend able to act who sees the spot, within
+  4" of the shooter base to base, or anywhere with the ``fd_spotter_by_radio``
+  option.  A building area on the spot does not collapse (8.4 is for direct hits).
+* Readying (``ready p1 weapon``, FD §4) costs 2" of the movement left this
+  activation; it is offered only for an unready weapon.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from crdesk.errors import IllegalActionError
 from crdesk.game import adapter
-from crdesk.game.actions import Fire
+from crdesk.game.actions import Action, Fire, Indirect, Ready
 from crdesk.geometry import movement
-from crdesk.geometry.measure import base_distance
+from crdesk.geometry.measure import base_distance, distance_to_point
 from crdesk.model import Figure, Status
 from crdesk.rules.common import plural
-from crdesk.rules.firearms.ammo import WeaponState, max_dice, reload, start_of_activation
+from crdesk.rules.firearms.ammo import (
+    ReadinessResult,
+    WeaponState,
+    max_dice,
+    ready_by_moving,
+    reload,
+    spend_rounds,
+    start_of_activation,
+)
 from crdesk.rules.firearms.cards import WeaponCard, figure_card
+from crdesk.rules.firearms.effects import RingFigure, RingsResult, explosive_rings, ring_class
 from crdesk.rules.firearms.fire import (
     FireOptions,
     FireTarget,
@@ -61,17 +90,30 @@ from crdesk.rules.firearms.fire import (
     PushGeometry,
     fire_weapon,
     firing_mode,
+    indirect_fire,
+    indirect_steps,
+    spread_row,
 )
-from crdesk.rules.firearms.odds import FirearmsOdds, fire_weapon_odds
+from crdesk.rules.firearms.odds import FirearmsOdds, die_hit_chance, fire_weapon_odds
 from crdesk.rules.firearms.tables import (
+    BURST_MODES,
+    EXPLOSIVE_RECEIVED_FIRE,
+    EXPLOSIVE_RINGS,
+    FA_DICE,
     FA_RANK_BONUS,
+    FA_ROUNDS,
+    ROUNDS_PER_DIE,
     SINGLE_SHOT_MODES,
+    SPOTTER_REACH,
+    DamageClass,
     FireMode,
     Support,
+    buckshot_band,
     fd,
 )
 from crdesk.rules.reaction import ReactingFigure
-from crdesk.rules.shooting import is_outgunned
+from crdesk.rules.shooting import TargetSpec, is_outgunned, shot_circumstances
+from crdesk.tables import weapon_stats
 
 if TYPE_CHECKING:
     from crdesk.game.controller import Game
@@ -265,6 +307,7 @@ def _options(
         moved=_moved(game, shooter),
         fast_moving=shooter.fast_moving,
         rush_shot=rush,
+        keep_tight_ammo=game.rules.interpretations.fd_keep_tight_ammo,
         dice_count=sum(allocation) if allocation else None,
         allocation=allocation,
         options=game.rules,
@@ -430,6 +473,393 @@ def _down(hits: dict[str, list[str]]) -> set[str]:
 
 
 # --------------------------------------------------------------------------
+# Explosions (FD §9)
+
+
+def spend_blast_round(game: Game, shooter: Figure) -> None:
+    """A blast weapon's shot spends one round of its card (FD §3), so a launcher with
+    spare rounds reloads from them as any weapon does."""
+    ws = weapon_state(game, shooter)
+    if ws is None or ws.rounds <= 0:
+        return
+    res = spend_rounds(ws, ws.current_mode, 1)
+    _store(game, shooter.id, res.after)
+    game._emit(
+        "magazine",
+        f"{shooter.name}: {res.explain()}",
+        result=res,
+        section=fd(3),
+        figures=[shooter.id],
+    )
+
+
+RING_RULES = {
+    DamageClass.DEADLY: "damage roll at +1",
+    DamageClass.SEVERE: "normal damage roll",
+    DamageClass.WOUND: "Obviously Dead counts as Out of the Fight",
+}
+"""What each ring's damage class does on 7.9.11, for the events (FD §9)."""
+
+
+def _rings_text() -> str:
+    parts = [f'{r.damage.label} to {r.up_to:g}"' for r in EXPLOSIVE_RINGS]
+    return ", ".join(parts) + f', Received Fire to {EXPLOSIVE_RECEIVED_FIRE:g}"'
+
+
+def blast(
+    game: Game,
+    centre: tuple[float, float],
+    cause: str,
+    attacker_rep: int | None,
+    weapon: str,
+    missed: bool = False,
+    exclude: tuple[str, ...] = (),
+    *,
+    label: str | None = None,
+) -> None:
+    """An explosion by the module's rings instead of the blast circle (FD §9, for 7.10.5).
+
+    Every standing figure, friend or foe (the thrower too), within the Received Fire
+    reach of the burst point is taken nearest first, measured to the edge of its base
+    (as "wholly or partly inside" reads the circle); one event per ring says what it
+    did to each figure in it.  Cover between or prone escapes damage (7.10.6).  The
+    figure that set it off (thrower, shooter) takes no Received Fire test from its own
+    explosion, though its damage in a ring it rolls like anyone's.  A miss
+    (7.10.3, a Rocket or indirect shot off the spot) does no damage: every figure the
+    explosion would have reached takes Received Fire.  The aftermath (damage, Man Down,
+    Received Fire) is the base game's.
+    """
+    skip = set(exclude)
+    where = f"({centre[0]:.1f}, {centre[1]:.1f})"
+    what = label or weapon_stats(weapon, game.rules.old_school).name
+    near = sorted(
+        (
+            (distance_to_point(f, centre), f)
+            for f in game.battlefield.figures()
+            if f.status.can_act and f.id not in skip
+        ),
+        key=lambda p: (p[0], p[1].id),
+    )
+    near = [(d, f) for d, f in near if d <= EXPLOSIVE_RECEIVED_FIRE]
+    ids = [f.id for _, f in near]
+    if not near:
+        game._emit(
+            "blast",
+            f"The {what} bursts at {where} and reaches nobody (rings: {_rings_text()}, {fd(9)}).",
+            section=fd(9),
+        )
+        return
+    if missed:
+        ids = [i for i in ids if i != cause]
+        near = [(d, f) for d, f in near if f.id != cause]
+        if not near:
+            game._emit(
+                "blast",
+                f"The {what} misses the spot {where}: no damage, and nobody else is within "
+                f'{EXPLOSIVE_RECEIVED_FIRE:g}" (7.10.3, {fd(9)}).',
+                section=fd(9),
+            )
+            return
+        names = ", ".join(f.name for _, f in near)
+        game._emit(
+            "blast",
+            f"The {what} misses the spot {where}: no damage; {names} "
+            f'{"is" if len(near) == 1 else "are"} within {EXPLOSIVE_RECEIVED_FIRE:g}" and '
+            f"{'takes' if len(near) == 1 else 'take'} Received Fire (7.10.3, {fd(9)}).",
+            section=fd(9),
+            figures=ids,
+        )
+        game._push_aftermath(cause, attacker_rep, {}, ids)
+        return
+    specs = [
+        RingFigure(f.name, f.rep, d, game._blast_covered(centre, f), f.prone, id=f.id)
+        for d, f in near
+    ]
+    game._emit(
+        "blast",
+        f"The {what} bursts at {where}: damage by rings ({_rings_text()}) instead of "
+        f"the blast circle ({fd(9)}).",
+        section=fd(9),
+        figures=ids,
+    )
+    impact = weapon_stats(weapon, True).impact if game.rules.old_school else None
+    hits: dict[str, list[str]] = {}
+    shaken: list[str] = []
+    labels, inner = [], 0.0
+    for r in EXPLOSIVE_RINGS:
+        span = f'{inner:g}"-{r.up_to:g}"' if inner else f'up to {r.up_to:g}"'
+        labels.append(f"{r.damage.label} ring ({span}, {RING_RULES[r.damage]})")
+        inner = r.up_to
+    labels.append(
+        f'Outside the rings ({inner:g}"-{EXPLOSIVE_RECEIVED_FIRE:g}", Received Fire only)'
+    )
+    for n, label in enumerate(labels):
+        cls = EXPLOSIVE_RINGS[n].damage if n < len(EXPLOSIVE_RINGS) else None
+        ring = [s for s in specs if ring_class(s.distance) is cls]
+        if not ring:
+            continue
+        res: RingsResult = explosive_rings(game._roll(), ring, options=game.rules, impact=impact)
+        own = ""
+        for v in res.figures:
+            if v.damage is not None and v.damage.status is not None:
+                hits[v.id] = [v.damage.status.value]
+            elif v.received_fire and v.id == cause:
+                own = f" But {v.name} set it off: no Received Fire test from its own explosion."
+            elif v.received_fire:
+                shaken.append(v.id)
+        game._emit(
+            "blast_ring",
+            f"{label}: {res.explain()}{own}",
+            result=res,
+            section=fd(9),
+            figures=[v.id for v in res.figures],
+        )
+    game._push_aftermath(cause, attacker_rep, hits, shaken)
+
+
+# --------------------------------------------------------------------------
+# The module's own actions: indirect fire (FD §10), readying a weapon (FD §4)
+
+
+def accepts(game: Game) -> tuple[str, ...]:
+    """The action words the module adds to an activation's choices."""
+    return ("indirect",) if on(game) else ()
+
+
+def handles(act: Action) -> bool:
+    """Whether the action is the module's (the controller hands it here)."""
+    return isinstance(act, Indirect) or (isinstance(act, Ready) and act.weapon)
+
+
+def check_action(game: Game, frame: Frame, fig: Figure, act: Action) -> None:
+    """Refuse an indirect fire or a weapon readying the rules do not allow, saying why."""
+    if not on(game):
+        what = (
+            "Indirect fire (FD §10)" if isinstance(act, Indirect) else "Readying a weapon (FD §4)"
+        )
+        raise IllegalActionError(f"{what} is for the Firearms Detail rules, off in this scenario")
+    if isinstance(act, Indirect):
+        _check_indirect(game, frame, fig, act)
+    else:
+        _ready_weapon(game, frame, fig)
+
+
+def apply_action(game: Game, frame: Frame, act: Action) -> None:
+    """Carry out an action :func:`check_action` allowed."""
+    fig = game.fig(act.who or "")
+    if isinstance(act, Indirect):
+        _indirect(game, frame, fig, act.point)
+        return
+    res = _ready_weapon(game, frame, fig)
+    d = frame.data
+    d["used"][fig.id] = float(d["used"][fig.id]) + res.movement_spent
+    _store(game, fig.id, res.after)
+    game._emit(
+        "ready_weapon", f"{fig.name}: {res.reason}", result=res, section=fd(4), figures=[fig.id]
+    )
+
+
+def activation_options(game: Game, frame: Frame, members: list[Figure]) -> list[Action]:
+    """The module's choices an activation offers: readying an unready weapon (FD §4)."""
+    out: list[Action] = []
+    if not on(game):
+        return out
+    for f in members:
+        ws = weapon_state(game, f)
+        if ws is not None and not ws.ready:
+            try:
+                _ready_weapon(game, frame, f)
+            except IllegalActionError:
+                continue
+            out.append(Ready(f.id, weapon=True))
+    return out
+
+
+def _ready_weapon(game: Game, frame: Frame, fig: Figure) -> ReadinessResult:
+    ws = weapon_state(game, fig)
+    if ws is None:
+        raise IllegalActionError(f"{fig.name} has no weapon to ready")
+    try:
+        return ready_by_moving(ws, game._movement_left(frame, fig.id))
+    except IllegalActionError as exc:
+        raise IllegalActionError(f"{fig.name}: {exc}") from None
+
+
+def _indirect_shooter_why(game: Game, frame: Frame, fig: Figure) -> str | None:
+    """Why ``fig`` may fire indirectly at no spot at all now (None: some spot may do)."""
+    d = frame.data
+    if fig.id in d["fired"]:
+        return f"{fig.name} has already fired this activation (7.2)"
+    if fig.id in d["reloading"]:
+        return f"{fig.name} is reloading and cannot fire (7.9.2)"
+    if fig.status in adapter.STILL_REACTING:
+        return f"{fig.name} ducked back and may not fire until next active (7.4.4)"
+    ws = weapon_state(game, fig)
+    if ws is None:
+        return f"{fig.name} has no ranged weapon"
+    if not ws.card.stats(game.rules.old_school).blast:
+        return (
+            f"{fig.name}'s {ws.card.name} counts as {ws.card.category}: only blast weapons "
+            "(grenade launchers, mortars: the RL category) fire indirectly (FD §10)"
+        )
+    if ws.empty:
+        return f"{fig.name}'s {ws.card.name} is empty: reload it first (FD §3)"
+    return None
+
+
+def _check_indirect(game: Game, frame: Frame, fig: Figure, act: Indirect) -> None:
+    why = _indirect_shooter_why(game, frame, fig)
+    if why is not None:
+        raise IllegalActionError(why)
+    ws = weapon_state(game, fig)
+    assert ws is not None
+    stats = ws.card.stats(game.rules.old_school)
+    table = game.battlefield.table
+    x, y = act.point
+    if not (0 <= x <= table.width and 0 <= y <= table.height):
+        raise IllegalActionError("the spot is off the table")
+    reach = distance_to_point(fig, act.point)
+    if reach > stats.range + 1e-9:
+        raise IllegalActionError(
+            f"the spot is {reach:.1f}\" from {fig.name}, beyond the {ws.card.name}'s range of "
+            f'{stats.range:g}" (7.9)'
+        )
+    if movement.sees_point(game.battlefield, fig, act.point, game.rules, index=game.vis.index):
+        raise IllegalActionError(
+            f"{fig.name} sees the spot: indirect fire is at a spot the shooter cannot see "
+            "(FD §10); fire at the figure there instead"
+        )
+
+
+def spotter(game: Game, shooter: Figure, spot: tuple[float, float]) -> Figure | None:
+    """The friend who spots for an indirect shot (FD §10): able to act, seeing the spot,
+    and within 4" of the shooter (any distance with the radio option); the nearest to
+    the shooter when several could."""
+    radio = game.rules.interpretations.fd_spotter_by_radio
+    friends = sorted(
+        (
+            f
+            for f in game.battlefield.figures()
+            if f.side == shooter.side and f.id != shooter.id and f.status.can_act
+        ),
+        key=lambda f: (base_distance(shooter, f), f.id),
+    )
+    for f in friends:
+        if not radio and base_distance(shooter, f) > SPOTTER_REACH:
+            break
+        if movement.sees_point(game.battlefield, f, spot, game.rules, index=game.vis.index):
+            return f
+    return None
+
+
+def _indirect(game: Game, frame: Frame, fig: Figure, spot: tuple[float, float]) -> None:
+    """Fire at the unseen spot (FD §10); on the spot it bursts in the rings (§9), off it
+    those it would have reached take Received Fire."""
+    frame.data["fired"].append(fig.id)
+    game._state["volleys"] += 1
+    ws = weapon_state(game, fig)
+    assert ws is not None
+    helper = spotter(game, fig, spot)
+    res = indirect_fire(
+        game._roll(),
+        fig.rep,
+        ws,
+        spotter=helper is not None,
+        fast_moving=fig.fast_moving,
+        rush_shot=fig.id in game._state["carrying"],
+        keep_tight_ammo=game.rules.interpretations.fd_keep_tight_ammo,
+        options=game.rules,
+        who=fig.name,
+    )
+    _store(game, fig.id, res.ammo.after)
+    where = f"({spot[0]:.1f}, {spot[1]:.1f})"
+    if helper is None:
+        radio = " or on the radio" if game.rules.interpretations.fd_spotter_by_radio else ""
+        spotted = f'no friend within {SPOTTER_REACH:g}"{radio} sees the spot'
+    else:
+        away = base_distance(fig, helper)
+        spotted = f'{helper.name} spots for it ({away:.1f}" away, sees the spot)'
+    game._emit(
+        "indirect",
+        f"{fig.name} fires its {ws.card.name} at the unseen spot {where}; {spotted}: "
+        + res.explain(),
+        result=res,
+        section=fd(10),
+        figures=[fig.id] + ([helper.id] if helper is not None else []),
+    )
+    blast(game, spot, fig.id, fig.rep, "RL", not res.on_spot, label=ws.card.name)
+
+
+@dataclass(frozen=True, slots=True)
+class IndirectPlan:
+    """An indirect shot at a spot as it would be fired now (FD §10), before it is:
+    what the play mode's spot tool shows.  Legality is :meth:`Game.legal`'s."""
+
+    shooter: str
+    spot: tuple[float, float]
+    weapon: str
+    """The card's name (a Rocket Launcher, a mortar)."""
+    range: float
+    reach: float
+    """From the edge of the shooter's base to the spot, inches."""
+    spotter: str | None
+    """The friend who would spot (the nearest who may, :func:`spotter`), or None."""
+    steps: int
+    """The steps the shot reads down (-3, or -2 spotted)."""
+    on_spot: Fraction
+    """The exact chance the one die lands it on the spot (7.9.10 with the steps)."""
+    rings: tuple[tuple[str, str, float, bool], ...]
+    """Every standing figure within the Received Fire reach, nearest first: id, the
+    ring it stands in ("Deadly", "Severe", "Wound", or "Received Fire" beyond them),
+    the distance to its base's edge and whether Cover or prone saves it (7.10.6)."""
+
+
+def indirect_plan(game: Game, fig: Figure, spot: tuple[float, float]) -> IndirectPlan:
+    """The plan of ``fig``'s indirect shot at ``spot`` (FD §9, §10); IllegalActionError
+    with the module off or no weapon card."""
+    ws = weapon_state(game, fig)
+    if ws is None:
+        raise IllegalActionError(f"{fig.name} has no weapon card (Firearms Detail off?)")
+    helper = spotter(game, fig, spot)
+    step = indirect_steps(helper is not None)
+    rush = fig.id in game._state["carrying"] or not ws.ready
+    circ = shot_circumstances(TargetSpec("spot"), 0, fast_moving=fig.fast_moving, rush_shot=rush)
+    rings: list[tuple[str, str, float, bool]] = []
+    for f in game.battlefield.figures():
+        if not f.status.can_act:
+            continue
+        d = distance_to_point(f, spot)
+        if d > EXPLOSIVE_RECEIVED_FIRE:
+            continue
+        cls = ring_class(d)
+        saved = cls is not None and (f.prone or game._blast_covered(spot, f))
+        rings.append((f.id, cls.label if cls is not None else "Received Fire", d, saved))
+    rings.sort(key=lambda r: (r[2], r[0]))
+    return IndirectPlan(
+        shooter=fig.id,
+        spot=spot,
+        weapon=ws.card.name,
+        range=ws.card.stats(game.rules.old_school).range,
+        reach=distance_to_point(fig, spot),
+        spotter=helper.id if helper is not None else None,
+        steps=step.steps,
+        on_spot=die_hit_chance(fig.rep, (step,), circ),
+        rings=tuple(rings),
+    )
+
+
+def indirect_problem(game: Game, fig: Figure) -> str | None:
+    """Why ``fig`` cannot fire indirectly at any spot now (None: some spot may do; the
+    spot's own checks -- range, sight -- are :meth:`Game.legal`'s)."""
+    if not on(game):
+        return "Indirect fire (FD §10) is for the Firearms Detail rules, off in this scenario"
+    frame = _activation_of(game, fig.id)
+    if frame is None:
+        return f"{fig.name} is not in the active group"
+    return _indirect_shooter_why(game, frame, fig)
+
+
+# --------------------------------------------------------------------------
 # Reloading and readiness
 
 
@@ -476,6 +906,46 @@ def start_activation(game: Game, members: list[str]) -> None:
 # What the play mode shows
 
 
+def plan(game: Game, shooter: Figure, act: Fire) -> str:
+    """How the firing's dice go, in one sentence (FD §5, §6): the fire dialog's header,
+    which must not say "share N dice among the enemies" of a Full Auto volley or a
+    buckshot shell, whose dice the rules give out."""
+    ws = weapon_state(game, shooter)
+    if ws is None:
+        raise IllegalActionError(f"{shooter.name} has no weapon card (Firearms Detail is off)")
+    mode = _choose_mode(game, ws, act)
+    first = game.fig(act.target_ids[0])
+    away = game.sight().distance(shooter.id, first.id)
+    if ws.card.buckshot:
+        band = buckshot_band(away)
+        return (
+            f'one buckshot shell (1 round) at {first.name} ({away:.1f}" away): '
+            f"{plural(band.figures, 'figure')} in the spread, {band.words} (FD §6)"
+        )
+    n = max_dice(ws, mode, old_school=game.rules.old_school)
+    if mode is FireMode.FA:
+        _, row = spread_row(away, _support(act))
+        rolled = FA_DICE - 2 * act.walk
+        on_primary = min(row.primary_dice, rolled)
+        walked = f", {2 * act.walk} sacrificed to walk the target" if act.walk else ""
+        return (
+            f"one Full Auto volley, {FA_DICE} dice ({FA_ROUNDS} rounds){walked}: {on_primary} "
+            f'on {first.name} ({away:.1f}" away), the other {rolled - on_primary} on the '
+            f'figures within {row.spread:g}" of {first.name}, friend or foe, nearest first '
+            f"({fd(5)})"
+        )
+    if mode in BURST_MODES:
+        per = ROUNDS_PER_DIE[mode]
+        return (
+            f"{mode.label}: up to {plural(n, 'burst')} ({per} rounds each), one per target; "
+            f'a burst that misses may fall on the nearest figure within 1" ({fd(5)})'
+        )
+    return (
+        f"{mode.label}: up to {plural(n, 'die', 'dice')}, one round each, shared among "
+        f"the targets in the arc of fire (7.9.7-7.9.9, {fd(3)})"
+    )
+
+
 def odds(game: Game, shooter: Figure, act: Fire) -> FirearmsOdds:
     """The exact odds per die of this fire action (FD §11), as it would be fired now."""
     ws = weapon_state(game, shooter)
@@ -490,11 +960,20 @@ def odds(game: Game, shooter: Figure, act: Fire) -> FirearmsOdds:
 
 __all__ = [
     "KEY",
+    "IndirectPlan",
     "ModeChoice",
     "WeaponPanel",
+    "accepts",
+    "activation_options",
+    "apply_action",
+    "blast",
     "card_of",
+    "check_action",
     "check_fire",
     "do_reload",
+    "handles",
+    "indirect_plan",
+    "indirect_problem",
     "initial_state",
     "may_reload",
     "modes",
@@ -502,7 +981,9 @@ __all__ = [
     "on",
     "outgunned_by_full_auto",
     "panel",
+    "plan",
     "reload_problem",
+    "spotter",
     "start_activation",
     "volley",
     "weapon_state",

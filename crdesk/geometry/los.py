@@ -496,7 +496,7 @@ def join_viewpoints(a: Viewpoints, keep: Sequence[int], b: Viewpoints) -> Viewpo
     """Rows ``keep`` of ``a`` followed by all of ``b``, as fresh arrays (the derived
     per-viewpoint data is worked out again from the places when asked)."""
     k = np.asarray(keep, dtype=np.int64)
-    return Viewpoints(
+    out = Viewpoints(
         ids=[a.ids[i] for i in k.tolist()] + list(b.ids),
         x=np.concatenate([a.x[k], b.x]),
         y=np.concatenate([a.y[k], b.y]),
@@ -508,6 +508,37 @@ def join_viewpoints(a: Viewpoints, keep: Sequence[int], b: Viewpoints) -> Viewpo
         lit=np.concatenate([a.lit[k], b.lit]),
         present=np.concatenate([a.present[k], b.present]),
         places=[a.places[i] for i in k.tolist()] + list(b.places),
+    )
+    if a._derived is not None:
+        # the kept rows' derived data is already worked out: join it to the new rows'
+        # (padded widths, as a patched row's are) instead of deriving every row again
+        out._derived = _join_derived(a._derived, k, b._d())
+    return out
+
+
+def _join_derived(a: _Derived, keep: Ints, b: _Derived) -> _Derived:
+    """Rows ``keep`` of ``a`` followed by all of ``b``, each padded array widened to the
+    wider of the two with its padding value."""
+
+    def rows(x: Ints, y: Ints, pad: int) -> Ints:
+        width = max(x.shape[1], y.shape[1])
+        out = np.full((len(keep) + len(y), width), pad, dtype=x.dtype)
+        out[: len(keep), : x.shape[1]] = x[keep]
+        out[len(keep) :, : y.shape[1]] = y
+        return out
+
+    def flat(x: npt.NDArray[Any], y: npt.NDArray[Any]) -> npt.NDArray[Any]:
+        return np.concatenate([x[keep], y])
+
+    fa, fb = a.flags, b.flags
+    return _Derived(
+        rows(a.cont, b.cont, -9),
+        rows(a.crest, b.crest, -9),
+        (flat(fa[0], fb[0]), flat(fa[1], fb[1]), flat(fa[2], fb[2]), flat(fa[3], fb[3])),
+        rows(a.near, b.near, -1),
+        flat(a.seal_feat, b.seal_feat),
+        flat(a.seal_code, b.seal_code),
+        rows(a.deep, b.deep, -9),
     )
 
 

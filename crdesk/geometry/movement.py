@@ -231,7 +231,43 @@ def path_cost(
     ignore_terrain: bool = False,
     radius: float = 0.0,
 ) -> PathCost:
-    """What moving along ``path`` (a polyline of the figure's centre) costs (7.4, 8.2)."""
+    """What moving along ``path`` (a polyline of the figure's centre) costs (7.4, 8.2).
+
+    A straight move's answer is remembered on the terrain index (it depends on the
+    terrain and the table's edge only): the controller asks it again and again for
+    figures that have not moved (can it still reach the edge? is this spot reachable?)."""
+    memo: dict[tuple[object, ...], PathCost] | None = None
+    key: tuple[object, ...] = ()
+    if index is not None and len(path) == 2:
+        found = index.cache.get("path_costs")
+        if not isinstance(found, dict) or len(found) > PATH_COST_MEMO:
+            found = {}
+            index.cache["path_costs"] = found
+        memo = found
+        table = battlefield.table
+        (px, py), (qx, qy) = path
+        key = (px, py, qx, qy, ignore_terrain, radius, table.width, table.height)
+        known = memo.get(key)
+        if known is not None:
+            return known
+    cost = _path_cost(battlefield, path, rules, index, ignore_terrain, radius)
+    if memo is not None:
+        memo[key] = cost
+    return cost
+
+
+PATH_COST_MEMO = 20_000
+"""Straight moves remembered per terrain index."""
+
+
+def _path_cost(
+    battlefield: Battlefield,
+    path: Sequence[Point2],
+    rules: RulesOptions,
+    index: TerrainIndex | None,
+    ignore_terrain: bool,
+    radius: float,
+) -> PathCost:
     index = index or build_index(battlefield, rules, raster=False)
     total = 0.0
     length = 0.0

@@ -21,6 +21,7 @@ from crdesk.game.actions import (
     FastMove,
     Fire,
     FreeWill,
+    Indirect,
     Move,
     Pass,
     Prone,
@@ -38,7 +39,7 @@ points = st.tuples(nums, nums)
 
 @st.composite
 def actions(draw: st.DrawFn) -> Action:
-    kind = draw(st.integers(0, 11))
+    kind = draw(st.integers(0, 13))
     fid = draw(ids)
     if kind == 0:
         return Activate(fid)
@@ -68,6 +69,10 @@ def actions(draw: st.DrawFn) -> Action:
         return DiceFaces(tuple(draw(st.lists(st.integers(1, 6), min_size=1, max_size=8))))
     if kind == 10:
         return CheatDeath(fid, draw(st.booleans()))
+    if kind == 11:
+        return Indirect(fid, draw(points))
+    if kind == 12:
+        return Ready(fid, weapon=True)
     one = draw(st.sampled_from([Prone, Stand, Reload, Ready, Drop, CarryOn, Exit]))
     return one(fid)
 
@@ -95,6 +100,9 @@ def test_text_round_trips(action: Action) -> None:
             Fire("p1", (("e1", 0), ("e2", 0)), "3RB", support="bipod"),
         ),
         ("starpower p1 decline", StarPower("p1", False)),
+        ("ready p1", Ready("p1")),
+        ("ready p1 weapon", Ready("p1", weapon=True)),
+        ("indirect p1 at 10,12.5", Indirect("p1", (10, 12.5))),
         ("duckback p2 auto", DuckBack("p2")),
         ("dice 3,5,1", DiceFaces((3, 5, 1))),
     ],
@@ -122,6 +130,8 @@ def test_the_documented_forms(text: str, action: Action) -> None:
         ("fire p1 at e1 support sandbag", "support is one of"),
         ("fire p1 at e1 spray", "unknown fire option 'spray'"),
         ("dice 7", "1-6"),
+        ("indirect p1 10,12", "'indirect' is written 'indirect ID at X,Y'"),
+        ("ready p1 rifle", "or 'ready ID weapon'"),
         ("cheat p1 maybe", "'yes' or 'no'"),
         ("end now", "takes nothing after it"),
         ("activate p1;rm", "not a figure id"),

@@ -24,9 +24,8 @@ from PySide6.QtWidgets import QApplication, QDialog
 
 from crdesk.game import CHANCE
 from crdesk.game.actions import Fire
-from crdesk.resources import demo_scenario
-from crdesk.scenario import load
 from tests.ui.mouse import click, drag
+from tests.ui.windows import open_window
 from ui.main_window import MainWindow
 from ui.play.start_dialog import OWN_DICE, PERSON, PROGRAM, SEEDED_DICE, StartDialog
 
@@ -37,14 +36,9 @@ DIAZ_PATH = [(14.5, 31.5), (16.0, 29.0), (18.0, 27.0), (18.5, 25.5)]
 
 
 def new_window(qtbot) -> MainWindow:  # type: ignore[no-untyped-def]
-    window = MainWindow(load(str(demo_scenario())))
-    qtbot.addWidget(window)
-    window.resize(1400, 900)
-    window.show()
-    qtbot.waitExposed(window)
+    window = open_window(qtbot)
     window.activateWindow()  # the window's shortcuts (Enter, E) need it active
     qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=2000)
-    window.play.autoplay = False
     return window
 
 

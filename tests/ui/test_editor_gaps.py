@@ -14,9 +14,8 @@ from crdesk import scenario as io
 from crdesk.generator import generate
 from crdesk.model import BandType, Building, CoverObstacle, EncounterType
 from crdesk.options import interpretation_info
-from crdesk.recovery import RecoveryStore
-from crdesk.resources import demo_scenario
 from tests.ui.mouse import at
+from tests.ui.windows import EDITOR_SIZE, open_window
 from ui.dialogs.settings_dialog import ScenarioSettingsDialog
 from ui.main_window import MainWindow
 
@@ -24,13 +23,8 @@ SHOTS = Path("/tmp/crdesk-shots")
 
 
 @pytest.fixture
-def window(qtbot, tmp_path: Path):
-    win = MainWindow(io.load(Path(str(demo_scenario()))), recovery=RecoveryStore(tmp_path / "rec"))
-    qtbot.addWidget(win)
-    win.resize(1280, 860)
-    win.show()
-    qtbot.waitExposed(win)
-    return win
+def window(qtbot, tmp_path: Path) -> MainWindow:  # type: ignore[no-untyped-def]
+    return open_window(qtbot, size=EDITOR_SIZE, recovery=tmp_path / "rec")
 
 
 def _action(menu: QMenu, text: str):

@@ -7,23 +7,16 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QEvent, Qt
 
-from crdesk import scenario as io
 from crdesk.model import TerrainKind
-from crdesk.recovery import RecoveryStore
-from crdesk.resources import demo_scenario
 from crdesk.shapes import dragged_shape, outline_from_clicks
 from tests.ui.mouse import click, drag, send
+from tests.ui.windows import EDITOR_SIZE, open_window
 from ui.main_window import MainWindow
 
 
 @pytest.fixture
-def window(qtbot, tmp_path: Path):
-    win = MainWindow(io.load(Path(str(demo_scenario()))), recovery=RecoveryStore(tmp_path / "rec"))
-    qtbot.addWidget(win)
-    win.resize(1280, 860)
-    win.show()
-    qtbot.waitExposed(win)
-    return win
+def window(qtbot, tmp_path: Path) -> MainWindow:  # type: ignore[no-untyped-def]
+    return open_window(qtbot, size=EDITOR_SIZE, recovery=tmp_path / "rec")
 
 
 def _polygon(window: MainWindow, points: list[tuple[float, float]]) -> None:

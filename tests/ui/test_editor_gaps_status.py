@@ -12,9 +12,9 @@ from PySide6.QtWidgets import QApplication, QDialogButtonBox, QFileDialog
 
 from crdesk import scenario as io
 from crdesk.model import Status
-from crdesk.recovery import RecoveryStore
 from crdesk.resources import demo_scenario
 from tests.ui.mouse import click, send
+from tests.ui.windows import EDITOR_SIZE, open_window
 from ui.dialogs.export_dialog import ExportDialog
 from ui.main_window import MainWindow
 
@@ -22,17 +22,10 @@ SHOTS = Path("/tmp/crdesk-shots")
 
 
 @pytest.fixture
-def window(qtbot, tmp_path: Path):
-    win = MainWindow(
-        io.load(Path(str(demo_scenario()))),
-        str(demo_scenario()),
-        recovery=RecoveryStore(tmp_path / "rec"),
+def window(qtbot, tmp_path: Path) -> MainWindow:  # type: ignore[no-untyped-def]
+    return open_window(
+        qtbot, path=str(demo_scenario()), size=EDITOR_SIZE, recovery=tmp_path / "rec"
     )
-    qtbot.addWidget(win)
-    win.resize(1280, 860)
-    win.show()
-    qtbot.waitExposed(win)
-    return win
 
 
 def _set_status(window: MainWindow, figure_id: str, status: Status) -> None:
@@ -271,10 +264,12 @@ def test_status_bar_coordinates_follow_a_drag(window) -> None:
 
     fig = window.document.battlefield.figure("p3")
     view = window.view
+    to = (fig.x - 3, fig.y - 4)
     send(view, QEvent_move(), fig.x, fig.y, LEFT, LEFT)
     send(view, QEvent.Type.MouseButtonPress, fig.x, fig.y, LEFT, LEFT)
-    send(view, QEvent_move(), fig.x - 3, fig.y - 4, NONE, LEFT)
+    send(view, QEvent_move(), *to, NONE, LEFT)
     x, y = fig.x, fig.y  # the figure follows the pointer while dragged
+    assert (x, y) == pytest.approx(to)
     assert window.position_label.text() == f'x {x:.1f}"  y {y:.1f}"'
     send(view, QEvent.Type.MouseButtonRelease, x, y, LEFT, NONE)
 

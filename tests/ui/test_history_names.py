@@ -8,9 +8,8 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QApplication
 
-from crdesk import scenario as io
 from crdesk.model import WeaponCode
-from crdesk.resources import demo_scenario
+from tests.ui.windows import demo_document, properties_dock
 from ui.commands import ChangeValueCommand
 from ui.docks import PropertiesDock
 from ui.document import Document
@@ -18,19 +17,12 @@ from ui.document import Document
 
 @pytest.fixture
 def doc(qapp: QApplication) -> Iterator[Document]:
-    document = Document(io.load(str(demo_scenario())))
-    yield document
-    document.close()
+    yield from demo_document()
 
 
 @pytest.fixture
 def props(qtbot, doc: Document) -> PropertiesDock:
-    dock = PropertiesDock(doc)
-    qtbot.addWidget(dock)
-    dock.resize(320, 700)
-    dock.show()
-    qtbot.waitExposed(dock)
-    return dock
+    return properties_dock(qtbot, doc, 700)
 
 
 def test_single_figure_edits_name_the_figure(qtbot, doc: Document, props: PropertiesDock) -> None:

@@ -9,20 +9,14 @@ from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QWheelEvent
 
 from tests.ui.sample import FEATURE_IDS, FIGURE_IDS, make_scenario
+from tests.ui.windows import SHOTS, colour_at, open_window, screenshot
 from ui.main_window import MainWindow
 from ui.scene import ItemType
-
-SHOTS = Path("/tmp/crdesk-shots")
 
 
 @pytest.fixture
 def window(qtbot):  # type: ignore[no-untyped-def]
-    window = MainWindow(make_scenario())
-    qtbot.addWidget(window)
-    window.resize(1000, 900)
-    window.show()
-    qtbot.waitExposed(window)
-    return window
+    return open_window(qtbot, make_scenario(), size=(1000, 900))
 
 
 def test_window_shows_one_item_per_feature_and_figure(window: MainWindow) -> None:
@@ -130,12 +124,8 @@ def test_screenshot_looks_like_a_table(
     assert not window.view.verticalScrollBar().isVisible()
     qtbot.mouseMove(window.view.viewport(), window.view.mapFromScene(QPointF(20.0, 30.0)))
     qtbot.waitUntil(lambda: window.section_label.text() == "Section 8")
-    image = window.grab().toImage()
-    assert image.save(str(tmp_path / "main.png"))
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    image.save(str(SHOTS / "main.png"))
-    centre = window.view.mapTo(window, window.view.mapFromScene(QPointF(33.0, 33.0)))
-    cloth = image.pixelColor(centre)
+    image = screenshot(window, tmp_path, "main.png")
+    cloth = colour_at(window, image, 33.0, 33.0)
     assert cloth.green() > cloth.red() and cloth.green() > cloth.blue()  # green cloth
     window.view.set_pixels_per_inch(80)
     window.view.centerOn(QPointF(17.0, 15.0))

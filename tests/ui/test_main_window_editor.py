@@ -14,19 +14,15 @@ from crdesk.generator import generate
 from crdesk.recovery import RecoveryStore
 from crdesk.resources import demo_scenario
 from tests.ui.mouse import click, drag, send
+from tests.ui.windows import open_window
 from ui.app import recover_windows
 from ui.commands import ReplaceTerrainCommand
 from ui.main_window import MainWindow
 
 
 @pytest.fixture
-def window(qtbot, tmp_path: Path):
-    win = MainWindow(io.load(Path(str(demo_scenario()))), recovery=RecoveryStore(tmp_path / "rec"))
-    qtbot.addWidget(win)
-    win.resize(1400, 950)
-    win.show()
-    qtbot.waitExposed(win)
-    return win
+def window(qtbot, tmp_path: Path) -> MainWindow:  # type: ignore[no-untyped-def]
+    return open_window(qtbot, size=(1400, 950), recovery=tmp_path / "rec")
 
 
 def test_edit_marks_modified_save_reopen_and_compare(window: MainWindow, tmp_path: Path) -> None:

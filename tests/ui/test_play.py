@@ -12,13 +12,11 @@ import pytest
 from PySide6.QtCore import QEvent, QPointF, Qt
 from PySide6.QtWidgets import QDialog
 
-from crdesk.resources import demo_scenario
-from crdesk.scenario import load
 from tests.ui.mouse import click, drag, send
+from tests.ui.windows import activate, colour_at, open_window, screenshot, start
 from ui.main_window import MainWindow
 from ui.play.log_dock import EVENT_ROLE
 
-SHOTS = Path("/tmp/crdesk-shots")
 SEED_PLAYER_FIRST = 1
 """Seed 1: the Red Vipers roll higher but have no group good enough; Sgt. Mace's squad decides."""
 SEED_PROGRAM_FIRST = 2
@@ -26,26 +24,8 @@ SEED_PROGRAM_FIRST = 2
 
 
 @pytest.fixture
-def window(qtbot):  # type: ignore[no-untyped-def]
-    window = MainWindow(load(str(demo_scenario())))
-    qtbot.addWidget(window)
-    window.resize(1400, 900)
-    window.show()
-    qtbot.waitExposed(window)
-    window.play.autoplay = False
-    return window
-
-
-def start(window: MainWindow, seed: int = SEED_PLAYER_FIRST) -> None:
-    assert window.play.start(seed)
-    window.play.run_program()
-
-
-def activate_mace(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
-    button = window.play.decision_dock.buttons["activate p1"]
-    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
-    decision = window.play.session.awaiting()
-    assert decision is not None and decision.kind == "act"
+def window(qtbot) -> MainWindow:  # type: ignore[no-untyped-def]
+    return open_window(qtbot)
 
 
 def status(window: MainWindow) -> str:
@@ -92,7 +72,7 @@ def test_stop_puts_the_editor_back_unchanged(window: MainWindow, qtbot) -> None:
     before = [(f.id, f.x, f.y) for f in window.scenario.battlefield.figures()]
     title = window.windowTitle()
     start(window)
-    activate_mace(window, qtbot)
+    activate(window, qtbot)
     drag(window.view, [(12.0, 33.0), (12.0, 31.0), (12.0, 29.0)])
     assert figure_xy(window, "p4") == pytest.approx((12.0, 29.0), abs=0.1)
     assert window.play.stop()  # unsaved steps: the conftest answers Discard
@@ -136,7 +116,7 @@ def test_start_dialog_offers_seed_and_sides(
 
 def test_option_buttons_and_enter_play_the_choice(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
     start(window)
-    activate_mace(window, qtbot)
+    activate(window, qtbot)
     dock = window.play.decision_dock
     assert "Drag a ringed figure" in dock.hint_label.text() and dock.hint_label.isVisible()
     assert sorted(window.play.move_tool.rings()) == ["p1", "p2", "p3", "p4", "p5"]
@@ -192,7 +172,7 @@ def test_the_program_steps_come_from_the_timer(window: MainWindow, qtbot) -> Non
 
 def test_dragging_a_figure_moves_it_in_the_game(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
     start(window)
-    activate_mace(window, qtbot)
+    activate(window, qtbot)
     scenario_figure = window.scenario.battlefield.figure("p4")
     drag(window.view, [(12.0, 33.0), (12.0, 32.0), (12.0, 30.5), (12.0, 29.0)])
     assert window.play.move_tool.last_reason is None
@@ -207,7 +187,7 @@ def test_dragging_a_figure_moves_it_in_the_game(window: MainWindow, qtbot) -> No
 
 def test_an_illegal_drop_snaps_back_with_the_reason(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
     start(window)
-    activate_mace(window, qtbot)
+    activate(window, qtbot)
     game = window.play.game
     before = game.state_hash()
     steps = len(game.history)
@@ -222,7 +202,7 @@ def test_an_illegal_drop_snaps_back_with_the_reason(window: MainWindow, qtbot) -
 
 def test_enemies_and_clicks_do_not_move(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
     start(window)
-    activate_mace(window, qtbot)
+    activate(window, qtbot)
     before = window.play.game.state_hash()
     drag(window.view, [(9.0, 11.0), (9.0, 13.0), (9.0, 15.0)])  # the Viper boss
     assert "not in the group" in status(window)
@@ -234,7 +214,7 @@ def test_enemies_and_clicks_do_not_move(window: MainWindow, qtbot) -> None:  # t
 
 def test_escape_cancels_a_drag(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
     start(window)
-    activate_mace(window, qtbot)
+    activate(window, qtbot)
     view = window.view
     send(view, QEvent.Type.MouseButtonPress, 12.0, 33.0)
     send(view, QEvent.Type.MouseMove, 12.0, 31.0, Qt.MouseButton.NoButton)
@@ -258,7 +238,7 @@ def test_escape_cancels_a_drag(window: MainWindow, qtbot) -> None:  # type: igno
 
 def test_clicking_a_log_entry_rings_its_figures(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
     start(window)
-    activate_mace(window, qtbot)
+    activate(window, qtbot)
     log = window.play.log_dock.list
     row = next(r for r in range(log.count()) if log.item(r).data(EVENT_ROLE).kind == "activate")
     rect = log.visualItemRect(log.item(row))
@@ -273,7 +253,7 @@ def test_clicking_a_log_entry_rings_its_figures(window: MainWindow, qtbot) -> No
 
 def test_save_and_open_a_game(window: MainWindow, qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     start(window)
-    activate_mace(window, qtbot)
+    activate(window, qtbot)
     drag(window.view, [(12.0, 33.0), (12.0, 31.0), (12.0, 29.0)])
     game = window.play.game
     state, steps = game.state_hash(), len(game.history)
@@ -302,7 +282,7 @@ def test_opening_a_broken_game_says_why(
 
 def test_undo_takes_a_move_back_but_not_seen_dice(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
     start(window)
-    activate_mace(window, qtbot)
+    activate(window, qtbot)
     game = window.play.game
     before = game.state_hash()
     drag(window.view, [(12.0, 33.0), (12.0, 31.0), (12.0, 29.0)])
@@ -326,7 +306,7 @@ def test_undo_takes_back_the_programs_steps_with_the_persons(
     from crdesk.game import GameSettings
 
     assert window.play.start(SEED_PLAYER_FIRST, settings=GameSettings(practice_undo=True))
-    activate_mace(window, qtbot)
+    activate(window, qtbot)
     game = window.play.game
     before, steps = game.state_hash(), len(game.history)
     window.play.play_default()  # Sgt. Mace fires; Knuckles must duck back
@@ -379,17 +359,13 @@ def test_editor_undo_keeps_its_shortcut(window: MainWindow, qtbot) -> None:  # t
 
 def test_screenshot_of_the_play_mode(window: MainWindow, qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     start(window)
-    activate_mace(window, qtbot)
+    activate(window, qtbot)
     drag(window.view, [(12.0, 33.0), (12.0, 31.0), (12.0, 29.0)])
     window.play.play_default()  # Sgt. Mace fires
     window.play.run_program()
     log = window.play.log_dock.list
     fire = next(r for r in range(log.count()) if log.item(r).data(EVENT_ROLE).kind == "fire")
     log.setCurrentRow(fire)
-    image = window.grab().toImage()
-    assert image.save(str(tmp_path / "play.png"))
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    image.save(str(SHOTS / "play.png"))
-    centre = window.view.mapTo(window, window.view.mapFromScene(QPointF(30.0, 33.0)))
-    cloth = image.pixelColor(centre)
+    image = screenshot(window, tmp_path, "play.png")
+    cloth = colour_at(window, image, 30.0, 33.0)
     assert cloth.green() > cloth.red()

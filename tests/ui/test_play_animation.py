@@ -13,13 +13,14 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QElapsedTimer, QPointF, Qt, QTimer
+from PySide6.QtWidgets import QApplication
 
 from crdesk.game import Action, Decision, Game, GameSettings
 from crdesk.game.policy import BookPolicy, play_policies
-from crdesk.resources import demo_scenario
-from crdesk.scenario import from_document, load, to_document
+from crdesk.scenario import from_document, to_document
 from crdesk.solo import SoloEnemyPolicy
 from tests.ui.mouse import drag
+from tests.ui.windows import open_window
 from ui.main_window import MainWindow
 from ui.play.animator import DOWN, FIRE, INSTANT, NORMAL, SIGHT, WALK, Animator
 
@@ -29,14 +30,8 @@ BOOK = BookPolicy()
 
 
 @pytest.fixture
-def window(qtbot):  # type: ignore[no-untyped-def]
-    window = MainWindow(load(str(demo_scenario())))
-    qtbot.addWidget(window)
-    window.resize(1400, 900)
-    window.show()
-    qtbot.waitExposed(window)
-    window.play.autoplay = False
-    return window
+def window(qtbot) -> MainWindow:  # type: ignore[no-untyped-def]
+    return open_window(qtbot)
 
 
 def animator(window: MainWindow) -> Animator:
@@ -286,7 +281,8 @@ def test_the_program_plays_a_turn_off_the_gui_thread_like_the_headless_game(
 
 def test_the_program_waits_for_the_animation_of_its_last_step(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
     window.play.autoplay = True
-    assert window.play.start(SEED)  # the Red Vipers (the program) activate first
+    # both sides the program's: after its animated step the next decision is its own too
+    assert window.play.start(SEED, program=("player", "enemy"))
     anim = animator(window)
     anim.manual_clock = True
     anim.speed = NORMAL
@@ -295,11 +291,15 @@ def test_the_program_waits_for_the_animation_of_its_last_step(window: MainWindow
     session.delay_ms = 0
     qtbot.waitUntil(anim.running, timeout=3000)  # step 3: the Viper boss fires
     steps = len(session.game.history)
-    qtbot.wait(150)
-    assert len(session.game.history) == steps  # the table is still showing it
+    assert session.is_program_turn()  # it could go on at once ...
+    # ... but the table is still showing the step: no program step is even on its way
+    # (no timer, no worker thinking), so none comes however long the animation takes
+    assert not session.program_pending()
+    QApplication.processEvents()
+    assert len(session.game.history) == steps
     anim.advance(10_000)
     assert not anim.running()
-    qtbot.waitUntil(lambda: len(session.game.history) > steps or not session.is_program_turn())
+    qtbot.waitUntil(lambda: len(session.game.history) > steps)  # shown: the program goes on
     assert all_at_model_spots(window) or anim.running()
 
 
@@ -320,10 +320,13 @@ def test_putting_the_game_away_while_the_program_thinks_drops_its_answer(
 
     session.policies["enemy"] = Slow()
     qtbot.waitUntil(session.thinking, timeout=2000)
+    thought = session._thought  # the worker's answer, on its way
+    assert thought is not None
     steps = len(session.game.history)
     session.stop()  # the game is put away while the worker thinks
     gate.set()
-    qtbot.wait(50)
+    qtbot.waitUntil(thought.done)  # the worker has answered ...
+    qtbot.waitUntil(lambda: not session._poll.isActive())  # ... and nobody waits for it
     assert len(session.game.history) == steps and not session.thinking()
 
 

@@ -7,12 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt
 
 from crdesk.game.savefile import load_game
-from crdesk.recovery import RecoveryStore
-from crdesk.resources import demo_scenario
-from crdesk.scenario import load
+from tests.ui.windows import playing
 from ui.main_window import MainWindow
 from ui.play.autosave import GameAutosaver, GameAutosaveStore
 from ui.play.markers import StatusMarkers
@@ -22,17 +19,8 @@ SEED = 1
 
 
 @pytest.fixture
-def window(qtbot, tmp_path: Path):  # type: ignore[no-untyped-def]
-    window = MainWindow(load(str(demo_scenario())), recovery=RecoveryStore(tmp_path / "recovery"))
-    qtbot.addWidget(window)
-    window.resize(1200, 800)
-    window.show()
-    qtbot.waitExposed(window)
-    window.play.autoplay = False
-    assert window.play.start(SEED)
-    window.play.run_program()
-    qtbot.mouseClick(window.play.decision_dock.buttons["activate p1"], Qt.MouseButton.LeftButton)
-    return window
+def window(qtbot, tmp_path: Path) -> MainWindow:  # type: ignore[no-untyped-def]
+    return playing(qtbot, seed=SEED, size=(1200, 800), recovery=tmp_path / "recovery")
 
 
 def counted_refreshes(markers: StatusMarkers) -> list[int]:

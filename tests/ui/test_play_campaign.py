@@ -12,23 +12,16 @@ from PySide6.QtWidgets import QApplication, QFileDialog
 
 from crdesk.band import load_band, save_band
 from crdesk.game.savefile import save_game
-from crdesk.resources import demo_scenario
-from crdesk.scenario import load
 from tests.test_band import band_of, lost_game
+from tests.ui.windows import open_window
 from ui.main_window import MainWindow
 
 SHOTS = Path("/tmp/crdesk-shots")
 
 
 @pytest.fixture
-def window(qtbot):  # type: ignore[no-untyped-def]
-    window = MainWindow(load(str(demo_scenario())))
-    qtbot.addWidget(window)
-    window.resize(1400, 900)
-    window.show()
-    qtbot.waitExposed(window)
-    window.play.autoplay = False
-    return window
+def window(qtbot) -> MainWindow:  # type: ignore[no-untyped-def]
+    return open_window(qtbot)
 
 
 @pytest.fixture

@@ -14,8 +14,7 @@ from PySide6.QtCore import Qt
 
 from crdesk.game.savefile import load_game
 from crdesk.game.seats import Seat, seats_of
-from crdesk.resources import demo_scenario
-from crdesk.scenario import load
+from tests.ui.windows import open_window
 from ui.main_window import MainWindow
 from ui.play.start_dialog import PERSON, StartDialog
 
@@ -23,14 +22,8 @@ SHOTS = Path("/tmp/crdesk-shots")
 
 
 @pytest.fixture
-def window(qtbot):  # type: ignore[no-untyped-def]
-    window = MainWindow(load(str(demo_scenario())))
-    qtbot.addWidget(window)
-    window.resize(1400, 900)
-    window.show()
-    qtbot.waitExposed(window)
-    window.play.autoplay = False
-    return window
+def window(qtbot) -> MainWindow:  # type: ignore[no-untyped-def]
+    return open_window(qtbot)
 
 
 def fill_in_coop(

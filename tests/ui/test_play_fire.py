@@ -20,6 +20,7 @@ from crdesk.odds import charge_odds, fire_odds, throw_odds
 from crdesk.tables import ChargeResult, GrenadeThrow
 from tests.game.test_adapter import SEED_PLAYER_FIRST, skirmish
 from tests.ui.mouse import NONE, click, send
+from tests.ui.windows import playing
 from ui.main_window import MainWindow
 from ui.play.fire_preview import pct
 
@@ -32,20 +33,12 @@ DICE = (21.0, 4.0)
 CTRL = Qt.KeyboardModifier.ControlModifier
 
 
+SIZE = (1300, 850)
+
+
 @pytest.fixture
-def window(qtbot):  # type: ignore[no-untyped-def]
-    window = MainWindow(skirmish())
-    qtbot.addWidget(window)
-    window.resize(1300, 850)
-    window.show()
-    qtbot.waitExposed(window)
-    window.play.autoplay = False
-    assert window.play.start(SEED_PLAYER_FIRST)
-    window.play.run_program()
-    qtbot.mouseClick(window.play.decision_dock.buttons["activate p1"], Qt.MouseButton.LeftButton)
-    decision = window.play.session.awaiting()
-    assert decision is not None and decision.kind == "act"
-    return window
+def window(qtbot) -> MainWindow:  # type: ignore[no-untyped-def]
+    return playing(qtbot, skirmish(), seed=SEED_PLAYER_FIRST, size=SIZE)
 
 
 def hover(window: MainWindow, x: float, y: float, modifiers=Qt.KeyboardModifier.NoModifier) -> None:  # type: ignore[no-untyped-def]

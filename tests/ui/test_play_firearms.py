@@ -12,29 +12,23 @@ import pytest
 from PySide6.QtCore import Qt
 
 from crdesk.game import adapter
+from crdesk.game.actions import Indirect, Ready
 from crdesk.options import RulesOptions
 from crdesk.rules.firearms.tables import FireMode
 from tests.game.test_adapter import SEED_PLAYER_FIRST, skirmish
 from tests.ui.mouse import click
-from tests.ui.test_play_fire import KNUCKLES, MACE, hover, paste
+from tests.ui.test_play_fire import KNUCKLES, MACE, SIZE, hover, paste
+from tests.ui.windows import playing
 from ui.main_window import MainWindow
+from ui.play.text import option_label, row_verb
 
 SHOTS = Path("/tmp/crdesk-shots")
 
 
 @pytest.fixture
-def window(qtbot):  # type: ignore[no-untyped-def]
+def window(qtbot) -> MainWindow:  # type: ignore[no-untyped-def]
     scenario = replace(skirmish(), rules=RulesOptions(firearms_detail=True))
-    window = MainWindow(scenario)
-    qtbot.addWidget(window)
-    window.resize(1300, 850)
-    window.show()
-    qtbot.waitExposed(window)
-    window.play.autoplay = False
-    assert window.play.start(SEED_PLAYER_FIRST)
-    window.play.run_program()
-    qtbot.mouseClick(window.play.decision_dock.buttons["activate p1"], Qt.MouseButton.LeftButton)
-    return window
+    return playing(qtbot, scenario, seed=SEED_PLAYER_FIRST, size=SIZE)
 
 
 def test_the_dialog_offers_the_modes_with_odds_per_die_and_fires_full_auto_aimed(
@@ -81,3 +75,44 @@ def test_the_dialog_offers_the_modes_with_odds_per_die_and_fires_full_auto_aimed
     card.refresh()
     assert card.figure_id == "p1"  # the card stays on the shooter after it fired
     assert "Rounds: 20/30" in card.view.text() and "Full Auto" in card.view.text()
+
+
+def test_the_header_says_what_the_mode_does_with_its_dice(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    """The base game's "share 3 dice among the enemies in the arc" is wrong for a Full
+    Auto volley: its 10 dice go to the primary and the spread by the rules (FD §5)."""
+    click(window.view, *MACE)
+    click(window.view, *KNUCKLES)
+    dialog = window.play.move_tool.fire_dialog
+    assert dialog is not None and dialog.panel is not None
+    head = dialog.head.text()
+    assert "Semi: up to 3 dice, one round each, shared among the targets" in head
+    assert dialog.hint.isVisible()
+    dialog.mode_box.setCurrentIndex(2)  # Full Auto
+    head = dialog.head.text()
+    assert "share" not in head
+    assert "one Full Auto volley, 10 dice (10 rounds): 5 on Knuckles" in head
+    assert 'the other 5 on the figures within 1" of Knuckles, friend or foe' in head
+    assert not dialog.hint.isVisible()
+    dialog.walk_spin.setValue(2)
+    assert "4 sacrificed to walk the target: 5 on Knuckles" in dialog.head.text()
+    assert "the other 1 on" in dialog.head.text()
+    dialog.mode_box.setCurrentIndex(1)  # 3-round bursts
+    assert "up to 3 bursts (3 rounds each), one per target" in dialog.head.text()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    paste(window.grab().toImage(), window, dialog).save(str(SHOTS / "play-firearms-header.png"))
+
+
+def test_the_module_actions_have_their_own_labels_not_the_grenades() -> None:
+    """'ready p1 weapon' (FD §4) is no grenade: its button must not say so."""
+    names = {"p1": "Cpl. Diaz"}.get
+
+    def name(fid: str) -> str:
+        return names(fid) or fid
+
+    assert option_label(Ready("p1", weapon=True), name) == (
+        'Cpl. Diaz: Ready the weapon (2" of movement)'
+    )
+    assert option_label(Ready("p1"), name) == "Cpl. Diaz: Ready a grenade"
+    assert row_verb(Ready("p1", weapon=True)) == "Ready weapon"
+    assert row_verb(Ready("p1")) == "Grenade"
+    assert option_label(Indirect("p1", (22, 10)), name) == "Cpl. Diaz fires indirectly at 22,10"

@@ -14,9 +14,8 @@ import pytest
 from PySide6.QtCore import QEvent, Qt
 
 from crdesk.game.actions import Prone
-from crdesk.resources import demo_scenario
-from crdesk.scenario import load
 from tests.ui.mouse import LEFT, NONE, send
+from tests.ui.windows import playing
 from ui.main_window import MainWindow
 from ui.play.group_move import GroupDrag
 
@@ -26,18 +25,8 @@ MEMBERS = ("p1", "p2", "p3", "p4", "p5")
 
 
 @pytest.fixture
-def window(qtbot):  # type: ignore[no-untyped-def]
-    window = MainWindow(load(str(demo_scenario())))
-    qtbot.addWidget(window)
-    window.resize(1400, 900)
-    window.show()
-    qtbot.waitExposed(window)
-    window.play.autoplay = False
-    assert window.play.start(1)
-    window.play.run_program()
-    qtbot.mouseClick(window.play.decision_dock.buttons["activate p1"], Qt.MouseButton.LeftButton)
-    assert window.play.session.awaiting().kind == "act"
-    return window
+def window(qtbot) -> MainWindow:  # type: ignore[no-untyped-def]
+    return playing(qtbot)  # seed 1: Sgt. Mace's squad activated
 
 
 def xy(window: MainWindow, fid: str) -> tuple[float, float]:

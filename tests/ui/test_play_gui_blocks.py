@@ -10,10 +10,8 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QSize, Qt
 
-from crdesk.recovery import RecoveryStore
-from crdesk.resources import demo_scenario
-from crdesk.scenario import load
 from tests.ui.mouse import drag
+from tests.ui.windows import open_window
 from ui.main_window import MainWindow
 from ui.play.log_dock import EVENT_ROLE, WHY_ROLE, on_screen
 
@@ -22,14 +20,8 @@ SEED = 1
 
 
 @pytest.fixture
-def window(qtbot, tmp_path: Path):  # type: ignore[no-untyped-def]
-    window = MainWindow(load(str(demo_scenario())), recovery=RecoveryStore(tmp_path / "recovery"))
-    qtbot.addWidget(window)
-    window.resize(1200, 800)
-    window.show()
-    qtbot.waitExposed(window)
-    window.play.autoplay = False
-    return window
+def window(qtbot, tmp_path: Path) -> MainWindow:  # type: ignore[no-untyped-def]
+    return open_window(qtbot, size=(1200, 800), recovery=tmp_path / "recovery")
 
 
 def play_book(window: MainWindow, steps: int) -> None:

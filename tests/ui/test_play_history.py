@@ -8,9 +8,8 @@ import pytest
 from PySide6.QtCore import Qt
 
 from crdesk.game.policy import BookPolicy
-from crdesk.resources import demo_scenario
-from crdesk.scenario import load
 from tests.ui.mouse import drag
+from tests.ui.windows import activate, open_window, start
 from ui.main_window import MainWindow
 from ui.play.history_dock import HistoryDock
 from ui.play.session import PlaySession
@@ -20,14 +19,8 @@ BOOK = BookPolicy()
 
 
 @pytest.fixture
-def window(qtbot):  # type: ignore[no-untyped-def]
-    window = MainWindow(load(str(demo_scenario())))
-    qtbot.addWidget(window)
-    window.resize(1400, 900)
-    window.show()
-    qtbot.waitExposed(window)
-    window.play.autoplay = False
-    return window
+def window(qtbot) -> MainWindow:  # type: ignore[no-untyped-def]
+    return open_window(qtbot)
 
 
 def session_of(window: MainWindow) -> PlaySession:
@@ -54,9 +47,8 @@ def play_until(window: MainWindow, steps: int) -> None:
 
 
 def start_and_activate(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
-    assert window.play.start(1)  # seed 1: Sgt. Mace's squad decides first
-    window.play.run_program()
-    qtbot.mouseClick(window.play.decision_dock.buttons["activate p1"], Qt.MouseButton.LeftButton)
+    start(window, 1)  # seed 1: Sgt. Mace's squad decides first
+    activate(window, qtbot)
 
 
 def double_click_row(qtbot, dock: HistoryDock, row: int) -> None:  # type: ignore[no-untyped-def]

@@ -7,9 +7,8 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QEvent, QPointF, Qt
 
-from crdesk.resources import demo_scenario
-from crdesk.scenario import load
 from tests.ui.mouse import send
+from tests.ui.windows import playing
 from ui.main_window import MainWindow
 
 SHOTS = Path("/tmp/crdesk-shots")
@@ -20,17 +19,8 @@ LIND = (12.0, 33.0)
 
 
 @pytest.fixture
-def window(qtbot):  # type: ignore[no-untyped-def]
-    window = MainWindow(load(str(demo_scenario())))
-    qtbot.addWidget(window)
-    window.resize(1400, 900)
-    window.show()
-    qtbot.waitExposed(window)
-    window.play.autoplay = False
-    assert window.play.start(SEED)
-    window.play.run_program()
-    qtbot.mouseClick(window.play.decision_dock.buttons["activate p1"], Qt.MouseButton.LeftButton)
-    return window
+def window(qtbot) -> MainWindow:  # type: ignore[no-untyped-def]
+    return playing(qtbot, seed=SEED)
 
 
 def press(window: MainWindow, x: float, y: float) -> None:

@@ -12,8 +12,7 @@ from PySide6.QtTest import QTest
 from crdesk.game import CHANCE, GameSettings
 from crdesk.game.policy import BookPolicy
 from crdesk.model import Status
-from crdesk.resources import demo_scenario
-from crdesk.scenario import load
+from tests.ui import windows
 from ui.main_window import MainWindow
 from ui.play.banner import TOP_MARGIN, HandOverBanner, possessive
 from ui.play.markers import LEADER, StatusMarkers, assign_colours
@@ -28,12 +27,8 @@ PEF_SEED = 5
 def open_window(  # type: ignore[no-untyped-def]
     qtbot, program: set[str] | None = None, settings=None, seed: int = SEED
 ) -> MainWindow:
-    window = MainWindow(load(str(demo_scenario())))
-    qtbot.addWidget(window)
-    window.resize(1400, 900)
-    window.show()
-    qtbot.waitExposed(window)
-    window.play.autoplay = False
+    """The demo window with a game started (the program's steps not yet run)."""
+    window = windows.open_window(qtbot)
     assert window.play.start(seed, program, settings)
     return window
 

@@ -16,9 +16,8 @@ from PySide6.QtGui import QContextMenuEvent, QPainter
 from PySide6.QtWidgets import QApplication, QMenu
 
 from crdesk.game.actions import Prone
-from crdesk.resources import demo_scenario
-from crdesk.scenario import load
 from tests.ui.mouse import LEFT, NONE, at, click, drag, send
+from tests.ui.windows import playing
 from ui.main_window import MainWindow
 
 SHOTS = Path("/tmp/crdesk-shots")
@@ -27,18 +26,8 @@ DIAZ_PATH = [(14.5, 31.5), (15.5, 30.0), (16.5, 28.5), (17.5, 27.0), (18.5, 25.7
 
 
 @pytest.fixture
-def window(qtbot):  # type: ignore[no-untyped-def]
-    window = MainWindow(load(str(demo_scenario())))
-    qtbot.addWidget(window)
-    window.resize(1400, 900)
-    window.show()
-    qtbot.waitExposed(window)
-    window.play.autoplay = False
-    assert window.play.start(1)
-    window.play.run_program()
-    qtbot.mouseClick(window.play.decision_dock.buttons["activate p1"], Qt.MouseButton.LeftButton)
-    assert window.play.session.awaiting().kind == "act"
-    return window
+def window(qtbot) -> MainWindow:  # type: ignore[no-untyped-def]
+    return playing(qtbot)  # seed 1: Sgt. Mace's squad activated
 
 
 def xy(window: MainWindow, fid: str) -> tuple[float, float]:

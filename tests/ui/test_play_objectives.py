@@ -11,10 +11,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog
 
 from crdesk.game import MANUAL, GameSettings
-from crdesk.resources import demo_scenario
-from crdesk.scenario import load
 from tests.game.games import scenario
-from ui.main_window import MainWindow
+from tests.ui.windows import open_window
 from ui.play.objective_marks import COLOURS
 from ui.play.start_dialog import StartDialog
 
@@ -22,20 +20,10 @@ SHOTS = Path("/tmp/crdesk-shots")
 DATA = Path(__file__).parents[1] / "data" / "games"
 
 
-def _window(qtbot, sc) -> MainWindow:  # type: ignore[no-untyped-def]
-    window = MainWindow(sc)
-    qtbot.addWidget(window)
-    window.resize(1400, 900)
-    window.show()
-    qtbot.waitExposed(window)
-    window.play.autoplay = False
-    return window
-
-
 def test_the_start_dialog_offers_solo_play_and_the_encounter(
     qtbot, monkeypatch: pytest.MonkeyPatch
 ) -> None:  # type: ignore[no-untyped-def]
-    window = _window(qtbot, load(str(demo_scenario())))
+    window = open_window(qtbot)
     own = window.scenario.encounter.type.value
 
     def accept(dialog: StartDialog) -> int:
@@ -62,7 +50,7 @@ def test_the_start_dialog_offers_solo_play_and_the_encounter(
 def test_choosing_an_encounter_turns_solo_on_and_free_play_has_no_objective(
     qtbot,
 ) -> None:  # type: ignore[no-untyped-def]
-    window = _window(qtbot, load(str(demo_scenario())))
+    window = open_window(qtbot)
     dialog = StartDialog(window.scenario, window)
     dialog.encounter_box.setFocus()
     qtbot.keyClick(dialog.encounter_box, Qt.Key.Key_Down)  # Free play -> Patrol
@@ -76,7 +64,7 @@ def test_choosing_an_encounter_turns_solo_on_and_free_play_has_no_objective(
 
 def test_the_objectives_panel_follows_a_patrol_to_its_end(qtbot) -> None:  # type: ignore[no-untyped-def]
     case = json.loads((DATA / "encounter_patrol_won.json").read_text())
-    window = _window(qtbot, scenario(case["scenario"]))
+    window = open_window(qtbot, scenario(case["scenario"]))
     settings = GameSettings.from_dict(case["settings"])
     assert window.play.start(0, {"e"}, settings, dice=MANUAL)
     session = window.play.session
@@ -113,7 +101,7 @@ def test_the_objectives_panel_follows_a_patrol_to_its_end(qtbot) -> None:  # typ
 
 def test_the_raid_objective_is_marked_where_it_lies_and_follows_its_carrier(qtbot) -> None:  # type: ignore[no-untyped-def]
     case = json.loads((DATA / "encounter_raid_last_pef.json").read_text())
-    window = _window(qtbot, scenario(case["scenario"]))
+    window = open_window(qtbot, scenario(case["scenario"]))
     assert window.play.start(0, {"e"}, GameSettings.from_dict(case["settings"]), dice=MANUAL)
     session = window.play.session
     marks = window.play.objective_marks

@@ -1,7 +1,9 @@
 """The play mode's panels: the turn panel, manual dice entry, the dice tray, firing from the table.
 
 Real widgets driven by real mouse and key events; the program's side is run
-deterministically (``autoplay`` off, ``run_program()``).
+deterministically (``autoplay`` off, ``run_program()``).  ``start`` uses seed 1:
+activation dice Sgt. Mace's squad 4, Red Vipers 6; the Vipers have no group with Rep 6,
+so Sgt. Mace's squad decides first.
 """
 
 from __future__ import annotations
@@ -14,42 +16,21 @@ from PySide6.QtWidgets import QApplication, QDialog, QToolTip
 
 from crdesk.game import MANUAL, SEEDED, adapter
 from crdesk.odds import fire_odds
-from crdesk.resources import demo_scenario
-from crdesk.scenario import load
 from tests.ui.mouse import NONE, click, send
+from tests.ui.windows import activate, open_window, start
 from ui.main_window import MainWindow
 from ui.play.dice_tray import readings
 from ui.play.turn_dock import ACTIVE, DONE, MAY
 
 SHOTS = Path("/tmp/crdesk-shots")
-SEED_PLAYER_FIRST = 1
-"""Seed 1: activation dice Sgt. Mace's squad 4, Red Vipers 6; the Vipers have no group
-with Rep 6, so Sgt. Mace's squad decides first."""
 MACE = (17.0, 32.0)
 VIPER_BOSS = (9.0, 11.0)
 KNUCKLES = (6.0, 11.5)
 
 
 @pytest.fixture
-def window(qtbot):  # type: ignore[no-untyped-def]
-    window = MainWindow(load(str(demo_scenario())))
-    qtbot.addWidget(window)
-    window.resize(1400, 900)
-    window.show()
-    qtbot.waitExposed(window)
-    window.play.autoplay = False
-    return window
-
-
-def start(window: MainWindow, seed: int = SEED_PLAYER_FIRST) -> None:
-    assert window.play.start(seed)
-    window.play.run_program()
-
-
-def activate_mace(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
-    qtbot.mouseClick(window.play.decision_dock.buttons["activate p1"], Qt.MouseButton.LeftButton)
-    decision = window.play.session.awaiting()
-    assert decision is not None and decision.kind == "act"
+def window(qtbot) -> MainWindow:  # type: ignore[no-untyped-def]
+    return open_window(qtbot)
 
 
 def hover(window: MainWindow, x: float, y: float) -> None:
@@ -88,7 +69,7 @@ def test_the_turn_panel_shows_the_activation_dice_and_the_groups(
     assert "Rep 5" in panel.group_labels[0].text()
     assert not panel.end_button.isEnabled() and panel.pass_button.isEnabled()
     assert "End side" in panel.pass_button.text()
-    activate_mace(window, qtbot)
+    activate(window, qtbot)
     assert panel.group_states() == {"p1": ACTIVE}
     assert "5 figures" in panel.group_labels[0].text()
     assert panel.end_button.isEnabled() and not panel.pass_button.isEnabled()
@@ -96,7 +77,7 @@ def test_the_turn_panel_shows_the_activation_dice_and_the_groups(
 
 def test_the_end_activation_button_ends_the_activation(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
     start(window)
-    activate_mace(window, qtbot)
+    activate(window, qtbot)
     panel = window.play.turn_dock
     qtbot.mouseClick(panel.end_button, Qt.MouseButton.LeftButton)
     assert window.play.game.history[-1].action == "end"
@@ -124,7 +105,7 @@ def test_e_is_the_shortcut_of_end_activation(window: MainWindow, qtbot) -> None:
     window.view.setFocus()
     qtbot.keyClick(window.view, Qt.Key.Key_E)  # no activation to end yet: nothing happens
     assert window.play.game.history[-1].action == "start"
-    activate_mace(window, qtbot)
+    activate(window, qtbot)
     edit = window.play.decision_dock.action_edit
     qtbot.keyClicks(edit, "prone p1")  # typing an e or a p in the action box is typing
     assert edit.text() == "prone p1" and window.play.game.history[-1].action == "activate p1"
@@ -193,7 +174,7 @@ def test_a_manual_dice_game_takes_faces_from_the_dice_panel(window: MainWindow, 
     assert decision is not None and decision.actor == "player"
     assert not panel.isVisible()
     # the player's fire waits for dice too: entered with the big buttons this time
-    activate_mace(window, qtbot)
+    activate(window, qtbot)
     window.play.play_default()
     decision = game.awaiting()
     assert decision is not None and decision.actor == "chance" and panel.isVisible()
@@ -237,7 +218,7 @@ def test_undo_drops_an_action_waiting_for_dice(window: MainWindow, qtbot) -> Non
     window.play.dice_entry.add_face(4)
     window.play.dice_entry.add_face(1)
     assert window.play.dice_entry.send()
-    activate_mace(window, qtbot)
+    activate(window, qtbot)
     game = window.play.game
     before = game.state_hash()
     window.play.play_default()  # fire: dice are awaited
@@ -254,7 +235,7 @@ def test_the_dice_tray_shows_the_last_rolls_with_their_verdicts(window: MainWind
     tray = window.play.dice_tray
     assert tray.isVisible() and tray.title.text().startswith("Step 1 rolled")
     assert tray.shown_faces()[-2:] == [(4,), (6,)]
-    activate_mace(window, qtbot)
+    activate(window, qtbot)
     window.play.play_default()  # Sgt. Mace fires at the Viper boss
     assert tray.title.text() == "Step 3 rolled (the last step)"
     fire = tray.cards[0]
@@ -290,7 +271,7 @@ def test_hovering_an_enemy_shows_the_exact_odds_and_clicking_fires(
     qtbot,  # type: ignore[no-untyped-def]
 ) -> None:
     start(window)
-    activate_mace(window, qtbot)
+    activate(window, qtbot)
     tool = window.play.move_tool
     click(window.view, *MACE)
     assert tool.selected == "p1" and "click an enemy to fire" in status(window)
@@ -319,7 +300,7 @@ def test_hovering_an_enemy_shows_the_exact_odds_and_clicking_fires(
 
 def test_an_enemy_out_of_sight_cannot_be_fired_at(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
     start(window)
-    activate_mace(window, qtbot)
+    activate(window, qtbot)
     tool = window.play.move_tool
     click(window.view, *MACE)
     hover(window, *KNUCKLES)
@@ -342,7 +323,7 @@ def test_an_enemy_out_of_sight_cannot_be_fired_at(window: MainWindow, qtbot) -> 
 
 def test_no_shooter_is_kept_when_the_group_may_not_act(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
     start(window)
-    activate_mace(window, qtbot)
+    activate(window, qtbot)
     click(window.view, *MACE)
     assert window.play.move_tool.selected == "p1"
     qtbot.mouseClick(window.play.turn_dock.end_button, Qt.MouseButton.LeftButton)
@@ -361,7 +342,7 @@ def _grab_tooltip(path: Path) -> bool:
 
 def test_screenshot_of_the_play_panels(window: MainWindow, qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     start(window)
-    activate_mace(window, qtbot)
+    activate(window, qtbot)
     window.play.play_default()  # Sgt. Mace fires: the tray shows the volley and the reaction
     window.play.run_program()
     click(window.view, 19.5, 31.5)  # Pvt. Okafor

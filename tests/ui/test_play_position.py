@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox, QPushButto
 from crdesk.resources import demo_scenario
 from crdesk.scenario import load
 from tests.ui.mouse import drag
+from tests.ui.windows import playing
 from ui.main_window import MainWindow
 from ui.play.save_position import Leave, LeaveQuestion
 
@@ -34,15 +35,7 @@ def scenario_file(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def window(qtbot, scenario_file: Path):  # type: ignore[no-untyped-def]
-    window = MainWindow(load(scenario_file), scenario_file)
-    qtbot.addWidget(window)
-    window.resize(1400, 900)
-    window.show()
-    qtbot.waitExposed(window)
-    window.play.autoplay = False
-    assert window.play.start(1)
-    window.play.run_program()
-    qtbot.mouseClick(window.play.decision_dock.buttons["activate p1"], Qt.MouseButton.LeftButton)
+    window = playing(qtbot, load(scenario_file), path=scenario_file)  # seed 1: Mace's squad
     drag(window.view, [(12.0, 33.0), (12.0, 31.0), (12.0, 29.0)])  # Lind walks 4" north
     lind = window.play.game.battlefield.figure("p4")
     assert (lind.x, lind.y) == pytest.approx((12.0, 29.0), abs=0.1)

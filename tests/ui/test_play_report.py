@@ -16,6 +16,7 @@ from crdesk.game.savefile import load_game
 from crdesk.recovery import RecoveryStore
 from crdesk.resources import demo_scenario
 from crdesk.scenario import load
+from tests.ui.windows import open_window, start
 from ui.main_window import MainWindow
 from ui.play.autosave import GameAutosaveStore
 from ui.play.report import md_escape
@@ -26,27 +27,26 @@ SEED = 1
 
 
 @pytest.fixture
-def window(qtbot, tmp_path: Path):  # type: ignore[no-untyped-def]
-    window = MainWindow(load(str(demo_scenario())), recovery=RecoveryStore(tmp_path / "recovery"))
-    qtbot.addWidget(window)
-    window.resize(1200, 800)
-    window.show()
-    qtbot.waitExposed(window)
-    window.play.autoplay = False
-    return window
+def window(qtbot, tmp_path: Path) -> MainWindow:  # type: ignore[no-untyped-def]
+    return open_window(qtbot, size=(1200, 800), recovery=tmp_path / "recovery")
 
 
-def play_a_few_steps(window: MainWindow) -> None:
-    assert window.play.start(SEED)
-    window.play.run_program()
+def play_defaults(window: MainWindow, steps: int) -> None:
+    """Up to ``steps`` of the person's default options, the program's steps after each."""
     session = window.play.session
-    assert session.play("activate p1") is None
-    for _ in range(3):
+    assert session is not None
+    for _ in range(steps):
         decision = session.awaiting()
         if decision is None or decision.default is None or session.is_program_turn():
             break
         assert session.play(decision.default) is None
         window.play.run_program()
+
+
+def play_a_few_steps(window: MainWindow) -> None:
+    start(window, SEED)
+    assert window.play.session.play("activate p1") is None
+    play_defaults(window, 3)
 
 
 # -- battle report ------------------------------------------------------------------
@@ -126,7 +126,7 @@ def test_every_step_is_autosaved_and_a_crash_leaves_it_behind(
     session = window.play.session
     assert session.play("activate p1") is None
     qtbot.waitUntil(lambda: len(load_game(autosaver.path).game.history) == 2)
-    play_a_few_steps_more(window)
+    play_defaults(window, 2)
     game = window.play.game
     state, steps = game.state_hash(), len(game.history)
     path = autosaver.path
@@ -136,16 +136,6 @@ def test_every_step_is_autosaved_and_a_crash_leaves_it_behind(
     assert reopened.state_hash() == state and len(reopened.history) == steps
     [entry] = GameAutosaveStore(tmp_path / "recovery" / "games").pending()
     assert entry.steps == steps and entry.program == ("enemy",)
-
-
-def play_a_few_steps_more(window: MainWindow) -> None:
-    session = window.play.session
-    for _ in range(2):
-        decision = session.awaiting()
-        if decision is None or decision.default is None or session.is_program_turn():
-            break
-        assert session.play(decision.default) is None
-        window.play.run_program()
 
 
 def test_the_next_start_offers_to_resume_the_crashed_game(

@@ -12,7 +12,7 @@ from crdesk.game.encounter import default_band, deploy
 from crdesk.generator import generate
 from crdesk.model import BandType, Battlefield, Force
 from crdesk.simulate import ObjectivePolicy
-from ui.main_window import MainWindow
+from tests.ui.windows import open_window
 from ui.play.log_dock import WHY_ROLE
 
 SHOTS = Path("/tmp/crdesk-shots")
@@ -31,12 +31,7 @@ def _patrol():  # type: ignore[no-untyped-def]
 
 
 def test_a_solo_patrol_mid_game(qtbot) -> None:  # type: ignore[no-untyped-def]
-    window = MainWindow(_patrol())
-    qtbot.addWidget(window)
-    window.resize(1400, 900)
-    window.show()
-    qtbot.waitExposed(window)
-    window.play.autoplay = False
+    window = open_window(qtbot, _patrol())
     mode = window.play
     assert mode.start(2, settings=GameSettings(solo=True, encounter="patrol"))
     game = mode.game
@@ -59,7 +54,9 @@ def test_a_solo_patrol_mid_game(qtbot) -> None:  # type: ignore[no-untyped-def]
     else:
         raise AssertionError("no contact and NP move within 400 steps")
     mode.banner.dismiss(at_once=True)
-    qtbot.wait(50)
+    assert not mode.banner.isVisible()
+    assert mode.markers is not None
+    qtbot.waitUntil(lambda: not mode.markers.stale())  # the table shows the last step
     SHOTS.mkdir(exist_ok=True)
     window.grab().save(str(SHOTS / "play-solo-patrol.png"))
     assert any(s.why.startswith("11.4 NP Force Movement") for s in np_moves)

@@ -13,9 +13,7 @@ import pytest
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtWidgets import QApplication
 
-from crdesk import scenario as io
-from crdesk.recovery import RecoveryStore
-from crdesk.resources import demo_scenario
+from tests.ui.windows import EDITOR_SIZE, demo, open_window
 from ui.main_window import MainWindow
 
 SHOTS = Path("/tmp/crdesk-shots")
@@ -23,15 +21,10 @@ OFF = (-30.0, 10.0)
 
 
 @pytest.fixture
-def window(qtbot, tmp_path: Path):
-    scenario = io.load(Path(str(demo_scenario())))
+def window(qtbot, tmp_path: Path) -> MainWindow:  # type: ignore[no-untyped-def]
+    scenario = demo()
     scenario.battlefield.move_figure("p1", *OFF)  # Sgt. Mace, 30" left of the table
-    win = MainWindow(scenario, None, recovery=RecoveryStore(tmp_path / "rec"))
-    qtbot.addWidget(win)
-    win.resize(1280, 860)
-    win.show()
-    qtbot.waitExposed(win)
-    return win
+    return open_window(qtbot, scenario, size=EDITOR_SIZE, recovery=tmp_path / "rec")
 
 
 def _on_screen(window: MainWindow, x: float, y: float) -> bool:

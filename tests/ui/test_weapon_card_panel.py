@@ -9,11 +9,10 @@ from pathlib import Path
 import pytest
 from PySide6.QtWidgets import QDockWidget
 
-from crdesk.resources import demo_scenario
 from crdesk.rules.firearms.ammo import WeaponState
 from crdesk.rules.firearms.cards import DEFAULT_CARDS, parse_cards
 from crdesk.rules.firearms.tables import FireMode
-from crdesk.scenario import load
+from tests.ui.windows import demo, open_window
 from ui.docks.weapon_card_panel import FigureCardDock, WeaponCardView, card_lines
 from ui.main_window import MainWindow
 
@@ -46,7 +45,7 @@ def test_the_view_marks_the_current_mode(qtbot) -> None:  # type: ignore[no-unty
 
 @pytest.fixture
 def window(qtbot):  # type: ignore[no-untyped-def]
-    scenario = load(str(demo_scenario()))
+    scenario = demo()
     scenario.rules = dataclasses.replace(scenario.rules, firearms_detail=True)
     scenario.weapons = tuple(
         parse_cards(
@@ -54,13 +53,7 @@ def window(qtbot):  # type: ignore[no-untyped-def]
         ).values()
     )
     scenario.battlefield.update_figure("p4", weapon="P", weapon_card="Glock 17")
-    window = MainWindow(scenario)
-    qtbot.addWidget(window)
-    window.resize(1400, 900)
-    window.show()
-    qtbot.waitExposed(window)
-    window.play.autoplay = False
-    return window
+    return open_window(qtbot, scenario)
 
 
 def test_the_panel_follows_a_game_with_the_module_on(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
@@ -84,7 +77,7 @@ def test_the_panel_follows_a_game_with_the_module_on(window: MainWindow, qtbot) 
     dock.set_figure("p4")
     dock.setFloating(True)
     dock.resize(300, 220)
-    qtbot.wait(50)
+    qtbot.waitExposed(dock)  # a window of its own now
     SHOTS.mkdir(parents=True, exist_ok=True)
     assert dock.grab().save(str(SHOTS / "play-weapon-card.png"))
     assert isinstance(dock, QDockWidget)

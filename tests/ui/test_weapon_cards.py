@@ -13,8 +13,8 @@ from pytestqt.qtbot import QtBot
 
 from crdesk import scenario as io
 from crdesk.model import WeaponCode
-from crdesk.resources import demo_scenario
 from crdesk.rules.firearms.tables import FireMode
+from tests.ui.windows import demo_document, properties_dock
 from ui.docks import PropertiesDock
 from ui.document import Document
 
@@ -23,19 +23,12 @@ SHOTS = Path("/tmp/crdesk-shots")
 
 @pytest.fixture
 def doc(qapp: QApplication) -> Iterator[Document]:
-    document = Document(io.load(str(demo_scenario())))
-    yield document
-    document.close()
+    yield from demo_document()
 
 
 @pytest.fixture
 def props(qtbot: QtBot, doc: Document) -> PropertiesDock:
-    dock = PropertiesDock(doc)
-    qtbot.addWidget(dock)
-    dock.resize(320, 900)
-    dock.show()
-    qtbot.waitExposed(dock)
-    return dock
+    return properties_dock(qtbot, doc, 900)
 
 
 def _add_glock(qtbot: QtBot, props: PropertiesDock) -> None:

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from crdesk.errors import ModelError
 from crdesk.events import Change
 from crdesk.validation import Remedy, Severity, TableIssue, check_battlefield
+from ui.background_checks import BackgroundChecks, checks_of
 from ui.commands import MoveItemsCommand, item_label
 from ui.docks._common import disconnect_quietly, severity_icon
 from ui.document import Document
@@ -87,6 +88,7 @@ class IssuesDock(QDockWidget):
         self.timer.timeout.connect(self.refresh)
         self._issues: list[TableIssue] = []
         self._document: Document | None = None
+        self._listening: BackgroundChecks | None = None
         self.set_document(document)
 
     @property
@@ -98,23 +100,40 @@ class IssuesDock(QDockWidget):
         """The problems last shown, errors first."""
         return list(self._issues)
 
-    def set_document(self, document: Document | None) -> None:
-        """Check another open document (or none), at once."""
+    def set_document(
+        self, document: Document | None, issues: list[TableIssue] | None = None
+    ) -> None:
+        """Check another open document (or none), at once; ``issues``: its checks, made
+        beforehand (in the worker that read the file: seconds at the limits)."""
         if self._document is not None:
             disconnect_quietly(self._document, "model_changed", self._on_model_changed)
         self._document = document
         if document is not None:
             document.model_changed.connect(self._on_model_changed)
-        self.refresh()
+        self.refresh(issues)
 
     def _on_model_changed(self, _change: Change) -> None:
         self.timer.start()  # restarts: many changes in a burst cost one check
 
-    def refresh(self) -> None:
-        """Check the table now and show the result (the timer calls this)."""
+    def refresh(self, issues: list[TableIssue] | None = None) -> None:
+        """Check the table now (or show ``issues``, its checks made elsewhere) and show
+        the result (the timer calls this)."""
         self.timer.stop()
         doc = self._document
-        found = check_battlefield(doc.battlefield) if doc is not None else []
+        if issues is not None:
+            found = list(issues)
+            if doc is not None:
+                checks_of(doc).seed(doc.battlefield.revision, found)
+        elif doc is not None and (checks := checks_of(doc)).heavy:
+            # a huge table: checked in the worker, the last list shown meanwhile
+            ready = checks.result_for(doc.battlefield.revision)
+            if ready is None:
+                self._listen(checks)
+                checks.request()
+                return
+            found = ready
+        else:
+            found = check_battlefield(doc.battlefield) if doc is not None else []
         current = self.current_issue()  # kept current across the refresh, when still there
         self._issues = sorted(found, key=lambda i: i.severity is not Severity.ERROR)
         self.list.clear()
@@ -142,6 +161,18 @@ class IssuesDock(QDockWidget):
         self.pages.setCurrentWidget(self.all_clear if all_clear else self.list)
         count = len(self._issues)
         self.setWindowTitle(f"Issues ({count})" if count else "Issues")
+
+    def _listen(self, checks: BackgroundChecks) -> None:
+        if self._listening is not checks:
+            if self._listening is not None:
+                disconnect_quietly(self._listening, "checked", self._checked)
+            checks.checked.connect(self._checked)
+            self._listening = checks
+
+    def _checked(self, revision: int) -> None:
+        doc = self._document
+        if doc is not None and doc.battlefield.revision == revision:
+            self.refresh(checks_of(doc).result_for(revision))
 
     def current_issue(self) -> TableIssue | None:
         """The issue of the list's current row, if any."""

@@ -13,8 +13,16 @@ Two ways in, both ending in one click:
   round the thrower, the blast circle follows the mouse with the figures it
   would catch ringed, and a click throws at that spot
   (``Throw(figure, spot)``) or says why not (:mod:`ui.play.throw_preview`).
+* **Indirect fire** (Firearms Detail, FD §10).  For a blast weapon, I (or
+  :meth:`AimTool.start_indirect`, the menu's "Indirect fire…") starts the spot
+  mode: the weapon's range is ringed round the shooter, the rings of FD §9
+  (Deadly, Severe, Wound, and the Received Fire reach) follow the mouse, orange
+  where the shot may be fired and red, dashed, with the controller's reason
+  where not; the label names the spotter who counts and the exact chance on the
+  spot, and a click fires ``Indirect(figure, spot)`` through the session
+  (:mod:`ui.play.indirect_preview`).
 
-Esc leaves either mode.  The tool is an event filter installed after the move
+Esc leaves any mode.  The tool is an event filter installed after the move
 tool's, so it sees the mouse first and only takes the events of its gestures.
 """
 
@@ -33,10 +41,13 @@ from PySide6.QtWidgets import (
 )
 
 from crdesk.errors import CrdeskError
+from crdesk.game import adapter
 from crdesk.game.actions import Charge, Throw
+from crdesk.rules.firearms.tables import EXPLOSIVE_RECEIVED_FIRE, EXPLOSIVE_RINGS
 from crdesk.tables import ChargeResult
 from ui.play.charge_preview import ChargePreview, preview_charge
 from ui.play.fire_preview import pct
+from ui.play.indirect_preview import IndirectPreview, preview_indirect
 from ui.play.move_tool import BAD_COLOUR, DRAG_START_PX, OK_COLOUR, CostLabel
 from ui.play.text import figure_names
 from ui.play.throw_preview import ThrowPreview, preview_throw
@@ -47,6 +58,7 @@ if TYPE_CHECKING:
 
 CHARGE = "charge"
 THROW = "throw"
+INDIRECT = "indirect"
 BLAST_FILL = QColor(255, 140, 0, 60)
 BLAST_EDGE = QColor(230, 100, 0, 230)
 RANGE_EDGE = QColor(230, 100, 0, 160)
@@ -64,13 +76,15 @@ class AimTool(QObject):
         self.scene = tool.scene
         self.session = tool.session
         self.mode: str | None = None
-        """``"charge"`` or ``"throw"`` while a sticky mode is on, else None."""
+        """``"charge"``, ``"throw"`` or ``"indirect"`` while a sticky mode is on, else None."""
         self.figure: str | None = None
         """The charger or thrower of the sticky mode."""
         self.charge: ChargePreview | None = None
         """The charge previewed under the pointer, while one is."""
         self.throw: ThrowPreview | None = None
         """The throw previewed at the pointer, while one is."""
+        self.indirect: IndirectPreview | None = None
+        """The indirect shot previewed at the pointer, while one is."""
         self.last_reason: str | None = None
         """Why the last charge or throw click was not played (None when it was)."""
         self._press: tuple[str, str | None, QPointF] | None = None
@@ -117,6 +131,22 @@ class AimTool(QObject):
             self.tool.show_message(f"Cannot throw: {why}")
         return why
 
+    def start_indirect(self, fid: str) -> str | None:
+        """The rings now follow the mouse for ``fid``'s indirect shot (FD §10); None, or
+        why not (the controller's reasons that hold for every spot)."""
+        why = self.may_act(fid, INDIRECT)
+        if why is None:
+            why = adapter.indirect_problem(self.session.game, fid)
+        if why is None:
+            self._enter(INDIRECT, fid)
+            self._draw_range(fid)
+            self.tool.show_message(
+                f"{self._name(fid)} fires indirectly: click an unseen spot in range, Esc to stop"
+            )
+        else:
+            self.tool.show_message(f"Cannot fire indirectly: {why}")
+        return why
+
     def stop(self) -> None:
         """Leave the mode and take every preview off the table."""
         self.mode = None
@@ -151,10 +181,11 @@ class AimTool(QObject):
         self._clear()
         if self.mode is None or self.figure is None:
             return
-        word = "charge" if self.mode == CHARGE else "throw"
-        if self.may_act(self.figure, word) is not None:
+        word = {CHARGE: "charge", THROW: "throw"}.get(self.mode, INDIRECT)
+        stale = self.mode == INDIRECT and adapter.indirect_problem(self.session.game, self.figure)
+        if self.may_act(self.figure, word) is not None or stale:
             self.stop()
-        elif self.mode == THROW:
+        elif self.mode in (THROW, INDIRECT):
             self._draw_range(self.figure)
 
     def _name(self, fid: str) -> str:
@@ -166,7 +197,8 @@ class AimTool(QObject):
         kind = event.type()
         if watched is self.view:
             return self._key(kind, event)
-        if kind == QEvent.Type.ToolTip and (self.charge is not None or self.throw is not None):
+        previews = (self.charge, self.throw, self.indirect)
+        if kind == QEvent.Type.ToolTip and any(p is not None for p in previews):
             if isinstance(event, QHelpEvent):
                 QToolTip.showText(event.globalPos(), self.html(), self.view.viewport())
             return True
@@ -187,6 +219,8 @@ class AimTool(QObject):
             # never taken: the view still reports the pointer (the move tool's hover yields)
             if self.mode == THROW:
                 self._aim_throw(pos, event.globalPosition())
+            elif self.mode == INDIRECT:
+                self._aim_indirect(pos, event.globalPosition())
             elif charger is not None and (target := self._enemy_at(charger, pos)) is not None:
                 self._aim_charge(charger, target, event.globalPosition())
             elif self.charge is not None:  # off the enemy, or Ctrl let go: the shot's again
@@ -194,8 +228,8 @@ class AimTool(QObject):
                 QToolTip.hideText()
             return False
         if kind == QEvent.Type.MouseButtonPress and event.button() == left:
-            if self.mode == THROW:
-                self._press = (THROW, None, pos)
+            if self.mode in (THROW, INDIRECT):
+                self._press = (self.mode, None, pos)
                 return True
             if charger is not None:
                 target = self._enemy_at(charger, pos)
@@ -210,10 +244,13 @@ class AimTool(QObject):
         if kind == QEvent.Type.MouseButtonRelease and event.button() == left and self._press:
             what, target, start = self._press
             self._press = None
-            if what == THROW:
+            if what in (THROW, INDIRECT):
                 moved = math.dist((start.x(), start.y()), (pos.x(), pos.y()))
                 if moved * self.view.pixels_per_inch() < DRAG_START_PX:
-                    self.throw_at((pos.x(), pos.y()))
+                    if what == THROW:
+                        self.throw_at((pos.x(), pos.y()))
+                    else:
+                        self.indirect_at((pos.x(), pos.y()))
             elif (
                 target is not None
                 and charger is not None
@@ -332,7 +369,12 @@ class AimTool(QObject):
         if self._ring is not None and self._ring.scene() is not None:
             self._ring.scene().removeItem(self._ring)
         fig = self.session.game.fig(fid)
-        spec_range = preview_throw(self.session.game, fid, (fig.x, fig.y)).spec.range
+        if self.mode == INDIRECT:
+            spec_range = adapter.indirect_plan(self.session.game, fid, (fig.x, fig.y)).range
+            tip = f'{fig.name} fires indirectly up to {spec_range:g}" from the base (FD §10)'
+        else:
+            spec_range = preview_throw(self.session.game, fid, (fig.x, fig.y)).spec.range
+            tip = f'{fig.name} throws up to {spec_range:g}" from the base (7.10.3)'
         r = spec_range + fig.radius
         ring = QGraphicsEllipseItem(-r, -r, 2 * r, 2 * r)
         pen = QPen(RANGE_EDGE, 0)
@@ -344,12 +386,12 @@ class AimTool(QObject):
         ring.setPos(fig.x, fig.y)
         ring.setZValue(Layer.OVERLAYS)
         ring.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
-        ring.setToolTip(f'{fig.name} throws up to {spec_range:g}" from the base (7.10.3)')
+        ring.setToolTip(tip)
         self.scene.addItem(ring)
         self._ring = ring
 
     def range_item(self) -> QGraphicsEllipseItem | None:
-        """The thrower's range ring while the throw mode is on."""
+        """The thrower's (or indirect shooter's) range ring while that mode is on."""
         return self._ring
 
     def _aim_throw(self, pos: QPointF, global_pos: QPointF) -> None:
@@ -436,6 +478,143 @@ class AimTool(QObject):
         x, y = shot.point
         self.tool.show_message(f"{self._name(fid)} throws a grenade at ({x:.1f}, {y:.1f})")
 
+    # -- indirect fire (Firearms Detail, FD §10) ------------------------------------------
+
+    def _preview_indirect(self, fid: str, point: tuple[float, float]) -> IndirectPreview | None:
+        try:
+            return preview_indirect(self.session.game, fid, point, self.session.legal)
+        except (CrdeskError, KeyError, ValueError) as exc:
+            self.tool.show_message(f"No indirect fire preview: {exc}")
+            return None
+
+    def _aim_indirect(self, pos: QPointF, global_pos: QPointF) -> None:
+        if self.figure is None:
+            return
+        self._clear()
+        self.indirect = self._preview_indirect(self.figure, (pos.x(), pos.y()))
+        if self.indirect is None:
+            return
+        self._draw_indirect(self.indirect)
+        QToolTip.showText(global_pos.toPoint(), self.html(), self.view.viewport())
+
+    def ring_items(self) -> list[QGraphicsEllipseItem]:
+        """The FD §9 rings drawn at the pointer, innermost first (the Received Fire reach last)."""
+        return [
+            i
+            for i in self._items
+            if isinstance(i, QGraphicsEllipseItem) and str(i.data(0)).startswith("ring:")
+        ]
+
+    def _draw_indirect(self, shot: IndirectPreview) -> None:
+        ok = shot.action is not None
+        radii = [(r.damage.label, r.up_to) for r in EXPLOSIVE_RINGS]
+        radii.append(("Received Fire", EXPLOSIVE_RECEIVED_FIRE))
+        for n, (label, r) in enumerate(radii):
+            circle = QGraphicsEllipseItem(-r, -r, 2 * r, 2 * r)
+            pen = QPen(BLAST_EDGE if ok else BAD_COLOUR, 0)
+            pen.setCosmetic(True)
+            pen.setWidthF(2.5 if n == 0 else 1.5)
+            outer = n == len(radii) - 1
+            pen.setStyle(
+                Qt.PenStyle.DotLine
+                if outer
+                else Qt.PenStyle.SolidLine
+                if ok
+                else Qt.PenStyle.DashLine
+            )
+            circle.setPen(pen)
+            if n == 0:
+                circle.setBrush(QBrush(BLAST_FILL if ok else QColor(200, 40, 40, 35)))
+            else:
+                circle.setBrush(QBrush(Qt.BrushStyle.NoBrush))
+            circle.setPos(*shot.point)
+            circle.setData(0, f"ring:{label}")
+            circle.setToolTip(f'{label} ring to {r:g}" (FD §9)')
+            self._add(circle, Layer.OVERLAYS + 1)
+        bf = self.session.game.battlefield
+        for fid, ring, _d, saved in shot.plan.rings:
+            if ring == "Received Fire" or saved:
+                continue
+            fig = bf.figure(fid)
+            rr = fig.radius + 0.3
+            item = QGraphicsEllipseItem(-rr, -rr, 2 * rr, 2 * rr)
+            colour = CAUGHT_FRIEND if fid in shot.friends else CAUGHT_ENEMY
+            ring_pen = QPen(colour, 0)
+            ring_pen.setCosmetic(True)
+            ring_pen.setWidthF(3.0)
+            item.setPen(ring_pen)
+            item.setBrush(QBrush(Qt.BrushStyle.NoBrush))
+            item.setPos(fig.x, fig.y)
+            item.setData(0, f"caught:{fid}")
+            self._add(item, Layer.FIGURES + 1)
+        plan = shot.plan
+        label = CostLabel()
+        mark = "✓" if ok else "✗"
+        who = (
+            f"{self._name(plan.spotter)} spots ({plan.steps})"
+            if plan.spotter is not None
+            else f"no spotter ({plan.steps})"
+        )
+        odds = f"on the spot {pct(plan.on_spot)}"
+        label.setText(f'{plan.reach:.1f}" of {plan.range:g}" · {who} · {odds}  {mark}')
+        label.setBrush(OK_COLOUR if ok else BAD_COLOUR)
+        label.setData(0, "label")
+        first = EXPLOSIVE_RINGS[0].up_to
+        line_height = label.boundingRect().height() / (self.view.pixels_per_inch() or 1.0)
+        # above the Deadly ring: the tooltip comes up below the pointer
+        x, y = shot.point[0], shot.point[1] - first - 0.3 - line_height
+        if not ok and shot.reason:
+            why = CostLabel()
+            short = shot.reason.split(":")[0]  # the whole reason is in the tooltip
+            why.setText(short if len(short) <= 70 else short[:69] + "…")
+            why.setBrush(BAD_COLOUR)
+            why.setData(0, "reason")
+            self._place(why, x, y)
+            y -= line_height + 0.1
+        self._place(label, x, y)
+        if plan.spotter is not None:  # who sees the spot for the shooter
+            eyes = self.session.game.fig(plan.spotter)
+            pen = QPen(OK_COLOUR, 0)
+            pen.setCosmetic(True)
+            pen.setWidthF(2.0)
+            pen.setStyle(Qt.PenStyle.DashLine)
+            line = QGraphicsLineItem(QLineF(QPointF(eyes.x, eyes.y), QPointF(*shot.point)))
+            line.setPen(pen)
+            line.setData(0, f"spotter:{plan.spotter}")
+            self._add(line, Layer.TOOLS)
+
+    def _place(self, label: CostLabel, x: float, y: float) -> None:
+        """Centre ``label`` on ``x`` at ``y``, kept inside the visible part of the table."""
+        ppi = self.view.pixels_per_inch() or 1.0
+        width = label.boundingRect().width() / ppi
+        height = label.boundingRect().height() / ppi
+        seen = self.view.mapToScene(self.view.viewport().rect()).boundingRect()
+        left = min(max(x - width / 2, seen.left() + 0.2), seen.right() - width - 0.2)
+        top = min(max(y, seen.top() + 0.2), seen.bottom() - height - 0.2)
+        label.setPos(QPointF(left, top))
+        self._add(label, Layer.TOOLS + 1)
+
+    def indirect_at(self, point: tuple[float, float]) -> None:
+        """Fire ``self.figure``'s blast weapon indirectly at ``point``, or say why not."""
+        if self.figure is None:
+            return
+        fid = self.figure
+        shot = self._preview_indirect(fid, point)
+        if shot is None:
+            return
+        if shot.action is None:
+            self.last_reason = shot.reason
+            self.tool.show_message(f"Cannot fire indirectly: {shot.reason}")
+            return
+        reason = self.session.play(shot.action)
+        self.last_reason = reason
+        if reason is not None:
+            self.tool.show_message(f"Not fired: {reason}")
+            return
+        self.stop()
+        x, y = shot.point
+        self.tool.show_message(f"{self._name(fid)} fires indirectly at ({x:.1f}, {y:.1f})")
+
     # -- drawing -----------------------------------------------------------------------
 
     def html(self) -> str:
@@ -445,12 +624,14 @@ class AimTool(QObject):
             return self.charge.html(names)
         if self.throw is not None:
             return self.throw.html(names)
+        if self.indirect is not None:
+            return self.indirect.html(names)
         return ""
 
     def text(self) -> str:
         """The previewed charge's or throw's readout as plain lines."""
         names = figure_names(self.session.game)
-        preview = self.charge or self.throw
+        preview = self.charge or self.throw or self.indirect
         return "\n".join(preview.lines(names)) if preview is not None else ""
 
     def _add(self, item: QGraphicsItem, z: float) -> None:
@@ -462,6 +643,7 @@ class AimTool(QObject):
     def _clear(self) -> None:
         self.charge = None
         self.throw = None
+        self.indirect = None
         for item in self._items:
             if item.scene() is not None:
                 item.scene().removeItem(item)

@@ -10,7 +10,9 @@ building; at the side's edge).  A right-click on the table offers the same for
 the selected figure, with "Move here".  Every entry has a key that acts on the
 selected figure (Fast Move on the whole group); the keys already taken in play
 mode are E (end activation), P (pass), Enter (the default), C (charge) and G
-(throw), so grenades are readied with Shift+G.
+(throw), so grenades are readied with Shift+G.  With the Firearms Detail rules,
+a figure with a blast weapon has "Indirect fire…" (I: the rings follow the mouse,
+FD §10) and every armed figure "Ready weapon" (W, FD §4).
 
 The menu holds no rules: it only builds actions and asks the controller.
 """
@@ -26,6 +28,7 @@ from PySide6.QtCore import QObject, QPoint, QPointF, Qt
 from PySide6.QtGui import QAction, QColor, QKeySequence, QPalette
 from PySide6.QtWidgets import QMenu
 
+from crdesk.game import adapter
 from crdesk.game.actions import (
     Action,
     Capture,
@@ -34,6 +37,7 @@ from crdesk.game.actions import (
     Drop,
     Exit,
     FastMove,
+    Indirect,
     Move,
     Pickup,
     Prone,
@@ -60,6 +64,8 @@ KEYS: dict[str, str] = {
     "pickup": "U",
     "capture": "K",
     "dispatch": "Shift+K",
+    "indirect": "I",
+    "ready_weapon": "W",
 }
 """The entry keys (the menu's shortcuts), by entry kind."""
 
@@ -72,8 +78,8 @@ class Entry:
     """One of :data:`KEYS` (or ``"move_here"``): stable for tests and shortcuts."""
     text: str
     action: Action | None
-    """What the entry plays; None for "Move…", "Charge…" and "Throw grenade…", which
-    wait for a click on the table."""
+    """What the entry plays; None for "Move…", "Charge…", "Throw grenade…" and
+    "Indirect fire…", which wait for a click on the table."""
     reason: str | None = None
     """The controller's refusal (None: the entry is enabled)."""
 
@@ -106,6 +112,12 @@ def figure_entries(legal: Callable[[Action], str | None], tool: MoveTool, fid: s
     add("ready", "Ready grenade", Ready(fid))
     if game.flags(fid).get("grenade") is not None:  # a readied grenade (7.10)
         add("throw", "Throw grenade…", None, tool.aim.may_act(fid, "throw"))
+    panel = adapter.weapon_panel(game, fid)  # None: Firearms Detail off, or unarmed
+    if panel is not None:
+        add("ready_weapon", 'Ready weapon (2" of movement)', Ready(fid, weapon=True))
+        if panel.card.stats(game.rules.old_school).blast:  # FD §10: the RL category
+            why = tool.aim.may_act(fid, "indirect") or adapter.indirect_problem(game, fid)
+            add("indirect", "Indirect fire…", None, why)
     add("drop", "Drop wounded", Drop(fid))
     floor = int(game.flags(fid).get("floor") or 1)
     up, down = ChangeFloor(fid, floor + 1), ChangeFloor(fid, floor - 1)
@@ -259,6 +271,8 @@ class ActionMenu(QObject):
                 self.last_reason = self.tool.start_charge(fid)
             elif entry.kind == "throw":  # the blast circle follows the mouse (G)
                 self.last_reason = self.tool.start_throw(fid)
+            elif entry.kind == "indirect":  # the rings follow the mouse (I, FD §10)
+                self.last_reason = self.tool.start_indirect(fid)
             else:
                 self.tool.arm_move(fid)
             return
@@ -283,10 +297,13 @@ class ActionMenu(QObject):
         entry = next((e for e in entries if e.kind == kind), None)
         if entry is None:  # an entry listed only where it applies: the controller's no
             floor = int(self.tool.session.game.flags(fid).get("floor") or 1)
+            fig = self.tool.session.game.fig(fid)
             hidden: dict[str, Action] = {
                 "exit": Exit(fid),
                 "floor_up": ChangeFloor(fid, floor + 1),
                 "floor_down": ChangeFloor(fid, floor - 1),
+                "indirect": Indirect(fid, (fig.x, fig.y)),
+                "ready_weapon": Ready(fid, weapon=True),
             }
             action = hidden.get(kind)
             why = self.tool.session.legal(action) if action is not None else None
@@ -322,4 +339,6 @@ def _tip(entry: Entry) -> str:
         return "Then click where the figure should go (or just drag it)"
     if entry.kind == "fast":
         return "Roll the group's Fast Move before anyone moves (7.4.2)"
+    if entry.kind == "indirect":
+        return "Then click an unseen spot in range: the rings of FD §9 follow the mouse (FD §10)"
     return f"Legal now: {entry.action}" if entry.action is not None else ""

@@ -98,19 +98,21 @@ class FireDialog(QDialog):
         self.setModal(False)
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         layout = QVBoxLayout(self)
-        head = QLabel(
+        self.head = QLabel(
             f"<b>{names(choice.shooter)}</b> (Rep {shooter.rep}, {stats.name}): share "
             f'<b>{choice.dice} dice</b> among the enemies in the {choice.dice}" arc of fire'
         )
-        head.setWordWrap(True)
-        layout.addWidget(head)
-        hint = QLabel(
+        """What the volley does with its dice; with Firearms Detail, what the chosen mode
+        does (a Full Auto volley's or a shell's dice are the rules' to give out)."""
+        self.head.setWordWrap(True)
+        layout.addWidget(self.head)
+        self.hint = QLabel(
             "The highest dice go to the first row (7.9.9); every enemy in the arc is "
             "targeted once before any twice (7.9.8)."
         )
-        hint.setWordWrap(True)
-        hint.setStyleSheet("color: palette(mid);")
-        layout.addWidget(hint)
+        self.hint.setWordWrap(True)
+        self.hint.setStyleSheet("color: palette(mid);")
+        layout.addWidget(self.hint)
         grid = QGridLayout()
         grid.setHorizontalSpacing(12)
         for col, title in enumerate(("Target", "Dice", "Odds")):
@@ -119,6 +121,9 @@ class FireDialog(QDialog):
         sight = game.sight()
         default = dict(choice.default)
         self.spins: dict[str, QSpinBox] = {}
+        self._share: dict[str, int] | None = None
+        """The player's share, kept while a Firearms Detail mode gives the dice out itself
+        (the greyed boxes then show the mode's dice per target, FD §5, §6)."""
         self.odds_labels: dict[str, QLabel] = {}
         for row, tid in enumerate(choice.targets, 1):
             target = game.fig(tid)
@@ -181,7 +186,10 @@ class FireDialog(QDialog):
     # -- the share -----------------------------------------------------------------
 
     def allocation(self) -> tuple[tuple[str, int], ...]:
-        """The dice per target as the spin boxes show them, in row order."""
+        """The dice per target as the player shared them, in row order (while a mode gives
+        the dice out itself, the share the boxes had before it)."""
+        if self._share is not None:
+            return tuple((tid, self._share.get(tid, 0)) for tid in self.spins)
         return tuple((tid, spin.value()) for tid, spin in self.spins.items())
 
     def action(self) -> Fire:
@@ -278,13 +286,44 @@ class FireDialog(QDialog):
         self.aim_box.setEnabled(fa and panel.aim is None and self.walk_spin.value() == 0)
         self.walk_spin.setEnabled(fa and not self.aim_box.isChecked())
         own_dice = fa or panel.card.buckshot or self.mode() in (FireMode.RB2, FireMode.RB3)
+        if own_dice and self._share is None:
+            self._share = {tid: spin.value() for tid, spin in self.spins.items()}
+        elif not own_dice and self._share is not None:  # the player's share again
+            kept, self._share = self._share, None
+            self._show_dice(kept, self.choice.dice)
         for spin in self.spins.values():
             spin.setEnabled(not own_dice)
+        self.hint.setVisible(not own_dice)  # the 7.9.8 share is the player's only then
+        game = self.session.game
+        shooter = game.fig(self.choice.shooter)
+        try:
+            plan = adapter.fire_plan(game, self.action())
+        except CrdeskError as exc:
+            plan = f"<i>{exc}</i>"
+        self.head.setText(
+            f"<b>{self._name(shooter.id)}</b> (Rep {shooter.rep}, {panel.card.name}): {plan}"
+        )
         try:
             self.detail_odds = adapter.firearms_odds(self.session.game, self.action())
         except CrdeskError as exc:
             self.detail_odds = None
             self.dice_odds_label.setText(f"<i>No odds: {exc}</i>")
+        if own_dice:  # the greyed boxes show what the mode does with its dice
+            given: dict[str, int] = {}
+            odds = self.detail_odds
+            ids = {f.name: f.id for f in odds.figures} if odds is not None else {}
+            for die in odds.dice if odds is not None else ():  # a die names its figure
+                tid = ids.get(die.target)
+                if tid is not None:
+                    given[tid] = given.get(tid, 0) + 1
+            self._show_dice(given, self.choice.dice)
+            for tid, spin in self.spins.items():
+                spin.setToolTip(
+                    f"{self.mode().label} gives the dice out itself: {given.get(tid, 0)} here"
+                )
+        else:
+            for spin in self.spins.values():
+                spin.setToolTip("")
         shares = {f.id: f for f in self.detail_odds.figures} if self.detail_odds else {}
         for tid, label in self.odds_labels.items():
             f = shares.get(tid)
@@ -321,10 +360,23 @@ class FireDialog(QDialog):
             for f in self.detail_odds.figures
             if f.id not in self.odds_labels
         ]
+        if game.rules.interpretations.fd_keep_tight_ammo:
+            rows.append(
+                f"Jam (two or more 1s empty the weapon, FD §3): <b>{pct(self.detail_odds.jam)}</b>"
+            )
         self.dice_odds_label.setText("<br>".join(rows))
 
     def set_dice(self, target: str, dice: int) -> None:
         self.spins[target].setValue(dice)
+
+    def _show_dice(self, dice: dict[str, int], most: int) -> None:
+        """Put ``dice`` in the boxes without taking them for the player's share."""
+        for tid, spin in self.spins.items():
+            spin.blockSignals(True)
+            n = dice.get(tid, 0)
+            spin.setRange(0, max(most, n))
+            spin.setValue(n)
+            spin.blockSignals(False)
 
     def _update(self) -> None:
         total = sum(n for _, n in self.allocation())

@@ -53,6 +53,9 @@ class ShotPreview:
     """Who a volley at the target may include (None for a blast weapon or no shot)."""
     grenade: bool = False
     """The shooter holds a grenade it may throw now: the tooltip says how (G)."""
+    indirect: bool = False
+    """The shooter's blast weapon does not see the target but may fire indirectly now
+    (Firearms Detail, FD §10): the tooltip says how (I)."""
 
     @property
     def shared(self) -> bool:
@@ -94,7 +97,10 @@ class ShotPreview:
             )
         elif self.odds_note:
             out.append(self.odds_note)
-        out.append("Ctrl: charge instead" + (" · G: throw the grenade" if self.grenade else ""))
+        keys = "Ctrl: charge instead" + (" · G: throw the grenade" if self.grenade else "")
+        if self.indirect:
+            keys += " · I: fire indirectly at the spot (FD §10)"
+        out.append(keys)
         if self.shared:
             assert self.choice is not None
             out.append(
@@ -216,4 +222,10 @@ def preview_shot(game: Game, shooter: str, target: str, legal: Legal | None = No
         odds_note=note,
         choice=choice if action is not None else None,
         grenade=game.flags(shooter).get("grenade") == "ready",
+        indirect=(
+            bool(game.rules.firearms_detail)
+            and stats.blast
+            and not sees
+            and adapter.indirect_problem(game, shooter) is None
+        ),
     )

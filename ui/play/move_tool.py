@@ -411,6 +411,11 @@ class MoveTool(QObject):
         """A throw mode for ``fid``'s readied grenade: None, or why it may not throw now."""
         return self.aim.start_throw(fid)
 
+    def start_indirect(self, fid: str) -> str | None:
+        """A spot mode for ``fid``'s blast weapon (FD §10): None, or why it may not fire
+        indirectly now."""
+        return self.aim.start_indirect(fid)
+
     def _figure_pos(self, fid: str) -> QPointF:
         figure = self.session.game.battlefield.figure(fid)
         return QPointF(figure.x, figure.y)

@@ -23,6 +23,7 @@ from crdesk.game.actions import (
     FastMove,
     Fire,
     FreeWill,
+    Indirect,
     Move,
     Pass,
     Pickup,
@@ -98,6 +99,10 @@ def option_label(option: Action, name: Names) -> str:
             return f"{name(figure)} ducks back to {fmt_num(x)},{fmt_num(y)}"
         case CarryOn(figure=figure):
             return f"{name(figure)} carries on"
+        case Ready(figure=figure, weapon=True):
+            return f'{name(figure)}: Ready the weapon (2" of movement)'
+        case Indirect(figure=figure, point=point):
+            return f"{name(figure)} fires indirectly at {fmt_num(point[0])},{fmt_num(point[1])}"
         case Move(figure=figure, path=path):
             x, y = path[-1]
             return f"Move {name(figure)} to {fmt_num(x)},{fmt_num(y)}"
@@ -112,6 +117,8 @@ def option_label(option: Action, name: Names) -> str:
 
 def row_verb(option: Action) -> str | None:
     """The short button text of a one-figure action shown on its figure's row, or None."""
+    if isinstance(option, Ready) and option.weapon:
+        return "Ready weapon"
     verbs = FIGURE_VERBS.get(type(option))
     return verbs[1] if verbs is not None and option.who is not None else None
 

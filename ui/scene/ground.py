@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 import time
 from collections import OrderedDict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from PySide6.QtCore import QPointF, QRect, QRectF, Qt, QTimer
@@ -307,6 +308,32 @@ class GroundLayer(QGraphicsObject):
         missing = [k for k in _tiles(gen, visible) if k not in gen.tiles]
         self._render_tiles(gen, missing)
         return len(missing)
+
+    def prepare_steps(self, view: QGraphicsView) -> Iterator[tuple[int, int]]:
+        """:meth:`prepare` a tile at a time, yielding (tiles done, tiles): a huge
+        table's first paint is half a second of painting a thousand features, which a
+        file being opened does in slices (:mod:`ui.opening`).  Keep the view from
+        painting meanwhile, or its paint renders the rest at once."""
+        viewport = view.viewport()
+        if not self._active or self._bounds.isEmpty() or not viewport.isVisible():
+            return
+        world = self.sceneTransform() * view.viewportTransform()
+        if not (world.type() in _SCALE_ONLY and world.m11() > 0):
+            return
+        if abs(world.m11() - world.m22()) >= 1e-9:
+            return
+        self._follow_backdrop(viewport)
+        key, _sx, _sy = _grid_of(world, viewport.devicePixelRatioF())
+        gen = self._generation(key)
+        inverse, _ok = world.inverted()
+        visible = inverse.mapRect(QRectF(viewport.rect())).intersected(self._bounds)
+        missing = [k for k in _tiles(gen, visible) if k not in gen.tiles]
+        for n, k in enumerate(missing, start=1):
+            if self._gens.get(key) is not gen:  # dropped meanwhile (a zoom, a resize)
+                return
+            if k not in gen.tiles:
+                self._render_tiles(gen, [k])
+            yield n, len(missing)
 
     def pending_tiles(self) -> int:
         return len(self._pending)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import html
 import math
 import random
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import ClassVar
@@ -158,6 +159,8 @@ _SPRITES: dict[tuple[object, ...], Sprite] = {}
 SPRITE_BYTES = 48 << 20
 """Memory kept in sprites (fades, crowns and shadows, figure bases: a few zoom levels)."""
 _sprite_bytes = 0
+_SPRITE_LOCK = threading.Lock()
+"""The cloth of a file being opened is painted in a worker thread (ui/progress.py)."""
 
 
 def _sprite(
@@ -174,7 +177,11 @@ def _sprite(
     antialiased path costs tens: a table has hundreds of crowns and figures.
     """
     sprite = _SPRITES.get(key)
-    if sprite is None:
+    if sprite is not None:
+        return sprite
+    with _SPRITE_LOCK:
+        if (sprite := _SPRITES.get(key)) is not None:
+            return sprite
         half = math.ceil(reach * scale) + 1
         size = math.ceil(2 * half * dpr)
         image = QImage(size, size, QImage.Format.Format_ARGB32_Premultiplied)
@@ -214,6 +221,47 @@ def _fade_sprite(colour: QColor, r: float, ppi: float) -> Sprite:
     return _sprite(("fade", colour.rgba(), r, ppi), r, ppi, 1.0, paint)
 
 
+def cloth_image(table: Table, style: TableStyle) -> QImage:
+    """The cloth's soft mottling for this table and style (painted once, then shared).
+
+    The blotches are blurry by design, so a few pixels per inch, smoothly
+    scaled, look the same as vector gradients while costing one image blit
+    per repaint at any zoom (issue 6 needs fast zoom steps).  Each blotch is
+    a radial fade blitted, at its opacity, from a few pre-rendered ones:
+    a gradient fill per blotch took some 100 ms for a 6' x 4' table, a
+    freeze on opening it.  Thread safe (QImage painting): a file being opened
+    has its cloth painted in the worker (a 480" table's takes a second).
+    """
+    key = (
+        table.width,
+        table.height,
+        *(c.rgba() for c in (style.cloth, style.cloth_light, style.cloth_dark)),
+    )
+    cloth = _CLOTH_CACHE.get(key)
+    if cloth is not None:
+        return cloth
+    w, h = table.width, table.height
+    ppi = TableItem.CLOTH_PPI
+    image = QImage(
+        max(1, math.ceil(w * ppi)), max(1, math.ceil(h * ppi)), QImage.Format.Format_RGB32
+    )
+    image.fill(style.cloth)
+    sx, sy = image.width() / w, image.height() / h
+    painter = QPainter(image)
+    rng = seeded_random(f"table-{w}x{h}")
+    for _ in range(int(w * h / 5) + 8):
+        r = round(rng.uniform(1.5, 4.5) / CLOTH_STEP) * CLOTH_STEP
+        cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+        light = rng.random() < 0.5
+        painter.setOpacity(rng.uniform(0.25, 0.6))
+        tone = style.cloth_light if light else style.cloth_dark
+        fade, half = _fade_sprite(tone, r, sx)
+        painter.drawImage(QPointF(cx * sx - half, cy * sy - half), fade)
+    painter.end()
+    _CLOTH_CACHE[key] = image
+    return image
+
+
 class TableItem(QGraphicsItem):
     """The cloth on its wooden table, with the far and player's edges labelled."""
 
@@ -247,16 +295,7 @@ class TableItem(QGraphicsItem):
         self.prepareGeometryChange()
         self._table = table
         w, h = table.width, table.height
-        style = self._style
-        key = (
-            table.width,
-            table.height,
-            *(c.rgba() for c in (style.cloth, style.cloth_light, style.cloth_dark)),
-        )
-        cloth = _CLOTH_CACHE.get(key)
-        if cloth is None:
-            cloth = _CLOTH_CACHE[key] = self._paint_cloth(table)
-        self._cloth = cloth
+        self._cloth = cloth_image(table, self._style)
         label_h = self.FRAME * 0.42
         family = self._style.font_family
         # two paths: one spanning the table would cost the rasteriser far more
@@ -266,36 +305,6 @@ class TableItem(QGraphicsItem):
         ]
         self.update()
         ground_changed(self, old)
-
-    def _paint_cloth(self, table: Table) -> QImage:
-        """The cloth's soft mottling, painted once into a small image.
-
-        The blotches are blurry by design, so a few pixels per inch, smoothly
-        scaled, look the same as vector gradients while costing one image blit
-        per repaint at any zoom (issue 6 needs fast zoom steps).  Each blotch is
-        a radial fade blitted, at its opacity, from a few pre-rendered ones:
-        a gradient fill per blotch took some 100 ms for a 6' x 4' table, a
-        freeze on opening it.
-        """
-        w, h = table.width, table.height
-        ppi = self.CLOTH_PPI
-        image = QImage(
-            max(1, math.ceil(w * ppi)), max(1, math.ceil(h * ppi)), QImage.Format.Format_RGB32
-        )
-        image.fill(self._style.cloth)
-        sx, sy = image.width() / w, image.height() / h
-        painter = QPainter(image)
-        rng = seeded_random(f"table-{w}x{h}")
-        for _ in range(int(w * h / 5) + 8):
-            r = round(rng.uniform(1.5, 4.5) / CLOTH_STEP) * CLOTH_STEP
-            cx, cy = rng.uniform(0, w), rng.uniform(0, h)
-            light = rng.random() < 0.5
-            painter.setOpacity(rng.uniform(0.25, 0.6))
-            tone = self._style.cloth_light if light else self._style.cloth_dark
-            fade, half = _fade_sprite(tone, r, sx)
-            painter.drawImage(QPointF(cx * sx - half, cy * sy - half), fade)
-        painter.end()
-        return image
 
     def boundingRect(self) -> QRectF:
         f = self.FRAME + 0.2
@@ -679,6 +688,16 @@ TERRAIN_LOOKS: dict[TerrainKind, type[TerrainLook]] = {
 """The look used for each kind; replace an entry to restyle a kind everywhere."""
 
 
+def make_look(feature: TerrainFeature, style: TableStyle) -> TerrainLook:
+    """The drawing of one feature: paths, decoration and colours, no Qt object.
+
+    Thread safe (QPainterPath, QPolygonF, GEOS, the seeded decoration): a file
+    being opened has its thousand features' looks made in the worker, where
+    they cost seconds, and only the items are created on the GUI thread.
+    """
+    return TERRAIN_LOOKS.get(feature.kind, TerrainLook)(feature, style)
+
+
 def terrain_tooltip(feature: TerrainFeature) -> str:
     """What a player hovering over a feature wants to know, in the game's words."""
     lines = [f"<b>{html.escape(feature.name or feature.id)}</b>", feature.kind.label]
@@ -702,7 +721,15 @@ class TerrainItem(QGraphicsItem):
 
     Type = ItemType.TERRAIN
 
-    def __init__(self, battlefield: Battlefield, feature_id: str, style: TableStyle) -> None:
+    def __init__(
+        self,
+        battlefield: Battlefield,
+        feature_id: str,
+        style: TableStyle,
+        look: TerrainLook | None = None,
+    ) -> None:
+        """``look``: the feature's drawing made beforehand (:func:`make_look`, in a
+        worker while a file opens), used when it is of this feature as it is now."""
         super().__init__()
         self.model_id = feature_id
         self._battlefield = battlefield
@@ -713,7 +740,7 @@ class TerrainItem(QGraphicsItem):
         self.kind = TerrainKind.WOODS
         self.ground: GroundLayer | None = None
         """The scene's ground layer, which paints and caches this item."""
-        self.sync_from_model()
+        self.sync_from_model(look)
 
     def type(self) -> int:
         return int(self.Type)
@@ -723,13 +750,15 @@ class TerrainItem(QGraphicsItem):
         assert self._look is not None
         return self._look
 
-    def sync_from_model(self) -> None:
+    def sync_from_model(self, look: TerrainLook | None = None) -> None:
         """Re-read the feature and rebuild its drawing (outline, crest, areas...)."""
         feature = self._battlefield.feature(self.model_id)
         old = ground_rect(self)
         self.prepareGeometryChange()
         self.kind = feature.kind
-        self._look = TERRAIN_LOOKS.get(feature.kind, TerrainLook)(feature, self._style)
+        if look is None or look.feature is not feature or look.style is not self._style:
+            look = make_look(feature, self._style)
+        self._look = look
         self._bounds = self._look.bounding_rect()
         self.setPos(0, 0)
         self.setToolTip(terrain_tooltip(feature))

@@ -8,7 +8,8 @@ scene simply follows.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 
 from PySide6.QtCore import QObject, QRectF, Signal
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
@@ -16,12 +17,66 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
 from crdesk.events import Change, ChangeKind
 from crdesk.model import Battlefield
 from ui.scene.ground import GroundLayer
-from ui.scene.items import FigureItem, TableItem, TerrainItem, terrain_z
+from ui.scene.items import (
+    FigureItem,
+    TableItem,
+    TerrainItem,
+    TerrainLook,
+    cloth_image,
+    make_look,
+    terrain_z,
+)
 from ui.scene.overlays import GridOverlay, SectionOverlay
 from ui.scene.style import DEFAULT_STYLE, TableStyle
 
 SCENE_MARGIN = 1.5
 """Inches of room around the table, so the frame and edge labels are never cut off."""
+
+ITEMS_PER_STEP = 8
+"""Items :meth:`BattlefieldScene.populate_steps` adds between two yields."""
+
+
+@dataclass
+class PreparedDrawing:
+    """What a scene draws, made in a worker thread before the scene (see :func:`prepare`).
+
+    The looks hold QPainterPaths and GEOS results only (no QObject), so a file
+    at the limits -- a thousand features, seconds of buffering, hatching and
+    scattering -- is prepared off the GUI thread; the scene then only creates
+    its items, which Qt requires on the GUI thread.
+    """
+
+    looks: dict[str, TerrainLook] = field(default_factory=dict)
+
+
+def warm_up_text(battlefield: Battlefield, style: TableStyle | None = None) -> None:
+    """Make on the GUI thread the text paths :func:`prepare` would (QFont belongs to the
+    GUI thread; the looks then find every label in the text cache)."""
+    from crdesk.model import Building
+    from ui.scene.shapes import text_path
+
+    style = style or DEFAULT_STYLE
+    for floors in {f.floors for f in battlefield.terrain if isinstance(f, Building)}:
+        text_path(f"{floors}F", 0.3, style.font_family)
+
+
+def prepare(
+    battlefield: Battlefield,
+    style: TableStyle | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> PreparedDrawing:
+    """Every feature's look and the table's cloth, in any thread (call
+    :func:`warm_up_text` on the GUI thread first).  ``progress(done, total)`` is
+    told now and then (and may raise to cancel)."""
+    style = style or DEFAULT_STYLE
+    cloth_image(battlefield.table, style)
+    terrain = battlefield.terrain
+    out = PreparedDrawing()
+    for n, feature in enumerate(terrain):
+        if progress is not None and n % 10 == 0:
+            progress(n, len(terrain))
+        out.looks[feature.id] = make_look(feature, style)
+    return out
 
 
 class BattlefieldScene(QGraphicsScene):
@@ -40,7 +95,13 @@ class BattlefieldScene(QGraphicsScene):
         battlefield: Battlefield,
         style: TableStyle | None = None,
         parent: QObject | None = None,
+        *,
+        prepared: PreparedDrawing | None = None,
+        populate: bool = True,
     ) -> None:
+        """``prepared``: the drawing made beforehand (:func:`prepare`).  ``populate``
+        False leaves the terrain and figures to :meth:`populate_steps` (in batches,
+        the event loop running between them: a file at the limits)."""
         super().__init__(parent)
         self.battlefield = battlefield
         self.table_style = style or DEFAULT_STYLE
@@ -58,7 +119,10 @@ class BattlefieldScene(QGraphicsScene):
         for item in (self.table_item, *overlays):
             self.addItem(item)
             self.ground.add(item)
-        self._populate()
+        self._prepared = prepared
+        if populate:
+            for _ in self.populate_steps():
+                pass
         self._unsubscribe: Callable[[], None] | None = battlefield.subscribe(self._on_change)
 
     # -- queries ------------------------------------------------------------
@@ -135,12 +199,31 @@ class BattlefieldScene(QGraphicsScene):
         self._populate()
 
     def _populate(self) -> None:
-        for feature in self.battlefield.terrain:
-            self._add_feature(feature.id)
-        for figure in self.battlefield.figures():
-            self._add_figure(figure.id)
+        for _ in self.populate_steps():
+            pass
+
+    def populate_steps(self) -> Iterator[tuple[int, int]]:
+        """Add the terrain and figure items a few at a time, yielding (done, total)
+        between batches; the scene is complete when the iterator ends."""
+        features = [f.id for f in self.battlefield.terrain]
+        figures = self.battlefield.figure_ids()
+        total = len(features) + len(figures)
+        prepared = self._prepared.looks if self._prepared is not None else {}
+        done = 0
+        for feature_id in features:
+            self._add_feature(feature_id, prepared.pop(feature_id, None))
+            done += 1
+            if done % ITEMS_PER_STEP == 0:
+                yield done, total
+        for figure_id in figures:
+            self._add_figure(figure_id)
+            done += 1
+            if done % ITEMS_PER_STEP == 0:
+                yield done, total
+        self._prepared = None
         self._restack_terrain()
         self._update_scene_rect()
+        yield total, total
 
     def _update_scene_rect(self) -> None:
         m = SCENE_MARGIN
@@ -202,8 +285,8 @@ class BattlefieldScene(QGraphicsScene):
             else:
                 self._add_figure(figure_id)
 
-    def _add_feature(self, feature_id: str) -> None:
-        item = TerrainItem(self.battlefield, feature_id, self.table_style)
+    def _add_feature(self, feature_id: str, look: TerrainLook | None = None) -> None:
+        item = TerrainItem(self.battlefield, feature_id, self.table_style, look)
         self._features[feature_id] = item
         self.addItem(item)
         self.ground.add(item)

@@ -143,10 +143,14 @@ class BattlefieldView(QGraphicsView):
         if scene is None:
             return
         m = FIT_MARGIN
+        # the scrollable area first: a zoomed view's (table and half a viewport round it)
+        # would outlast the fit, and its scrollbars, shown and hidden as each fit changes
+        # the viewport, refit the view for ever (the monkey's stall, seed 123)
+        self._auto_fit = True
+        self._update_scene_rect()
         self.fitInView(
             scene.table_rect().adjusted(-m, -m, m, m), Qt.AspectRatioMode.KeepAspectRatio
         )
-        self._auto_fit = True
         self.zoom_changed.emit(self.pixels_per_inch())
 
     def _update_scene_rect(self) -> None:

@@ -229,7 +229,7 @@ def explosive_rings(
     for f in figures:
         check_rep(f.rep)
         cls = ring_class(f.distance)
-        at = f'{f.distance:g}"'
+        at = f'{round(f.distance, 2):g}"'
         if cls is None:
             rf = f.distance <= EXPLOSIVE_RECEIVED_FIRE
             why = (

@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from crdesk.dice import DiceSource
@@ -519,6 +519,11 @@ def nearest_figures(nearby: Sequence[Nearby], reach: float, exclude: set[str]) -
     )
 
 
+def _to_nobody(pos: int, face: int, rep: int, steps: tuple[Step, ...], why: str) -> DieShot:
+    """A die that hits nobody: dodged, no figure left in the spread, or sacrificed."""
+    return DieShot(pos, face, rep, steps, 0, 0, "", "", "nobody", False, why)
+
+
 def _mode(weapon: WeaponState, mode: FireMode | None) -> FireMode:
     return mode if mode is not None else weapon.current_mode
 
@@ -756,6 +761,61 @@ def spread_row(distance: float, support: Support = Support.NONE) -> tuple[int, S
     return i, FA_SPREAD[i]
 
 
+@dataclass(frozen=True, slots=True)
+class FullAutoPlan:
+    """Where each die of a Full Auto volley goes, before any is rolled (FD §5, §5.1,
+    §5.2, §7): the one reading the volley is rolled against and its odds computed over."""
+
+    row: SpreadRow
+    spread: tuple[Nearby, ...]
+    """The figures within the spread, nearest first: the others' dice go one each."""
+    rolled: int
+    """Dice rolled: 10, less the pairs sacrificed to walk the target."""
+    primary_n: int
+    """The first (best) sorted dice that go to the primary."""
+    base: tuple[Step, ...]
+    walk: tuple[Step, ...]
+    aim: bool
+
+    def pair_steps(self, i: int) -> tuple[Step, ...]:
+        """Sorted die ``i``'s (0-based) pair step and support."""
+        return (fa_pair_steps(i + 1, aimed=self.aim), *self.base)
+
+    def steps(self, i: int) -> tuple[Step, ...]:
+        """The steps sorted die ``i`` is read with: the walk bonus too on the primary's."""
+        steps = self.pair_steps(i)
+        return (*steps, *self.walk) if i < self.primary_n else steps
+
+    def spread_figure(self, i: int) -> tuple[int, Nearby] | None:
+        """The spread figure (its index and entry) that sorted die ``i`` goes to, None
+        for the primary's dice and dice with nobody left to go to."""
+        k = i - self.primary_n
+        return (k, self.spread[k]) if 0 <= k < len(self.spread) else None
+
+
+def full_auto_plan(
+    primary: TargetSpec,
+    nearby: Sequence[Nearby],
+    *,
+    distance: float,
+    aim: bool,
+    walk_pairs: int,
+    support: Support,
+    moved: bool,
+) -> FullAutoPlan:
+    """The spread row, the figures in it and each die's steps of one volley (FD §5)."""
+    base = support_steps(support, moved=moved)
+    _, row = spread_row(distance, support)
+    spread = tuple(nearest_figures(nearby, row.spread, {primary.key}))
+    rolled = FA_DICE - 2 * walk_pairs
+    walk = (
+        (Step(f"walking {plural(walk_pairs, 'pair')}", walk_pairs, fd("5.2")),)
+        if walk_pairs
+        else ()
+    )
+    return FullAutoPlan(row, spread, rolled, min(row.primary_dice, rolled), base, walk, aim)
+
+
 def full_auto(
     dice: DiceSource,
     shooter_rep: int,
@@ -808,9 +868,16 @@ def full_auto(
     )
     check_can_fire(weapon, m)
     check_rep(primary.rep, "target Rep")
-    base_steps = support_steps(support, moved=moved or fast_moving)
-    _, row = spread_row(distance, support)
-    spread = nearest_figures(nearby, row.spread, {primary.key})
+    plan = full_auto_plan(
+        primary,
+        nearby,
+        distance=distance,
+        aim=aim,
+        walk_pairs=walk_pairs,
+        support=support,
+        moved=moved or fast_moving,
+    )
+    row, spread, rolled, primary_n = plan.row, plan.spread, plan.rolled, plan.primary_n
     for n in spread:
         check_rep(n.target.rep, "target Rep")
     notes = list(_notes(ctx))
@@ -849,12 +916,6 @@ def full_auto(
             f"{primary.name} is Fast Moving: shooter rolled {droll.faces[0]} vs Rep "
             f"{shooter_rep}: {words_} ({fd(5)}).",
         )
-    rolled = FA_DICE - 2 * walk_pairs
-    walk = (
-        (Step(f"walking {plural(walk_pairs, 'pair')}", walk_pairs, fd("5.2")),)
-        if walk_pairs
-        else ()
-    )
     if walk_pairs:
         notes.append(
             f"{plural(2 * walk_pairs, 'die', 'dice')} sacrificed to walk the target ({fd('5.2')})."
@@ -867,69 +928,33 @@ def full_auto(
         figures=(primary.key, *(n.target.key for n in spread)),
     )
     ordered = sorted(roll.faces, reverse=True)
-    primary_n = min(row.primary_dice, rolled)
     prim_shots: list[DieShot] = []
     unused: list[DieShot] = []
     spread_shots: list[tuple[TargetSpec, DieShot]] = []
     for i, face in enumerate(ordered):
         pos = i + 1
-        steps = (fa_pair_steps(pos, aimed=aim), *base_steps)
+        steps = plan.pair_steps(i)
         if i < primary_n:
             if dodged and i > 0:
                 unused.append(
-                    DieShot(
-                        pos,
-                        face,
-                        shooter_rep,
-                        steps,
-                        0,
-                        0,
-                        "",
-                        "",
-                        "nobody",
-                        False,
-                        f"{face}: dodged, hits nobody",
-                    )
+                    _to_nobody(pos, face, shooter_rep, steps, f"{face}: dodged, hits nobody")
                 )
                 continue
-            prim_shots.append(ctx.shot(pos, face, primary, (*steps, *walk), "primary"))
+            prim_shots.append(ctx.shot(pos, face, primary, plan.steps(i), "primary"))
             continue
-        k = i - primary_n
-        if k < len(spread):
-            spread_shots.append(
-                (spread[k].target, ctx.shot(pos, face, spread[k].target, steps, "spread"))
-            )
+        near = plan.spread_figure(i)
+        if near is not None:
+            other = near[1].target
+            spread_shots.append((other, ctx.shot(pos, face, other, steps, "spread")))
         else:
             unused.append(
-                DieShot(
-                    pos,
-                    face,
-                    shooter_rep,
-                    steps,
-                    0,
-                    0,
-                    "",
-                    "",
-                    "nobody",
-                    False,
-                    f"{face}: no figure in the spread, hits nobody",
+                _to_nobody(
+                    pos, face, shooter_rep, steps, f"{face}: no figure in the spread, hits nobody"
                 )
             )
     for j in range(walk_pairs * 2):
         unused.append(
-            DieShot(
-                rolled + j + 1,
-                0,
-                shooter_rep,
-                (),
-                0,
-                0,
-                "",
-                "",
-                "nobody",
-                False,
-                "sacrificed to walk the target",
-            )
+            _to_nobody(rolled + j + 1, 0, shooter_rep, (), "sacrificed to walk the target")
         )
     landed = sum(1 for s in prim_shots if s.hit) + sum(1 for _, s in spread_shots if s.hit)
     dice.note(roll, plural(landed, "hit"))
@@ -976,6 +1001,56 @@ def buckshot_figures(
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class BuckshotPlan:
+    """The figures a shell's dice go to and how each is read (FD §6), before any is
+    rolled: the one reading the shot is rolled against and its odds computed over."""
+
+    band: BuckshotBand
+    targets: tuple[TargetSpec, ...]
+    """The primary first, then the spread figures; a die each, the best to the primary."""
+    steps: tuple[Step, ...]
+    """The band's and support's steps; () beyond the bands, where no die is rolled."""
+    damage_class: DamageClass
+    forced: Status | None
+    """Duck Back for the band that does no damage, else None."""
+
+    @property
+    def rolls(self) -> bool:
+        """False beyond the bands: every figure takes Received Fire, no die is rolled."""
+        return self.band.damage is not BuckshotDamage.RECEIVED_FIRE
+
+    @staticmethod
+    def role(i: int) -> str:
+        return "primary" if i == 0 else "buckshot"
+
+    def oof_as_duck_back(self, i: int) -> bool:
+        """Out of the Fight reads as Duck Back for the second and later figures (FD §6)."""
+        return self.band.damage is BuckshotDamage.SEVERE_LATER_DUCK_BACK and i > 0
+
+
+def buckshot_plan(
+    primary: TargetSpec,
+    nearby: Sequence[Nearby],
+    *,
+    distance: float,
+    support: Support,
+    moved: bool,
+) -> BuckshotPlan:
+    """The band, the figures in the spread and the steps of one shell (FD §6, §7)."""
+    band = buckshot_band(distance)
+    targets = tuple(buckshot_figures(band, primary, nearby))
+    steps: tuple[Step, ...] = ()
+    if band.damage is not BuckshotDamage.RECEIVED_FIRE:
+        steps = (
+            *((Step(f'buckshot at {distance:g}"', band.steps, fd(6)),) if band.steps else ()),
+            *support_steps(support, moved=moved),
+        )
+    cls = DamageClass.DEADLY if band.damage is BuckshotDamage.DEADLY else DamageClass.SEVERE
+    forced = Status.DUCK_BACK if band.damage is BuckshotDamage.DUCK_BACK else None
+    return BuckshotPlan(band, targets, steps, cls, forced)
+
+
 def buckshot(
     dice: DiceSource,
     shooter_rep: int,
@@ -1017,8 +1092,10 @@ def buckshot(
         who=who,
     )
     check_can_fire(weapon, m, 1)
-    band = buckshot_band(distance)
-    targets = buckshot_figures(band, primary, nearby)
+    plan = buckshot_plan(
+        primary, nearby, distance=distance, support=support, moved=moved or fast_moving
+    )
+    band, targets = plan.band, plan.targets
     for t in targets:
         check_rep(t.rep, "target Rep")
     notes = [
@@ -1028,14 +1105,14 @@ def buckshot(
     ]
     figures: list[FigureFire] = []
     faces: tuple[int, ...] = ()
-    if band.damage is BuckshotDamage.RECEIVED_FIRE:
+    if not plan.rolls:
         for i, t in enumerate(targets):
             figures.append(
                 FigureFire(
                     t.name,
                     t.rep,
                     t.key,
-                    "primary" if i == 0 else "buckshot",
+                    plan.role(i),
                     (),
                     (),
                     None,
@@ -1045,10 +1122,6 @@ def buckshot(
                 )
             )
     else:
-        steps = (
-            *((Step(f'buckshot at {distance:g}"', band.steps, fd(6)),) if band.steps else ()),
-            *support_steps(support, moved=moved or fast_moving),
-        )
         roll = dice.roll(
             len(targets),
             section="7.9.10",
@@ -1058,20 +1131,17 @@ def buckshot(
         )
         faces = roll.faces
         ordered = sorted(faces, reverse=True)
-        cls = DamageClass.DEADLY if band.damage is BuckshotDamage.DEADLY else DamageClass.SEVERE
         for i, (t, face) in enumerate(zip(targets, ordered, strict=True)):
-            role = "primary" if i == 0 else "buckshot"
-            shot = ctx.shot(i + 1, face, t, steps, role)
+            role = plan.role(i)
+            shot = ctx.shot(i + 1, face, t, plan.steps, role)
             figures.append(
                 ctx.figure(
                     t,
                     role,
                     [shot],
-                    damage_class=cls,
-                    forced_status=Status.DUCK_BACK
-                    if band.damage is BuckshotDamage.DUCK_BACK
-                    else None,
-                    oof_as_duck_back=band.damage is BuckshotDamage.SEVERE_LATER_DUCK_BACK and i > 0,
+                    damage_class=plan.damage_class,
+                    forced_status=plan.forced,
+                    oof_as_duck_back=plan.oof_as_duck_back(i),
                     section=fd(6),
                 )
             )
@@ -1264,6 +1334,62 @@ def firing_mode(
     return m
 
 
+@dataclass(frozen=True, slots=True)
+class FiringRoute:
+    """Which rule of the module a firing goes to, with the arguments that rule takes
+    beside the shooter's circumstances: the one choice :func:`fire_weapon` and
+    :func:`~crdesk.rules.firearms.odds.fire_weapon_odds` both follow."""
+
+    rule: str
+    """``buckshot``, ``full_auto``, ``burst`` or ``single``."""
+    weapon: WeaponState
+    """The weapon set to the mode it fires in."""
+    args: tuple[Any, ...]
+    kwargs: Mapping[str, Any]
+
+    def shared(self, choice: FireOptions) -> dict[str, Any]:
+        """The circumstances every rule and its odds take from the choice."""
+        return {
+            "support": choice.support,
+            "moved": choice.moved,
+            "fast_moving": choice.fast_moving,
+            "rush_shot": choice.rush_shot,
+            "options": choice.options,
+            **self.kwargs,
+        }
+
+
+def firing_route(
+    weapon: WeaponState, targets: Sequence[FireTarget], choice: FireOptions
+) -> FiringRoute:
+    """The rule this firing uses (buckshot, Full Auto, bursts or one-round fire, by the
+    ammunition and the mode, FD §5, §6) and its own arguments, the choices checked first."""
+    m = firing_mode(weapon, targets, choice)
+    armed = replace(weapon, mode=m)
+    first = targets[0]
+    if weapon.card.buckshot:
+        return FiringRoute(
+            "buckshot", armed, (first.target, first.nearby), {"distance": first.distance}
+        )
+    if m is FireMode.FA:
+        return FiringRoute(
+            "full_auto",
+            armed,
+            (first.target, first.nearby),
+            {"distance": first.distance, "aim": choice.aim, "walk_pairs": choice.walk_pairs},
+        )
+    if m in BURST_MODES:
+        return FiringRoute(
+            "burst", armed, ([BurstTarget(t.target, t.nearby) for t in targets],), {}
+        )
+    return FiringRoute(
+        "single",
+        armed,
+        ([t.target for t in targets],),
+        {"dice_count": choice.dice_count, "allocation": choice.allocation},
+    )
+
+
 def fire_weapon(
     dice: DiceSource,
     shooter_rep: int,
@@ -1274,59 +1400,22 @@ def fire_weapon(
     """Fire a weapon by its card: Semi and the other one-round modes, bursts, Full Auto or
     buckshot, whichever the mode and the ammunition call for (FD §5, §6)."""
     choice = choice or FireOptions()
-    m = firing_mode(weapon, targets, choice)
-    common: dict[str, Any] = {
-        "support": choice.support,
-        "moved": choice.moved,
-        "fast_moving": choice.fast_moving,
-        "rush_shot": choice.rush_shot,
-        "keep_tight_ammo": choice.keep_tight_ammo,
-        "options": choice.options,
-        "conversions": choice.conversions,
-        "roll_damage_dice": choice.roll_damage_dice,
-        "geometry": choice.geometry,
-        "who": choice.who,
+    route = firing_route(weapon, targets, choice)
+    rules: dict[str, Callable[..., FirearmsFire]] = {
+        "buckshot": buckshot,
+        "full_auto": full_auto,
+        "burst": burst_fire,
+        "single": single_fire,
     }
-    first = targets[0]
-    if weapon.card.buckshot:
-        return buckshot(
-            dice,
-            shooter_rep,
-            weapon,
-            first.target,
-            first.nearby,
-            distance=first.distance,
-            mode=m,
-            **common,
-        )
-    if m is FireMode.FA:
-        return full_auto(
-            dice,
-            shooter_rep,
-            weapon,
-            first.target,
-            first.nearby,
-            distance=first.distance,
-            aim=choice.aim,
-            walk_pairs=choice.walk_pairs,
-            **common,
-        )
-    if m in BURST_MODES:
-        return burst_fire(
-            dice,
-            shooter_rep,
-            weapon,
-            [BurstTarget(t.target, t.nearby) for t in targets],
-            mode=m,
-            **common,
-        )
-    return single_fire(
+    return rules[route.rule](
         dice,
         shooter_rep,
-        weapon,
-        [t.target for t in targets],
-        mode=m,
-        dice_count=choice.dice_count,
-        allocation=choice.allocation,
-        **common,
+        route.weapon,
+        *route.args,
+        keep_tight_ammo=choice.keep_tight_ammo,
+        conversions=choice.conversions,
+        roll_damage_dice=choice.roll_damage_dice,
+        geometry=choice.geometry,
+        who=choice.who,
+        **route.shared(choice),
     )

@@ -14,10 +14,9 @@ Fraction(1, 1)
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
 
 from crdesk import odds as base_odds
 from crdesk.errors import IllegalActionError
@@ -32,26 +31,20 @@ from crdesk.rules.firearms.fire import (
     FireTarget,
     Nearby,
     Step,
-    buckshot_figures,
-    fa_pair_steps,
-    firing_mode,
+    buckshot_plan,
+    firing_route,
+    full_auto_plan,
     nearest_figures,
     read_die,
-    spread_row,
     support_steps,
 )
 from crdesk.rules.firearms.tables import (
     BURST_MISS_REACH,
-    BURST_MODES,
     BURST_STEPS,
     DEFAULT_CONVERSIONS,
-    FA_DICE,
-    BuckshotDamage,
     Conversions,
     DamageClass,
-    FireMode,
     Support,
-    buckshot_band,
     fd,
 )
 from crdesk.rules.shooting import TargetSpec, default_allocation, shot_circumstances
@@ -411,33 +404,36 @@ def full_auto_odds(
     options = options or RulesOptions()
     rush = rush_shot or not weapon.ready
     impact = _impact(weapon, options)
-    base = support_steps(support, moved=moved or fast_moving)
-    _, row = spread_row(distance, support)
-    spread = nearest_figures(nearby, row.spread, {primary.key})
-    rolled = FA_DICE - 2 * walk_pairs
-    primary_n = min(row.primary_dice, rolled)
-    walk = (Step(f"walking {walk_pairs} pairs", walk_pairs, fd("5.2")),) if walk_pairs else ()
+    plan = full_auto_plan(
+        primary,
+        nearby,
+        distance=distance,
+        aim=aim,
+        walk_pairs=walk_pairs,
+        support=support,
+        moved=moved or fast_moving,
+    )
+    rolled = plan.rolled
     figs = [_Fig(primary, "primary", _damage(primary.rep, DamageClass.SEVERE, impact=impact))]
     figs += [
         _Fig(n.target, "spread", _damage(n.target.rep, DamageClass.SEVERE, impact=impact))
-        for n in spread
+        for n in plan.spread
     ]
 
     def slots_for(dodged: bool) -> list[_Slot | None]:
         out: list[_Slot | None] = []
         for i in range(rolled):
-            steps = (fa_pair_steps(i + 1, aimed=aim), *base)
-            if i < primary_n:
-                if dodged and i > 0:
-                    out.append(None)
-                else:
-                    out.append(_Slot(0, (*steps, *walk), _circ(primary, 0, fast_moving, rush)))
+            if i < plan.primary_n:
+                first = not (dodged and i > 0)
+                circ = _circ(primary, 0, fast_moving, rush)
+                out.append(_Slot(0, plan.steps(i), circ) if first else None)
                 continue
-            k = i - primary_n
-            if k < len(spread):
-                out.append(_Slot(k + 1, steps, _circ(spread[k].target, 0, fast_moving, rush)))
-            else:
+            near = plan.spread_figure(i)
+            if near is None:
                 out.append(None)
+                continue
+            k, n = near
+            out.append(_Slot(k + 1, plan.steps(i), _circ(n.target, 0, fast_moving, rush)))
         return out
 
     if not primary.fast_moving:
@@ -472,34 +468,29 @@ def buckshot_odds(
     options = options or RulesOptions()
     rush = rush_shot or not weapon.ready
     impact = _impact(weapon, options)
-    band = buckshot_band(distance)
-    targets = buckshot_figures(band, primary, nearby)
-    if band.damage is BuckshotDamage.RECEIVED_FIRE:
-        figs = [_Fig(t, "buckshot", {}) for t in targets]
+    plan = buckshot_plan(
+        primary, nearby, distance=distance, support=support, moved=moved or fast_moving
+    )
+    if not plan.rolls:  # beyond the bands: Received Fire only, no die
+        figs = [_Fig(t, "buckshot", {}) for t in plan.targets]
         zero = [dict.fromkeys(("hit", "hits", *_RANKED), Fraction(0)) for _ in figs]
         return _result([], [], figs, zero, 0, conversions, fd(6))
-    steps = (
-        *((Step(f'buckshot at {distance:g}"', band.steps, fd(6)),) if band.steps else ()),
-        *support_steps(support, moved=moved or fast_moving),
-    )
-    cls = DamageClass.DEADLY if band.damage is BuckshotDamage.DEADLY else DamageClass.SEVERE
-    forced = Status.DUCK_BACK if band.damage is BuckshotDamage.DUCK_BACK else None
     figs = [
         _Fig(
             t,
-            "primary" if i == 0 else "buckshot",
+            plan.role(i),
             _damage(
                 t.rep,
-                cls,
+                plan.damage_class,
                 impact=impact,
-                forced=forced,
-                oof_as_duck_back=band.damage is BuckshotDamage.SEVERE_LATER_DUCK_BACK and i > 0,
+                forced=plan.forced,
+                oof_as_duck_back=plan.oof_as_duck_back(i),
             ),
         )
-        for i, t in enumerate(targets)
+        for i, t in enumerate(plan.targets)
     ]
     slots: list[_Slot | None] = [
-        _Slot(i, steps, _circ(t, 0, fast_moving, rush)) for i, t in enumerate(targets)
+        _Slot(i, plan.steps, _circ(t, 0, fast_moving, rush)) for i, t in enumerate(plan.targets)
     ]
     slot_hit, acc = _run(shooter_rep, len(slots), slots, figs, conversions)
     return _result(slots, slot_hit, figs, acc, len(slots), conversions, fd(6))
@@ -560,41 +551,17 @@ def fire_weapon_odds(
 ) -> FirearmsOdds:
     """Exact odds of :func:`crdesk.rules.firearms.fire.fire_weapon` with the same choices."""
     choice = choice or FireOptions()
-    m = firing_mode(weapon, targets, choice)
-    armed = replace(weapon, mode=m)  # the odds functions read the weapon's mode
-    common: dict[str, Any] = {
-        "support": choice.support,
-        "moved": choice.moved,
-        "fast_moving": choice.fast_moving,
-        "rush_shot": choice.rush_shot,
-        "options": choice.options,
-        "conversions": choice.conversions or DEFAULT_CONVERSIONS,
+    route = firing_route(weapon, targets, choice)
+    rules: dict[str, Callable[..., FirearmsOdds]] = {
+        "buckshot": buckshot_odds,
+        "full_auto": full_auto_odds,
+        "burst": burst_odds,
+        "single": single_fire_odds,
     }
-    first = targets[0]
-    if weapon.card.buckshot:
-        return buckshot_odds(
-            shooter_rep, armed, first.target, first.nearby, distance=first.distance, **common
-        )
-    if m is FireMode.FA:
-        return full_auto_odds(
-            shooter_rep,
-            armed,
-            first.target,
-            first.nearby,
-            distance=first.distance,
-            aim=choice.aim,
-            walk_pairs=choice.walk_pairs,
-            **common,
-        )
-    if m in BURST_MODES:
-        return burst_odds(
-            shooter_rep, armed, [BurstTarget(t.target, t.nearby) for t in targets], **common
-        )
-    return single_fire_odds(
+    return rules[route.rule](
         shooter_rep,
-        armed,
-        [t.target for t in targets],
-        dice_count=choice.dice_count,
-        allocation=choice.allocation,
-        **common,
+        route.weapon,
+        *route.args,
+        conversions=choice.conversions or DEFAULT_CONVERSIONS,
+        **route.shared(choice),
     )

@@ -53,6 +53,8 @@ GAME = {
     "pef_contact_in_sight",  # test_pef_options.py
     "raid_objective_taken_on_reach",  # test_encounter.py
     "defend_item_stays_put",  # test_encounter.py
+    "fd_keep_tight_ammo",  # test_firearms_game.py (the module's jam, FD §3)
+    "fd_spotter_by_radio",  # test_firearms_game.py, data game firearms_indirect_spotter.json
 }
 
 
