@@ -14,7 +14,15 @@ class ModelError(CrdeskError, ValueError):
 
 
 class IllegalActionError(CrdeskError, ValueError):
-    """A decision the rules do not allow now; the message is for the player."""
+    """A decision the rules do not allow now; the message is for the player.
+
+    ``about`` names what the refusal is about ("targets", "allocation"), so that a
+    front end can point at the field or flag it came from without reading the words.
+    """
+
+    def __init__(self, message: str = "", *, about: str = "") -> None:
+        super().__init__(message)
+        self.about = about
 
 
 class DiceScriptExhaustedError(CrdeskError):

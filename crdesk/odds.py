@@ -50,10 +50,10 @@ from crdesk.rules.reaction import (
 )
 from crdesk.rules.shooting import (
     TargetSpec,
-    default_allocation,
     pitiful_shot_applies,
     shot_circumstances,
     shot_hits,
+    volley_allocation,
 )
 from crdesk.tables import (
     GRENADE_THROW,
@@ -450,9 +450,7 @@ def fire_odds(
     if stats.blast:
         raise IllegalActionError("blast weapons have no per-target odds here")
     k = stats.target
-    alloc = tuple(allocation) if allocation is not None else default_allocation(k, len(targets))
-    if len(alloc) != len(targets) or sum(alloc) != k or any(a < 1 for a in alloc):
-        raise IllegalActionError(f"allocation {list(alloc)} does not fit {len(targets)} targets")
+    alloc = volley_allocation(stats, len(targets), allocation)
     # damage chances per hit, per target
     dmg: list[dict[Status, Fraction]] = []
     for t in targets:

@@ -1,6 +1,6 @@
 """Batch simulation for balance: many encounters played by the policies, and what they say.
 
-``crdesk simulate`` (:mod:`crdesk.simulate_cli`) plays N games with both sides
+``crdesk simulate`` (:mod:`crdesk.cli.simulate`) plays N games with both sides
 automated -- the player's Band by :class:`~crdesk.game.objective.TacticalPolicy` by
 default (the encounter's objective, Cover to Cover; ``--player objective`` and
 ``--player book`` keep the plainer players, :data:`PLAYER_POLICIES`), the non-player side by
@@ -450,9 +450,9 @@ def warm_up(games: int) -> None:
     garbage cycles, and each collection would otherwise scan every module, table and
     compiled kernel again (about 4% of a long batch's time)."""
     if games >= WARM_UP_GAMES:
-        from crdesk.geometry import kernels
+        from crdesk.geometry import los
 
-        kernels.warm_up()
+        los.warm_up()
         gc.collect()
         gc.freeze()
 

@@ -17,8 +17,9 @@ from typing import Any
 
 import pytest
 
-from crdesk import generate_cli, limits
+from crdesk import limits
 from crdesk import scenario as io
+from crdesk.cli import generate as generate_cli
 from crdesk.cli import main
 from crdesk.errors import ScenarioError, ScenarioFormatError, UnreadableFileError
 from crdesk.model import Building
@@ -365,7 +366,7 @@ def test_every_hostile_file_validates_and_los_runs_without_a_traceback(
 
 @pytest.mark.parametrize("name", ["demo-urban.crdesk", "demo-wooded.crdesk"])
 def test_9_all_pairs_agree_with_the_pair_by_pair_verdicts(name: str) -> None:
-    from crdesk import los_cli
+    from crdesk.cli import los as los_cli
     from crdesk.geometry.los import explain, viewpoints
     from crdesk.geometry.terrain_index import build_index
 

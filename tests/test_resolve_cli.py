@@ -16,7 +16,9 @@ from typing import Any
 
 import pytest
 
-from crdesk import cli, resolve_cli
+from crdesk.cli import app as cli
+from crdesk.cli import resolve as resolve_cli
+from crdesk.cli.resolve import engine as resolve_engine
 
 Capsys = pytest.CaptureFixture[str]
 
@@ -1134,7 +1136,7 @@ def test_plain_output_survives_a_narrow_console(monkeypatch: pytest.MonkeyPatch)
     raw = io.BytesIO()
     stream = io.TextIOWrapper(raw, encoding="cp1252", newline="\n")
     monkeypatch.setattr(sys, "stdout", stream)
-    resolve_cli._say("Damage 5: 5 ≥ Rep 4 → Out of the Fight (7.9.11).")
+    resolve_engine.say("Damage 5: 5 ≥ Rep 4 → Out of the Fight (7.9.11).")
     stream.flush()
     assert raw.getvalue() == b"Damage 5: 5 >= Rep 4 -> Out of the Fight (7.9.11).\n"
 

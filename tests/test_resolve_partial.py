@@ -17,7 +17,8 @@ from typing import Any
 
 import pytest
 
-from crdesk import cli
+from crdesk.cli import app as cli
+from crdesk.cli import common
 from tests.test_resolve_cli import Capsys, as_json, run
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -250,34 +251,34 @@ def test_validate_names_a_newer_file_once(tmp_path: Path, capsys: Capsys) -> Non
     doc["format_version"] = 99
     newer = tmp_path / "newer.crdesk"
     newer.write_text(json.dumps(doc), encoding="utf-8")
-    assert cli.main(["validate", str(newer)]) == cli.EXIT_PROBLEMS
+    assert cli.main(["validate", str(newer)]) == common.EXIT_PROBLEMS
     out = capsys.readouterr().out
     assert out.count(str(newer)) == 1 and "newer crdesk" in out
 
 
 def test_render_to_an_unwritable_path_exits_2_saying_why(tmp_path: Path, capsys: Capsys) -> None:
     target = tmp_path / "missing" / "map.png"
-    assert cli.main(["render", str(DEMO), "-o", str(target)]) == cli.EXIT_USAGE
+    assert cli.main(["render", str(DEMO), "-o", str(target)]) == common.EXIT_USAGE
     err = capsys.readouterr().err
     assert (
         err == f"error: cannot write {target}: the folder {str(target.parent)!r} does not exist\n"
     )
-    assert cli.output_problem(tmp_path) == "it is a folder"
-    assert cli.output_problem(tmp_path / "fine.png") is None
+    assert common.output_problem(tmp_path) == "it is a folder"
+    assert common.output_problem(tmp_path / "fine.png") is None
 
 
 def test_a_closed_pipe_ends_quietly_in_process(capsys: Capsys) -> None:
     def handler(_args: object) -> int:
         raise BrokenPipeError(32, "Broken pipe")
 
-    assert cli.run_quietly_into_a_pipe(handler, None) == cli.EXIT_PIPE  # type: ignore[arg-type]
+    assert cli.run_quietly_into_a_pipe(handler, None) == common.EXIT_PIPE  # type: ignore[arg-type]
 
 
 def test_a_closed_pipe_ends_quietly() -> None:
     # the real thing in a child process: output far past a pipe's buffer, the reader
     # gone (as `crdesk generate ... | head -1` leaves it); crdesk.cli only, to start fast
     code = (
-        "import sys; from crdesk import cli; "
+        "import sys; from crdesk.cli import app as cli; "
         "sys.exit(cli.run_quietly_into_a_pipe(lambda a: print('x' * 200_000) or 0, None))"
     )
     proc = subprocess.Popen(
@@ -287,7 +288,7 @@ def test_a_closed_pipe_ends_quietly() -> None:
     proc.stdout.close()
     with proc.stderr:
         err = proc.stderr.read().decode()
-    assert proc.wait(timeout=60) == cli.EXIT_PIPE
+    assert proc.wait(timeout=60) == common.EXIT_PIPE
     assert err == "", err
 
 

@@ -12,6 +12,7 @@ import pytest
 
 from crdesk import simulate
 from crdesk.cli import main
+from crdesk.cli.simulate import report_lines
 from crdesk.dice import CounterDice
 from crdesk.model import BandType
 from crdesk.resources import resource_root
@@ -28,7 +29,6 @@ from crdesk.simulate import (
     summarize,
     wilson,
 )
-from crdesk.simulate_cli import report_lines
 
 Capsys = pytest.CaptureFixture[str]
 

@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from crdesk.cli import EXIT_OK, EXIT_PROBLEMS, main
+from crdesk.cli import main
+from crdesk.cli.common import EXIT_OK, EXIT_PROBLEMS
 from crdesk.resources import demo_scenario
 from crdesk.scenario import load, read_document
 from crdesk.validation import check_battlefield, check_file

@@ -15,8 +15,8 @@ an outline blocks; no contact at all leaves the line open; anything else (an
 end inside woods or a building, an exact touch) is *deferred* to the exact
 GEOS rules.  Property tests run both routes on random tables and compare.
 
-The engine uses them once :func:`warm_up` (or, in the GUI,
-:func:`warm_up_in_background`) has compiled them; until then, and without
+The engine uses them once :func:`crdesk.geometry.los.warm_up` (in the GUI,
+:func:`~crdesk.geometry.los.warm_up_in_background`) has compiled them; until then, and without
 numba or with ``CRDESK_NO_JIT=1`` in the environment, it keeps its numpy
 route.  Compiled code is cached on disk: the first run after an install
 compiles for 15-30 seconds on one core (the GUI does it in the background),
@@ -30,7 +30,7 @@ import math
 import os
 import threading
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -801,7 +801,11 @@ _INLINE = {
 
 
 def _compile() -> None:
-    """Compile every kernel (or load it from the disk cache) and run it on two figures."""
+    """Compile every kernel (or load it from the disk cache) in place of its Python loop.
+
+    Each name here is rebound to its numba dispatcher, in :data:`_KERNELS` order, so that
+    a kernel compiled later calls the compiled helpers.
+    """
     from numba import njit
 
     space = globals()
@@ -809,54 +813,6 @@ def _compile() -> None:
         space[name] = njit(cache=True, nogil=True, inline="always" if name in _INLINE else "never")(
             space[name]
         )
-    from shapely.geometry import Polygon
-
-    from crdesk.geometry.los import (
-        _evaluate_compiled,
-        _locate_compiled,
-        viewpoints,
-    )
-    from crdesk.geometry.terrain_index import build_index
-    from crdesk.model import Battlefield, Figure, Force, Table, TerrainFeature
-    from crdesk.model import TerrainKind as K
-    from crdesk.options import RulesOptions
-
-    wood = TerrainFeature("w", K.WOODS, "w", Polygon([(4, 4), (8, 4), (8, 8), (4, 8)]))
-    bf = Battlefield(Table(12, 12), [wood], [])
-    bf.add_force(
-        Force(
-            "a",
-            "A",
-            figures=[Figure("f1", "f1", rep=4, x=2, y=2), Figure("f2", "f2", rep=4, x=9, y=9)],
-        )
-    )
-    rules = RulesOptions()
-    index = build_index(bf, rules)
-    pair = np.array([0], dtype=np.int64), np.array([1], dtype=np.int64)
-    vp = viewpoints(bf, index, rules)
-    _evaluate_compiled(index, vp, *pair, rules)
-    _locate_compiled(index, vp.x, vp.y, vp.r, rules)
-    n = len(vp)
-    view = (vp.x, vp.y, vp.r, vp.fx, vp.fy, vp.blocks)
-    square = [np.zeros((n, n), dtype=np.bool_) for _ in range(7)]
-    lines = np.ones((n, n, 3), dtype=np.int8)
-    moved = np.zeros(n, dtype=np.bool_)
-    unsure = np.empty((1, 2), dtype=np.int64)
-    spots = np.array([[5.0, 5.0, 0.5]])
-    recheck_moved(view, lines, moved, spots, 0.01, 0.5, tuple(square), unsure)
-    res = _evaluate_compiled(index, vp, *pair, rules)
-    square = [np.zeros((n, n), dtype=np.bool_) for _ in range(6)]
-    verdicts: tuple[Any, ...] = (res.a, res.b, res.distance, res.ab, res.ba, res.gate_ab)
-    verdicts += (
-        res.gate_ba,
-        res.cover_ab,
-        res.cover_ba,
-        res.concealed_ab,
-        res.concealed_ba,
-        res.line_state,
-    )
-    targets = (*square, np.zeros((n, n)), np.zeros((n, n, 3), dtype=np.int8))
-    store_pairs(verdicts, 0, (*targets, np.zeros((n, n), dtype=np.bool_)))
 
 
 _state = "cold"
@@ -864,8 +820,8 @@ _state = "cold"
 _lock = threading.Lock()
 
 
-def _build() -> bool:
-    """Compile unless done (call with ``_lock`` held); True when the kernels are ready.
+def _build(exercise: Callable[[], None]) -> bool:
+    """Compile and exercise unless done (call with ``_lock`` held); True when ready.
 
     A numba that fails to compile leaves the engine on its numpy route (same
     verdicts, slower) rather than breaking line of sight.
@@ -874,34 +830,37 @@ def _build() -> bool:
     if _state not in ("ready", "broken"):
         try:
             _compile()
+            exercise()
         except Exception as exc:  # any failure means: stay on numpy
             _state = "broken"
-            warnings.warn(f"sight kernels unavailable, using numpy: {exc}", stacklevel=3)
+            warnings.warn(f"sight kernels unavailable, using numpy: {exc}", stacklevel=4)
         else:
             _state = "ready"
     return _state == "ready"
 
 
-def warm_up() -> bool:
-    """Compile the kernels now (waiting for a compile under way); True when they are ready."""
+def prepare(exercise: Callable[[], None]) -> bool:
+    """Compile the kernels, run ``exercise`` on them, and let the engine use them; waits
+    for a compile under way.  True when they are ready.
+
+    ``exercise`` is the sight engine's sample table (:func:`crdesk.geometry.los.warm_up`),
+    which calls every kernel with the argument types the engine passes, so nothing
+    compiles again later; it lives with the engine, which this module never imports.
+    """
     if not AVAILABLE:
         return False
     with _lock:
-        return _build()
+        return _build(exercise)
 
 
-def warm_up_in_background() -> None:
-    """Compile on a daemon thread; until it is done the engine keeps its numpy route.
-
-    The GUI calls this at start, so that the first run after an install does not
-    freeze the window for the second numba takes to compile.
-    """
+def prepare_in_background(exercise: Callable[[], None]) -> None:
+    """:func:`prepare` on a daemon thread; until it is done the engine keeps its numpy route."""
     global _state
     with _lock:
         if not AVAILABLE or _state != "cold":
             return
         _state = "warming"
-    threading.Thread(target=warm_up, name="crdesk-jit", daemon=True).start()
+    threading.Thread(target=prepare, args=(exercise,), name="crdesk-jit", daemon=True).start()
 
 
 _pin = threading.local()
@@ -909,11 +868,12 @@ _pin = threading.local()
 
 
 def usable() -> bool:
-    """Whether the engine may call the kernels: only once :func:`warm_up` has made them ready.
+    """Whether the engine may call the kernels: only once a warm-up has made them ready.
 
     Nothing compiles implicitly: a one-shot command (``crdesk los``) is done on
     the numpy route long before numba would be, while the GUI, the tests and
-    the benchmarks -- which judge sight thousands of times -- warm up first.
+    the benchmarks -- which judge sight thousands of times -- warm up first
+    (:func:`crdesk.geometry.los.warm_up`).
     Inside :func:`pinned` the answer is the pinned route's (kernels only if ready).
     """
     route = getattr(_pin, "route", None)
@@ -943,11 +903,11 @@ __all__ = [
     "base_on_line",
     "evaluate_pairs",
     "pinned",
+    "prepare",
+    "prepare_in_background",
     "recheck_moved",
     "sight_line",
     "store_pairs",
     "terrain_line",
     "usable",
-    "warm_up",
-    "warm_up_in_background",
 ]

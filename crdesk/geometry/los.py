@@ -35,7 +35,7 @@ query run the same rules:
   night/weather distance; terrain along the line (nearest the viewer first);
   other figures' bases.
 
-Speed (issue 4): once :func:`crdesk.geometry.kernels.warm_up` has compiled them,
+Speed (issue 4): once :func:`warm_up` has compiled the :mod:`~crdesk.geometry.kernels`,
 :func:`evaluate` (and the base rechecks and figure places the visibility
 service needs) runs as compiled loops doing the same tests line by line; GEOS
 then settles only what they leave (an exact touch).  The numpy route below
@@ -136,6 +136,29 @@ USE_KERNELS = True
 (tests switch it off to check the numpy route gives the same verdicts)."""
 SAMPLE_FRACTION = 0.5
 """Side sample points sit halfway from the centre to the edge of the base, across the line."""
+
+
+def compiled_route() -> bool:
+    """Whether sight is judged by the compiled kernels now (else by the numpy route):
+    switched on here, warmed up (:func:`warm_up`), not pinned off for this thread."""
+    return USE_KERNELS and kernels.usable()
+
+
+def warm_up() -> bool:
+    """Compile the sight kernels now (waiting for a compile under way) and run them once
+    on a small table; True when they are ready (the engine then uses them:
+    :func:`compiled_route`)."""
+    return kernels.prepare(_run_kernels_once)
+
+
+def warm_up_in_background() -> None:
+    """:func:`warm_up` on a daemon thread; until it is done sight stays on numpy.
+
+    The GUI calls this at start, so that the first run after an install does not
+    freeze the window while numba compiles.
+    """
+    kernels.prepare_in_background(_run_kernels_once)
+
 
 _REASON_TEXT = {
     Reason.VISIBLE: "in sight",
@@ -537,7 +560,7 @@ def _places(
     out: list[Place | None] = [cache.get(k) for k in keys]
     miss = [k for k, p in enumerate(out) if p is None]
     if miss:
-        locate = _locate_compiled if USE_KERNELS and kernels.usable() else locate_many
+        locate = _locate_compiled if compiled_route() else locate_many
         found = locate(index, x[miss], y[miss], r[miss], rules)
         for k, place in zip(miss, found, strict=True):
             out[k] = place
@@ -592,7 +615,7 @@ def evaluate(
     """
     a = np.asarray(a, dtype=np.int64)
     b = np.asarray(b, dtype=np.int64)
-    if not detailed and USE_KERNELS and kernels.usable():
+    if not detailed and compiled_route():
         return _evaluate_compiled(index, vp, a, b, rules)
     m = len(a)
     dx = vp.x[b] - vp.x[a]
@@ -2000,3 +2023,49 @@ def explain(index: TerrainIndex, vp: Viewpoints, v: int, t: int, rules: RulesOpt
         cover_reasons=reasons,
         distance=float(res.distance[0]),
     )
+
+
+def _run_kernels_once() -> None:
+    """Call every kernel, through the engine, on two figures and a wood: numba compiles
+    (or loads from its cache) each one for the argument types the engine passes, so a
+    game or a dragged figure never waits for a compile (:func:`warm_up`)."""
+    from shapely.geometry import Polygon
+
+    from crdesk.model import Force, Table, TerrainFeature
+
+    wood = TerrainFeature("w", K.WOODS, "w", Polygon([(4, 4), (8, 4), (8, 8), (4, 8)]))
+    bf = Battlefield(Table(12, 12), [wood], [])
+    bf.add_force(
+        Force(
+            "a",
+            "A",
+            figures=[Figure("f1", "f1", rep=4, x=2, y=2), Figure("f2", "f2", rep=4, x=9, y=9)],
+        )
+    )
+    rules = RulesOptions()
+    index = build_index(bf, rules)
+    pair = np.array([0], dtype=np.int64), np.array([1], dtype=np.int64)
+    vp = viewpoints(bf, index, rules)
+    _evaluate_compiled(index, vp, *pair, rules)
+    _locate_compiled(index, vp.x, vp.y, vp.r, rules)
+    n = len(vp)
+    view = (vp.x, vp.y, vp.r, vp.fx, vp.fy, vp.blocks)
+    square = [np.zeros((n, n), dtype=np.bool_) for _ in range(7)]
+    lines = np.ones((n, n, 3), dtype=np.int8)
+    moved = np.zeros(n, dtype=np.bool_)
+    unsure = np.empty((1, 2), dtype=np.int64)
+    spots = np.array([[5.0, 5.0, 0.5]])
+    kernels.recheck_moved(view, lines, moved, spots, 0.01, 0.5, tuple(square), unsure)
+    res = _evaluate_compiled(index, vp, *pair, rules)
+    square = [np.zeros((n, n), dtype=np.bool_) for _ in range(6)]
+    verdicts: tuple[Any, ...] = (res.a, res.b, res.distance, res.ab, res.ba, res.gate_ab)
+    verdicts += (
+        res.gate_ba,
+        res.cover_ab,
+        res.cover_ba,
+        res.concealed_ab,
+        res.concealed_ba,
+        res.line_state,
+    )
+    targets = (*square, np.zeros((n, n)), np.zeros((n, n, 3), dtype=np.int8))
+    kernels.store_pairs(verdicts, 0, (*targets, np.zeros((n, n), dtype=np.bool_)))

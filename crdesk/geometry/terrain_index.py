@@ -332,15 +332,6 @@ def _build_raster(index: TerrainIndex, battlefield: Battlefield) -> Raster:
     return Raster(x0=x0, y0=y0, cell=h, label=label)
 
 
-def _rings(poly: BaseGeometry) -> list[LineString]:
-    out: list[LineString] = []
-    for part in getattr(poly, "geoms", [poly]):
-        if isinstance(part, Polygon) and not part.is_empty:
-            out.append(part.exterior)
-            out.extend(part.interiors)
-    return out
-
-
 @dataclass(frozen=True, slots=True)
 class Place:
     """Where a figure or point stands relative to the terrain (digest 7.9.4, 8.3, 15.2).

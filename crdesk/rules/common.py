@@ -126,9 +126,12 @@ def success_roll(
     who: str = "",
     figures: Sequence[str] = (),
 ) -> tuple[Roll, int]:
-    """Roll ``count`` d6 counting successes (1-3)."""
+    """Roll ``count`` d6 counting successes (1-3, In Sight and Melee Combat), and write
+    the count into the roll's log entry; the roll and the successes."""
     roll = dice.roll(count, section=section, table=table, who=who, figures=figures)
-    return roll, count_successes(roll.faces)
+    successes = count_successes(roll.faces)
+    dice.note(roll, plural(successes, "success", "successes"), successes=successes)
+    return roll, successes
 
 
 def check_rep(rep: int, what: str = "Rep") -> None:

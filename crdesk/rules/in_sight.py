@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from crdesk.dice import DiceSource, count_successes, dice_count
+from crdesk.dice import DiceSource, dice_count
 from crdesk.errors import IllegalActionError
-from crdesk.rules.common import RuleResult, check_rep, faces_text, figure_id, plural
+from crdesk.rules.common import RuleResult, check_rep, faces_text, figure_id, plural, success_roll
 from crdesk.tables import IN_SIGHT_CONCEALED_DICE
 
 SECTION = "7.6.3"
@@ -118,9 +118,9 @@ def in_sight(dice: DiceSource, groups: Sequence[InSightGroup]) -> InSightResult:
         if g.successes is not None:
             rolled.append((g, n, (), g.successes))
             continue
-        roll = dice.roll(n, section=SECTION, table="In Sight", who=g.name, figures=(g.key,))
-        s = count_successes(roll.faces)
-        dice.note(roll, plural(s, "success", "successes"), successes=s)
+        roll, s = success_roll(
+            dice, n, section=SECTION, table="In Sight", who=g.name, figures=(g.key,)
+        )
         rolled.append((g, n, roll.faces, s))
     sights: list[GroupSight] = []
     for g, n, faces, s in rolled:

@@ -10,11 +10,18 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import ClassVar
 
-from crdesk.dice import DiceSource, count_passes, count_successes, dice_count
+from crdesk.dice import DiceSource, count_passes, dice_count
 from crdesk.errors import IllegalActionError
 from crdesk.model import MeleeWeapon, Status
 from crdesk.options import RulesOptions
-from crdesk.rules.common import RuleResult, check_rep, faces_text, figure_id, plural, words
+from crdesk.rules.common import (
+    RuleResult,
+    check_rep,
+    faces_text,
+    figure_id,
+    success_roll,
+    words,
+)
 from crdesk.tables import (
     CHARGE_TARGET_DICE,
     MAX_MELEE_ATTACKERS,
@@ -506,15 +513,12 @@ def melee(
     rounds: list[MeleeRound] = []
     for _ in range(max_rounds):
         ra, rb = reps[a.key], reps[b.key]
-        roll_a = dice.roll(
-            a.dice(ra), section="7.11.4", table="Melee Combat", who=a.name, figures=(a.key,)
+        roll_a, sa = success_roll(
+            dice, a.dice(ra), section="7.11.4", table="Melee Combat", who=a.name, figures=(a.key,)
         )
-        roll_b = dice.roll(
-            b.dice(rb), section="7.11.4", table="Melee Combat", who=b.name, figures=(b.key,)
+        roll_b, sb = success_roll(
+            dice, b.dice(rb), section="7.11.4", table="Melee Combat", who=b.name, figures=(b.key,)
         )
-        sa, sb = count_successes(roll_a.faces), count_successes(roll_b.faces)
-        dice.note(roll_a, plural(sa, "success", "successes"), successes=sa)
-        dice.note(roll_b, plural(sb, "success", "successes"), successes=sb)
         head = (
             f"{a.name} (Rep {ra}) rolled {faces_text(roll_a.faces)}: {sa}; "
             f"{b.name} (Rep {rb}) rolled {faces_text(roll_b.faces)}: {sb}"

@@ -244,17 +244,22 @@ class FireResult(RuleResult):
         raise KeyError(id_)
 
     def explain(self) -> str:
+        return " ".join(self.explain_lines())
+
+    def explain_lines(self) -> list[str]:
+        """The explanation as lines: the roll, each target, then the ammo (for a referee
+        printing one line each)."""
         head = (
             f"Rep {self.shooter_rep} {self.weapon} rolled {faces_text(self.faces)}"
             + (f", kept {faces_text(self.kept)}" if self.kept != self.faces else "")
             + (f" ({', '.join(self.circumstances)})" if self.circumstances else "")
             + f" ({SECTION})."
         )
-        parts = [head] + [t.explain() for t in self.targets]
+        lines = [head] + [t.explain() for t in self.targets]
         if self.out_of_ammo:
             why = "always after firing" if self.ones < 2 else f"{self.ones} ones rolled"
-            parts.append(f"Out of ammo: {why} (7.9.2).")
-        return " ".join(parts)
+            lines.append(f"Out of ammo: {why} (7.9.2).")
+        return lines
 
 
 def default_allocation(dice: int, targets: int) -> tuple[int, ...]:
@@ -263,6 +268,34 @@ def default_allocation(dice: int, targets: int) -> tuple[int, ...]:
     for i in range(dice):
         alloc[i % targets] += 1
     return tuple(alloc)
+
+
+def volley_allocation(
+    stats: WeaponStats, targets: int, allocation: Sequence[int] | None
+) -> tuple[int, ...]:
+    """The Target dice each target gets (7.9.9), or why the targets or the allocation are
+    refused (7.9.7): the one check of :func:`fire` and of its exact odds."""
+    kept_count = stats.target
+    if not targets:
+        raise IllegalActionError(
+            f"fire needs at least one target ({stats.name} has Target {kept_count})",
+            about="targets",
+        )
+    if targets > kept_count:
+        raise IllegalActionError(
+            f"{stats.name} has Target {kept_count}: at most {kept_count} targets, "
+            f"got {targets} (7.9.7)",
+            about="targets",
+        )
+    alloc = tuple(allocation) if allocation is not None else default_allocation(kept_count, targets)
+    if len(alloc) != targets or any(a < 1 for a in alloc) or sum(alloc) != kept_count:
+        raise IllegalActionError(
+            f"allocation {','.join(map(str, alloc))} must give each of the "
+            f"{plural(targets, 'target')} at least one die and {kept_count} dice in all "
+            "(7.9.9)",
+            about="allocation",
+        )
+    return alloc
 
 
 def fire(
@@ -291,24 +324,8 @@ def fire(
         raise IllegalActionError(
             f"{stats.name} fires at a spot with a blast circle (7.10.5), not at targets"
         )
-    if not targets:
-        raise IllegalActionError("fire needs at least one target")
     kept_count = stats.target
-    if len(targets) > kept_count:
-        raise IllegalActionError(
-            f"{stats.name} has Target {kept_count}: at most {kept_count} targets, "
-            f"got {len(targets)}"
-        )
-    alloc = (
-        tuple(allocation)
-        if allocation is not None
-        else default_allocation(kept_count, len(targets))
-    )
-    if len(alloc) != len(targets) or any(a < 1 for a in alloc) or sum(alloc) != kept_count:
-        raise IllegalActionError(
-            f"allocation {list(alloc)} must give each of the {len(targets)} targets at "
-            f"least one die and {kept_count} dice in all (7.9.9)"
-        )
+    alloc = volley_allocation(stats, len(targets), allocation)
     for target in targets:
         check_rep(target.rep, "target Rep")
     ids = [t.key for t in targets]
@@ -477,8 +494,3 @@ def fire_two_weapons(
     )
     rank = weapon_rank([w for w, _ in volleys], options=options)
     return TwoWeaponsResult(results, rank)
-
-
-def stats_for(weapon: WeaponCode | str, options: RulesOptions | None = None) -> WeaponStats:
-    """The weapon's row under the options (7.9, or 16.0 with Old School)."""
-    return weapon_stats(weapon, (options or RulesOptions()).old_school)

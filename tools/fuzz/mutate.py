@@ -154,8 +154,8 @@ def check_input(raw: bytes, sight: bool = True) -> str:
     ``"accepted"``; anything else raises, and is a bug.  An accepted file must
     save, load again, and save to the same text (saving is idempotent).
     """
-    from crdesk import los_cli
     from crdesk import scenario as io
+    from crdesk.cli import los as los_cli
     from crdesk.errors import ScenarioError
     from crdesk.validation import check_battlefield
 

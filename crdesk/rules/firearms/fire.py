@@ -584,12 +584,15 @@ def single_fire(
             f"not {n} (FD §3, §5)"
         )
     if len(targets) > n:
-        raise IllegalActionError(f"{plural(n, 'die', 'dice')} can go to at most {n} targets")
+        raise IllegalActionError(
+            f"{plural(n, 'die', 'dice')} can go to at most {n} targets", about="targets"
+        )
     alloc = tuple(allocation) if allocation is not None else default_allocation(n, len(targets))
     if len(alloc) != len(targets) or any(a < 1 for a in alloc) or sum(alloc) != n:
         raise IllegalActionError(
-            f"allocation {list(alloc)} must give each of the {len(targets)} targets at least "
-            f"one die and {n} dice in all (7.9.9)"
+            f"allocation {','.join(map(str, alloc))} must give each of the "
+            f"{plural(len(targets), 'target')} at least one die and {n} dice in all (7.9.9)",
+            about="allocation",
         )
     for t in targets:
         check_rep(t.rep, "target Rep")
@@ -1312,7 +1315,7 @@ def firing_mode(
         modes = ", ".join(x.label for x in card.modes)
         raise IllegalActionError(f"{card.name} has no {m.label} mode (it has {modes}) (FD §2)")
     if not targets:
-        raise IllegalActionError("fire needs at least one target")
+        raise IllegalActionError("fire needs at least one target", about="targets")
     if choice.aim and m is not FireMode.FA:
         raise IllegalActionError(f"aiming is for Full Auto (FD §5.1), not {m.label}")
     if choice.walk_pairs and m is not FireMode.FA:

@@ -1,8 +1,8 @@
 """``crdesk generate``: the generator from the command line (issue 5, deliverable 2).
 
-The sub-command lives in :mod:`crdesk.generate_cli` and is plugged into the
+The sub-command lives in :mod:`crdesk.cli.generate` and is plugged into the
 ``crdesk`` parser through ``register(subparsers)``; these tests build a parser
-the same way, so they do not depend on how ``crdesk.cli`` lists its extensions.
+the same way, so they do not depend on how :mod:`crdesk.cli.app` lists its extensions.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from crdesk import scenario as scenario_file
-from crdesk.generate_cli import register
+from crdesk.cli.generate import register
 from crdesk.generator import generate, replay
 from crdesk.model import Building
 
@@ -32,7 +32,7 @@ def test_generate_writes_a_valid_scenario_and_prints_the_log(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "town.crdesk"
-    assert run(["generate", *ARGS, "--scale", "15mm", "-o", str(out)]) == 0
+    assert run(["generate", *ARGS, "--scale", "15mm", "-o", str(out), "--verbose"]) == 0
     printed = capsys.readouterr().out
     assert "Urban table, seed 42" in printed
     assert "9.3.1 Terrain Generator, section 1" in printed
@@ -74,11 +74,24 @@ def test_a_saved_log_replays_to_the_saved_map(tmp_path: Path) -> None:
 def test_defaults_are_a_36_inch_table_rolled_by_the_book(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    assert run(["generate", "--seed", "5"]) == 0
+    assert run(["generate", "--seed", "5", "--verbose"]) == 0
     printed = capsys.readouterr().out
     assert '36" x 36"' in printed
     assert "9.2 Overall Terrain Type: 1d6 rolled" in printed
     assert "no file written" in printed
+
+
+def test_the_roll_log_is_printed_only_with_verbose(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["generate", *ARGS]) == 0
+    quiet = capsys.readouterr().out.splitlines()
+    assert quiet[0].startswith('Urban table, seed 42: 48" x 36"')
+    assert quiet[1:] == [quiet[1], "no file written (give -o FILE.crdesk to save it)"]
+    assert quiet[1].endswith("buildings")
+    assert run(["generate", *ARGS, "--verbose"]) == 0
+    loud = capsys.readouterr().out.splitlines()
+    assert loud[0] == quiet[0] and loud[-2:] == quiet[1:]
+    assert any("9.3.1 Terrain Generator, section 1" in line for line in loud)
+    assert any("seed" in line for line in loud[1:-2])  # the outline shape seeds too
 
 
 @pytest.mark.parametrize(
@@ -88,6 +101,8 @@ def test_defaults_are_a_36_inch_table_rolled_by_the_book(
         (["--size", "0x36"], "size"),
         (["--type", "swamp"], "invalid choice"),
         (["--seed", "x"], "invalid int"),
+        (["--size", "-5x36"], "each table side must be"),
+        (["--size", "36x-5"], "each table side must be"),
     ],
 )
 def test_bad_arguments_are_usage_errors(
@@ -103,3 +118,27 @@ def test_an_unwritable_file_is_reported(tmp_path: Path, capsys: pytest.CaptureFi
     out = tmp_path / "missing-folder" / "map.crdesk"
     assert run(["generate", "--seed", "1", "-o", str(out)]) == 2
     assert "cannot write" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ["map.txt", "map", "map.crgame"])
+def test_an_output_that_is_not_a_scenario_file_is_refused_before_generating(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / name
+    assert run(["generate", "--seed", "1", "-o", str(out)]) == 2
+    captured = capsys.readouterr()
+    assert captured.err == f"error: -o/--output must end in .crdesk, got {str(out)!r}\n"
+    assert captured.out == "" and not out.exists()
+
+
+def test_an_unwritable_folder_is_refused_before_generating(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "missing-folder" / "map.crdesk"
+    assert run(["generate", "--seed", "1", "-o", str(out)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""  # nothing generated, nothing printed
+    assert (
+        captured.err
+        == f"error: cannot write {out}: the folder {str(out.parent)!r} does not exist\n"
+    )

@@ -1,7 +1,8 @@
 """``crdesk generate``: a table by the book from the command line (issue 5).
 
 ``crdesk generate --seed 42 --type urban --size 48x36 --encounter raid -o town.crdesk``
-prints every roll of the generation log (9.2-9.5, 12) and writes the scenario.
+writes the scenario and says what it holds; ``--verbose`` also prints every roll of
+the generation log (9.2-9.5, 12).
 The same inputs always write a byte-identical file: chance comes only from the
 seed (:func:`crdesk.generator.generate`).  Without ``--seed`` a seed is drawn
 from the system and printed, so the table can be made again.
@@ -14,10 +15,11 @@ from __future__ import annotations
 import argparse
 import math
 import random
+import re
 import sys
 
 from crdesk import limits
-from crdesk.cli import EXIT_OK, EXIT_USAGE
+from crdesk.cli.common import EXIT_OK, EXIT_USAGE, cannot_write, refuse_output
 from crdesk.generator import GeneratorError, format_entry, generate
 
 
@@ -27,7 +29,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "generate",
         help="generate a table by the book's terrain tables (9.2-9.5)",
         description="Generate a table by the book (9.2-9.5, with the encounter's extra "
-        "buildings, 12), print every roll, and save it as a scenario.",
+        "buildings, 12) and save it as a scenario; --verbose prints every roll.",
     )
     p.add_argument("--seed", type=int, help="the seed (default: a fresh one, printed)")
     p.add_argument(
@@ -54,8 +56,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--scale", default="28mm", choices=["28mm", "15mm"], help="figure scale (default 28mm)"
     )
     p.add_argument("-o", "--output", metavar="FILE", help="write the scenario here (.crdesk)")
-    p.add_argument("--verbose", action="store_true", help="also print the outline shape seeds")
+    p.add_argument(
+        "--verbose",
+        action="store_true",
+        help="print every roll of the generation log (and the outline shape seeds)",
+    )
     p.set_defaults(handler=run_generate)
+    # a size typed with a minus (--size -5x36) is a bad size to refuse in words, not a flag
+    p._negative_number_matcher = re.compile(r"^-\.?\d")
 
 
 def _size(text: str) -> tuple[float, float]:
@@ -79,6 +87,9 @@ def run_generate(args: argparse.Namespace) -> int:
     """Generate, print the log, and save when ``-o`` is given."""
     from crdesk.scenario import check_document, save, to_document
 
+    refused = refuse_output(args.output, (".crdesk",)) if args.output else None
+    if refused is not None:  # before the generation, as every command that writes a file
+        return refused
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     width, height = args.size
     try:
@@ -92,10 +103,9 @@ def run_generate(args: argparse.Namespace) -> int:
         f"encounter {args.encounter}"
     )
     assert scenario.generation is not None
-    for entry in scenario.generation.log:
-        if entry.get("die") == "seed" and not args.verbose:
-            continue
-        print(f"  {format_entry(entry)}")
+    if args.verbose:
+        for entry in scenario.generation.log:
+            print(f"  {format_entry(entry)}")
     buildings = sum(1 for f in scenario.battlefield.terrain if f.kind.value == "building")
     features = len(scenario.battlefield.terrain) - buildings
     print(f"{features} terrain features, {buildings} buildings")
@@ -109,7 +119,6 @@ def run_generate(args: argparse.Namespace) -> int:
     try:
         save(scenario, args.output)
     except OSError as exc:
-        print(f"error: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
-        return EXIT_USAGE
+        return cannot_write(args.output, exc)
     print(f"wrote {args.output}")
     return EXIT_OK

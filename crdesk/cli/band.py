@@ -14,7 +14,7 @@ from ``--seed`` (a random seed, printed, by default) or are entered with ``--dic
 
 A bad argument, a file that is not a Band or a game, or a game that cannot be taken
 in prints one line ``error: ...`` on stderr and exits 2, and no file is written.
-``crdesk.cli`` wires it in with :func:`register`.
+:mod:`crdesk.cli.app` wires it in with :func:`register`.
 """
 
 from __future__ import annotations
@@ -37,7 +37,16 @@ from crdesk.band import (
     save_band,
     weapon_name,
 )
-from crdesk.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, OneLineParser, int_in
+from crdesk.cli.common import (
+    EXIT_OK,
+    EXIT_PROBLEMS,
+    EXIT_USAGE,
+    OneLineParser,
+    add_command,
+    cannot_write,
+    int_in,
+    refuse_output,
+)
 from crdesk.dice import CounterDice, DiceSource, ScriptedDice
 from crdesk.errors import CrdeskError, DiceScriptExhaustedError, IllegalActionError
 from crdesk.model import BandType
@@ -60,16 +69,13 @@ class _Parser(OneLineParser):
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``band`` and its subcommands to the ``crdesk`` parser's subparsers."""
-    saved = subparsers._parser_class
-    subparsers._parser_class = _Parser
-    try:
-        band = subparsers.add_parser(
-            "band",
-            help="start a Band, show it, and take a finished game into it (7.13, 13)",
-            description=DESCRIPTION,
-        )
-    finally:
-        subparsers._parser_class = saved
+    band = add_command(
+        subparsers,
+        _Parser,
+        "band",
+        help="start a Band, show it, and take a finished game into it (7.13, 13)",
+        description=DESCRIPTION,
+    )
 
     def no_command(args: argparse.Namespace) -> int:
         band.print_help(sys.stderr)
@@ -162,7 +168,7 @@ def _save(band: Band, path: str) -> int | None:
     except BandFileError as exc:
         return _error(exc.one_line())
     except OSError as exc:
-        return _error(f"{path}: cannot save ({exc.strerror or exc})")
+        return cannot_write(path, exc)
     return None
 
 
@@ -223,6 +229,9 @@ def cmd_new(args: argparse.Namespace) -> int:
         return _error("NAME: give the Band a name")
     if Path(args.output).exists() and not args.force:
         return _error(f"{args.output} exists; give --force to replace it")
+    refused = refuse_output(args.output, (".crband",))
+    if refused is not None:
+        return refused
     made = _dice(args)
     if isinstance(made, int):
         return made
@@ -277,6 +286,9 @@ def cmd_after_battle(args: argparse.Namespace) -> int:
     """``crdesk band after-battle FILE --game GAME [--seed S | --dice F,...] [--json]``."""
     from crdesk.game.savefile import GameFileError, GameReplayError, load_game
 
+    refused = refuse_output(args.output, (".crband",)) if args.output else None
+    if refused is not None:
+        return refused
     band = _open(args.file)
     if isinstance(band, int):
         return band

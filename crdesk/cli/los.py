@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from crdesk.cli import EXIT_OK, EXIT_USAGE, load_for_command
+from crdesk.cli.common import EXIT_OK, EXIT_USAGE, load_for_command
 from crdesk.errors import ModelError
 from crdesk.geometry.los import REASONS, LosResult, evaluate, explain, viewpoints
 from crdesk.geometry.terrain_index import build_index
@@ -24,15 +24,19 @@ from crdesk.visibility import VisibilityService
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``los`` subcommand to the ``crdesk`` subparsers (``crdesk.cli`` calls this)."""
+    """Add ``los`` to the ``crdesk`` parser (:mod:`crdesk.cli.app` calls this)."""
     parser = subparsers.add_parser(
         "los",
         help="print line of sight, Cover and concealment verdicts",
         description=__doc__,
     )
     parser.add_argument("file", help="a scenario file")
-    parser.add_argument("--from", dest="viewer", metavar="ID", help="the viewing figure")
-    parser.add_argument("--to", dest="target", metavar="ID", help="the figure looked at")
+    parser.add_argument(
+        "--from", dest="viewer", metavar="ID", help="the viewing figure (its id or its name)"
+    )
+    parser.add_argument(
+        "--to", dest="target", metavar="ID", help="the figure looked at (its id or its name)"
+    )
     parser.add_argument(
         "--json",
         action="store_true",
@@ -169,17 +173,58 @@ def _json_row(row: dict[str, Any]) -> str:
     return "{\n" + ",\n".join(lines) + "\n  }"
 
 
+LISTED_FIGURES = 40
+"""Figures named in an unknown-figure error; more are counted, not listed."""
+
+
+def figure_id(battlefield: Battlefield, typed: str, flag: str) -> str:
+    """The id of the figure ``typed`` names: its id, else the one figure with that name
+    (case aside).  An unknown or ambiguous name is refused naming the flag and the figures
+    there are, so the player can pick one."""
+    figures = list(battlefield.figures())
+    if any(f.id == typed for f in figures):
+        return typed
+    named = [f for f in figures if f.name.casefold() == typed.strip().casefold()]
+    if len(named) == 1:
+        return named[0].id
+    if named:
+        ids = ", ".join(f.id for f in named)
+        raise ModelError(f"{flag}: {len(named)} figures are named {typed!r} ({ids}): give the id")
+    if not figures:
+        raise ModelError(f"{flag}: no figure {typed!r}: the table has no figures")
+    listed = [f.id if f.name == f.id else f"{f.id} ({f.name})" for f in figures]
+    more = len(listed) - LISTED_FIGURES
+    shown = ", ".join(listed[:LISTED_FIGURES]) + (f" and {more} more" if more > 0 else "")
+    raise ModelError(f"{flag}: no figure with id or name {typed!r}; the figures are: {shown}")
+
+
+def _nothing_to_judge(battlefield: Battlefield) -> str:
+    """Why there are no verdicts to print: no figures, or one figure alone."""
+    ids = battlefield.figure_ids()
+    if not ids:
+        return "no figures on this table: no line of sight to judge"
+    return f"only one figure on this table ({ids[0]}): no line of sight to judge"
+
+
 def run(args: argparse.Namespace) -> int:
     """Handle ``crdesk los``; returns the exit status."""
     scenario = load_for_command(args.file)
     if isinstance(scenario, int):
         return scenario
+    battlefield = scenario.battlefield
     try:
-        found = verdicts(scenario.battlefield, scenario.rules, args.viewer, args.target)
+        viewer = figure_id(battlefield, args.viewer, "--from") if args.viewer else None
+        target = figure_id(battlefield, args.target, "--to") if args.target else None
+        if viewer is not None and viewer == target:
+            raise ModelError(f"--from and --to name the same figure ({viewer})")
+        found = verdicts(battlefield, scenario.rules, viewer, target)
     except ModelError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     out = sys.stdout
+    if not found and not args.json:  # one figure (or none) has nothing to look at
+        out.write(_nothing_to_judge(battlefield) + "\n")
+        return EXIT_OK
     if args.json:  # row by row: one document of every pair would be held in memory twice
         out.write("[")
         for k, r in enumerate(found):

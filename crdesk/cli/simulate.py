@@ -9,7 +9,7 @@
 
 The batch itself is :mod:`crdesk.simulate`.  Bad arguments print one line
 ``error: ...`` on stderr and exit 2; a game that fails is reported with its
-seed and the batch goes on (exit 1 when any game failed).  ``crdesk.cli``
+seed and the batch goes on (exit 1 when any game failed).  :mod:`crdesk.cli.app`
 wires it in with :func:`register`.
 """
 
@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from crdesk.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, OneLineParser, int_in
+from crdesk.cli.common import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, OneLineParser, add_command, int_in
 from crdesk.model import BandType, EncounterType
 from crdesk.simulate import (
     DEFAULT_MAX_TURNS,
@@ -81,21 +81,18 @@ _turns = int_in(1, 10_000, "a number of turns")
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``simulate`` to the ``crdesk`` parser's subparsers."""
-    saved = subparsers._parser_class
-    subparsers._parser_class = _Parser
-    try:
-        p = subparsers.add_parser(
-            "simulate",
-            help="play many automated encounters and print win rates, losses and "
-            "the rules that decide them",
-            description="Play N encounters with both sides automated and print their "
-            "statistics: a scenario as it stands, or a table generated for each game "
-            "with a Band deployed on it.",
-            epilog=EPILOG,
-            formatter_class=argparse.RawDescriptionHelpFormatter,
-        )
-    finally:
-        subparsers._parser_class = saved
+    p = add_command(
+        subparsers,
+        _Parser,
+        "simulate",
+        help="play many automated encounters and print win rates, losses and "
+        "the rules that decide them",
+        description="Play N encounters with both sides automated and print their "
+        "statistics: a scenario as it stands, or a table generated for each game "
+        "with a Band deployed on it.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("scenario", nargs="?", metavar="SCENARIO", help="a .crdesk scenario file")
     p.add_argument(
         "--generate",
@@ -204,7 +201,7 @@ def _setup(args: argparse.Namespace) -> Setup | int:
             band=members if members is not None else default_band(band_type),
             **common,
         )
-    from crdesk.cli import load_for_command
+    from crdesk.cli.common import load_for_command
     from crdesk.scenario import dumps
 
     scenario = load_for_command(args.scenario)

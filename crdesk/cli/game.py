@@ -16,7 +16,7 @@
 Every subcommand prints text, or one JSON object with ``--json``.  A refused
 action, a bad argument or a file that is not a game prints one line
 ``error: ...`` on stderr and exits 2 (the game file is left untouched); a game
-whose steps no longer replay exits 1.  ``crdesk.cli`` wires it in with
+whose steps no longer replay exits 1.  :mod:`crdesk.cli.app` wires it in with
 :func:`register`.
 """
 
@@ -32,13 +32,16 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from crdesk.cli import (
+from crdesk.cli.common import (
     EXIT_OK,
     EXIT_PROBLEMS,
     EXIT_USAGE,
     OneLineParser,
+    add_command,
+    cannot_write,
     int_in,
     load_for_command,
+    refuse_output,
 )
 from crdesk.dice import CounterDice
 from crdesk.errors import CrdeskError, IllegalActionError
@@ -130,18 +133,15 @@ _turns = int_in(1, 10_000, "a number of turns")
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``game`` and its subcommands to the ``crdesk`` parser's subparsers."""
-    saved = subparsers._parser_class
-    subparsers._parser_class = _Parser
-    try:
-        game = subparsers.add_parser(
-            "game",
-            help="play an encounter a step at a time from a saved .crgame file",
-            description=DESCRIPTION,
-            epilog=_action_table(),
-            formatter_class=argparse.RawDescriptionHelpFormatter,
-        )
-    finally:
-        subparsers._parser_class = saved
+    game = add_command(
+        subparsers,
+        _Parser,
+        "game",
+        help="play an encounter a step at a time from a saved .crgame file",
+        description=DESCRIPTION,
+        epilog=_action_table(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
 
     def no_command(args: argparse.Namespace) -> int:
         game.print_help(sys.stderr)
@@ -284,7 +284,7 @@ def _save(game: Game, path: str) -> int | None:
     try:
         save_game(game, path)
     except OSError as exc:
-        return _error(f"{path}: cannot save ({exc.strerror or exc})")
+        return cannot_write(path, exc)
     return None
 
 
@@ -408,6 +408,8 @@ def _new_game(
     """What ``new`` and ``auto`` share: no overwrite unasked, the scenario loaded, a
     seed (random unless given), the game made; or the exit status of what failed."""
     refused = _refuse_overwrite(args.output, args.force)
+    if refused is None and args.output:  # before a game is played (auto) to be lost
+        refused = refuse_output(args.output, (".crgame",))
     if refused is not None:
         return refused
     scenario = load_for_command(args.scenario)
