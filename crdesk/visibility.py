@@ -441,7 +441,7 @@ class VisibilityService:
         if not len(a):
             return
         res = evaluate(index, vp, a, b, self.rules)
-        if los.USE_KERNELS and kernels.usable():
+        if los.compiled_route():
             pair = np.ascontiguousarray(res.a), np.ascontiguousarray(res.b)
             verdicts: tuple[Any, ...] = (*pair, res.distance, res.ab, res.ba, res.gate_ab)
             verdicts += (res.gate_ba,)
@@ -529,7 +529,7 @@ class VisibilityService:
         # other pairs whose sight lines pass near a changed base, before or after
         spots += [(fresh.x[k], fresh.y[k], fresh.r[k]) for k in ks if fresh.blocks[k]]
         spot_rows = np.array(spots, dtype=np.float64).reshape(-1, 3)
-        if spots and los.USE_KERNELS and kernels.usable():
+        if spots and los.compiled_route():
             again = np.empty((n * (n - 1) // 2, 2), dtype=np.int64)
             view = (fresh.x, fresh.y, fresh.r, fresh.fx, fresh.fy, fresh.blocks)
             matrices: tuple[Any, ...] = (self._open, self._gate, self._raw_cover, self._raw_conc)

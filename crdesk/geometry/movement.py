@@ -24,7 +24,7 @@ import shapely
 from shapely.geometry import LineString, MultiPoint, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
-from crdesk.geometry import kernels, los
+from crdesk.geometry import los
 from crdesk.geometry.los import CODE, CoverKind, Reason, Viewpoints, cover_reasons, evaluate
 from crdesk.geometry.terrain_index import (
     _NOWHERE,
@@ -820,7 +820,7 @@ def nearest_cover(
     rank = np.argsort(dist_all, kind="stable")
     order, dist_sorted = cand[rank], dist_all[rank]
     grown, walls_grown = _duck_solids(index, r)
-    compiled = los.USE_KERNELS and kernels.usable()
+    compiled = los.compiled_route()
     locate_all = los._locate_compiled if compiled else _locate_spots
     threat_place = locate_all(
         index, np.array([threat[0]], dtype=np.float64), np.array([threat[1]]), np.zeros(1), calm
