@@ -676,6 +676,7 @@ def run(
     folder: Path | None = None,
     window: Any = None,
     trace: bool = False,
+    demo: Path | None = None,
 ) -> Walk:
     """Walk ``actions`` actions (or for ``minutes``) over a main window; raise
     :class:`MonkeyFailure` on the first failed check.  Returns the walk."""
@@ -692,7 +693,7 @@ def run(
             # each walk starts from the same window (no docks or geometry left by the
             # walk before), so one seed replays alone what it did in a long run
             QSettings().clear()
-            window = MainWindow(load(str(demo_scenario())))
+            window = MainWindow(load(str(demo or demo_scenario())))
             window.resize(1200, 860)
             window.show()
         window.play.autoplay = False
@@ -752,12 +753,18 @@ def main(argv: list[str] | None = None) -> int:
     if hasattr(signal, "SIGUSR1"):  # kill -USR1 PID: where a hung walk is
         faulthandler.register(signal.SIGUSR1, all_threads=True)
     QApplication.instance() or QApplication([sys.argv[0]])
+    # the demo as it is now: a long run in a tree others commit to must not read a demo
+    # written for rules options this process, started earlier, has not loaded
+    from crdesk.resources import demo_scenario
+
+    demo = settings / "demo.crdesk"
+    demo.write_bytes(Path(str(demo_scenario())).read_bytes())
     seed, total, started = args.seed, 0, time.monotonic()
     failed: list[int] = []
     while True:
         walk_start = time.monotonic()
         try:
-            walk = run(seed, args.actions, play=not args.no_play, trace=args.trace)
+            walk = run(seed, args.actions, play=not args.no_play, trace=args.trace, demo=demo)
             if WATCHDOG is not None:
                 WATCHDOG.tick(None)
         except MonkeyFailure as failure:
