@@ -177,6 +177,8 @@ class LosProbeTool(Tool):
             return False
         hit = pick(self.ctx, pos)
         figures = {f.id for f in self.ctx.document.battlefield.figures()}
+        if self.viewer is not None and self.viewer not in figures:
+            self.cancel()  # the viewer was deleted (or undone away) since it was chosen
         if self.viewer is None or self._pinned:
             if hit in figures:
                 self.cancel()
@@ -207,9 +209,12 @@ class LosProbeTool(Tool):
             return None
         bf = self.ctx.document.battlefield
         rules = self.ctx.document.scenario.rules
+        figures = {f.id: f for f in bf.figures()}
+        if self.viewer not in figures:  # deleted since it was chosen: nothing to probe
+            self.cancel()
+            return None
         index = self._terrain_index()
         target = pick(self.ctx, pos)
-        figures = {f.id: f for f in bf.figures()}
         if target in figures and target != self.viewer:
             end = (figures[target].x, figures[target].y)
             result = line_of_sight(bf, self.viewer, target, rules, index=index)
