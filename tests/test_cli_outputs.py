@@ -58,3 +58,31 @@ def test_render_names_its_three_formats(tmp_path: Path, capsys: pytest.CaptureFi
     assert capsys.readouterr().err == (
         f"error: -o/--output must end in .png, .svg or .pdf, got {str(out)!r}\n"
     )
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["validate"],
+        ["render", str(DEMO)],
+        ["los"],
+        ["generate", "--bogus"],
+        ["install-desktop", "--bogus"],
+        ["simulate", "--bogus"],
+        ["game", "show"],
+        ["band", "show"],
+        ["resolve", "fire", "--bogus"],
+    ],
+    ids=lambda c: " ".join(c),
+)
+def test_a_bad_command_line_is_one_line_and_exit_2_in_every_subcommand(
+    command: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    try:
+        code = main(command)
+    except SystemExit as ended:
+        code = ended.code
+    assert code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and err.count("\n") == 1, err
+    assert "usage:" not in err

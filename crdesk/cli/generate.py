@@ -19,13 +19,22 @@ import re
 import sys
 
 from crdesk import limits
-from crdesk.cli.common import EXIT_OK, EXIT_USAGE, cannot_write, refuse_output
+from crdesk.cli.common import (
+    EXIT_OK,
+    EXIT_USAGE,
+    OneLineParser,
+    add_command,
+    cannot_write,
+    refuse_output,
+)
 from crdesk.generator import GeneratorError, format_entry, generate
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``generate`` sub-command to the ``crdesk`` parser."""
-    p = subparsers.add_parser(
+    p = add_command(
+        subparsers,
+        OneLineParser,
         "generate",
         help="generate a table by the book's terrain tables (9.2-9.5)",
         description="Generate a table by the book (9.2-9.5, with the encounter's extra "

@@ -9,12 +9,14 @@ from __future__ import annotations
 import argparse
 import sys
 
-from crdesk.cli.common import EXIT_OK, EXIT_USAGE, frontend
+from crdesk.cli.common import EXIT_OK, EXIT_USAGE, OneLineParser, add_command, frontend
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``install-desktop`` to the ``crdesk`` parser (:mod:`crdesk.cli.app` calls this)."""
-    p = subparsers.add_parser(
+    p = add_command(
+        subparsers,
+        OneLineParser,
         "install-desktop",
         help="add crdesk to the desktop menu, with its icons, file types and thumbnails",
     )

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from crdesk.cli.common import EXIT_OK, EXIT_USAGE, load_for_command
+from crdesk.cli.common import EXIT_OK, EXIT_USAGE, OneLineParser, add_command, load_for_command
 from crdesk.errors import ModelError
 from crdesk.geometry.los import REASONS, LosResult, evaluate, explain, viewpoints
 from crdesk.geometry.terrain_index import build_index
@@ -25,7 +25,9 @@ from crdesk.visibility import VisibilityService
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``los`` to the ``crdesk`` parser (:mod:`crdesk.cli.app` calls this)."""
-    parser = subparsers.add_parser(
+    parser = add_command(
+        subparsers,
+        OneLineParser,
         "los",
         help="print line of sight, Cover and concealment verdicts",
         description=__doc__,

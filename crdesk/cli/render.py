@@ -13,6 +13,8 @@ from crdesk import limits
 from crdesk.cli.common import (
     EXIT_OK,
     EXIT_USAGE,
+    OneLineParser,
+    add_command,
     cannot_write,
     frontend,
     load_for_command,
@@ -23,7 +25,9 @@ from crdesk.cli.common import (
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``render`` to the ``crdesk`` parser (:mod:`crdesk.cli.app` calls this)."""
-    p = subparsers.add_parser(
+    p = add_command(
+        subparsers,
+        OneLineParser,
         "render",
         help="export a scenario's table as PNG, SVG, or a 1:1 tiled PDF for printing",
     )

@@ -5,13 +5,15 @@ from __future__ import annotations
 import argparse
 import sys
 
-from crdesk.cli.common import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, count
+from crdesk.cli.common import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, OneLineParser, add_command, count
 from crdesk.errors import ScenarioError, UnreadableFileError
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``validate`` to the ``crdesk`` parser (:mod:`crdesk.cli.app` calls this)."""
-    p = subparsers.add_parser(
+    p = add_command(
+        subparsers,
+        OneLineParser,
         "validate",
         help="check scenario files and list every problem",
         description="Check scenario files: the file format (problems mean the file does not "
