@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import shiboken6
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QWheelEvent
 
@@ -159,11 +160,14 @@ def test_save_then_open_round_trip(
     assert window.open_file(path)
     assert window.scene is not old_scene
     assert sorted(i.model_id for i in window.scene.terrain_items()) == sorted(FEATURE_IDS)
-    # The old scene no longer follows the model it showed.
-    old_scene_items = len(old_scene.items())
+    # The old scene is deleted (the open turns the event loop while it builds the new
+    # one, so its deferred delete may already have run), or no longer follows the model
+    alive = shiboken6.isValid(old_scene)
+    old_scene_items = len(old_scene.items()) if alive else 0
     window.scenario.battlefield.remove_feature("woods-1")
     assert window.scene.feature_item("woods-1") is None
-    assert len(old_scene.items()) == old_scene_items
+    if shiboken6.isValid(old_scene):
+        assert len(old_scene.items()) == old_scene_items
 
 
 def test_space_held_turns_the_left_button_into_a_hand(
