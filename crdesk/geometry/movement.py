@@ -115,8 +115,9 @@ def _segment_events(
         if kind is K.IMPASSABLE:
             grown, core = _grown_impassable(index, n, radius)
             if seg.intersects(core):
-                inside = seg.intersection(grown)
-                d = min(seg.project(Point(c)) for c in shapely.get_coordinates(inside))
+                inside = shapely.get_coordinates(seg.intersection(grown))
+                # a move of no length meeting the rock has no crossing: it is there already
+                d = min((seg.project(Point(c)) for c in inside), default=0.0)
                 events.append((d, math.inf, "impassable", fid))
         elif ignore_terrain:
             continue

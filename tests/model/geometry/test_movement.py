@@ -71,6 +71,17 @@ def test_impassable_is_forbidden_even_for_pefs() -> None:
         assert res.forbidden == "impassable" and res.feature_id == "rock"
 
 
+def test_a_move_of_no_length_on_impassable_ground_is_refused_not_a_crash() -> None:
+    # the GUI monkey's seed 111: a figure standing on the rock's edge asked for its way
+    # to the table edge with no length to go (shapely's intersection of a zero-length
+    # line is empty, and the nearest crossing was the min of nothing)
+    for radius in (0.5, 0.0):
+        spot = (22.0, 18.0)
+        res = path_cost(field(), [spot, spot], RULES, radius=radius)
+        assert res.forbidden == "impassable" and res.feature_id == "rock"
+        assert res.length == 0.0
+
+
 def test_door_and_window_costs_and_walls() -> None:
     bf = field()
     assert path_cost(bf, [(30.5, 20), (30.5, 14)], RULES).cost == pytest.approx(6 + 2)
