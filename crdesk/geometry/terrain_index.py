@@ -41,6 +41,9 @@ AT_OPENING = 0.5
 """A figure is *at* a door or window when its base is within 0.5" of the opening (8.3)."""
 RASTER_CELL = 0.1
 """Side of one raster cell in inches (the fast pre-filter of the all-pairs matrix)."""
+RASTER_MAX_CELLS = 6_000_000
+"""Cells at most: a table bigger than some 240" x 240" gets cells coarser than
+RASTER_CELL (a 72" x 48" table has 350,000 cells of 0.1")."""
 
 Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
@@ -256,7 +259,6 @@ def _build_raster(index: TerrainIndex, battlefield: Battlefield) -> Raster:
     at half a cell and the marks dilated by one cell, a superset of the cells
     the edges touch), so the whole cell is inside.
     """
-    h = RASTER_CELL
     mask = np.isin(index.geom_role, (Role.WOODS, Role.BUILDING, Role.IMPASSABLE))
     polys = index.geoms[mask]
     feats = index.geom_feature[mask]
@@ -265,6 +267,9 @@ def _build_raster(index: TerrainIndex, battlefield: Battlefield) -> Raster:
         b = shapely.total_bounds(polys)
         minx, miny = min(minx, float(b[0])), min(miny, float(b[1]))
         maxx, maxy = max(maxx, float(b[2])), max(maxy, float(b[3]))
+    # a huge table gets coarser cells, so the raster stays bounded in memory and time
+    # (still exact: a coarser cell is labelled only when wholly inside, as any is)
+    h = max(RASTER_CELL, math.sqrt((maxx - minx) * (maxy - miny) / RASTER_MAX_CELLS))
     x0, y0 = minx - h, miny - h
     cols = math.ceil((maxx - x0) / h) + 2
     rows = math.ceil((maxy - y0) / h) + 2
