@@ -12,13 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from html import escape
 
 from crdesk.game import Game, adapter
 from crdesk.game.actions import Charge, Point2
 from crdesk.odds import ChargeOdds, charge_odds
 from crdesk.tables import ChargeResult
-from ui.play.fire_preview import pct
+from ui.play.fire_preview import pct, tip_html
 
 Legal = Callable[[Charge], str | None]
 
@@ -69,11 +68,7 @@ class ChargePreview:
 
     def html(self, name: Callable[[str], str]) -> str:
         """The tooltip as rich text: the pair in bold, the odds stressed, a refusal in red."""
-        lines = [escape(line) for line in self.lines(name)]
-        out = [f"<b>{lines[0]}</b>", *lines[1:3], *(f"<b>{line}</b>" for line in lines[3:-1])]
-        colour = "#1b7a36" if self.action is not None else "#b3261e"
-        out.append(f'<span style="color:{colour}">{lines[-1]}</span>')
-        return "<p style='white-space:pre'>" + "<br>".join(out) + "</p>"
+        return tip_html(self.lines(name), self.action is not None, bold_from=3)
 
 
 def preview_charge(

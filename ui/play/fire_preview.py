@@ -16,7 +16,7 @@ fires.  When the volley may be shared, a click opens the fire dialog
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from html import escape
@@ -126,6 +126,18 @@ class ShotPreview:
         colour = "#1b7a36" if self.action is not None else "#b3261e"
         out.append(f'<span style="color:{colour}">{last}</span>')
         return "<p style='white-space:pre'>" + "<br>".join(out) + "</p>"
+
+
+def tip_html(lines: Sequence[str], ok: bool, *, bold_from: int | None = None) -> str:
+    """A spot tool's tooltip as rich text: the first line in bold, the lines from
+    ``bold_from`` (the odds) stressed, the last (click to act, or why not) green or red."""
+    esc = [escape(line) for line in lines]
+    middle = esc[1:-1]
+    if bold_from is not None:
+        middle = [*esc[1:bold_from], *(f"<b>{line}</b>" for line in esc[bold_from:-1])]
+    colour = "#1b7a36" if ok else "#b3261e"
+    body = [f"<b>{esc[0]}</b>", *middle, f'<span style="color:{colour}">{esc[-1]}</span>']
+    return "<p style='white-space:pre'>" + "<br>".join(body) + "</p>"
 
 
 def pct(p: Fraction) -> str:

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from html import escape
 
 from crdesk.game import Game, adapter
 from crdesk.game.actions import Indirect, Point2
 from crdesk.game.firearms import IndirectPlan
-from ui.play.fire_preview import pct
+from ui.play.fire_preview import pct, tip_html
 
 Legal = Callable[[Indirect], str | None]
 
@@ -63,14 +62,7 @@ class IndirectPreview:
         return out
 
     def html(self, name: Callable[[str], str]) -> str:
-        lines = [escape(line) for line in self.lines(name)]
-        colour = "#1b7a36" if self.action is not None else "#b3261e"
-        body = [
-            f"<b>{lines[0]}</b>",
-            *lines[1:-1],
-            f'<span style="color:{colour}">{lines[-1]}</span>',
-        ]
-        return "<p style='white-space:pre'>" + "<br>".join(body) + "</p>"
+        return tip_html(self.lines(name), self.action is not None)
 
 
 def preview_indirect(
