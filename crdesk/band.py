@@ -64,7 +64,7 @@ from crdesk.rules.campaign import (
     rep_change,
 )
 from crdesk.rules.common import TableRoll, faces_text
-from crdesk.scenario import _path_sort_key, _problem, write_atomic
+from crdesk.scenario import _bad_texts, _path_sort_key, _printable, _problem, write_atomic
 from crdesk.schema import _BOOL, _ID, _NAME, _enum, _values
 
 if TYPE_CHECKING:  # the game is only read, never built, here
@@ -495,7 +495,8 @@ def check_band_document(data: dict[str, Any]) -> list[Problem]:
     problems = [_problem(err) for err in _VALIDATOR.iter_errors(data)]
     if not problems:
         problems = _cross_checks(data)
-    return sorted(problems, key=lambda p: _path_sort_key(p.path))
+    problems += _bad_texts(data, "")  # a lone surrogate would load, then never save
+    return sorted(map(_printable, problems), key=lambda p: _path_sort_key(p.path))
 
 
 def _cross_checks(data: dict[str, Any]) -> list[Problem]:

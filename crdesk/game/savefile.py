@@ -33,6 +33,7 @@ Errors are :class:`GameFileError` (a :class:`~crdesk.errors.ScenarioError`);
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import json
@@ -62,7 +63,9 @@ from crdesk.game.seats import MAX_NAME, MAX_SEATS
 from crdesk.jsonfile import parse_object, read_file
 from crdesk.model import Scenario
 from crdesk.scenario import MAX_FILE_BYTES, from_document, to_document, write_atomic
+from crdesk.scenario import _bad_texts as bad_texts
 from crdesk.scenario import _path_sort_key as path_sort_key
+from crdesk.scenario import _printable as printable
 from crdesk.scenario import _problem as schema_problem
 
 SUFFIX = ".crgame"
@@ -409,15 +412,18 @@ def _check_hashes(game: Game) -> dict[int, str]:
             if n in missing:
                 known[n] = g.state_hash()
 
-        Game.replay(
-            game.scenario,
-            history,
-            seed=game.seed,
-            dice=game.dice_mode,
-            settings=game.settings,
-            check=collect,
-        )
-    out = {k: known[k] for k in wanted}
+        # A game opened from its snapshot keeps steps that need not replay: it saves
+        # the hashes it knows (the last step's), and opens from its snapshot again.
+        with contextlib.suppress(ReplayError):
+            Game.replay(
+                game.scenario,
+                history,
+                seed=game.seed,
+                dice=game.dice_mode,
+                settings=game.settings,
+                check=collect,
+            )
+    out = {k: known[k] for k in wanted if k in known}
     _remember(game, out)
     return out
 
@@ -535,7 +541,8 @@ def check_game_document(data: dict[str, Any]) -> list[Problem]:
     problems = [schema_problem(err) for err in _VALIDATOR.iter_errors(data)]
     if not problems:
         problems = _cross_checks(data)
-    return sorted(problems, key=_problem_order)
+    problems += bad_texts(data, "")  # a lone surrogate would load, then never save
+    return sorted(map(printable, problems), key=_problem_order)
 
 
 _FIELD_ORDER = {name: i for i, name in enumerate(GAME_SCHEMA["properties"])}

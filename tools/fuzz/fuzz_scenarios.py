@@ -14,6 +14,10 @@ the peak memory; every traceback or slow input is written with its seed to
 ``--out`` (default ``fuzz-findings/``) so it can be replayed with
 ``--replay SEED``.  The suite runs the same mutations briefly
 (``tests/test_hostile_fuzz.py``).
+
+``--kind crgame`` or ``--kind crband`` fuzzes saved games or Bands instead
+(:mod:`saves`: open strictly, and leniently when the replay fails, save, open
+again, idempotent save; ``tests/test_hostile_fuzz_saves.py`` in the suite).
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import mutate
+import saves
 
 SLOW_S = 5.0
 """An input slower than this is a hang (issue 17's acceptance)."""
@@ -40,6 +45,7 @@ KILL_S = 60
 """An input still running after this is stopped and reported."""
 
 _DOCS: list[dict[str, Any]] = []
+_KIND = ["crdesk"]
 
 
 class _Hung(Exception):
@@ -51,15 +57,22 @@ def _alarm(signum: int, frame: object) -> None:
 
 
 def _one(seed: int) -> tuple[int, str, float, str]:
+    kind = _KIND[0]
     if not _DOCS:
-        _DOCS.extend(mutate.seed_documents())
+        _DOCS.extend(mutate.seed_documents() if kind == "crdesk" else saves.seed_documents(kind))
     rng = random.Random(seed)
-    raw = mutate.mutated_input(rng, _DOCS)
-    sight = rng.random() < 1 / 3
+    if kind == "crdesk":
+        raw = mutate.mutated_input(rng, _DOCS)
+        sight = rng.random() < 1 / 3
+    else:
+        raw = saves.mutated_input(rng, _DOCS)
     start = time.perf_counter()
     signal.alarm(KILL_S)
     try:
-        outcome = mutate.check_input(raw, sight=sight)
+        if kind == "crdesk":
+            outcome = mutate.check_input(raw, sight=sight)
+        else:
+            outcome = saves.CHECKS[kind](raw)
         detail = ""
     except _Hung:
         outcome, detail = "hung", f"stopped after {KILL_S} s"
@@ -70,7 +83,8 @@ def _one(seed: int) -> tuple[int, str, float, str]:
     return seed, outcome, time.perf_counter() - start, detail
 
 
-def _init() -> None:
+def _init(kind: str = "crdesk") -> None:
+    _KIND[0] = kind
     signal.signal(signal.SIGALRM, _alarm)
 
 
@@ -81,18 +95,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--out", type=Path, default=Path("fuzz-findings"))
     parser.add_argument("--replay", type=int, help="run one seed and print its traceback")
+    parser.add_argument(
+        "--kind", choices=["crdesk", "crgame", "crband"], default="crdesk", help="the files fuzzed"
+    )
     args = parser.parse_args(argv)
-    _init()
+    _init(args.kind)
     if args.replay is not None:
         seed, outcome, seconds, detail = _one(args.replay)
-        print(f"seed {seed}: {outcome} in {seconds:.2f} s\n{detail}")
+        print(f"{args.kind} seed {seed}: {outcome} in {seconds:.2f} s\n{detail}")
         return 0 if outcome in ("accepted", "rejected") else 1
     seeds = range(args.seed, args.seed + args.inputs)
     counts = {"accepted": 0, "rejected": 0, "traceback": 0, "hung": 0}
     slow = 0
     slowest = 0.0
     started = time.perf_counter()
-    with multiprocessing.Pool(args.jobs, initializer=_init) as pool:
+    with multiprocessing.Pool(args.jobs, initializer=_init, initargs=(args.kind,)) as pool:
         for k, (seed, outcome, seconds, detail) in enumerate(
             pool.imap_unordered(_one, seeds, chunksize=8), 1
         ):
@@ -112,7 +129,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{k} inputs, {counts}, {slow} over {SLOW_S:g} s", flush=True)
     peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     print(
-        f"inputs {args.inputs}, rejected {counts['rejected']}, accepted {counts['accepted']}, "
+        f"{args.kind}: inputs {args.inputs}, rejected {counts['rejected']}, "
+        f"accepted {counts['accepted']}, "
         f"tracebacks {counts['traceback']}, hangs over {SLOW_S:g} s {slow} "
         f"(stopped {counts['hung']}), slowest {slowest:.2f} s, peak {peak:.0f} MB per process, "
         f"{time.perf_counter() - started:.0f} s in all"
