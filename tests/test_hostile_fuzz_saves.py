@@ -107,3 +107,11 @@ def test_a_refused_band_message_can_be_printed() -> None:
         band.loads_band(json.dumps(doc).encode("ascii"))
     str(info.value).encode("utf-8")
     assert info.value.problems
+
+
+def test_a_side_id_that_is_a_list_is_refused_with_its_path() -> None:
+    """Fuzz finding (seed 3168): the co-op seat check hashed the scenario's side ids
+    before the scenario was checked, and a list there raised TypeError."""
+    with pytest.raises(savefile.GameFileError) as info:
+        savefile.load_game(HOSTILE / "17-force-id-list.crgame")
+    assert "scenario.forces[0].id" in [p.path for p in info.value.problems]

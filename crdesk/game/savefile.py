@@ -586,7 +586,7 @@ def _seat_problems(data: dict[str, Any]) -> list[Problem]:
     """Co-op seats name a side of the scenario, and no two players share a name."""
     forces = data["scenario"].get("forces")
     listed = forces if isinstance(forces, list) else []
-    sides = {f.get("id") for f in listed if isinstance(f, dict)}
+    sides = {f.get("id") for f in listed if isinstance(f, dict) and isinstance(f.get("id"), str)}
     problems: list[Problem] = []
     names: set[str] = set()
     for i, seat in enumerate(data["settings"].get("seats", [])):
