@@ -131,3 +131,27 @@ def test_nothing_moves_when_the_plan_is_of_the_last_offset(window: MainWindow, q
     drop(window, path[-1])
     moved, stayed = window.play.move_tool.last_group or ([], [])
     assert len(moved) == 5 and not stayed
+
+
+def test_a_leader_who_left_the_table_is_not_dragged_and_takes_no_group_along(
+    window: MainWindow,
+    qtbot,  # type: ignore[no-untyped-def]
+) -> None:
+    # the GUI monkey's seed 530: Sgt. Mace exits by the near edge, then a Shift-drag on
+    # where he left started a group drag without him (KeyError in its formation order)
+    from crdesk.game.actions import Action
+
+    window.play.session.play(Action.parse("exit p1"))
+    game = window.play.game
+    assert not game.battlefield.figure("p1").status.can_act
+    assert "p1" not in window.play.move_tool.movable()
+    assert "p2" in window.play.move_tool.movable()
+    steps = len(game.history)
+    at = xy(window, "p1")
+    send(window.view, QEvent.Type.MouseButtonPress, *at, LEFT, LEFT, SHIFT)
+    for k in range(1, 4):
+        send(window.view, QEvent.Type.MouseMove, at[0] + k, at[1] - k, NONE, LEFT, SHIFT)
+    assert window.play.move_tool.group is None
+    drop(window, (at[0] + 3, at[1] - 3))
+    assert len(game.history) == steps
+    assert xy(window, "p1") == at

@@ -195,7 +195,9 @@ class MoveTool(QObject):
         if decision is None or "move" not in decision.accepts or not session.person_to_decide():
             return []
         group = session.game.summary().get("active_group") or []
-        return [str(fid) for fid in group]
+        bf = session.game.battlefield
+        # a member that left the table or went down is still of the group, but not dragged
+        return [str(fid) for fid in group if bf.figure(str(fid)).status.can_act]
 
     def refresh_rings(self) -> None:
         """Ring the figures that can be dragged now (and keep the selection if it still may act)."""
