@@ -436,20 +436,8 @@ class AimTool(QObject):
         circle.setPos(*shot.point)
         circle.setData(0, "blast")
         self._add(circle, Layer.OVERLAYS + 1)
-        bf = self.session.game.battlefield
         for fid in shot.spec.inside:
-            fig = bf.figure(fid)
-            rr = fig.radius + 0.3
-            ring = QGraphicsEllipseItem(-rr, -rr, 2 * rr, 2 * rr)
-            colour = CAUGHT_FRIEND if fid in shot.friends else CAUGHT_ENEMY
-            ring_pen = QPen(colour, 0)
-            ring_pen.setCosmetic(True)
-            ring_pen.setWidthF(3.0)
-            ring.setPen(ring_pen)
-            ring.setBrush(QBrush(Qt.BrushStyle.NoBrush))
-            ring.setPos(fig.x, fig.y)
-            ring.setData(0, f"caught:{fid}")
-            self._add(ring, Layer.FIGURES + 1)
+            self._ring_caught(fid, fid in shot.friends)
         label = CostLabel()
         spec = shot.spec
         mark = "✓" if ok else "✗"
@@ -531,22 +519,9 @@ class AimTool(QObject):
             circle.setData(0, f"ring:{label}")
             circle.setToolTip(f'{label} ring to {r:g}" (FD §9)')
             self._add(circle, Layer.OVERLAYS + 1)
-        bf = self.session.game.battlefield
         for fid, ring, _d, saved in shot.plan.rings:
-            if ring == "Received Fire" or saved:
-                continue
-            fig = bf.figure(fid)
-            rr = fig.radius + 0.3
-            item = QGraphicsEllipseItem(-rr, -rr, 2 * rr, 2 * rr)
-            colour = CAUGHT_FRIEND if fid in shot.friends else CAUGHT_ENEMY
-            ring_pen = QPen(colour, 0)
-            ring_pen.setCosmetic(True)
-            ring_pen.setWidthF(3.0)
-            item.setPen(ring_pen)
-            item.setBrush(QBrush(Qt.BrushStyle.NoBrush))
-            item.setPos(fig.x, fig.y)
-            item.setData(0, f"caught:{fid}")
-            self._add(item, Layer.FIGURES + 1)
+            if ring != "Received Fire" and not saved:
+                self._ring_caught(fid, fid in shot.friends)
         plan = shot.plan
         label = CostLabel()
         mark = "✓" if ok else "✗"
@@ -633,6 +608,20 @@ class AimTool(QObject):
         names = figure_names(self.session.game)
         preview = self.charge or self.throw or self.indirect
         return "\n".join(preview.lines(names)) if preview is not None else ""
+
+    def _ring_caught(self, fid: str, friend: bool) -> None:
+        """A thick ring round a figure the blast would catch (a friend's in its own colour)."""
+        fig = self.session.game.battlefield.figure(fid)
+        rr = fig.radius + 0.3
+        ring = QGraphicsEllipseItem(-rr, -rr, 2 * rr, 2 * rr)
+        ring_pen = QPen(CAUGHT_FRIEND if friend else CAUGHT_ENEMY, 0)
+        ring_pen.setCosmetic(True)
+        ring_pen.setWidthF(3.0)
+        ring.setPen(ring_pen)
+        ring.setBrush(QBrush(Qt.BrushStyle.NoBrush))
+        ring.setPos(fig.x, fig.y)
+        ring.setData(0, f"caught:{fid}")
+        self._add(ring, Layer.FIGURES + 1)
 
     def _add(self, item: QGraphicsItem, z: float) -> None:
         item.setZValue(z)
