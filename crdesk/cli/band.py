@@ -42,7 +42,7 @@ from crdesk.cli.common import (
     EXIT_PROBLEMS,
     EXIT_USAGE,
     OneLineParser,
-    add_command,
+    add_command_group,
     cannot_write,
     int_in,
     refuse_output,
@@ -69,21 +69,12 @@ class _Parser(OneLineParser):
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``band`` and its subcommands to the ``crdesk`` parser's subparsers."""
-    band = add_command(
+    sub = add_command_group(
         subparsers,
         _Parser,
         "band",
         help="start a Band, show it, and take a finished game into it (7.13, 13)",
         description=DESCRIPTION,
-    )
-
-    def no_command(args: argparse.Namespace) -> int:
-        band.print_help(sys.stderr)
-        return EXIT_USAGE
-
-    band.set_defaults(handler=no_command)
-    sub = band.add_subparsers(
-        dest="band_command", metavar="COMMAND", parser_class=_Parser, title="commands"
     )
 
     p = sub.add_parser("new", help="start a Band: a Rep 5 Star and Grunts recruited by 6.1.1")

@@ -73,6 +73,27 @@ def add_command(
         subparsers._parser_class = saved
 
 
+def add_command_group(
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
+    parser_class: type[OneLineParser],
+    name: str,
+    **kwargs: Any,
+) -> argparse._SubParsersAction[argparse.ArgumentParser]:
+    """A subcommand with commands of its own (``crdesk game new``): made by
+    :func:`add_command`, printing its help with exit 2 when no command is named;
+    returns the chooser the commands are added to (their parsers ``parser_class``)."""
+    group = add_command(subparsers, parser_class, name, **kwargs)
+
+    def no_command(args: argparse.Namespace) -> int:
+        group.print_help(sys.stderr)
+        return EXIT_USAGE
+
+    group.set_defaults(handler=no_command)
+    return group.add_subparsers(
+        dest=f"{name}_command", metavar="COMMAND", parser_class=parser_class, title="commands"
+    )
+
+
 def int_in(low: int, high: int, what: str) -> Callable[[str], int]:
     """An argparse type: a whole number low..high, refused in words naming ``what``."""
 

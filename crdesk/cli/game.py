@@ -37,7 +37,7 @@ from crdesk.cli.common import (
     EXIT_PROBLEMS,
     EXIT_USAGE,
     OneLineParser,
-    add_command,
+    add_command_group,
     cannot_write,
     int_in,
     load_for_command,
@@ -133,7 +133,7 @@ _turns = int_in(1, 10_000, "a number of turns")
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``game`` and its subcommands to the ``crdesk`` parser's subparsers."""
-    game = add_command(
+    sub = add_command_group(
         subparsers,
         _Parser,
         "game",
@@ -141,15 +141,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description=DESCRIPTION,
         epilog=_action_table(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-
-    def no_command(args: argparse.Namespace) -> int:
-        game.print_help(sys.stderr)
-        return EXIT_USAGE
-
-    game.set_defaults(handler=no_command)
-    sub = game.add_subparsers(
-        dest="game_command", metavar="COMMAND", parser_class=_Parser, title="commands"
     )
 
     p = sub.add_parser("new", help="start a game of a scenario and save it")
