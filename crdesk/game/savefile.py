@@ -370,6 +370,15 @@ def rules_hash(scenario: Scenario) -> str:
 
 @dataclass(slots=True)
 class _Memo:
+    """The check hashes of a game's steps as loading or the last save established them.
+
+    ``hashes`` holds every check hash of ``steps`` that a save should write: a check
+    missing from it is one a replay cannot give (a game opened from its snapshot,
+    whose steps do not replay, or replay only up to the last step the load
+    confirmed), so a save of a game that still starts with ``steps`` never replays
+    them again.
+    """
+
     steps: tuple[Step, ...]
     hashes: dict[int, str]
 
@@ -396,6 +405,7 @@ def _check_hashes(game: Game) -> dict[int, str]:
     wanted = _check_steps(count)
     known: dict[int, str] = game.recorded_hashes()
     memo = _MEMO.get(game)
+    settled = 0  # the steps whose checks the memo settles: none is replayed for again
     if memo is not None:
         same = 0
         for a, b in zip(memo.steps, history, strict=False):
@@ -403,9 +413,11 @@ def _check_hashes(game: Game) -> dict[int, str]:
                 break
             same += 1
         known.update({k: h for k, h in memo.hashes.items() if k <= same})
+        if same == len(memo.steps):  # the game only went on since (or is unchanged)
+            settled = same
     if count and game.pending_step() is None:
         known[count] = game.state_hash()
-    missing = {k for k in wanted if k not in known}
+    missing = {k for k in wanted if k not in known and k > settled}
     if missing:
 
         def collect(n: int, g: Game) -> None:
@@ -669,14 +681,18 @@ def load_document(
         for s in data["steps"]
     ]
     settings = GameSettings.from_dict(data["settings"])
+    hashes: dict[int, str] = {}
     try:
-        game = _replay(data, scenario, steps, settings, source)
+        game = _replay(data, scenario, steps, settings, source, hashes)
     except GameReplayError as exc:
         if strict:
             raise
         snapshot, where = _open_snapshot(data, scenario, steps, settings)
         if snapshot is not None:
             game = snapshot
+            # Its steps do not replay (or not as recorded): saving it writes the check
+            # hashes this replay confirmed, and never replays the steps again.
+            _remember(game, {k: h for k, h in hashes.items() if k <= exc.good})
         else:
             game = _open_at(data, scenario, steps[: exc.good], settings, source)
             where = f"opened at step {exc.good}" if exc.good else "opened at the start of the game"
@@ -752,11 +768,14 @@ def _replay(
     steps: list[Step],
     settings: GameSettings,
     source: str,
+    hashes: dict[int, str],
 ) -> Game:
-    """Replay every step, checking actors, dice and the recorded hashes."""
+    """Replay every step, checking actors, dice and the recorded hashes.
+
+    ``hashes`` receives the state hash after every check step replayed, also when
+    the replay fails (a lenient load keeps those it confirmed)."""
     expected = {c["step"]: (i, c["hash"]) for i, c in enumerate(data["checks"])}
     memo_steps = set(_check_steps(len(steps)))
-    hashes: dict[int, str] = {}
     state = {"done": 0, "matched": 0}
 
     def check(n: int, game: Game) -> None:

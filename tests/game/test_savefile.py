@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 from collections.abc import Iterator
 from importlib.resources import as_file
@@ -274,6 +275,68 @@ def test_lenient_load_with_no_good_check_opens_at_the_start(
     loaded = load_game(write(tmp_path, doc), strict=False)
     assert len(loaded.game.history) == 1  # the start step: the scenario and seed alone
     assert loaded.warnings[0].endswith("; opened at the start of the game")
+
+
+def count_replays(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Every call of Game.replay from now on, by the number of steps it was given."""
+    calls: list[int] = []
+    replay = Game.replay.__func__  # type: ignore[attr-defined]
+
+    def counting(cls: type[Game], scenario: Scenario, steps: Any, **kw: Any) -> Game:
+        steps = list(steps)
+        calls.append(len(steps))
+        return replay(cls, scenario, steps, **kw)  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(Game, "replay", classmethod(counting))
+    return calls
+
+
+@pytest.mark.parametrize("damage", ["unplayable step", "diverged check"])
+def test_saving_a_game_opened_from_its_snapshot_does_not_replay_it_again(
+    monkeypatch: pytest.MonkeyPatch, doc: dict[str, Any], damage: str
+) -> None:
+    """Saving replayed every step of a leniently opened game, at every save."""
+    if damage == "unplayable step":
+        doc["steps"][action_index(doc, "fire")]["action"] = "fire p1 at nobody"
+    else:
+        doc["checks"][1]["hash"] = "0" * 64  # the check at step 20
+    calls = count_replays(monkeypatch)
+    loaded = loads_game(json.dumps(doc), strict=False)
+    assert "opened from the saved snapshot at step 21" in loaded.warnings[0]
+    assert calls == [21]  # the load's own replay
+    text = dumps_game(loaded.game)
+    assert dumps_game(loaded.game) == text
+    assert calls == [21]
+    checks = json.loads(text)["checks"]
+    # the checks the load confirmed, and the snapshot's own hash
+    confirmed = [] if damage == "unplayable step" else [doc["checks"][0]]
+    assert checks == [*confirmed, {"step": 21, "hash": doc["final"]["state_hash"]}]
+    again = loads_game(text, strict=False)
+    assert again.game.state_hash() == loaded.game.state_hash()
+    if damage == "unplayable step":  # opens from its snapshot again, and saves the same
+        assert not again.complete and dumps_game(again.game) == text
+    else:  # only the check was wrong: the steps replay to the snapshot, all checked
+        assert again.complete and len(json.loads(dumps_game(again.game))["checks"]) == 3
+
+
+def test_a_game_whose_steps_changed_since_the_memo_is_replayed_for_its_checks(
+    monkeypatch: pytest.MonkeyPatch, game: Game
+) -> None:
+    """Only a game that still starts with the remembered steps skips the replay: one
+    whose steps differ gets its check hashes afresh, never the remembered ones."""
+    truth = json.loads(dumps_game(game))["checks"]
+    history = list(game.history)
+    other = [*history[:4], dataclasses.replace(history[4], why="another step 5"), *history[5:]]
+    game._hashes.clear()  # as if the steps had not recorded their own hashes
+    bogus = {10: "0" * 64, 20: "0" * 64}
+    calls = count_replays(monkeypatch)
+    sf._MEMO[game] = sf._Memo(tuple(other), dict(bogus))
+    assert json.loads(dumps_game(game))["checks"] == truth
+    assert calls == [21]
+    # the same steps remembered without the check at 10: settled, not replayed for
+    sf._MEMO[game] = sf._Memo(game.history, {20: truth[1]["hash"]})
+    assert [c["step"] for c in json.loads(dumps_game(game))["checks"]] == [20, 21]
+    assert calls == [21]
 
 
 def test_a_different_rules_hash_is_a_warning(tmp_path: Path, doc: dict[str, Any]) -> None:
