@@ -153,7 +153,23 @@ class TerrainIndex:
 
 
 def _erode(poly: Polygon, by: float) -> BaseGeometry:
+    if not poly.area > 0:  # nothing to erode, and GEOS warns on some (see _eroded)
+        return Polygon()
     return shapely.buffer(poly, -by, join_style="mitre")
+
+
+def _eroded(outlines: np.ndarray, by: float) -> np.ndarray:
+    """Each outline shrunk by ``by``; an outline with no area erodes to nothing.
+
+    A zero-area outline (a hostile file's ring of one repeated point, which the
+    table checks flag) buffers to an empty polygon as well, but shapely warns
+    "invalid value encountered in buffer" on it (a fuzzed saved game's cover wall);
+    it is not buffered.  Outlines with area are buffered exactly as before.
+    """
+    out = np.full(len(outlines), Polygon(), dtype=object)
+    solid = shapely.area(outlines) > 0
+    out[solid] = shapely.buffer(outlines[solid], -by, join_style="mitre")
+    return out
 
 
 def _shorten(line: LineString, by: float) -> LineString:
@@ -184,7 +200,7 @@ def build_index(battlefield: Battlefield, rules: RulesOptions, raster: bool = Tr
     obstacle_ids: list[int] = []
     terrain = battlefield.terrain
     all_outlines = np.array([f.outline for f in terrain], dtype=object)
-    all_eroded = shapely.buffer(all_outlines, -GRAZE, join_style="mitre")
+    all_eroded = _eroded(all_outlines, GRAZE)
     is_convex = shapely.area(all_outlines) >= shapely.area(shapely.convex_hull(all_outlines)) * (
         1 - 1e-9
     )
