@@ -645,6 +645,415 @@ def _edges_distance(seg: Any, first: int, count: int, px: float, py: float) -> f
     return best
 
 
+# What stopped a straight move (ray_walks' codes; movement's Reach.stopped_by)
+STOP_NONE, STOP_WALL, STOP_IMPASSABLE, STOP_EDGE, STOP_ALLOWANCE = 0, 1, 2, 3, 4
+# Feature kinds for ray_walks
+R_OTHER, R_IMPASSABLE, R_WOODS, R_BUILDING = 0, 1, 2, 3
+
+
+def _ray_cross(
+    seg: Any, e: int, px: float, py: float, ex: float, ey: float, length: float
+) -> tuple[int, float]:
+    """Does the move p -> p + (ex, ey) cross edge ``seg[e]``: (1 a proper crossing, 0
+    none, -1 a touch, a run along it or a crossing too near an end of either to be sure
+    in floating point, which only GEOS can settle) and the crossing's distance along
+    the move."""
+    s0x, s0y, s1x, s1y = seg[e, 0], seg[e, 1], seg[e, 2], seg[e, 3]
+    if max(s0x, s1x) < min(px, px + ex) or min(s0x, s1x) > max(px, px + ex):
+        return 0, 0.0
+    if max(s0y, s1y) < min(py, py + ey) or min(s0y, s1y) > max(py, py + ey):
+        return 0, 0.0
+    sx = s1x - s0x
+    sy = s1y - s0y
+    d1 = ex * (s0y - py) - ey * (s0x - px)
+    d2 = ex * (s1y - py) - ey * (s1x - px)
+    d3 = sx * (py - s0y) - sy * (px - s0x)
+    d4 = sx * (py + ey - s0y) - sy * (px + ex - s0x)
+    # a cross product this small is a point within about 1e-12 of the other line
+    eps = _NEAR_ZERO * (abs(ex) + abs(ey)) * (abs(sx) + abs(sy))
+    if min(abs(d1), abs(d2), abs(d3), abs(d4)) <= eps:
+        return -1, 0.0
+    if d1 * d2 < 0 and d3 * d4 < 0:
+        return 1, d3 / (d3 - d4) * length
+    return 0, 0.0
+
+
+_NEAR_ZERO = 1e-12
+
+
+def _crossings_along(
+    seg: Any,
+    first: int,
+    count: int,
+    px: float,
+    py: float,
+    ex: float,
+    ey: float,
+    length: float,
+    out: Any,
+    n_out: int,
+    keep_below: int,
+) -> tuple[int, int]:
+    """Proper crossings of the move with edges ``seg[first:first + count]``: (how many,
+    -1 if any was unsure); the distances of those on edges before ``keep_below`` are
+    written to ``out`` from ``n_out`` on, and the new count returned second."""
+    n = 0
+    for e in range(first, first + count):
+        hit, d = _ray_cross(seg, e, px, py, ex, ey, length)
+        if hit < 0:
+            return -1, n_out
+        if hit > 0:
+            n += 1
+            if e < keep_below:
+                out[n_out] = d
+                n_out += 1
+    return n, n_out
+
+
+def ray_walks(
+    ox: float,
+    oy: float,
+    ends: Any,
+    lengths: Any,
+    allowance: float,
+    pair_start: Any,
+    pair_feat: Any,
+    kind: Any,
+    rings: Any,
+    grown: Any,
+    core: Any,
+    openings: Any,
+    table: Any,
+    graze: float,
+    woods_factor: float,
+    tol: float,
+    status: Any,
+    stop_d: Any,
+    cost_used: Any,
+    code: Any,
+    feat: Any,
+) -> None:
+    """How far each straight move out of (ox, oy) gets: the walk of
+    :func:`crdesk.geometry.movement._walk_segment` over the events and woods pieces of
+    :func:`crdesk.geometry.movement._rays_events`, for ray k against the features
+    ``pair_feat[pair_start[k]:pair_start[k + 1]]`` (the terrain tree's candidates).
+
+    ``rings``, ``grown``, ``core`` are (edges, first, count, exterior count) tables per
+    feature: every ring of its outline (the exterior's edges first), and impassable
+    ground grown by the base and that less the graze margin; ``openings`` is (edges,
+    first, count, cost, building's first opening, count); ``table`` is (width, height,
+    base radius) for :func:`crdesk.geometry.movement.leaves_table`.
+
+    Out per ray: ``status`` 1 when the move stops short, 2 when it gets to its end, 0
+    when a touch, a tie or a value within ``tol`` of a limit leaves it to GEOS;
+    ``stop_d`` the distance along the move of the point reached, ``cost_used``,
+    ``code`` (STOP_*) and ``feat`` (-1: none).
+    """
+    r_seg, r_first, r_count, r_ext = rings
+    g_seg, g_first, g_count, _g_ext = grown
+    c_seg, c_first, c_count, _c_ext = core
+    o_seg, o_first, o_count, o_cost, b_first, b_count = openings
+    width, height, radius = table[0], table[1], table[2]
+    n_rays = ends.shape[0]
+    cap = 8
+    for k in range(n_rays):
+        need_k = 8
+        for i in range(pair_start[k], pair_start[k + 1]):
+            need_k += 2 * (r_count[pair_feat[i]] + 1)
+        cap = max(cap, need_k)
+    ev_d = np.empty(cap)
+    ev_cost = np.empty(cap)
+    ev_code = np.empty(cap, dtype=np.int64)
+    ev_feat = np.empty(cap, dtype=np.int64)
+    cuts = np.empty(cap)
+    woods = np.empty(pair_feat.shape[0] + 1, dtype=np.int64)
+    pc_s = np.empty(cap + 2)
+    pc_e = np.empty(cap + 2)
+    pc_r = np.empty(cap + 2)
+    for k in range(n_rays):
+        status[k] = 0
+        stop_d[k] = 0.0
+        cost_used[k] = 0.0
+        code[k] = STOP_NONE
+        feat[k] = -1
+        length = lengths[k]
+        qx, qy = ends[k, 0], ends[k, 1]
+        ex = qx - ox
+        ey = qy - oy
+        n_ev = 0
+        n_cut = 2
+        cuts[0] = 0.0
+        cuts[1] = length
+        n_woods = 0
+        doubt = False
+        for i in range(pair_start[k], pair_start[k + 1]):
+            f = pair_feat[i]
+            what = kind[f]
+            if what == R_IMPASSABLE:
+                # the base stops where its centre first meets the grown rock, if it
+                # meets the rock less the graze margin at all
+                n, _ = _crossings_along(
+                    c_seg, c_first[f], c_count[f], ox, oy, ex, ey, length, cuts, 0, -1
+                )
+                if n < 0:
+                    doubt = True
+                    break
+                if n == 0 and not (
+                    _odd(c_seg, c_first[f], c_count[f], ox, oy)
+                    or _odd(c_seg, c_first[f], c_count[f], qx, qy)
+                ):
+                    continue
+                first_d = np.inf
+                for e in range(g_first[f], g_first[f] + g_count[f]):
+                    hit, d = _ray_cross(g_seg, e, ox, oy, ex, ey, length)
+                    if hit < 0:
+                        doubt = True
+                        break
+                    if hit > 0:
+                        first_d = min(first_d, d)
+                if doubt:
+                    break
+                if _odd(g_seg, g_first[f], g_count[f], ox, oy):
+                    first_d = 0.0
+                if first_d == np.inf:
+                    doubt = True
+                    break
+                ev_d[n_ev] = first_d
+                ev_cost[n_ev] = np.inf
+                ev_code[n_ev] = STOP_IMPASSABLE
+                ev_feat[n_ev] = f
+                n_ev += 1
+            elif what == R_WOODS:
+                # a wood the move meets (holes included) halves the pieces inside it;
+                # the move is cut where it crosses the exterior
+                before = n_cut
+                n, n_cut = _crossings_along(
+                    r_seg,
+                    r_first[f],
+                    r_count[f],
+                    ox,
+                    oy,
+                    ex,
+                    ey,
+                    length,
+                    cuts,
+                    n_cut,
+                    r_first[f] + r_ext[f],
+                )
+                if n < 0:
+                    doubt = True
+                    break
+                if n == 0 and not (
+                    _odd(r_seg, r_first[f], r_count[f], ox, oy)
+                    or _odd(r_seg, r_first[f], r_count[f], qx, qy)
+                ):
+                    n_cut = before
+                    continue
+                woods[n_woods] = f
+                n_woods += 1
+            elif what == R_BUILDING:
+                # each crossing of the outline: an opening paid for, or a wall
+                for e in range(r_first[f], r_first[f] + r_ext[f]):
+                    hit, d = _ray_cross(r_seg, e, ox, oy, ex, ey, length)
+                    if hit < 0:
+                        doubt = True
+                        break
+                    if hit == 0:
+                        continue
+                    px = ox + ex * (d / length)
+                    py = oy + ey * (d / length)
+                    cost = np.inf
+                    stop = STOP_WALL
+                    for o in range(b_first[f], b_first[f] + b_count[f]):
+                        gap = _ring_gap(o_seg, o_first[o], o_count[o], px, py)
+                        if abs(gap - graze) <= tol:
+                            doubt = True
+                        if gap <= graze:
+                            cost = o_cost[o]
+                            stop = STOP_NONE
+                            break
+                    ev_d[n_ev] = d
+                    ev_cost[n_ev] = cost
+                    ev_code[n_ev] = stop
+                    ev_feat[n_ev] = f
+                    n_ev += 1
+                if doubt:
+                    break
+        if doubt:
+            continue
+        # events in order of distance; a tie or near-tie is GEOS's to order
+        order = np.argsort(ev_d[:n_ev], kind="mergesort")
+        sd = ev_d[:n_ev][order]
+        for i in range(1, n_ev):
+            if sd[i] - sd[i - 1] <= tol:
+                doubt = True
+        for i in range(n_ev):
+            cuts[n_cut] = min(max(sd[i], 0.0), length)
+            n_cut += 1
+        cut = np.sort(cuts[:n_cut])
+        for i in range(1, n_cut):
+            gap = cut[i] - cut[i - 1]
+            if gap != 0.0 and gap <= tol:
+                doubt = True
+        if doubt:
+            continue
+        # the rate pieces between the cuts (half speed where the middle is in a wood)
+        n_pc = 0
+        for i in range(1, n_cut):
+            s, t = cut[i - 1], cut[i]
+            if t - s <= 1e-12:
+                continue
+            rate = 1.0
+            if n_woods:
+                mid = (s + t) / 2 / length
+                mx = ox + ex * mid
+                my = oy + ey * mid
+                for w in range(n_woods):
+                    f = woods[w]
+                    if _odd(r_seg, r_first[f], r_count[f], mx, my):
+                        rate = woods_factor
+                        break
+            pc_s[n_pc] = s
+            pc_e[n_pc] = t
+            pc_r[n_pc] = rate
+            n_pc += 1
+        # the table's edge (leaves_table's arithmetic): an event of its own, and a cut
+        # of the piece it falls in
+        ed = _leaves_table(width, height, ox, oy, qx, qy, radius)
+        if ed >= 0:
+            for i in range(n_pc):
+                if pc_s[i] < ed < pc_e[i]:
+                    for j in range(n_pc, i + 1, -1):
+                        pc_s[j] = pc_s[j - 1]
+                        pc_e[j] = pc_e[j - 1]
+                        pc_r[j] = pc_r[j - 1]
+                    pc_s[i + 1] = ed
+                    pc_e[i + 1] = pc_e[i]
+                    pc_r[i + 1] = pc_r[i]
+                    pc_e[i] = ed
+                    n_pc += 1
+                    break
+            for i in range(n_ev):
+                if abs(sd[i] - ed) <= tol:
+                    doubt = True
+            if doubt:
+                continue
+        # walk: at the same spot a crossing is paid before moving on
+        left = allowance
+        i_ev = 0
+        i_pc = 0
+        edge_done = ed < 0
+        done = False
+        while i_ev < n_ev or i_pc < n_pc or not edge_done:
+            # the next mark: the earliest event (the edge among them), else the piece
+            nd = np.inf
+            which = -1  # 0: an event, 1: the edge, 2: a piece
+            if i_ev < n_ev:
+                nd = sd[i_ev]
+                which = 0
+            if not edge_done and (which < 0 or ed < nd):
+                nd = ed
+                which = 1
+            if i_pc < n_pc and (which < 0 or pc_s[i_pc] < nd):
+                which = 2
+            if which != 2:
+                if which == 1:
+                    edge_done = True
+                    c_cost = np.inf
+                    c_code = STOP_EDGE
+                    c_feat = -1
+                else:
+                    j = order[i_ev]
+                    c_cost = ev_cost[j]
+                    c_code = ev_code[j]
+                    c_feat = ev_feat[j]
+                    i_ev += 1
+                if c_code != STOP_NONE:
+                    stop_d[k] = max(nd - graze, 0.0)
+                    cost_used[k] = allowance - left
+                    code[k] = c_code
+                    feat[k] = c_feat
+                    done = True
+                    break
+                if abs(c_cost - left) <= tol:
+                    doubt = True
+                    break
+                if c_cost > left:
+                    stop_d[k] = max(nd - graze, 0.0)
+                    cost_used[k] = allowance - left
+                    code[k] = STOP_ALLOWANCE
+                    feat[k] = c_feat
+                    done = True
+                    break
+                left -= c_cost
+                continue
+            need = (pc_e[i_pc] - pc_s[i_pc]) * pc_r[i_pc]
+            last = i_pc == n_pc - 1 and i_ev == n_ev and edge_done
+            if not last and abs(need - left) <= tol:
+                doubt = True  # stop here, or go on to what comes next: GEOS's call
+                break
+            if need >= left:
+                stop_d[k] = pc_s[i_pc] + left / pc_r[i_pc]
+                cost_used[k] = allowance
+                done = True
+                break
+            left -= need
+            i_pc += 1
+        if doubt:
+            continue
+        if done:
+            status[k] = 1
+        else:
+            stop_d[k] = length
+            cost_used[k] = allowance - left
+            status[k] = 2
+
+
+def _leaves_table(
+    width: float, height: float, x0: float, y0: float, x1: float, y1: float, radius: float
+) -> float:
+    """:func:`crdesk.geometry.movement.leaves_table` (-1 for None), the same arithmetic."""
+    lo_x = min(radius, x0) - 1e-9
+    hi_x = max(width - radius, x0) + 1e-9
+    lo_y = min(radius, y0) - 1e-9
+    hi_y = max(height - radius, y0) + 1e-9
+    length = math.hypot(x1 - x0, y1 - y0)
+    if lo_x <= x1 <= hi_x and lo_y <= y1 <= hi_y:
+        return -1.0
+    t_out = 1.0
+    dx = x1 - x0
+    if dx > 0:
+        t_out = min(t_out, (hi_x - x0) / dx)
+    elif dx < 0:
+        t_out = min(t_out, (lo_x - x0) / dx)
+    dy = y1 - y0
+    if dy > 0:
+        t_out = min(t_out, (hi_y - y0) / dy)
+    elif dy < 0:
+        t_out = min(t_out, (lo_y - y0) / dy)
+    return max(0.0, t_out) * length
+
+
+def _ring_gap(seg: Any, first: int, count: int, px: float, py: float) -> float:
+    """Distance from a point to the nearest of these edges (inf when there are none)."""
+    best = np.inf
+    for e in range(first, first + count):
+        best = min(best, _segment_distance(seg, e, px, py))
+    return best
+
+
+def _odd(seg: Any, first: int, count: int, px: float, py: float) -> bool:
+    """Is the point inside these rings (ray casting, even-odd: holes are outside)?"""
+    odd = False
+    for e in range(first, first + count):
+        a0x, a0y, a1x, a1y = seg[e, 0], seg[e, 1], seg[e, 2], seg[e, 3]
+        if (a0y > py) != (a1y > py):
+            xc = a0x + (py - a0y) * (a1x - a0x) / (a1y - a0y)
+            if px < xc:
+                odd = not odd
+    return odd
+
+
 # Flags of locate_points, per point and feature
 IN_WOODS, DEEP, NEAR_CREST, IN_BUILDING, IN_IMPASSABLE, IN_VEHICLE, NEAR_OBSTACLE = (
     1,
@@ -786,6 +1195,12 @@ _KERNELS = (
     "_edges_distance",
     "_near",
     "locate_points",
+    "_odd",
+    "_ray_cross",
+    "_crossings_along",
+    "_ring_gap",
+    "_leaves_table",
+    "ray_walks",
 )
 """Compiled in this order: numba resolves the helpers a kernel calls when it compiles it."""
 
@@ -797,6 +1212,8 @@ _INLINE = {
     "base_on_line",
     "_segment_distance",
     "_near",
+    "_ray_cross",
+    "_leaves_table",
 }
 
 

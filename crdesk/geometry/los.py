@@ -2069,3 +2069,9 @@ def _run_kernels_once() -> None:
     )
     targets = (*square, np.zeros((n, n)), np.zeros((n, n, 3), dtype=np.int8))
     kernels.store_pairs(verdicts, 0, (*targets, np.zeros((n, n), dtype=np.bool_)))
+    # the AIs' straight moves (movement sits above this module: imported here, late)
+    from crdesk.geometry import movement
+
+    ends = [(9.0, 9.0), (2.0, 11.0)]
+    rays = shapely.linestrings([[(2.0, 2.0), e] for e in ends])
+    movement._rays_reach_compiled(bf, index, (2.0, 2.0), ends, rays, 6.0, 0.5)
