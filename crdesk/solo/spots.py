@@ -106,11 +106,10 @@ def candidates(game: Game, fig: Figure, allowance: float) -> tuple[list[Point2],
         ],
         dtype=np.float64,
     ).reshape(-1, 3)
-    found: list[Point2] = []
     rays = _ray_cache(index)
-    units = _ray_units()
     keys = [(fig.x, fig.y, fig.radius, allowance, k) for k in range(RAYS)]
     todo = [k for k in range(RAYS) if keys[k] not in rays]
+    plain: list[float | None] = [None] * RAYS
     if todo:
         ends = _ray_ends(fig, allowance)
         plain = _plain_rays(game, fig, allowance, ends)
@@ -123,20 +122,11 @@ def candidates(game: Game, fig: Figure, allowance: float) -> tuple[list[Point2],
         for k in todo:
             if len(rays) < RAY_CACHE_LIMIT:
                 rays[keys[k]] = float(plain[k])  # type: ignore[arg-type]
+    got = np.empty(RAYS, dtype=np.float64)
     for k in range(RAYS):
-        ux, uy = units[k]
-        got = rays.get(keys[k])
-        if got is None:  # the cache was full
-            got = float(plain[k])  # type: ignore[arg-type]
-        # stop a hair short of what stopped the ray, so the move's cost stays within it
-        got = max(0.0, got - 1e-3)
-        steps = [RING_STEP * s for s in range(1, int(got / RING_STEP) + 1)]
-        if got - (steps[-1] if steps else 0.0) >= MIN_MOVE:
-            steps.append(got)
-        for d in steps:
-            if d < MIN_MOVE:
-                continue
-            found.append((round(fig.x + d * ux, 3), round(fig.y + d * uy, 3)))
+        known = rays.get(keys[k])
+        got[k] = float(plain[k]) if known is None else known  # type: ignore[arg-type]
+    found = _ray_spots(fig, got)
     if found and len(others):
         # drop the spots on another standing figure's base, all at once
         at = np.array(found, dtype=np.float64)
@@ -149,12 +139,50 @@ def candidates(game: Game, fig: Figure, allowance: float) -> tuple[list[Point2],
     return points, travel
 
 
+def _ray_spots(fig: Figure, reach: npt.NDArray[np.float64]) -> list[Point2]:
+    """The candidates along each ray, ray by ray, nearest first: every :data:`RING_STEP`
+    inches and the ray's end (``reach[k]`` inches out), none nearer than :data:`MIN_MOVE`,
+    rounded to 0.001"."""
+    # stop a hair short of what stopped the ray, so the move's cost stays within it
+    got = np.maximum(reach - 1e-3, 0.0)
+    steps = np.floor(got / RING_STEP).astype(np.int64)
+    width = int(steps.max()) + 1 if len(steps) else 1
+    # row k: the whole steps out to steps[k], then the ray's end if it is a real move on
+    d = np.empty((RAYS, width + 1), dtype=np.float64)
+    d[:, :width] = RING_STEP * np.arange(1, width + 1, dtype=np.float64)
+    d[:, width] = got
+    keep = np.zeros((RAYS, width + 1), dtype=bool)
+    keep[:, :width] = np.arange(1, width + 1)[None, :] <= steps[:, None]
+    keep[:, width] = got - RING_STEP * steps >= MIN_MOVE
+    keep &= d >= MIN_MOVE
+    ux, uy = _UNITS[:, 0:1], _UNITS[:, 1:2]
+    xs = _round3((fig.x + d * ux)[keep])
+    ys = _round3((fig.y + d * uy)[keep])
+    return list(zip(xs, ys, strict=True))
+
+
+def _round3(values: npt.NDArray[np.float64]) -> list[float]:
+    """``round(v, 3)`` of each value, exactly: numpy's rounding (scale, round to an
+    integer, divide) is the same except where the scaled value lies a hair from a half,
+    and those few are rounded by Python."""
+    scaled = values * 1000.0
+    out = np.rint(scaled) / 1000.0
+    near = np.flatnonzero(np.abs(scaled - np.floor(scaled) - 0.5) < 1e-6)
+    for i in near.tolist():
+        out[i] = round(float(values[i]), 3)
+    return out.tolist()  # type: ignore[no-any-return]
+
+
 def _ray_units() -> list[Point2]:
     """The rays' directions, every 360/RAYS degrees from the far edge, clockwise."""
     return [
         (math.sin(2.0 * math.pi * k / RAYS), -math.cos(2.0 * math.pi * k / RAYS))
         for k in range(RAYS)
     ]
+
+
+_UNITS = np.array(_ray_units(), dtype=np.float64)
+"""The rays' directions as a (RAYS, 2) array."""
 
 
 def _ray_ends(fig: Figure, allowance: float) -> list[Point2]:

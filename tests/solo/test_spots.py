@@ -6,12 +6,13 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
+import numpy as np
 import pytest
 
 from crdesk.game import Game
 from crdesk.game.actions import End, Fire, Move
 from crdesk.model import Scenario
-from crdesk.solo import FIRE, SoloEnemyPolicy, flank_goal, plan_move, spots_for
+from crdesk.solo import FIRE, SoloEnemyPolicy, flank_goal, plan_move, spots, spots_for
 from tests.solo.tables import WALL, covered_from_all, first_act, scripted, sight_at, table
 
 WALL_TERRAIN = [{"kind": "cover", "outline": WALL, "cover_type": "wall"}]
@@ -251,3 +252,20 @@ def test_a_plain_ray_goes_as_far_as_the_full_movement_walk_says(seed: int) -> No
                 assert got == pytest.approx(walked, abs=1e-9), (fig.id, allowance, k)
                 checked += 1
     assert plain > 100 and checked == plain
+
+
+def test_candidates_are_rounded_exactly_as_python_rounds() -> None:
+    """The spots are rounded to 0.001" in bulk; the result is Python's ``round(v, 3)``
+    to the bit, half-way values included (where numpy's own rounding differs)."""
+    rng = np.random.default_rng(7)
+    values = np.concatenate(
+        [
+            rng.uniform(0, 72, 20_000),
+            # values a hair from a half at the third decimal (numpy's np.round errs there)
+            np.round(rng.uniform(0, 72, 2_000), 3) + 0.0005,
+            np.array([30.6705, 29.1325, 12.0625, 0.0005, 2.675]),
+        ]
+    )
+    assert spots._round3(values) == [round(float(v), 3) for v in values]
+    # and the half-way values are a real test: numpy alone gets some of them wrong
+    assert any(float(np.round(v, 3)) != round(float(v), 3) for v in values)
