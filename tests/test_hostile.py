@@ -56,6 +56,14 @@ def test_the_files_on_disk_are_the_generator_s() -> None:
         assert path.read_text(encoding="utf-8") == hostile.text_of(path.stem) + "\n"
 
 
+def test_the_readme_lists_the_generator_s_files_and_keeps_the_other_sections() -> None:
+    readme = (HOSTILE / "README.md").read_text(encoding="utf-8")
+    assert hostile.readme_text(readme) == readme
+    assert "## Seed games and Bands" in readme
+    stale = readme.replace("- `01-rep-float.crdesk`", "- `00-gone.crdesk`", 1)
+    assert hostile.readme_text(stale) == readme
+
+
 # -- 1: a Rep written 4.0 ------------------------------------------------------
 
 

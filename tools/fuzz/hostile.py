@@ -189,13 +189,35 @@ def huge(kind: str) -> dict[str, Any]:
     return doc
 
 
+SCENARIOS_HEADING = "## Scenarios (`.crdesk`)"
+README_INTRO = """Written by `tools/fuzz/hostile.py` (`tests/test_hostile.py` checks each file is
+its output); `tests/test_hostile.py` and `tests/test_hostile_ui.py` run every
+one through validate, los, render and a scene build.  Running it rewrites this
+section alone; the sections after it (the game and Band files, written by
+other tools) are kept."""
+
+
+def readme_text(old: str) -> str:
+    """The README with its scenario section written from :data:`CASES`: the hand-written
+    sections after it (seed games, saved-game regressions) are kept as they were."""
+    rest = ""
+    at = old.find(SCENARIOS_HEADING)
+    if at >= 0:
+        after = old.find("\n## ", at + len(SCENARIOS_HEADING))
+        rest = old[after + 1 :] if after >= 0 else ""
+    lines = ["# Hostile inputs (issue 17)", "", SCENARIOS_HEADING, "", README_INTRO, ""]
+    lines += [f"- `{name}.crdesk`: {what}" for name, (what, _doc) in CASES.items()]
+    text = "\n".join(lines) + "\n"
+    return text + "\n" + rest if rest else text
+
+
 def main() -> int:
     OUT.mkdir(parents=True, exist_ok=True)
-    lines = ["# Hostile inputs (issue 17)", "", "Written by `tools/fuzz/hostile.py`.", ""]
-    for name, (what, _doc) in CASES.items():
+    for name in CASES:
         (OUT / f"{name}.crdesk").write_text(text_of(name) + "\n", encoding="utf-8")
-        lines.append(f"- `{name}.crdesk`: {what}")
-    (OUT / "README.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    readme = OUT / "README.md"
+    old = readme.read_text(encoding="utf-8") if readme.exists() else ""
+    readme.write_text(readme_text(old), encoding="utf-8")
     print(f"wrote {len(CASES)} files to {OUT}")
     return 0
 
