@@ -173,6 +173,8 @@ class Setup:
     but free play."""
 
     terrain: str | None = None
+    size: tuple[float, float] = TABLE_SIZE
+    """The generated tables' width and height in inches (``--size``)."""
     scenario: str | None = None
     source: str = ""
     """The scenario's file name, for messages."""
@@ -189,7 +191,11 @@ class Setup:
     def describe(self) -> dict[str, Any]:
         """The set-up as the report prints it (not the scenario's text)."""
         out: dict[str, Any] = {
-            "table": f"generated {self.terrain}" if self.terrain else self.source,
+            "table": (
+                f'generated {self.terrain}, {self.size[0]:g}"x{self.size[1]:g}"'
+                if self.terrain
+                else self.source
+            ),
             "encounter": self.encounter or "the scenario's",
             "max_turns": self.max_turns,
             "player": self.player,
@@ -299,7 +305,7 @@ def _deployed(scenario: Scenario, setup: Setup, seed: int) -> Scenario:
 
 def _scenario_for(setup: Setup, seed: int) -> Scenario:
     if setup.terrain is not None:
-        width, height = TABLE_SIZE
+        width, height = setup.size
         table = generate(
             sub_seed(seed, "table"),
             width=width,

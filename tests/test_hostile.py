@@ -19,7 +19,7 @@ import pytest
 
 from crdesk import limits
 from crdesk import scenario as io
-from crdesk.cli import generate as generate_cli
+from crdesk.cli import common as cli_common
 from crdesk.cli import main
 from crdesk.errors import ScenarioError, ScenarioFormatError, UnreadableFileError
 from crdesk.model import Building
@@ -274,7 +274,7 @@ def test_12_every_size_limit_names_its_path() -> None:
 @pytest.mark.parametrize("size", ["0.001x0.001", "3x3", "1000x1000", "nanxnan", "infx6"])
 def test_13_generate_refuses_sizes_it_cannot_write(size: str) -> None:
     with pytest.raises(argparse.ArgumentTypeError, match="each table side must be 6 to 480"):
-        generate_cli._size(size)
+        cli_common.table_size(size)
 
 
 def test_13_generate_exits_2_on_a_bad_size(

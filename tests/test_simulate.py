@@ -22,6 +22,7 @@ from crdesk.simulate import (
     PLAYER,
     GameResult,
     Setup,
+    _scenario_for,
     default_band,
     game_seed,
     play_game,
@@ -162,7 +163,8 @@ def test_the_plain_report(serial: dict[str, Any], capsys: Capsys) -> None:
     lines = out.splitlines()
     assert lines[0] == (
         # the tactical policy is the default player since it replaced the objective one
-        "2 games, seed 11: patrol on generated clear, at most 2 turns, the tactical policy "
+        '2 games, seed 11: patrol on generated clear, 36"x36", at most 2 turns, the tactical '
+        "policy "
         "for the player"
     )
     assert lines[1].startswith("Band: Military Band (military): Star (Rep 5 star, AR), Grunt 1")
@@ -189,6 +191,16 @@ def test_a_scenario_as_it_stands(capsys: Capsys) -> None:
     assert data["played"] == 1 and "band" not in data["setup"]
 
 
+def test_generated_tables_take_the_size_asked_for(capsys: Capsys) -> None:
+    argv = ["--generate", "clear", "--games", "1", "--seed", "2", "--max-turns", "1"]
+    assert _json(capsys, argv)["setup"]["table"] == 'generated clear, 36"x36"'
+    data = _json(capsys, [*argv, "--size", "72x48"])
+    assert data["setup"]["table"] == 'generated clear, 72"x48"' and not data["errors"]
+    setup = Setup(terrain="wooded", size=(72.0, 48.0), band=default_band(), max_turns=1)
+    table = _scenario_for(setup, game_seed(2, 0)).table
+    assert (table.width, table.height) == (72.0, 48.0)
+
+
 def test_a_saved_band_is_deployed(tmp_path: Path, capsys: Capsys) -> None:
     from crdesk.band import new_band, save_band
 
@@ -212,6 +224,9 @@ def test_a_saved_band_is_deployed(tmp_path: Path, capsys: Capsys) -> None:
         ([*FAST, "--jobs", "2", "--scheduler", "tcp://127.0.0.1:1"], "--jobs is for local"),
         (["--generate", "swamp", "--games", "1", "--seed", "1"], "swamp"),
         (["--generate", "clear", "--games", "0", "--seed", "1"], "number of games"),
+        ([*FAST, "--size", "72"], "WxH"),
+        ([*FAST, "--size", "-5x36"], "each table side"),
+        (["x.crdesk", "--games", "1", "--seed", "1", "--size", "72x48"], "--size is for"),
     ],
 )
 def test_bad_arguments_are_one_line_errors(argv: list[str], words: str, capsys: Capsys) -> None:

@@ -9,13 +9,16 @@ so); :mod:`crdesk.cli.app` gathers them into the ``crdesk`` parser.
 from __future__ import annotations
 
 import argparse
+import math
 import os
+import re
 import sys
 from collections.abc import Callable, Sequence
 from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any, NoReturn
 
+from crdesk import limits
 from crdesk.errors import ScenarioError, UnreadableFileError
 from crdesk.model import Scenario
 
@@ -110,6 +113,29 @@ def int_in(low: int, high: int, what: str) -> Callable[[str], int]:
 
     convert.__name__ = what
     return convert
+
+
+def table_size(text: str) -> tuple[float, float]:
+    """An argparse type: ``WxH`` in inches, e.g. ``72x48``, within :mod:`crdesk.limits`."""
+    parts = text.lower().replace(" ", "").split("x")
+    try:
+        width, height = (float(v) for v in parts)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"table size must be WxH in inches, got {text!r}"
+        ) from None
+    low, high = limits.TABLE_MIN, limits.TABLE_MAX
+    if not all(math.isfinite(v) and low <= v <= high for v in (width, height)):
+        raise argparse.ArgumentTypeError(
+            f"each table side must be {low:g} to {high:g} inches, got {text!r}"
+        )
+    return width, height
+
+
+def sizes_may_be_negative(parser: argparse.ArgumentParser) -> None:
+    """A size typed with a minus (``--size -5x36``) is a bad size to refuse in words, not
+    an unknown flag."""
+    parser._negative_number_matcher = re.compile(r"^-\.?\d")
 
 
 def count(n: int, noun: str) -> str:

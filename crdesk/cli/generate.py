@@ -13,12 +13,9 @@ The ``crdesk`` command plugs this in with :func:`register`.
 from __future__ import annotations
 
 import argparse
-import math
 import random
-import re
 import sys
 
-from crdesk import limits
 from crdesk.cli.common import (
     EXIT_OK,
     EXIT_USAGE,
@@ -26,6 +23,8 @@ from crdesk.cli.common import (
     add_command,
     cannot_write,
     refuse_output,
+    sizes_may_be_negative,
+    table_size,
 )
 from crdesk.generator import GeneratorError, format_entry, generate
 
@@ -50,7 +49,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     p.add_argument(
         "--size",
-        type=_size,
+        type=table_size,
         default=(36.0, 36.0),
         metavar="WxH",
         help="table size in inches (default 36x36)",
@@ -71,25 +70,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="print every roll of the generation log (and the outline shape seeds)",
     )
     p.set_defaults(handler=run_generate)
-    # a size typed with a minus (--size -5x36) is a bad size to refuse in words, not a flag
-    p._negative_number_matcher = re.compile(r"^-\.?\d")
-
-
-def _size(text: str) -> tuple[float, float]:
-    """Parse ``WxH`` in inches, e.g. ``72x48``, within :mod:`crdesk.limits`."""
-    parts = text.lower().replace(" ", "").split("x")
-    try:
-        width, height = (float(v) for v in parts)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"table size must be WxH in inches, got {text!r}"
-        ) from None
-    low, high = limits.TABLE_MIN, limits.TABLE_MAX
-    if not all(math.isfinite(v) and low <= v <= high for v in (width, height)):
-        raise argparse.ArgumentTypeError(
-            f"each table side must be {low:g} to {high:g} inches, got {text!r}"
-        )
-    return width, height
+    sizes_may_be_negative(p)
 
 
 def run_generate(args: argparse.Namespace) -> int:

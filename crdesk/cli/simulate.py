@@ -22,12 +22,22 @@ import time
 from pathlib import Path
 from typing import Any
 
-from crdesk.cli.common import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, OneLineParser, add_command, int_in
+from crdesk.cli.common import (
+    EXIT_OK,
+    EXIT_PROBLEMS,
+    EXIT_USAGE,
+    OneLineParser,
+    add_command,
+    int_in,
+    sizes_may_be_negative,
+    table_size,
+)
 from crdesk.model import BandType, EncounterType
 from crdesk.simulate import (
     DEFAULT_MAX_TURNS,
     MIN_GAMES_FOR_EDGE,
     PLAYER_POLICIES,
+    TABLE_SIZE,
     SchedulerUnavailable,
     Setup,
     band_members,
@@ -98,8 +108,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--generate",
         metavar="TYPE",
         choices=TERRAIN_TYPES,
-        help="each game generates its own 36x36 table of this type (9.2): "
-        + ", ".join(TERRAIN_TYPES),
+        help="each game generates its own table of this type (9.2): " + ", ".join(TERRAIN_TYPES),
+    )
+    p.add_argument(
+        "--size",
+        type=table_size,
+        default=None,
+        metavar="WxH",
+        help="the generated tables' size in inches (default 36x36, the book's 3' x 3')",
     )
     p.add_argument("--games", type=_games, required=True, metavar="N", help="games to play")
     p.add_argument("--seed", type=_seed, required=True, metavar="S", help="the batch's seed")
@@ -148,6 +164,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(handler=cmd_simulate)
+    sizes_may_be_negative(p)
 
 
 def _error(message: str, status: int = EXIT_USAGE) -> int:
@@ -159,6 +176,8 @@ def _setup(args: argparse.Namespace) -> Setup | int:
     """The batch's set-up from the arguments, or the exit status of what is wrong."""
     if (args.scenario is None) == (args.generate is None):
         return _error("give a SCENARIO file or --generate TYPE (one of them)")
+    if args.size is not None and args.generate is None:
+        return _error("--size is for --generate (a scenario keeps its own table)")
     if args.scheduler is not None and args.jobs != 1:
         return _error("--jobs is for local processes; with --scheduler the cluster's workers play")
     band_type = BandType.MILITARY.value
@@ -197,6 +216,7 @@ def _setup(args: argparse.Namespace) -> Setup | int:
     if args.generate is not None:
         return Setup(
             terrain=args.generate,
+            size=args.size or TABLE_SIZE,
             encounter=args.encounter or EncounterType.PATROL.value,
             band=members if members is not None else default_band(band_type),
             **common,
