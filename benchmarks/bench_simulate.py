@@ -1,11 +1,13 @@
 """Benchmark of batch simulation (crdesk.simulate, ``crdesk simulate``).
 
 Run:  python benchmarks/bench_simulate.py [--games N] [--seed S] [--terrain TYPE]
-      [--max-turns T] [--same N] [--profile N]
+      [--size WxH] [--max-turns T] [--same N] [--profile N]
 
 * **N automated Patrol encounters** (issue 13's target: 1,000 in at most 60 s
-  with ``--jobs 2`` on this 2-core machine): each game generates its own 36" x
-  36" table (``--terrain``, default rolled on 9.2), deploys the default Band (a
+  with ``--jobs 2`` on this 2-core machine, on a 72" x 48" generated table): each
+  game generates its own table (``--size``, default 72x48 as the issue's target;
+  ``crdesk simulate`` defaults to the book's 36x36; ``--terrain``, default rolled
+  on 9.2), deploys the default Band (a
   Rep 5 Star and four Rep 4 Grunts, Military) by 12.1 and plays it against PEFs,
   the tactical policy for the player (crdesk.game.objective) and the solo enemy
   (table 11.4) for the PEFs' side, to the Patrol's end or ``--max-turns``
@@ -35,6 +37,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from crdesk.cli.common import table_size
 from crdesk.simulate import (
     Setup,
     default_band,
@@ -53,11 +56,15 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=TARGET_GAMES)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--terrain", default="roll")
+    parser.add_argument("--size", type=table_size, default=(72.0, 48.0), metavar="WxH")
     parser.add_argument("--max-turns", type=int, default=20)
     parser.add_argument("--same", type=int, default=None, help="games replayed with jobs=1")
     parser.add_argument("--profile", type=int, default=2, help="games profiled (0: none)")
     args = parser.parse_args()
-    setup = Setup(terrain=args.terrain, band=default_band(), max_turns=args.max_turns)
+    setup = Setup(
+        terrain=args.terrain, size=args.size, band=default_band(), max_turns=args.max_turns
+    )
+    size = f'{args.size[0]:g}"x{args.size[1]:g}"'
     failed = False
 
     started = time.perf_counter()
@@ -69,7 +76,7 @@ def main() -> int:
     report = summarize(two)
     steps = [r.steps for r in two if r.error is None]
     print(
-        f"{args.games} Patrol games (generated {args.terrain} 36x36, 5 figures vs PEFs, "
+        f"{args.games} Patrol games (generated {args.terrain} {size}, 5 figures vs PEFs, "
         f"at most {args.max_turns} turns), --jobs 2: {elapsed:.1f} s "
         f"({elapsed / args.games * 1000:.0f} ms a game; mean {statistics.fmean(steps):.0f} "
         f"steps, {report['turns']['mean']:.1f} turns)"

@@ -321,7 +321,8 @@ def _build_raster(index: TerrainIndex, battlefield: Battlefield) -> Raster:
     s_of = np.repeat(np.arange(len(xa)), width)
     cc = np.arange(int(width.sum())) - np.repeat(np.cumsum(width) - width, width) + c_lo[s_of]
     cr = span_row[s_of]
-    np.add.at(count, (cr, cc), 1)
+    # np.add.at is ten times slower than counting the flat cells
+    count += np.bincount(cr * cols + cc, minlength=rows * cols).reshape(rows, cols).astype(np.int32)
     owner[cr, cc] = span_feat[s_of]
     # sample the boundary at half a cell
     seg_x, seg_y = bx_ - ax_, by_ - ay_
