@@ -74,6 +74,7 @@ from PySide6.QtWidgets import (  # noqa: E402
     QLineEdit,
     QMenu,
     QMessageBox,
+    QSpinBox,
     QWidget,
 )
 
@@ -190,10 +191,15 @@ def answering(walk: Walk) -> Iterator[None]:
         path_edit = getattr(self, "path_edit", None)
         if isinstance(path_edit, QLineEdit):  # the Export dialog: into the walk's folder
             path_edit.setText(str(walk.folder / f"export-{len(walk.actions)}.png"))
+        seed_box = getattr(self, "seed_box", None)
+        seeded = ""
+        if isinstance(seed_box, QSpinBox):  # the Generate dialog rolls a fresh seed: not here
+            seed_box.setValue(rng.randint(0, 99_999))
+            seeded = f" (seed {seed_box.value()})"
         self.show()
         QApplication.processEvents()
         accept = rng.random() < 0.6
-        walk.add(f"    dialog {type(self).__name__}: {'OK' if accept else 'Cancel'}")
+        walk.add(f"    dialog {type(self).__name__}{seeded}: {'OK' if accept else 'Cancel'}")
         self.hide()
         code = QDialog.DialogCode.Accepted if accept else QDialog.DialogCode.Rejected
         self.setResult(code)
