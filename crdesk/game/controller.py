@@ -3494,6 +3494,12 @@ class Game:
         viewers = [f.id for f in self._alive(self._player_side())]
         if fan <= 0 or not viewers:
             return end, ""
+        probe = Figure(pef["id"], f"PEF {pef['id'][3:]}", PEF_REP, x=here[0], y=here[1])
+        # the straight end first: when it will do, the fan need not be walked or judged
+        # (each spot is judged alone, so its verdict is the same either way)
+        first = self.vis.spots(probe, [end], viewers, all_round=True, moving=False)
+        if bool(first.safe[0].all()):
+            return end, ", in Cover or out of sight"
         towards = _bearing(here, (target.x, target.y))
         gap = math.hypot(target.x - here[0], target.y - here[1])
         cands: list[Point2] = [end]
@@ -3526,11 +3532,8 @@ class Game:
                 if any(isinstance(f, CoverObstacle) for f in self.battlefield.features_at(*p)):
                     continue  # behind a wall, not on top of it
                 cands.append(p)
-        probe = Figure(pef["id"], f"PEF {pef['id'][3:]}", PEF_REP, x=here[0], y=here[1])
-        verdicts = self.vis.spots(probe, cands, viewers, all_round=True, moving=False)
-        safe = [bool(row.all()) for row in verdicts.safe]
-        if safe[0]:
-            return end, ", in Cover or out of sight"
+        verdicts = self.vis.spots(probe, cands[1:], viewers, all_round=True, moving=False)
+        safe = [False, *(bool(row.all()) for row in verdicts.safe)]
         best = min(
             (i for i in range(1, len(cands)) if safe[i]),
             key=lambda i: (math.hypot(cands[i][0] - end[0], cands[i][1] - end[1]), i),
