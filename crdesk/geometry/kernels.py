@@ -85,14 +85,7 @@ def _inside(seg: Any, first: int, count: int, box: Any, bi: int, ux: float, uy: 
     is ``box[bi]`` (ray casting)?"""
     if ux < box[bi, 0] or ux > box[bi, 2] or uy < box[bi, 1] or uy > box[bi, 3]:
         return False
-    odd = False
-    for e in range(first, first + count):
-        a0x, a0y, a1x, a1y = seg[e, 0], seg[e, 1], seg[e, 2], seg[e, 3]
-        if (a0y > uy) != (a1y > uy):
-            xc = a0x + (uy - a0y) * (a1x - a0x) / (a1y - a0y)
-            if ux < xc:
-                odd = not odd
-    return odd
+    return _odd(seg, first, count, ux, uy)
 
 
 def _meets(
