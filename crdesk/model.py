@@ -739,8 +739,6 @@ class Battlefield(Subject):
         """Bumped only when terrain changes, so terrain indexes survive figure moves."""
         self._terrain_token = object()
         """Replaced on every terrain change; shared with copies while the terrain is."""
-        self._terrain_shared = False
-        """A copy shares the feature objects: edit a feature only after copying it."""
         self._digest: tuple[object, str] | None = None
         for feature in terrain or []:
             self._insert_feature(feature, None)
@@ -902,7 +900,6 @@ class Battlefield(Subject):
             )
             for figure in roster:
                 twin._figures[figure.id] = figure
-        self._terrain_shared = twin._terrain_shared = True
         return twin
 
     def terrain_digest(self) -> str:
@@ -965,9 +962,10 @@ class Battlefield(Subject):
         for key in values:
             if key not in allowed:
                 raise ModelError(f"{feature.kind.label} has no property {key!r}")
-        if self._terrain_shared:  # a copy holds this object too: edit a copy of it
-            feature = copy.copy(feature)
-            self._terrain[feature_id] = feature
+        # never in place: copies, snapshots and undo commands hold the feature objects they
+        # saw, and each must keep the value it had (a command's redo puts it back down)
+        feature = copy.copy(feature)
+        self._terrain[feature_id] = feature
         old, new = _assign(feature, values)
         return self._changed(
             ChangeKind.CHANGED,

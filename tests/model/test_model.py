@@ -154,6 +154,9 @@ def test_move_feature_shifts_everything_drawn_on_it() -> None:
     bf = Battlefield(Table(), [hill, house])
     bf.move_feature("h", 1, 2)
     bf.move_feature("b", -1, 0.5)
+    assert hill.outline.bounds == (0, 0, 4, 2)  # the objects given keep their values
+    hill, house = bf.feature("h"), bf.feature("b")
+    assert isinstance(hill, Hill) and isinstance(house, Building) and hill.crest is not None
     assert hill.outline.bounds == (1, 2, 5, 4)
     assert list(hill.crest.coords) == [(1, 3), (5, 3)]
     assert house.areas[0].bounds == (9, 10.5, 15, 16.5)

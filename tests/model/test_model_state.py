@@ -308,6 +308,22 @@ def test_terrain_edits_after_a_copy_do_not_leak_between_the_two() -> None:
     assert fork.terrain_digest() != bf.terrain_digest()
 
 
+def test_a_feature_held_outside_keeps_the_value_it_had_whether_or_not_a_copy_was_made() -> None:
+    # undo commands hold the feature objects they put down (monkey seed 850: a generated
+    # table's command saw its buildings moved in place, and once a copy had been made the
+    # moves were copied instead, so redoing every edit moved a building twice)
+    bf = _bf()
+    held = bf.feature("w1")
+    bf.move_feature("w1", 1, 1)
+    assert held.outline.bounds == (10, 10, 20, 20)
+    assert bf.feature("w1").outline.bounds == (11, 11, 21, 21)
+    bf.copy()
+    again = bf.feature("w1")
+    bf.move_feature("w1", 1, 1)
+    assert again.outline.bounds == (11, 11, 21, 21)
+    assert bf.feature("w1").outline.bounds == (12, 12, 22, 22)
+
+
 def test_deepcopy_and_pickle_leave_the_listeners_behind() -> None:
     bf = _bf()
     service = VisibilityService(bf, RULES)

@@ -14,7 +14,7 @@ from crdesk import scenario as io
 from crdesk.generator import generate
 from crdesk.model import BandType, Building, CoverObstacle, EncounterType
 from crdesk.options import interpretation_info
-from tests.ui.mouse import at
+from tests.ui.mouse import at, drag
 from tests.ui.windows import EDITOR_SIZE, open_window
 from ui.dialogs.settings_dialog import ScenarioSettingsDialog
 from ui.main_window import MainWindow
@@ -217,6 +217,28 @@ def _blocked(scenario):  # type: ignore[no-untyped-def]
         for f in scenario.battlefield.terrain
         if f.blocks_movement or isinstance(f, Building | CoverObstacle)
     ]
+
+
+def test_undoing_and_redoing_every_edit_after_a_generated_table_gives_the_present(window) -> None:
+    # monkey seed 850: the Generate command held the buildings the drags then moved in
+    # place; once the table checks had copied the battlefield (edits then copy the feature
+    # first) redoing every edit moved a building twice
+    doc = window.document
+    window.use_generated(generate(79692, width=36.0, height=36.0))
+    building = next(f for f in doc.battlefield.terrain if isinstance(f, Building))
+    c = building.outline.representative_point()
+    drag(window.view, [(c.x, c.y), (c.x - 1.0, c.y - 2.0), (c.x - 2.0, c.y - 4.0)])
+    doc.battlefield.copy()  # what the table checks and the sight overlay do off the GUI thread
+    moved = doc.battlefield.feature(building.id).outline.representative_point()
+    assert (moved.x, moved.y) != (c.x, c.y)
+    drag(window.view, [(moved.x, moved.y), (moved.x + 1.5, moved.y), (moved.x + 3.0, moved.y)])
+    present = io.dumps(window.scenario)
+    stack = doc.undo_stack
+    index = stack.index()
+    assert index >= 3
+    stack.setIndex(0)
+    stack.setIndex(index)
+    assert io.dumps(window.scenario) == present
 
 
 def test_generate_redeploys_the_forces_legally_and_stores_the_encounter(window, tmp_path) -> None:
