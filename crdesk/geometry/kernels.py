@@ -791,10 +791,7 @@ def ray_walks(
                 if n < 0:
                     doubt = True
                     break
-                if n == 0 and not (
-                    _odd(c_seg, c_first[f], c_count[f], ox, oy)
-                    or _odd(c_seg, c_first[f], c_count[f], qx, qy)
-                ):
+                if not _met(c_seg, c_first[f], c_count[f], n, ox, oy, qx, qy):
                     continue
                 first_d = np.inf
                 for e in range(g_first[f], g_first[f] + g_count[f]):
@@ -836,10 +833,7 @@ def ray_walks(
                 if n < 0:
                     doubt = True
                     break
-                if n == 0 and not (
-                    _odd(r_seg, r_first[f], r_count[f], ox, oy)
-                    or _odd(r_seg, r_first[f], r_count[f], qx, qy)
-                ):
+                if not _met(r_seg, r_first[f], r_count[f], n, ox, oy, qx, qy):
                     n_cut = before
                     continue
                 woods[n_woods] = f
@@ -1047,6 +1041,14 @@ def _odd(seg: Any, first: int, count: int, px: float, py: float) -> bool:
     return odd
 
 
+def _met(
+    seg: Any, first: int, count: int, crossings: int, ox: float, oy: float, qx: float, qy: float
+) -> bool:
+    """Does the move from (ox, oy) to (qx, qy) meet these rings: cross them, or start or
+    end inside?"""
+    return crossings > 0 or _odd(seg, first, count, ox, oy) or _odd(seg, first, count, qx, qy)
+
+
 # Flags of locate_points, per point and feature
 IN_WOODS, DEEP, NEAR_CREST, IN_BUILDING, IN_IMPASSABLE, IN_VEHICLE, NEAR_OBSTACLE = (
     1,
@@ -1189,6 +1191,7 @@ _KERNELS = (
     "_near",
     "locate_points",
     "_odd",
+    "_met",
     "_ray_cross",
     "_crossings_along",
     "_ring_gap",
