@@ -163,6 +163,55 @@ def test_vertex_drag_add_and_remove(editor: Editor, qtbot) -> None:
     undo_all_restores(editor, start)
 
 
+def test_a_corner_chosen_on_one_outline_is_not_deleted_from_another(editor: Editor, qtbot) -> None:
+    # monkey seed 1072: Delete after the chosen corner's outline had changed raised
+    # IndexError inside the view's event filter (and PySide then crashed reporting it)
+    bf = editor.document.battlefield
+    editor.document.set_selection(["impassable-1"])
+    editor.set_tool("vertex")
+    rock = list(bf.feature("impassable-1").outline.exterior.coords)[:-1]
+    house = list(bf.feature("building-4").outline.exterior.coords)[:-1]
+    assert len(rock) > len(house)
+    click(editor.view, *rock[-1])  # the rock's last corner, beyond the house's corners
+    editor.document.set_selection(["building-4"])
+    assert editor.tool._current is None  # no corner of the house is chosen
+    qtbot.keyClick(editor.view, Qt.Key.Key_Delete)  # so Delete deletes the house itself
+    assert editor.document.undo_stack.undoText() != "Remove Vertex"
+    assert "building-4" not in {f.id for f in bf.terrain}
+    assert list(bf.feature("impassable-1").outline.exterior.coords)[:-1] == rock
+    editor.document.undo_stack.undo()
+    assert list(bf.feature("building-4").outline.exterior.coords)[:-1] == house
+    # a corner added, chosen, then taken back by undo: Delete has no corner to remove
+    editor.document.set_selection(["impassable-1"])
+    a, b = rock[0], rock[1]
+    double_click(editor.view, (a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+    assert len(bf.feature("impassable-1").outline.exterior.coords) - 1 == len(rock) + 1
+    added = list(bf.feature("impassable-1").outline.exterior.coords)[:-1]
+    click(editor.view, *added[-1])  # the last corner, which the undo below takes away
+    assert editor.tool._current == len(added) - 1
+    editor.document.undo_stack.undo()
+    assert list(bf.feature("impassable-1").outline.exterior.coords)[:-1] == rock
+    assert editor.tool._current is None
+
+
+def test_a_tool_s_error_is_reported_and_does_not_crash_the_window(
+    editor: Editor, qtbot, monkeypatch
+) -> None:
+    from ui.tools.edit_tools import VertexTool
+
+    def broken(self: VertexTool, pos: object, event: object) -> bool:
+        raise RuntimeError("a tool's bug")
+
+    editor.document.set_selection(["impassable-1"])
+    editor.set_tool("vertex")
+    monkeypatch.setattr(VertexTool, "press", broken)
+    with qtbot.capture_exceptions() as caught:
+        click(editor.view, 20, 20)
+    assert [str(e[1]) for e in caught] == ["a tool's bug"]
+    assert editor.tool is not None and editor.tool.name == "Edit vertices"
+    assert "impassable-1" in {f.id for f in editor.document.battlefield.terrain}
+
+
 def test_building_tool_footprint_and_openings(editor: Editor, qtbot) -> None:
     editor.set_tool("building")
     drag(editor.view, [(1, 28), (7, 31), (13, 34)])

@@ -65,9 +65,15 @@ class VertexTool(Tool):
         doc = self.ctx.document
         features = {f.id for f in doc.battlefield.terrain}
         chosen = [i for i in doc.selection if i in features]
-        self._feature = chosen[0] if len(chosen) == 1 else None
+        feature = chosen[0] if len(chosen) == 1 else None
+        if feature != self._feature:
+            self._current = None  # the corner chosen was another outline's
+        self._feature = feature
+        coords = self._coords()
+        if self._current is not None and self._current >= len(coords):
+            self._current = None  # an undo took the corner away
         size = self.ctx.pixels_to_inches(8)
-        for i, (x, y) in enumerate(self._coords()):
+        for i, (x, y) in enumerate(coords):
             handle = QGraphicsRectItem(QRectF(-size / 2, -size / 2, size, size))
             handle.setPos(x, y)
             handle.setPen(QPen(QColor(20, 60, 160), 0))
