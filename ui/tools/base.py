@@ -10,6 +10,7 @@ a tool pushes an undo command.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -184,6 +185,19 @@ class ToolManager(QObject):
         return self.ctx.snapped(pos) if tool.snaps else pos
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        try:
+            return self._route(watched, event)
+        except Exception:
+            # a tool's error must not leave this override: PySide can crash reporting an
+            # exception raised under nested overrides (a key press passes the view's own
+            # keyPressEvent first; monkey seed 1072).  Report it as any uncaught error
+            # is reported, and drop the gesture.
+            sys.excepthook(*sys.exc_info())
+            if self._current is not None:
+                self._current.cancel()
+            return True
+
+    def _route(self, watched: QObject, event: QEvent) -> bool:
         tool = self._current
         if tool is None:
             return False
