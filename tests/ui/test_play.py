@@ -67,6 +67,24 @@ def test_start_shows_the_games_table_and_switches_the_editor_off(window: MainWin
     assert play.log_dock.events()[0].dice  # the activation dice are listed
 
 
+def test_a_play_tool_s_error_is_reported_and_the_game_goes_on(  # type: ignore[no-untyped-def]
+    window: MainWindow, qtbot, monkeypatch
+) -> None:
+    from ui.play.move_tool import MoveTool
+
+    def broken(self: MoveTool, pos: object, modifiers: object) -> bool:
+        raise RuntimeError("a play tool's bug")
+
+    start(window)
+    activate(window, qtbot)
+    with monkeypatch.context() as patched, qtbot.capture_exceptions() as caught:
+        patched.setattr(MoveTool, "_pressed", broken)
+        drag(window.view, [(12.0, 33.0), (12.0, 31.0), (12.0, 29.0)])
+    assert [str(e[1]) for e in caught] == ["a play tool's bug"]
+    drag(window.view, [(12.0, 33.0), (12.0, 31.0), (12.0, 29.0)])
+    assert figure_xy(window, "p4") == pytest.approx((12.0, 29.0), abs=0.1)
+
+
 def test_stop_puts_the_editor_back_unchanged(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
     editor_scene = window.scene
     before = [(f.id, f.x, f.y) for f in window.scenario.battlefield.figures()]

@@ -45,6 +45,7 @@ from crdesk.game import adapter
 from crdesk.game.actions import Charge, Throw
 from crdesk.rules.firearms.tables import EXPLOSIVE_RECEIVED_FIRE, EXPLOSIVE_RINGS
 from crdesk.tables import ChargeResult
+from ui.event_guard import guarded_filter
 from ui.play.charge_preview import ChargePreview, preview_charge
 from ui.play.fire_preview import pct
 from ui.play.indirect_preview import IndirectPreview, preview_indirect
@@ -193,6 +194,7 @@ class AimTool(QObject):
 
     # -- events ------------------------------------------------------------------------
 
+    @guarded_filter
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         kind = event.type()
         if watched is self.view:

@@ -63,6 +63,7 @@ from crdesk.game.actions import Fire, Move
 from crdesk.game.adapter import FireChoice
 from crdesk.game.preview import Preview
 from crdesk.geometry import movement
+from ui.event_guard import guarded_filter
 from ui.play.context_menu import ActionMenu
 from ui.play.fire_dialog import FireDialog, placement
 from ui.play.fire_preview import ShotPreview, preview_shot
@@ -454,6 +455,7 @@ class MoveTool(QObject):
                 return figure.id
         return None
 
+    @guarded_filter
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         kind = event.type()
         if watched is self.view:

@@ -10,7 +10,6 @@ a tool pushes an undo command.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -20,6 +19,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsSimpleTextItem
 
 from crdesk.shapes import SnapSettings, snap
 from ui.document import Document
+from ui.event_guard import guarded_filter
 from ui.scene.scene import BattlefieldScene
 from ui.scene.view import BattlefieldView
 
@@ -173,6 +173,11 @@ class ToolManager(QObject):
         self.ctx.show_message(f"{tool.name}: {tool.tooltip}")
         self.tool_changed.emit(tool)
 
+    def cancel(self) -> None:
+        """Drop the current tool's gesture (its error was reported: :func:`guarded_filter`)."""
+        if self._current is not None:
+            self._current.cancel()
+
     def detach(self) -> None:
         """Stop routing events (the view or document is going away)."""
         if self._current is not None:
@@ -184,20 +189,8 @@ class ToolManager(QObject):
         pos = self.ctx.view.mapToScene(event.position().toPoint())
         return self.ctx.snapped(pos) if tool.snaps else pos
 
+    @guarded_filter
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        try:
-            return self._route(watched, event)
-        except Exception:
-            # a tool's error must not leave this override: PySide can crash reporting an
-            # exception raised under nested overrides (a key press passes the view's own
-            # keyPressEvent first; monkey seed 1072).  Report it as any uncaught error
-            # is reported, and drop the gesture.
-            sys.excepthook(*sys.exc_info())
-            if self._current is not None:
-                self._current.cancel()
-            return True
-
-    def _route(self, watched: QObject, event: QEvent) -> bool:
         tool = self._current
         if tool is None:
             return False
