@@ -955,20 +955,14 @@ def ray_walks(
                     c_code = ev_code[j]
                     c_feat = ev_feat[j]
                     i_ev += 1
-                if c_code != STOP_NONE:
-                    stop_d[k] = max(nd - graze, 0.0)
-                    cost_used[k] = allowance - left
-                    code[k] = c_code
-                    feat[k] = c_feat
-                    done = True
-                    break
-                if abs(c_cost - left) <= tol:
+                if c_code == STOP_NONE and abs(c_cost - left) <= tol:
                     doubt = True
                     break
-                if c_cost > left:
+                if c_code != STOP_NONE or c_cost > left:
+                    # a wall, rock or the edge stops it here, or it cannot pay the cost
                     stop_d[k] = max(nd - graze, 0.0)
                     cost_used[k] = allowance - left
-                    code[k] = STOP_ALLOWANCE
+                    code[k] = c_code if c_code != STOP_NONE else STOP_ALLOWANCE
                     feat[k] = c_feat
                     done = True
                     break
