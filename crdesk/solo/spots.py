@@ -181,13 +181,14 @@ def _ray_units() -> list[Point2]:
     ]
 
 
-_UNITS = np.array(_ray_units(), dtype=np.float64)
+_UNIT_LIST = _ray_units()
+_UNITS = np.array(_UNIT_LIST, dtype=np.float64)
 """The rays' directions as a (RAYS, 2) array."""
 
 
 def _ray_ends(fig: Figure, allowance: float) -> list[Point2]:
     """Where each ray would end with the whole allowance."""
-    return [(fig.x + allowance * ux, fig.y + allowance * uy) for ux, uy in _ray_units()]
+    return [(fig.x + allowance * ux, fig.y + allowance * uy) for ux, uy in _UNIT_LIST]
 
 
 def _plain_rays(
