@@ -17,6 +17,10 @@ Run:  python benchmarks/bench_simulate.py [--games N] [--seed S] [--terrain TYPE
   ``jobs=1`` must give exactly the same :class:`GameResult` rows and summary.  Its
   CPU time per game also gives the time 1,000 games would take on 2 idle cores
   (the wall clock of a shared machine mostly measures its other users).
+* **Machine yardstick**: the CPU time of a fixed workload that does not use crdesk
+  (pure Python and numpy), so that figures taken on different days can be compared:
+  one commit (5b1fabb) took 234 ms of CPU a game in one session and 532 ms in the
+  next, with no change to crdesk.
 * **Profile**: cProfile of ``--profile`` games (default 2) in this process, the
   top functions by cumulative and by own time, so the hot paths are named.
 
@@ -51,6 +55,23 @@ TARGET_SECONDS = 60.0
 TARGET_GAMES = 1000
 
 
+def yardstick() -> float:
+    """Milliseconds of CPU for a fixed workload of the kinds a game spends its time on
+    (Python calls and small numpy arrays), the median of five runs; it does not
+    change with crdesk's code, only with the machine and its neighbours."""
+    import numpy as np
+
+    def once() -> float:
+        cpu = time.process_time()
+        total = 0.0
+        for i in range(20_000):
+            a = np.arange(32, dtype=np.float64) + i
+            total += float(np.hypot(a, a).sum()) + sum(k * k for k in range(20))
+        return (time.process_time() - cpu) * 1000
+
+    return statistics.median(once() for _ in range(5))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=TARGET_GAMES)
@@ -66,6 +87,7 @@ def main() -> int:
     )
     size = f'{args.size[0]:g}"x{args.size[1]:g}"'
     failed = False
+    print(f"Machine yardstick: {yardstick():.0f} ms of CPU (compare runs of different days by it)")
 
     started = time.perf_counter()
     two = run_batch(setup, args.games, args.seed, jobs=2)
