@@ -1096,10 +1096,19 @@ def _locate_compiled(
     hits: dict[int, list[tuple[int, int]]] = {}
     for k, ff, bits in zip(rows.tolist(), feats.tolist(), flags[rows, feats].tolist(), strict=True):
         hits.setdefault(k, []).append((ff, bits))
+    # a batch's points mostly stand in the same few places (a woods, a wall's band):
+    # one Place per distinct set of hits (Place is frozen, so they can be shared)
+    made: dict[tuple[tuple[tuple[int, int], ...], int], Place] = {}
+    mask_of = openings.tolist()
     for k, found in hits.items():
-        mask = int(openings[k])
+        key = (tuple(found), mask_of[k])
+        known = made.get(key)
+        if known is not None:
+            out[k] = known
+            continue
+        mask = key[1]
         building = next((ff for ff, bits in found if bits & kernels.IN_BUILDING), -1)
-        out[k] = Place(
+        out[k] = made[key] = Place(
             woods=tuple(ff for ff, bits in found if bits & kernels.IN_WOODS),
             deep=tuple(ff for ff, bits in found if bits & kernels.DEEP),
             building=building,

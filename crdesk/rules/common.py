@@ -36,20 +36,37 @@ class RuleResult:
     def to_dict(self) -> dict[str, Any]:
         """The result as JSON data: ``section`` and ``result`` first, then every field."""
         out: dict[str, Any] = {}
-        for key in ("section", "result"):
-            if hasattr(self, key):
-                out[key] = jsonable(getattr(self, key))
-        for f in dataclasses.fields(self):  # type: ignore[arg-type]
-            if f.name not in out and f.name not in self.PARTS:
-                out[f.name] = jsonable(getattr(self, f.name))
+        for key in _field_order(type(self)):
+            out[key] = jsonable(getattr(self, key))
         if self.PARTS:
             out["results"] = [jsonable(item) for name in self.PARTS for item in getattr(self, name)]
         out["explain"] = self.explain()
         return out
 
 
+_FIELD_ORDER: dict[type, tuple[str, ...]] = {}
+
+
+def _field_order(cls: type[RuleResult]) -> tuple[str, ...]:
+    """``section`` and ``result`` first, then every other field but the parts: worked
+    out once per result class (every game event's data is made this way)."""
+    known = _FIELD_ORDER.get(cls)
+    if known is not None:
+        return known
+    names = [f.name for f in dataclasses.fields(cls)]  # type: ignore[arg-type]
+    first = [key for key in ("section", "result") if hasattr(cls, key) or key in names]
+    order = (*first, *(n for n in names if n not in first and n not in cls.PARTS))
+    _FIELD_ORDER[cls] = order
+    return order
+
+
+_PLAIN_TYPES = frozenset({str, int, float, bool, type(None)})
+
+
 def jsonable(value: Any) -> Any:
     """Convert enums, tuples, fractions and nested results into JSON-ready data."""
+    if type(value) in _PLAIN_TYPES:
+        return value
     if isinstance(value, RuleResult):
         return value.to_dict()
     if isinstance(value, Enum):
