@@ -56,6 +56,7 @@ from crdesk.game.actions import Action, End, Exit, FastMove, Fire, Move, Prone, 
 from crdesk.game.controller import Game
 from crdesk.game.policy import BookPolicy
 from crdesk.game.records import Decision, Frame
+from crdesk.geometry import kernels
 from crdesk.geometry.terrain_index import TerrainIndex
 from crdesk.model import Figure, TerrainKind
 from crdesk.solo.spots import MIN_MOVE, RAYS, Spots, candidates, judge, spots_for
@@ -395,9 +396,9 @@ def _nav_costs(game: Game) -> Floats:
 
 def _nav_field(game: Game, area: Rect) -> Floats:
     """(rows, cols) inches of travel from each cell's centre to ``area``, round impassable
-    ground and through woods at double cost: repeated relaxation of the grid's eight
-    neighbours, whole arrays at a time, until nothing changes; cached per terrain index
-    and goal."""
+    ground and through woods at double cost: the grid's eight neighbours relaxed until
+    nothing changes (compiled sweeps once the kernels are ready, else whole arrays at a
+    time: the same field either way); cached per terrain index and goal."""
     index = game.vis.index
     cache = index.cache.get("tactical_nav")
     if not isinstance(cache, dict):
@@ -415,6 +416,20 @@ def _nav_field(game: Game, area: Rect) -> Floats:
     centres = np.column_stack([gx.ravel(), gy.ravel()])
     start = _rect_distance(centres, area).reshape(rows, cols)
     field = np.where((start <= NAV_CELL) & np.isfinite(cost), start, np.inf)
+    if kernels.usable():
+        kernels.nav_relax(field, cost, NAV_CELL)  # the same field, in a few compiled sweeps
+    else:
+        field = _relax(field, cost)
+    if len(cache) > 64:
+        cache.clear()
+    cache[key] = field
+    return field
+
+
+def _relax(field: Floats, cost: Floats) -> Floats:
+    """The numpy route of :func:`crdesk.geometry.kernels.nav_relax`: every cell's eight
+    neighbours relaxed at once, whole arrays at a time, until nothing changes."""
+    rows, cols = field.shape
     for _ in range(rows * cols):
         before = field
         field = field.copy()
@@ -428,9 +443,6 @@ def _nav_field(game: Game, area: Rect) -> Floats:
             np.minimum(view, via, out=view)
         if np.array_equal(field, before):
             break
-    if len(cache) > 64:
-        cache.clear()
-    cache[key] = field
     return field
 
 

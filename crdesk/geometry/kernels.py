@@ -1168,6 +1168,44 @@ def locate_points(
             flags[k, f] = bits
 
 
+def nav_relax(field: Any, cost: Any, cell: float) -> None:
+    """Shortest travel on an eight-neighbour grid, in place: ``field`` holds the start
+    values (inf elsewhere); a step from cell u to its neighbour v costs
+    ``step * (cost[v] + cost[u]) / 2`` (``step`` 1 or 1.414 cells).  Sweeps forwards
+    and backwards until nothing changes -- the same fixpoint, to the last bit, as the
+    whole-array relaxation of :func:`crdesk.game.objective._nav_field` (each value is
+    the least over paths of the same sums, and adding is monotone), in a few sweeps."""
+    rows, cols = field.shape
+    straight = math.hypot(1, 0) * cell
+    diagonal = math.hypot(1, 1) * cell
+    changed = True
+    forward = True
+    while changed:
+        changed = False
+        for i in range(rows * cols):
+            k = i if forward else rows * cols - 1 - i
+            r = k // cols
+            c = k - r * cols
+            there = cost[r, c]
+            best = field[r, c]
+            for dr in range(-1, 2):
+                for dc in range(-1, 2):
+                    if dr == 0 and dc == 0:
+                        continue
+                    ur = r - dr
+                    uc = c - dc
+                    if ur < 0 or ur >= rows or uc < 0 or uc >= cols:
+                        continue
+                    step = diagonal if dr != 0 and dc != 0 else straight
+                    via = field[ur, uc] + step * (there + cost[ur, uc]) / 2
+                    if via < best:
+                        best = via
+            if best < field[r, c]:
+                field[r, c] = best
+                changed = True
+        forward = not forward
+
+
 _KERNELS = (
     "_holds",
     "_crossings",
@@ -1191,6 +1229,7 @@ _KERNELS = (
     "_ring_gap",
     "_leaves_table",
     "ray_walks",
+    "nav_relax",
 )
 """Compiled in this order: numba resolves the helpers a kernel calls when it compiles it."""
 

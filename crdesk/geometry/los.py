@@ -2065,6 +2065,9 @@ def _run_kernels_once() -> None:
     unsure = np.empty((1, 2), dtype=np.int64)
     spots = np.array([[5.0, 5.0, 0.5]])
     kernels.recheck_moved(view, lines, moved, spots, 0.01, 0.5, tuple(square), unsure)
+    nav = np.full((2, 3), np.inf)
+    nav[0, 0] = 0.0
+    kernels.nav_relax(nav, np.ones((2, 3)), 1.0)
     res = _evaluate_compiled(index, vp, *pair, rules)
     square = [np.zeros((n, n), dtype=np.bool_) for _ in range(6)]
     verdicts: tuple[Any, ...] = (res.a, res.b, res.distance, res.ab, res.ba, res.gate_ab)

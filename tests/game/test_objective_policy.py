@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+import pytest
 
 from crdesk import simulate
 from crdesk.game import Game, GameSettings
@@ -156,3 +157,46 @@ def test_rock_in_the_way_is_gone_round() -> None:
     end = np.array([choice.move.path[-1]])
     assert float(way_to(game, NORTH.area, end)[0]) < around - 4.0
     assert end[0, 0] < 12.0 or end[0, 0] > 28.0 or end[0, 1] > 20.5, end  # not into the rock
+
+
+def _fields(seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The navigation field of a random grid (open, woods, buildings, impassable) by the
+    compiled sweeps and by the numpy relaxation."""
+    from crdesk.game.objective import NAV_CELL, _relax
+    from crdesk.geometry import kernels
+
+    rng = np.random.default_rng(seed)
+    rows, cols = int(rng.integers(3, 30)), int(rng.integers(3, 40))
+    cost = rng.choice(np.array([1.0, 1.0, 1.0, 2.0, 6.0, np.inf]), size=(rows, cols))
+    start = np.full((rows, cols), np.inf)
+    goal = rng.integers(0, rows), slice(int(rng.integers(0, cols // 2)), cols)
+    start[goal] = rng.random(start[goal].shape) * NAV_CELL
+    start[~np.isfinite(cost)] = np.inf
+    compiled = start.copy()
+    assert kernels.usable()  # the suite warms the kernels up (conftest)
+    kernels.nav_relax(compiled, cost, NAV_CELL)
+    return compiled, _relax(start.copy(), cost)
+
+
+def test_the_compiled_navigation_field_is_the_numpy_one_to_the_bit() -> None:
+    """Both routes give the same travel (so a batch's choices cannot depend on whether a
+    worker compiled its kernels), round walls of impassable ground and through woods."""
+    reached = 0
+    for seed in range(60):
+        compiled, numpy_route = _fields(seed)
+        assert np.array_equal(compiled, numpy_route), seed
+        reached += int(np.isfinite(compiled).sum())
+    assert reached > 1000
+
+
+def test_the_navigation_field_goes_round_impassable_ground() -> None:
+    from crdesk.geometry import kernels
+
+    cost = np.ones((5, 5))
+    cost[1, 0:4] = np.inf  # a wall across, open at the right
+    field = np.full((5, 5), np.inf)
+    field[0, 0] = 0.0
+    kernels.nav_relax(field, cost, 1.0)
+    # along the top, diagonally round the wall's open end and back along the bottom
+    assert field[2, 0] == pytest.approx(6 + 2 * math.sqrt(2))
+    assert np.isinf(field[1, 0])  # impassable ground is never reached
