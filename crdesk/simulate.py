@@ -483,10 +483,15 @@ class SchedulerUnavailable(RuntimeError):
     """``--scheduler`` was asked for but Dask's distributed client is not installed."""
 
 
+CHUNK_GAMES = 4
+"""Games a chunk of a batch holds (at least eight chunks a worker): a worker that ends
+its last chunk while the other still plays one leaves a core idle, for a chunk's time."""
+
+
 def _chunks(items: list[tuple[int, int]], parts: int) -> list[list[tuple[int, int]]]:
-    """Small chunks (about eight per worker), dealt round-robin so slow and fast
-    games spread evenly; order is restored afterwards."""
-    count = max(1, min(len(items), parts * 8))
+    """Small chunks, dealt round-robin so slow and fast games spread evenly; order is
+    restored afterwards."""
+    count = max(1, min(len(items), max(parts * 8, -(-len(items) // CHUNK_GAMES))))
     return [items[k::count] for k in range(count) if items[k::count]]
 
 
