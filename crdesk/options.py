@@ -106,6 +106,25 @@ class Interpretations:
         "with the enemy side's: leave if at least twice as many (and at least 2).",
         "Compare only the figure's own group's losses with the enemy group's.",
     )
+    ducked_back_unseen_while_in_cover: bool = _opt(
+        True,
+        "7.4.4 / 7.8",
+        "How long a ducked-back figure stays unseen by the cause",
+        "A figure that ducked back into Cover can neither see nor be seen by the cause "
+        "of the test until it is next active or moves, or until the cause stands where "
+        "the figure is no longer in Cover from it.",
+        "It stays unseen until it is next active or moves, or until the cause moves at all.",
+    )
+    outgunned_cannot_shoot_back: bool = _opt(
+        True,
+        "7.9.1",
+        'Outgunned when it "cannot shoot back for any reason"',
+        "A figure that cannot shoot back at the cause of a Received Fire test -- no "
+        "loaded weapon, no line of sight to it, or the cause beyond its weapon's range "
+        "-- is Outgunned.",
+        "Only a figure with no loaded ranged weapon (out of ammo, unarmed, melee only) "
+        "counts as unable to shoot back.",
+    )
     duck_back_interiors_count: bool = _opt(
         True,
         "7.4.4",

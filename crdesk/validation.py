@@ -103,6 +103,28 @@ def check_battlefield(battlefield: Battlefield) -> list[TableIssue]:
             issues += _figure_issues(
                 battlefield, figure, f"forces[{i}].figures[{j}].position", rocks
             )
+    issues += _star_power_issues(battlefield)
+    return issues
+
+
+def _star_power_issues(battlefield: Battlefield) -> list[TableIssue]:
+    """A Star starts each encounter with 1d6 of Star Power per point of Rep (5.2.1):
+    a scenario value that differs is kept by the game, so say so (left out, the game
+    gives the Rep's worth)."""
+    issues: list[TableIssue] = []
+    for i, force in enumerate(battlefield.forces):
+        for j, figure in enumerate(force.figures):
+            sp = figure.star_power
+            if figure.is_star and sp is not None and sp != figure.rep:
+                issues.append(
+                    TableIssue(
+                        figure.id,
+                        Severity.WARNING,
+                        f"{figure.name or figure.id} starts with {sp} Star Power dice, not "
+                        f"{figure.rep} (1d6 per point of Rep, 5.2.1)",
+                        f"forces[{i}].figures[{j}].star_power",
+                    )
+                )
     return issues
 
 

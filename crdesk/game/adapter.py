@@ -25,7 +25,7 @@ from crdesk.rules.grenades import GRENADE_RANGE
 from crdesk.rules.melee import Approach, Fighter, can_declare_charge, target_charge_dice
 from crdesk.rules.reaction import ReactingFigure
 from crdesk.rules.shooting import TargetSpec, default_allocation, is_outgunned, weapon_rank
-from crdesk.tables import weapon_stats
+from crdesk.tables import GRENADE, outgunned_rank, weapon_stats
 from crdesk.visibility import SightMatrix
 
 if TYPE_CHECKING:
@@ -81,11 +81,48 @@ def rank_of(figure: Figure, rules: RulesOptions) -> int:
     return weapon_rank([figure.weapon], options=rules, can_fire=can_fire(figure))
 
 
-def outgunned(target: Figure, shooter: Figure, rules: RulesOptions) -> bool:
-    """Is ``target`` Outgunned by ``shooter`` (7.9.1)?  Stars never are (5.2)."""
-    return is_outgunned(
-        rank_of(shooter, rules), rank_of(target, rules), target_is_star=target.is_star
+BLAST_RANK = outgunned_rank(weapon_stats(GRENADE))
+"""Outgunned Ranking of blast circle weapons (7.9.1): grenades, Rocket Launchers and
+every explosion, whoever set it off and whatever else they carry."""
+
+
+def can_shoot_back(target: Figure, cause: Figure, sight: Sight, rules: RulesOptions) -> bool:
+    """Whether ``target`` could shoot at ``cause`` now: a loaded ranged weapon, LOS to
+    it (its front 180°) and the cause in range (7.9.1 "cannot shoot back for any reason")."""
+    return (
+        can_fire(target)
+        and sight.sees(target.id, cause.id)
+        and sight.distance(target.id, cause.id) <= weapon_range(target, rules)
     )
+
+
+def outgunned(
+    target: Figure,
+    cause: Figure,
+    sight: Sight,
+    rules: RulesOptions,
+    *,
+    cause_rank: int | None = None,
+    shoots_back: bool | None = None,
+) -> bool:
+    """Is ``target`` Outgunned by what ``cause`` did to it (7.9.1)?  The one place that
+    says who outguns whom, for every Received Fire test.  ``shoots_back``: whether it
+    can shoot back, when the caller knows more than the table (a readied grenade).
+
+    Outgunned when what fired on it ranks higher -- ``cause_rank`` when that is not the
+    cause's own weapon: a blast weapon's :data:`BLAST_RANK` (7.10), Full Auto's +1
+    (FD §5) -- or when it cannot shoot back at the cause for any reason
+    (:func:`can_shoot_back`; the ``outgunned_cannot_shoot_back`` option, else only a
+    figure with no loaded weapon).  Stars never are (5.2.4).
+    """
+    if target.is_star:
+        return False
+    rank = rank_of(cause, rules) if cause_rank is None else cause_rank
+    if is_outgunned(rank, rank_of(target, rules)):
+        return True
+    if shoots_back is None:
+        shoots_back = can_shoot_back(target, cause, sight, rules)
+    return rules.interpretations.outgunned_cannot_shoot_back and not shoots_back
 
 
 def weapon_range(figure: Figure, rules: RulesOptions) -> float:
@@ -127,14 +164,18 @@ def reacting_figure(
     rules: RulesOptions,
     *,
     free_will: int | None = None,
+    cause_rank: int | None = None,
+    shoots_back: bool | None = None,
 ) -> ReactingFigure:
-    """A figure taking Received Fire / Man Down because of ``cause`` (7.7)."""
+    """A figure taking Received Fire / Man Down because of ``cause`` (7.7);
+    ``cause_rank`` and ``shoots_back`` as for :func:`outgunned`."""
     in_cover = cause is not None and sight.in_cover(cause.id, figure.id)
     return ReactingFigure(
         name=figure.name,
         rep=figure.rep,
         in_cover=in_cover,
-        outgunned=cause is not None and outgunned(figure, cause, rules),
+        outgunned=cause is not None
+        and outgunned(figure, cause, sight, rules, cause_rank=cause_rank, shoots_back=shoots_back),
         is_star=figure.is_star,
         current=figure.status if figure.status in STILL_REACTING else None,
         free_will=free_will,

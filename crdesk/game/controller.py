@@ -1143,7 +1143,20 @@ class Game:
     # Turn (7.1)
 
     def _apply_turn(self, frame: Frame, act: Action) -> None:
-        """Only the opening ``start`` step reaches the turn frame: it rolls activation."""
+        """Only the opening ``start`` step reaches the turn frame: it rolls activation.
+
+        First every Star the scenario gives no Star Power gets its encounter's dice,
+        1d6 per point of Rep (5.2.1); a value the scenario gives is kept."""
+        for fig in list(self.battlefield.figures()):
+            if fig.is_star and fig.star_power is None:
+                self.battlefield.update_figure(fig.id, star_power=fig.rep)
+                self._emit(
+                    "star_power",
+                    f"{fig.name} starts the encounter with {fig.rep} Star Power dice, "
+                    "1d6 per point of Rep (5.2.1).",
+                    section="5.2.1",
+                    figures=[fig.id],
+                )
 
     def _run_turn(self, frame: Frame) -> bool:
         d = frame.data
@@ -1417,7 +1430,7 @@ class Game:
         options: list[Action] = [End()]
         members = self._members(frame)
         if not d["fast"] and not d["moved"]:
-            movers = tuple(f.id for f in members if not f.prone)
+            movers = tuple(f.id for f in members if self._fast_problem(frame, f) is None)
             if movers:
                 options.append(FastMove(movers))
         for f in members:
@@ -1430,6 +1443,7 @@ class Game:
                 f.out_of_ammo
                 and f.id not in d["fired"]
                 and f.id not in d["reloading"]
+                and not f.fast_moving
                 and firearms.may_reload(self, f)
             ):
                 options.append(Reload(f.id))
@@ -1523,6 +1537,11 @@ class Game:
                 raise IllegalActionError(
                     f"{fig.name} fired this activation: it reloads at its next (7.9.2)"
                 )
+            if fig.fast_moving:
+                raise IllegalActionError(
+                    f"{fig.name} was declared a Fast Mover this activation: a reloading "
+                    "figure moves no more than its normal move (7.9.2)"
+                )
         else:
             raise IllegalActionError(self._not_now())
 
@@ -1615,13 +1634,21 @@ class Game:
         if len(set(act.figures)) != len(act.figures):
             raise IllegalActionError("name each fast mover once")
         for fid in act.figures:
-            fig = self._member(frame, fid)
-            if fig.prone:
-                raise IllegalActionError(f"{fig.name} is prone and cannot Fast Move")
-            if fid in d["reloading"]:
-                raise IllegalActionError(
-                    f"{fig.name} is reloading: no more than normal movement (7.9.2)"
-                )
+            why = self._fast_problem(frame, self._member(frame, fid))
+            if why is not None:
+                raise IllegalActionError(why)
+
+    def _fast_problem(self, frame: Frame, fig: Figure) -> str | None:
+        """Why the figure may not be named a Fast Mover now, or None: prone, or
+        reloading this activation (Reload and Fast Move exclude each other, 7.9.2)."""
+        if fig.prone:
+            return f"{fig.name} is prone and cannot Fast Move"
+        if fig.id in frame.data["reloading"]:
+            return (
+                f"{fig.name} is reloading this activation: it moves no more than its normal "
+                "move, so it cannot Fast Move (7.9.2)"
+            )
+        return None
 
     def _fast_move(self, frame: Frame, act: FastMove) -> None:
         d = frame.data
@@ -2388,10 +2415,12 @@ class Game:
         missed: list[str],
         *,
         melee: bool = False,
+        blast: bool = False,
     ) -> None:
         """What follows fire, a blast or a melee round: damage for ``hits`` (figure ->
-        statuses), Star Power for the Stars among them, then the tests of ``missed``."""
-        self._push(
+        statuses), Star Power for the Stars among them, then the tests of ``missed``.
+        ``blast``: a blast weapon did it, which outguns those it misses (7.9.1, 7.10)."""
+        frame = self._push(
             "aftermath",
             cause=cause,
             cause_rep=cause_rep,
@@ -2401,6 +2430,8 @@ class Game:
             fates={},
             melee=melee,
         )
+        if blast:  # only then, so the frames of other games stay as they were
+            frame.data["blast"] = True
 
     def _run_aftermath(self, frame: Frame) -> bool:
         d = frame.data
@@ -2449,7 +2480,7 @@ class Game:
         d = frame.data
         fid = d["stars"][0]
         star = self.fig(fid)
-        if d.get("use_power") is None:
+        if d.get("fate") is None:  # Star Power first, only with dice to roll (5.2.1)
             return Decision(
                 0,
                 star.side,
@@ -2471,6 +2502,20 @@ class Game:
             (CheatDeath(fid, True), CheatDeath(fid, False)),
             figure=fid,
         )
+
+    def _check_aftermath(self, frame: Frame, act: Action) -> None:
+        """Only the awaited choice is legal (see :meth:`_legal`); a Star Power answer
+        once the damage is settled, or with no dice, is refused with the reason: with
+        none left a Star goes straight to Larger Than Life and Cheating Death (5.2.3)."""
+        d = frame.data
+        star = self.fig(d["stars"][0])
+        if isinstance(act, StarPower) and act.figure == star.id:
+            if not star.star_power:
+                raise IllegalActionError(
+                    f"{star.name} has no Star Power dice left: Cheating Death needs none (5.2.3)"
+                )
+            raise IllegalActionError(f"{star.name}'s Star Power is already settled (5.2.1)")
+        raise IllegalActionError(self._not_now())
 
     def _apply_aftermath(self, frame: Frame, act: Action) -> None:
         d = frame.data
@@ -2541,7 +2586,11 @@ class Game:
                         if ReactionTest.MAN_DOWN.value not in mine:
                             mine.append(ReactionTest.MAN_DOWN.value)
         if tests:
-            self._push("reaction", cause=cause, tests=tests, groups=None, free_will={}, todo=[])
+            reaction = self._push(
+                "reaction", cause=cause, tests=tests, groups=None, free_will={}, todo=[]
+            )
+            if d.get("blast"):
+                reaction.data["blast"] = True
         for fid in reversed(duck):
             self._push("duck_back", figure=fid, cause=cause, auto=True, why="damage")
         for fid in down:
@@ -2629,14 +2678,23 @@ class Game:
             for t in (ReactionTest.RECEIVED_FIRE, ReactionTest.MAN_DOWN)
             if any(t in ts for ts in tests_of.values())
         )
+        # what fired on them: a blast weapon ranks 5 whoever threw it (7.9.1, 7.10);
+        # Full Auto counts the shooter's Outgunned Ranking +1 (FD §5)
+        rank = adapter.BLAST_RANK if d.get("blast") else None
+        if rank is None and self.rules.firearms_detail:
+            rank = firearms.full_auto_rank(self, cause)
         testers = [
             adapter.reacting_figure(
-                self.fig(f), cause, sight, self.rules, free_will=d["free_will"].get(f)
+                self.fig(f),
+                cause,
+                sight,
+                self.rules,
+                free_will=d["free_will"].get(f),
+                cause_rank=rank,
+                shoots_back=self._shoots_back(self.fig(f), cause),
             )
             for f in group
         ]
-        if self.rules.firearms_detail:  # Full Auto counts Outgunned Ranking +1 (FD §5)
-            testers = firearms.outgunned_by_full_auto(self, cause, testers)
         leader_rep = self._leader_die_rep(group)
         side = self.fig(group[0]).side
         losses = Losses(
@@ -2956,14 +3014,26 @@ class Game:
         else:
             self._blast(spot, fig.id, attacker_rep=fig.rep)
 
-    def _reaction_throw(self, fig: Figure, cause: Figure) -> bool:
-        """A figure told to fire that cannot, but holds a readied grenade and has the
-        cause within 6", throws it at the cause instead (7.10.1: "when active or in
-        reaction"; a grenade needs no LOS).  True when it threw."""
+    def _can_throw_at(self, fig: Figure, cause: Figure) -> bool:
+        """Holds a readied grenade, not thrown this turn, with the cause within 6"
+        (7.10.1: thrown "when active or in reaction"; a grenade needs no LOS)."""
         if fig.id not in self._state["grenades"] or fig.id in self._state["thrown"]:
             return False
         reach = max(0.0, math.hypot(cause.x - fig.x, cause.y - fig.y) - fig.radius)
-        if reach > GRENADE_RANGE:
+        return reach <= GRENADE_RANGE
+
+    def _shoots_back(self, fig: Figure, cause: Figure) -> bool:
+        """Whether the figure can shoot back at the cause of its test: fire at it, or
+        throw a readied grenade at it (7.9.1's "cannot shoot back for any reason")."""
+        sight = self.sight()
+        return adapter.can_shoot_back(fig, cause, sight, self.rules) or self._can_throw_at(
+            fig, cause
+        )
+
+    def _reaction_throw(self, fig: Figure, cause: Figure) -> bool:
+        """A figure told to fire that cannot, but holds a readied grenade and has the
+        cause within 6", throws it at the cause instead (7.10.1).  True when it threw."""
+        if not self._can_throw_at(fig, cause):
             return False
         self._emit(
             "reaction_throw",
@@ -3020,7 +3090,7 @@ class Game:
         )
         hits = {v.id: [v.damage.status.value] for v in res.figures if v.damage is not None}
         escaped = [v.id for v in res.figures if v.damage is None]
-        self._push_aftermath(cause, attacker_rep, hits, escaped)
+        self._push_aftermath(cause, attacker_rep, hits, escaped, blast=True)
 
     def _rocket(self, shooter: Figure, target: Figure, *, rush: bool) -> None:
         """A Rocket Launcher fired at the figure on a spot (7.10.5); a building area
@@ -3106,7 +3176,7 @@ class Game:
         self._blast(
             spot, shooter.id, attacker_rep=shooter.rep, weapon="RL", exclude=[f.id for f in inside]
         )
-        self._push_aftermath(shooter.id, shooter.rep, hits, missed)
+        self._push_aftermath(shooter.id, shooter.rep, hits, missed, blast=True)
 
     # -- Buildings: floors (8.2) ---------------------------------------------
 

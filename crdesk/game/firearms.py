@@ -117,8 +117,7 @@ from crdesk.rules.firearms.tables import (
     buckshot_band,
     fd,
 )
-from crdesk.rules.reaction import ReactingFigure
-from crdesk.rules.shooting import TargetSpec, is_outgunned, shot_circumstances
+from crdesk.rules.shooting import TargetSpec, shot_circumstances
 from crdesk.tables import weapon_stats
 
 if TYPE_CHECKING:
@@ -575,7 +574,7 @@ def blast(
             section=fd(9),
             figures=ids,
         )
-        game._push_aftermath(cause, attacker_rep, {}, ids)
+        game._push_aftermath(cause, attacker_rep, {}, ids, blast=True)
         return
     specs = [
         RingFigure(f.name, f.rep, d, game._blast_covered(centre, f), f.prone, id=f.id)
@@ -620,7 +619,7 @@ def blast(
             section=fd(9),
             figures=[v.id for v in res.figures],
         )
-    game._push_aftermath(cause, attacker_rep, hits, shaken)
+    game._push_aftermath(cause, attacker_rep, hits, shaken, blast=True)
 
 
 # --------------------------------------------------------------------------
@@ -988,6 +987,7 @@ __all__ = [
     "check_action",
     "check_fire",
     "do_reload",
+    "full_auto_rank",
     "handles",
     "indirect_plan",
     "indirect_problem",
@@ -996,7 +996,6 @@ __all__ = [
     "modes",
     "odds",
     "on",
-    "outgunned_by_full_auto",
     "panel",
     "plan",
     "reload_problem",
@@ -1056,19 +1055,11 @@ def panel(game: Game, fig: Figure) -> WeaponPanel | None:
     return WeaponPanel(fig.id, ws.card, ws, tuple(modes(game, fig)), aim, support, walk)
 
 
-def outgunned_by_full_auto(
-    game: Game, cause: Figure, testers: list[ReactingFigure]
-) -> list[ReactingFigure]:
-    """A figure testing because of a Full Auto volley reads the shooter's Outgunned
-    Ranking one higher (FD §5): the cause's weapon last fired on Full Auto (the tests
-    follow the volley that caused them)."""
+def full_auto_rank(game: Game, cause: Figure) -> int | None:
+    """The Outgunned Ranking a figure testing because of ``cause`` reads: one higher
+    when the cause's weapon last fired on Full Auto (FD §5; the tests follow the volley
+    that caused them), else None (the weapon's own, :func:`adapter.outgunned`)."""
     ws = weapon_state(game, cause)
     if ws is None or ws.mode is not FireMode.FA:
-        return testers
-    shooter = adapter.rank_of(cause, game.rules) + FA_RANK_BONUS
-    out = []
-    for t in testers:
-        fig = game.fig(t.id)
-        target = adapter.rank_of(fig, game.rules)
-        out.append(replace(t, outgunned=is_outgunned(shooter, target, target_is_star=fig.is_star)))
-    return out
+        return None
+    return adapter.rank_of(cause, game.rules) + FA_RANK_BONUS

@@ -175,8 +175,9 @@ def test_a_rocket_on_target_bursts_in_rings_and_spends_the_launchers_round() -> 
 
 def test_a_rocket_off_target_does_no_damage_and_shakes_everyone_within_ten_inches() -> None:
     game = _rocket_game()
-    # 1+5=6: off the spot; Knuckles' and Shiv's Received Fire (passed 0: Duck Back)
-    game.play("fire p1 at e1", faces=[1, 6, 6])
+    # 1+5=6: off the spot; Knuckles' and Shiv's Received Fire (passed 1, Outgunned by
+    # the blast weapon's Rank 5, 7.9.1: Duck Back)
+    game.play("fire p1 at e1", faces=[1, 3, 5])
     miss = next(e for e in game.events if e.kind == "blast")
     assert 'misses the spot (18.0, 10.0): no damage; Knuckles, Shiv, Tiny are within 10"' in (
         miss.text
@@ -194,7 +195,7 @@ def test_the_fired_launcher_may_be_reloaded_from_its_spares() -> None:
     is empty, not "full", so it may take one of its 3 spare rounds (7.9.2)."""
     game = _rocket_game()
     assert firearms.reload_problem(game, game.fig("p1")) is not None  # full: 1/1
-    game.play("fire p1 at e1", faces=[1, 6, 6])
+    game.play("fire p1 at e1", faces=[1, 3, 5])
     assert firearms.reload_problem(game, game.fig("p1")) is None
     panel = adapter.weapon_panel(game, "p1")
     assert panel is not None and panel.rounds == 0 and panel.spares == 3
