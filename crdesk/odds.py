@@ -229,8 +229,8 @@ def outcome_odds(
 
     Exact for any rule that reads a roll's faces as a set (counts passes,
     successes, the best dice): the rules do, except activation (who rolled which
-    die), which has no odds.  Rolls that depend on earlier faces (a reroll, the
-    damage of a hit) are followed on their own branch.  ``limit`` caps the
+    die), which has its own, :func:`activation_odds`.  Rolls that depend on earlier
+    faces (a reroll, the damage of a hit) are followed on their own branch.  ``limit`` caps the
     branches, so a huge dice pool is refused instead of hanging.
 
     >>> from crdesk.rules.damage import roll_damage
@@ -687,3 +687,53 @@ def melee_odds(a: Fighter, b: Fighter) -> MeleeOdds:
     if a.name == b.name:
         raise IllegalActionError("the two fighters need different names")
     return MeleeOdds(a.name, b.name, dict(solve(a.rep, b.rep)))
+
+
+@dataclass(frozen=True, slots=True)
+class ActivationOdds(RuleResult):
+    """The odds of the activation dice (7.1): who goes first, how often doubles are
+    rolled again, and how often a group of each Leader Rep may activate."""
+
+    sides: tuple[str, str]
+    first: Mapping[str, Fraction]
+    """Each side's chance to activate first (the higher die, once not doubles)."""
+    doubles: Fraction
+    """The chance one roll is doubles (rolled again until it is not)."""
+    may_activate: Mapping[int, Fraction]
+    """Leader Rep -> the chance its side's die lets the group activate (die <= Rep)."""
+    section: str = "7.1"
+
+    @property
+    def result(self) -> str:
+        return "odds"
+
+    def explain(self) -> str:
+        first = ", ".join(f"{s} first {_pct(p)}" for s, p in self.first.items())
+        reps = ", ".join(
+            f"Rep {r}{'+' if r == max(self.may_activate) else ''} {_pct(p)}"
+            for r, p in self.may_activate.items()
+        )
+        return (
+            f"Who goes first: {first} (the higher die; doubles, {_pct(self.doubles)} of "
+            f"rolls, are rolled again). A group may activate when its Leader's Rep is at "
+            f"least its side's die: {reps} ({self.section})."
+        )
+
+
+def activation_odds(sides: Sequence[str] = ("player", "enemy")) -> ActivationOdds:
+    """Every face of the two activation dice, doubles rolled again (7.1).
+
+    >>> o = activation_odds()
+    >>> o.first["player"], o.doubles, o.may_activate[4]
+    (Fraction(1, 2), Fraction(1, 6), Fraction(2, 3))
+    """
+    faces = list(itertools.product(range(1, 7), repeat=2))
+    kept = [(a, b) for a, b in faces if a != b]
+    weight = Fraction(1, len(kept))
+    first = {
+        sides[0]: sum((weight for a, b in kept if a > b), Fraction(0)),
+        sides[1]: sum((weight for a, b in kept if b > a), Fraction(0)),
+    }
+    may = {rep: sum((weight for a, _b in kept if a <= rep), Fraction(0)) for rep in range(1, 7)}
+    doubles = Fraction(len(faces) - len(kept), len(faces))
+    return ActivationOdds((sides[0], sides[1]), first, doubles, may)

@@ -174,6 +174,9 @@ class VisibilityService:
         self._rows_cache: dict[
             tuple[int, int], tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]
         ] = {}
+        self._hidden: frozenset[tuple[str, str]] = frozenset()
+        self._masked: tuple[SightMatrix, SightMatrix] | None = None
+        """(raw matrix, the same with the hidden pairs masked), while both hold."""
         self.full_recomputes = 0
         """How many times the whole matrix was computed (for tests and benchmarks)."""
         self._unsubscribe = battlefield.subscribe(self._on_change)
@@ -202,6 +205,20 @@ class VisibilityService:
         self._dirty |= new ^ self._lit
         self._lit = new
 
+    def set_hidden(self, pairs: Iterable[tuple[str, str]]) -> None:
+        """Name (figure, cause) pairs where the figure ducked back into Cover from the
+        cause: neither sees the other while the figure is out of the cause's sight or
+        in Cover from it (7.4.4, 7.8).  The matrix and rows mask them; :meth:`spots`
+        (a figure on other spots) does not."""
+        new = frozenset((str(f), str(c)) for f, c in pairs)
+        if new != self._hidden:
+            self._hidden = new
+            self._masked = None
+
+    def hides(self, figure: str, other: str) -> bool:
+        """Whether ``figure`` and ``other`` are a hidden pair, either way round."""
+        return (figure, other) in self._hidden or (other, figure) in self._hidden
+
     # -- queries -----------------------------------------------------------
 
     @property
@@ -213,7 +230,17 @@ class VisibilityService:
         return self._index
 
     def matrix(self) -> SightMatrix:
-        """The all-pairs matrix for the battlefield's current revision."""
+        """The all-pairs matrix for the battlefield's current revision, with the
+        hidden pairs (:meth:`set_hidden`) masked."""
+        raw = self._raw_matrix()
+        if not self._hidden:
+            return raw
+        if self._masked is None or self._masked[0] is not raw:
+            self._masked = (raw, _mask_hidden(raw, self._hidden))
+        return self._masked[1]
+
+    def _raw_matrix(self) -> SightMatrix:
+        """The all-pairs matrix as the table gives it."""
         index = self.index
         m = self._matrix
         fresh = m is not None and m.revision == self.battlefield.revision
@@ -231,6 +258,7 @@ class VisibilityService:
             self._matrix = self._compute_full(index)
         else:
             self._matrix = self._update(index, m, self._vp, sorted(self._dirty))
+        self._masked = None  # _update may have changed the matrix in place
         self._dirty.clear()
         self._full = False
         return self._matrix
@@ -243,7 +271,7 @@ class VisibilityService:
         """
         index = self.index
         if self._vp is None or self._full or self.battlefield.figure_ids() != self._vp.ids:
-            self.matrix()
+            self._raw_matrix()
         assert self._vp is not None
         pos = self._positions(self._vp)
         changed = sorted(pos[c] for c in self._dirty | {figure_id} if c in pos)
@@ -264,6 +292,15 @@ class VisibilityService:
         concealed_from[others] = res.concealed_ab & sees[others]
         cover_to[others] = res.cover_ba & seen_by[others]
         dist[others] = res.distance
+        for j, oid in enumerate(vp.ids):
+            if j == k or not self.hides(figure_id, oid):
+                continue
+            if (figure_id, oid) in self._hidden:  # the row's figure ducked back
+                safe = not seen_by[j] or cover_to[j]
+            else:  # the cause's row
+                safe = not sees[j] or cover_from[j]
+            if safe:
+                sees[j] = seen_by[j] = cover_from[j] = concealed_from[j] = cover_to[j] = False
         bf = self.battlefield
         me = bf.figure(figure_id)
         links: list[str] = []
@@ -383,7 +420,7 @@ class VisibilityService:
         """Every figure as it stands now, patched from the matrix's viewpoints (as
         :meth:`row` does) without judging any pair."""
         if self._vp is None or self._full or self.battlefield.figure_ids() != self._vp.ids:
-            self.matrix()
+            self._raw_matrix()
         assert self._vp is not None
         pos = self._positions(self._vp)
         changed = sorted(pos[c] for c in self._dirty if c in pos)
@@ -391,7 +428,7 @@ class VisibilityService:
 
     def viewpoints(self) -> Viewpoints:
         """Current figures as arrays (shared with the cohesion and movement code)."""
-        self.matrix()
+        self._raw_matrix()
         assert self._vp is not None
         return self._vp
 
@@ -587,3 +624,19 @@ class VisibilityService:
 
 
 __all__ = ["SightMatrix", "SightRow", "SpotVerdicts", "VisibilityService"]
+
+
+def _mask_hidden(raw: SightMatrix, hidden: frozenset[tuple[str, str]]) -> SightMatrix:
+    """``raw`` with each hidden (figure, cause) pair seeing nothing of the other, while
+    the figure is out of the cause's sight or in Cover from it (7.4.4)."""
+    out = raw.copy()
+    pos = {fid: k for k, fid in enumerate(raw.ids)}
+    for fig, cause in sorted(hidden):
+        i, j = pos.get(fig), pos.get(cause)
+        if i is None or j is None:
+            continue
+        if raw.visible[j, i] and not raw.cover[j, i]:
+            continue  # the cause stands where the figure is not in Cover from it
+        for a, b in ((i, j), (j, i)):
+            out.visible[a, b] = out.cover[a, b] = out.concealed[a, b] = False
+    return out

@@ -212,9 +212,18 @@ def test_enumerated_odds_are_exact(capsys: Capsys) -> None:
     assert "target Rush Shots 41%" in out.splitlines()[0]
 
 
-def test_activation_has_no_odds(capsys: Capsys) -> None:
-    code, out, err = run("activation --dice 3,4 --odds", capsys)
-    assert code == 2 and out == "" and "--odds" in err
+def test_activation_odds_say_who_goes_first_and_which_leaders_activate(capsys: Capsys) -> None:
+    """Like every subcommand that rolls, activation takes --odds (7.1): who goes first,
+    how often doubles are rolled again, which Leader Reps may activate."""
+    code, out, _ = run("activation --dice 3,4 --odds", capsys)
+    assert code == 0
+    assert out.splitlines()[0] == (
+        "Odds: Who goes first: player first 50%, enemy first 50% (the higher die; "
+        "doubles, 17% of rolls, are rolled again). A group may activate when its Leader's "
+        "Rep is at least its side's die: Rep 1 17%, Rep 2 33%, Rep 3 50%, Rep 4 67%, "
+        "Rep 5 83%, Rep 6+ 100% (7.1)."
+    )
+    assert out.splitlines()[1].startswith("Activation: player 3, enemy 4")
 
 
 # --------------------------------------------------------------------------

@@ -161,6 +161,8 @@ CHECKPOINT_EVERY = 25
 """Steps between the snapshots :meth:`Game.undo` and :meth:`Game.fork` start from."""
 HASH_EVERY = 10
 """Steps between the state hashes recorded while playing (a saved game's checks)."""
+OPTIONAL_STATE = frozenset({"hidden"})
+"""Game state kept only while it holds something (so that other games' hashes stay)."""
 PEF_FIGURE = re.compile(r"pef[0-9]+-[0-9]+")
 """Ids of the figures contacted PEFs add to the non-player force (11.3)."""
 PEF_WEAPONS: dict[BandType, tuple[WeaponCode, ...]] = {
@@ -455,8 +457,9 @@ class Game:
             raise IllegalActionError(
                 f"the snapshot is of step {doc['steps']}, the file has {len(steps)} steps"
             )
-        if set(doc["game"]) != set(self._state):
+        if set(doc["game"]) - OPTIONAL_STATE != set(self._state) - OPTIONAL_STATE:
             raise IllegalActionError("the snapshot's game state is not this crdesk's")
+        _check_hidden(doc["game"].get("hidden", []))
         frames = [Frame(str(f["kind"]), dict(f["data"])) for f in doc["frames"]]
         for frame in frames:
             if not hasattr(self, f"_run_{frame.kind}"):
@@ -526,8 +529,9 @@ class Game:
 
     def flags(self, fid: str) -> dict[str, Any]:
         """What the table should show on a figure besides its model fields: movement
-        left in the activation under way, Duck Back this turn, a readied grenade,
-        whom it carries or is carried by, captive, gone off the table."""
+        left in the activation under way, Duck Back this turn and whom it ducked back
+        out of sight of (7.4.4), a readied grenade, whom it carries or is carried by,
+        captive, gone off the table."""
         active = next((f for f in reversed(self._frames) if f.kind == "activation"), None)
         carrying = self._state["carrying"]
         grenade = self._state["grenades"].get(fid)
@@ -536,6 +540,7 @@ class Game:
             "active": active is not None and fid in active.data["members"],
             "activated": fid in self._state["activated"],
             "ducked_back": fid in self._state["ducked"],
+            "unseen_by": [c for f, c in self._hidden_pairs() if f == fid],
             "grenade": None if grenade is None else ("ready" if grenade["now"] else "readied"),
             "carrying": carrying.get(fid),
             "carried_by": next((c for c, w in carrying.items() if w == fid), None),
@@ -917,12 +922,122 @@ class Game:
 
     def _sync_moving(self) -> None:
         """Tell the sight engine who is moving (concealed, not in Cover, 7.9.5): the
-        figures that moved in the activation under way, as the frames record them."""
+        figures that moved in the activation under way, as the frames record them;
+        and who ducked back out of whose sight (7.4.4)."""
         moving: set[str] = set()
         for frame in self._frames:
             if frame.kind in ("activation", "free_move"):
                 moving.update(frame.data["moved"])
         self.vis.set_moving(moving)
+        self.vis.set_hidden((f, c) for f, c in self._state.get("hidden", []))
+
+    # -- who a ducked-back figure is hidden from (7.4.4, 7.8) ---------------------
+
+    def _set_hidden(self, pairs: Iterable[tuple[str, str]]) -> None:
+        """The (figure, cause) pairs where the figure ducked back into Cover from the
+        cause; kept in the state only while there is one, so that games without
+        any keep their state hashes."""
+        rows = sorted({(f, c) for f, c in pairs})
+        if rows:
+            self._state["hidden"] = [list(r) for r in rows]
+        else:
+            self._state.pop("hidden", None)
+        self.vis.set_hidden(rows)
+
+    def _hidden_pairs(self) -> list[tuple[str, str]]:
+        return [(f, c) for f, c in self._state.get("hidden", [])]
+
+    def _unhide_figure(self, fids: Iterable[str]) -> None:
+        """A ducked-back figure is seen again once it is next active or moves (7.4.4)."""
+        gone = set(fids)
+        pairs = self._hidden_pairs()
+        if any(f in gone for f, _ in pairs):
+            self._set_hidden((f, c) for f, c in pairs if f not in gone)
+
+    def _unhide_cause(self, cause: str, only: Iterable[str] | None = None) -> None:
+        """The cause sees again the figures that ducked back from it (all, or ``only``)."""
+        keep = None if only is None else set(only)
+        pairs = self._hidden_pairs()
+        if any(c == cause and (keep is None or f in keep) for f, c in pairs):
+            self._set_hidden(
+                (f, c) for f, c in pairs if not (c == cause and (keep is None or f in keep))
+            )
+
+    def _unhide_after_cause_moved(self, cause: Figure) -> None:
+        """The cause of a Duck Back has moved: from now on it sees each figure that is no
+        longer in Cover from it (7.4.4; while it walked the sight engine already let it
+        see them wherever the Cover did not hold, so a walk into view is an In Sight)."""
+        mine = [f for f, c in self._hidden_pairs() if c == cause.id]
+        lifted = [
+            f
+            for f in mine
+            if not self._covered_at(self.fig(f), (self.fig(f).x, self.fig(f).y), cause.id)
+        ]
+        if lifted:
+            self._unhide_cause(cause.id, lifted)
+
+    # -- In Sight started by an involuntary move (7.6.2) ------------------------
+
+    def _sighted_by(self, fid: str) -> set[str]:
+        """The enemies able to act that are in sight of the figure, either way (7.6)."""
+        sight = self.sight()
+        fig = self.fig(fid)
+        return {e.id for e in self._alive(self.enemy_of(fig.side)) if sight.either(fid, e.id)}
+
+    def _activation_frame(self) -> Frame | None:
+        return next((f for f in reversed(self._frames) if f.kind == "activation"), None)
+
+    def _involuntary_in_sight(self, fid: str, before: set[str], how: str) -> None:
+        """7.6.2: an In Sight test is triggered whenever an opposing group enters a
+        group's LOS that was not seen previously in this activation phase -- by any
+        move, the involuntary ones too (the 7.7.3 example: a figure that ducks back
+        "into the sight of another enemy figure").  ``before``: the enemies in sight
+        of the figure before it was moved.  Within an In Sight under way the figure
+        joins it instead (7.6.5, :meth:`_join_in_sight`).  The moved figure's group
+        is the moving side, with no free move: the move was not its own."""
+        fig = self.fig(fid)
+        if not fig.status.can_act or self._state["outcome"] is not None:
+            return
+        if any(f.kind == "in_sight" for f in self._frames):
+            return
+        act = self._activation_frame()
+        seen_by_active: set[str] = set()
+        active: set[str] = set()
+        if act is not None:
+            seen_by_active = set(act.data["seen"])
+            active = set(act.data["members"])
+        new = []
+        for e in sorted(self._sighted_by(fid) - before):
+            if fid in active and e in seen_by_active:
+                continue  # the moving group had seen it this activation
+            if e in active and fid in seen_by_active:
+                continue  # the active group had seen the figure already
+            new.append(e)
+        if not new:
+            return
+        names = ", ".join(self.fig(e).name for e in new)
+        self._emit(
+            "in_sight_trigger",
+            f"{fig.name} {how} into the sight of {names}, not seen before in this activation "
+            "phase: In Sight test (7.6.2).",
+            section="7.6.2",
+            figures=[fid, *new],
+        )
+        if act is not None:
+            if fig.side == act.data["side"]:
+                act.data["seen"] = sorted(seen_by_active | set(new))
+            elif any(e in active for e in new):
+                act.data["seen"] = sorted(seen_by_active | {fid})
+        self.cohesion.update()
+        group = next(
+            (
+                list(g.members)
+                for g in self.cohesion.groups(self.rules, fig.side)
+                if fid in g.members
+            ),
+            [fid],
+        )
+        self._hold_in_sight(fig.side, group, [fid], new)
 
     def _mark(self) -> _Checkpoint:
         return _Checkpoint(
@@ -1345,6 +1460,7 @@ class Game:
     def _start_activation(self, side: str, group: tuple[str, int, list[str]]) -> None:
         leader, rep, members = group
         bf = self.battlefield
+        self._unhide_figure(m for m in members if m not in self._state["ducked"])
         for fid in members:
             fig = self.fig(fid)
             if fig.status in adapter.STILL_REACTING:
@@ -1734,6 +1850,9 @@ class Game:
         seen = set(d["seen"]) if frame.kind == "activation" else set(d["seen_all"])
         if fig.id not in d["moved"]:
             d["moved"].append(fig.id)
+        self._unhide_figure([fig.id])
+        if not self.rules.interpretations.ducked_back_unseen_while_in_cover:
+            self._unhide_cause(fig.id)  # any move of the cause: it sees them as it goes
         self._sync_moving()
         bf = self.battlefield
         enemies = {e.id for e in self._alive(self.enemy_of(side))}
@@ -1792,6 +1911,7 @@ class Game:
         if act.facing is not None and stop_at is None:
             bf.move_figure(fig.id, fig.x, fig.y, act.facing)
         self._carry_along(fig)
+        self._unhide_after_cause_moved(self.fig(fig.id))
         if free:
             d["free_moved"].append(fig.id)
             cost_text = "free"
@@ -1990,6 +2110,14 @@ class Game:
             )
             return
         self.cohesion.update()
+        self._hold_in_sight(side, movers, involved_movers, involved_enemies)
+
+    def _hold_in_sight(
+        self, side: str, movers: list[str], involved_movers: list[str], involved_enemies: list[str]
+    ) -> None:
+        """The In Sight test between the moving group (``side``'s ``movers``) and the
+        enemy groups of ``involved_enemies`` (7.6.3), and its frame of actions."""
+        sight = self.sight()
         enemy_groups = self._sight_groups(self.enemy_of(side), involved_enemies)
         sides = [(movers, involved_movers, True, involved_enemies)] + [
             (members, involved, False, involved_movers) for members, involved in enemy_groups
@@ -2292,6 +2420,12 @@ class Game:
                 raise IllegalActionError(f"{t.name} is a friend, not a target")
             if not t.status.can_act:
                 raise IllegalActionError(f"{t.name} is {words(t.status)}: not a target")
+            if not sight.sees(shooter.id, t.id) and self.vis.hides(t.id, shooter.id):
+                raise IllegalActionError(
+                    f"{t.name} ducked back into Cover from {shooter.name}: neither sees the "
+                    "other until it is next active or moves, or the Cover no longer holds "
+                    "(7.4.4)"
+                )
             if not sight.sees(shooter.id, t.id):
                 why = self.vis.explain(shooter.id, t.id)
                 raise IllegalActionError(
@@ -2929,8 +3063,14 @@ class Game:
                 point, prone = (found, False) if found else ((fig.x, fig.y), True)
         status = fig.status if fig.status in adapter.STILL_REACTING else Status.DUCK_BACK
         dist = math.hypot(point[0] - fig.x, point[1] - fig.y)
+        before = self._sighted_by(fig.id)
+        self._unhide_figure([fig.id])
         bf.update_figure(fig.id, x=point[0], y=point[1], status=status, prone=prone or fig.prone)
         self._carry_along(fig)
+        if cause is not None and not prone and self._covered_at(self.fig(fig.id), point, cause.id):
+            # neither sees the other now (7.4.4): until it is next active or moves,
+            # or the cause moves (ducked_back_unseen_while_in_cover)
+            self._set_hidden([*self._hidden_pairs(), (fig.id, cause.id)])
         ducked = set(self._state["ducked"]) | {fig.id}
         self._state["ducked"] = sorted(ducked)
         where = (
@@ -2944,6 +3084,8 @@ class Game:
             section="7.4.4",
             figures=[fig.id],
         )
+        if not prone:
+            self._involuntary_in_sight(fig.id, before, "ducks back")
 
     # -- Grenades and the Rocket Launcher (7.10, 8.4) -------------------------
 
@@ -4264,3 +4406,12 @@ def _contact_point(charger: Figure, target: Figure) -> Point2:
     norm = math.hypot(dx, dy) or 1.0
     reach = charger.radius + target.radius
     return (target.x + dx / norm * reach, target.y + dy / norm * reach)
+
+
+def _check_hidden(rows: Any) -> None:
+    """A snapshot's hidden pairs: a list of [figure, cause] id pairs (7.4.4)."""
+    ok = isinstance(rows, list) and all(
+        isinstance(r, list) and len(r) == 2 and all(isinstance(x, str) for x in r) for r in rows
+    )
+    if not ok:
+        raise IllegalActionError("the snapshot's hidden pairs are not [figure, cause] ids")

@@ -448,14 +448,20 @@ def volley(
             statuses.append(f.forced_status.value)
         if f.hits and statuses:
             hits.setdefault(f.id, []).extend(statuses)
+    pushed: list[tuple[str, set[str]]] = []
     for f in res.figures:
         kd = f.knockdown
         if kd is None or not kd.knocked_down or f.id in _down(hits):
             continue
         fig = game.fig(f.id)
         end = kd.push.end if kd.push is not None else (fig.x, fig.y)
+        before = game._sighted_by(f.id)
         game.battlefield.update_figure(f.id, prone=True, x=end[0], y=end[1])
         game._emit("knockdown", kd.reason, result=kd, section=fd(8), figures=[f.id])
+        if (end[0], end[1]) != (fig.x, fig.y):
+            pushed.append((f.id, before))
+    for fid, before in pushed:  # pushed into an enemy's sight: In Sight after the fire (7.6.2)
+        game._involuntary_in_sight(fid, before, "is pushed")
     missed: list[str] = []
     if not missed_carry_on:
         missed = list(dict.fromkeys(f.id for f in res.figures if f.received_fire))

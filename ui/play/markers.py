@@ -242,6 +242,8 @@ class StatusMarkers(QObject):
         for figure in game.battlefield.figures():
             present.add(figure.id)
             flags = game.flags(figure.id)
+            if flags.get("unseen_by"):  # the causes by name, for the Duck Back badge
+                flags["unseen_by"] = [game.fig(c).name for c in flags["unseen_by"]]
             looks = _badge_looks(figure, flags)
             row = self._badges.get(figure.id)
             if self._rows.get(figure.id) != looks:
@@ -418,6 +420,11 @@ def _badge_looks(figure: Figure, flags: Mapping[str, object]) -> tuple[tuple[str
             tip = f"Star, {dice} Star Power dice left (5.2)" if dice is not None else "Star"
         elif kind == GRENADE:
             tip = f"Grenade {flags.get('grenade')} (7.10.1)"
+        elif kind == DUCK_BACK and isinstance(causes := flags.get("unseen_by"), list) and causes:
+            tip += (
+                f"; neither sees nor is seen by {', '.join(map(str, causes))} (the cause) "
+                "until it is next active or moves (7.4.4)"
+            )
         looks.append((kind, text, f"{figure.name}: {tip}"))
     return tuple(looks)
 

@@ -78,8 +78,6 @@ class Subcommand:
     help: str
     flags: Callable[[argparse.ArgumentParser], None]
     job: Callable[[argparse.Namespace], Job]
-    odds: bool = True
-    """Whether ``--odds`` is offered (every subcommand that rolls, not ``activation``)."""
 
 
 SUBCOMMANDS: tuple[Subcommand, ...] = (
@@ -199,7 +197,6 @@ SUBCOMMANDS: tuple[Subcommand, ...] = (
         "activation dice (7.1)",
         combat.flags_activation,
         combat.job_activation,
-        odds=False,
     ),
     Subcommand(
         "retrieve", "retrieving wounded (7.12)", campaign.flags_retrieve, campaign.job_retrieve
@@ -258,7 +255,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             command.name,
             help=command.help,
             description=command.help,
-            parents=[common, with_odds] if command.odds else [common],
+            parents=[common, with_odds],
         )
         command.flags(p)
         p.set_defaults(handler=_handler(command.job, p))

@@ -20,6 +20,7 @@ from crdesk.cli.resolve.flags import (
 from crdesk.dice import DiceSource
 from crdesk.model import MeleeWeapon, Status
 from crdesk.odds import (
+    activation_odds,
     charge_odds,
     in_sight_odds,
     melee_odds,
@@ -436,6 +437,7 @@ def job_activation(args: argparse.Namespace) -> Job:
         dice={"--dice": typed_dice(args, "dice")},
         route=main_flag,
         run=lambda d: activation.roll_activation(d, ("player", "enemy")),
+        odds=lambda: activation_odds(("player", "enemy")),
     )
 
 

@@ -46,6 +46,8 @@ COVERED = {
 
 GAME = {
     # read by the game controller; both readings are played in tests/game
+    "ducked_back_unseen_while_in_cover",  # data games duck_back_unseen*.json
+    "outgunned_cannot_shoot_back",  # test_rules_corrections.py
     "pef_buildings",  # test_pef_options.py, data game pef_building.json
     "pef_cover_fan",  # test_pef_options.py, data games pef_move_*.json
     "pef_moves_on_any_die",  # test_pef_options.py
