@@ -1,0 +1,144 @@
+"""Hostile inputs, second round (issue 33): what the program writes it reads back, the
+files it reads are checked all the way down, and numbers in user text are ASCII digits.
+
+The regression files are ``tests/data/hostile/33-*``; each test below names its item.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from crdesk import numbers
+from crdesk.cli import main
+from crdesk.game.actions import Action, parse_faces
+from crdesk.game.savefile import GameReplayError, load_game
+
+ROOT = Path(__file__).resolve().parent.parent
+HOSTILE = ROOT / "tests" / "data" / "hostile"
+
+Capsys = pytest.CaptureFixture[str]
+
+
+def run(capsys: Capsys, *argv: object) -> tuple[int, str, str]:
+    status = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def refused_in_one_line(err: str) -> str:
+    """The one ``error:`` line of a refusal (no traceback)."""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), err
+    assert "Traceback" not in err
+    return lines[0]
+
+
+def copy_of(name: str, tmp_path: Path) -> Path:
+    path = tmp_path / name
+    shutil.copyfile(HOSTILE / name, path)
+    return path
+
+
+# -- 7: numbers in user text -------------------------------------------------------
+
+NOT_ASCII = ["²", "①", "٣", "३", "𝟠", "1²"]
+
+
+@pytest.mark.parametrize("text", [*NOT_ASCII, "1_0", " 1", "0x1"])
+def test_7_whole_numbers_are_ascii_digits_only(text: str) -> None:
+    hint = "; write it with the digits 0-9" if text in NOT_ASCII else ""
+    with pytest.raises(numbers.NumberTextError) as info:
+        numbers.whole(text, "the floor")
+    assert str(info.value) == f"the floor must be a whole number, got {text!r}{hint}"
+    with pytest.raises(numbers.NumberTextError) as info:
+        numbers.decimal(text, "x")
+    assert str(info.value) == f"x must be a number, got {text!r}{hint}"
+
+
+def test_7_every_number_s_length_is_bounded() -> None:
+    with pytest.raises(numbers.NumberTextError, match="at most 20 digits"):
+        numbers.whole("9" * 4_301, "the dice")
+    with pytest.raises(numbers.NumberTextError, match="at most 40 characters"):
+        numbers.decimal("1" * 41, "x")
+    assert numbers.whole("9" * 20, "n") == int("9" * 20)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["floor p1 ²", "floor p1 ①", "freewill p1 ²", "fire p1 at e1:²", "move p1 ٣,4",
+     "fire p1 at e1:" + "9" * 4_301, "fire p1 at e1 walk ³", "dice ²", "dice ①,3"],
+)  # fmt: skip
+def test_7_actions_with_hostile_numbers_are_refused_in_words(text: str) -> None:
+    from crdesk.errors import IllegalActionError
+
+    with pytest.raises(IllegalActionError):
+        Action.parse(text)
+
+
+def test_7_faces_are_1_to_6_in_ascii() -> None:
+    assert parse_faces("3,5 1") == (3, 5, 1)
+    for text in ("²", "①", "٣", "06", "+3"):
+        with pytest.raises(ValueError, match="a d6 face is 1-6"):
+            parse_faces(text)
+
+
+@pytest.mark.parametrize("dice", ["①", "²", "3,٣"])
+def test_7_game_do_refuses_hostile_dice_and_keeps_the_file(
+    tmp_path: Path, capsys: Capsys, dice: str
+) -> None:
+    path = copy_of("33-manual-dice-start.crgame", tmp_path)
+    before = path.read_bytes()
+    status, _, err = run(capsys, "game", "do", path, "--dice", dice)
+    assert status == 2 and "a d6 face is 1-6" in refused_in_one_line(err)
+    status, _, err = run(capsys, "game", "do", path, "dice", dice)
+    assert status == 2 and "a d6 face is 1-6" in refused_in_one_line(err)
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    "action", [["floor", "p1", "²"], ["fire", "p1", "at", "e1:" + "9" * 4_301]]
+)
+def test_7_game_do_refuses_hostile_numbers_and_keeps_the_file(
+    tmp_path: Path, capsys: Capsys, action: list[str]
+) -> None:
+    path = copy_of("33-manual-dice-start.crgame", tmp_path)
+    before = path.read_bytes()
+    status, _, err = run(capsys, "game", "do", path, *action)
+    line = refused_in_one_line(err)
+    assert status == 2 and ("digits 0-9" in line or "at most 20 digits" in line)
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("where", ["new", "after-battle"])
+def test_7_band_dice_must_be_ascii(tmp_path: Path, capsys: Capsys, where: str) -> None:
+    band = copy_of("33-patrol-turn-limit.crband", tmp_path)
+    before = band.read_bytes()
+    if where == "new":
+        argv: list[object] = ["band", "new", "B", "--type", "police", "-o", tmp_path / "b.crband"]
+    else:
+        argv = ["band", "after-battle", band, "--game", HOSTILE / "33-patrol-turn-limit.crgame"]
+    status, _, err = run(capsys, *argv, "--dice", "²")
+    assert status == 2 and "--dice: a d6 face is 1-6" in refused_in_one_line(err)
+    assert band.read_bytes() == before and not (tmp_path / "b.crband").exists()
+
+
+def test_7_a_step_that_does_not_parse_is_a_clean_replay_refusal(capsys: Capsys) -> None:
+    path = HOSTILE / "33-floor-superscript.crgame"
+    with pytest.raises(GameReplayError) as info:
+        load_game(path)
+    assert info.value.step == 3
+    assert "a bug" not in str(info.value) and "the floor must be a whole number" in str(info.value)
+    status, out, _ = run(capsys, "game", "replay", path)
+    assert status == 1 and "cannot be played: the floor must be a whole number" in out
+
+
+@pytest.mark.parametrize("value", ["²", "٣", "1_0"])
+def test_7_command_line_numbers_are_ascii(tmp_path: Path, capsys: Capsys, value: str) -> None:
+    out = tmp_path / "g.crgame"
+    status, _, err = run(capsys, "game", "new", HOSTILE / "33-patrol-turn-limit.crgame", "-o", out,
+                         "--seed", value)  # fmt: skip
+    assert status == 2 and "the seed must be a whole number" in refused_in_one_line(err)
+    assert not out.exists()
