@@ -13,8 +13,11 @@ import pytest
 
 from crdesk import numbers
 from crdesk.cli import main
-from crdesk.game.actions import Action, parse_faces
-from crdesk.game.savefile import GameReplayError, load_game
+from crdesk.errors import IllegalActionError
+from crdesk.game.actions import ACTION_WORDS, Action, parse_faces
+from crdesk.game.controller import Game
+from crdesk.game.records import CHANCE, Step
+from crdesk.game.savefile import GameReplayError, UnsavableGameError, load_game, save_game
 
 ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = ROOT / "tests" / "data" / "hostile"
@@ -72,8 +75,6 @@ def test_7_every_number_s_length_is_bounded() -> None:
      "fire p1 at e1:" + "9" * 4_301, "fire p1 at e1 walk ³", "dice ²", "dice ①,3"],
 )  # fmt: skip
 def test_7_actions_with_hostile_numbers_are_refused_in_words(text: str) -> None:
-    from crdesk.errors import IllegalActionError
-
     with pytest.raises(IllegalActionError):
         Action.parse(text)
 
@@ -142,3 +143,96 @@ def test_7_command_line_numbers_are_ascii(tmp_path: Path, capsys: Capsys, value:
                          "--seed", value)  # fmt: skip
     assert status == 2 and "the seed must be a whole number" in refused_in_one_line(err)
     assert not out.exists()
+
+
+# -- 1: what the game writes, its loader accepts ---------------------------------------
+
+
+def test_1_ten_thousand_and_two_faces_are_refused_and_the_file_kept(
+    tmp_path: Path, capsys: Capsys
+) -> None:
+    """Ties re-rolled 5,000 times used every face: the step was saved, and the file then
+    failed its own schema (steps[0].faces) for good."""
+    path = copy_of("33-manual-dice-start.crgame", tmp_path)
+    before = path.read_bytes()
+    faces = ",".join(["3"] * 10_000 + ["6", "1"])
+    for argv in (["dice", faces], ["--dice", faces]):
+        status, _, err = run(capsys, "game", "do", path, *argv)
+        line = refused_in_one_line(err)
+        assert status == 2 and "10,002 dice for one step; a step takes at most 10,000" in line
+        assert path.read_bytes() == before
+    # typed in two goes, the faces still count as one step's
+    half = ",".join(["3"] * 6_000)
+    assert run(capsys, "game", "do", path, "dice", half)[0] == 0
+    status, _, err = run(capsys, "game", "do", path, "dice", half)
+    assert status == 2 and "12,000 dice for one step" in refused_in_one_line(err)
+    assert load_game(path).game.pending_faces == (3,) * 6_000
+    # the step as the rules want it still plays, and the file opens again
+    assert run(capsys, "game", "do", path, "dice", "6,1")[0] == 0
+    assert load_game(path).game.history[0].faces == (3,) * 6_000 + (6, 1)
+
+
+def test_1_a_game_the_file_would_not_hold_is_not_written(tmp_path: Path) -> None:
+    """The net under every writer: the schema and the read-back of each step's action
+    are checked before a byte is written (here steps put in behind the rules' back)."""
+    path = copy_of("33-manual-dice-start.crgame", tmp_path)
+    before = path.read_bytes()
+    for bad, where in [
+        (Step(CHANCE, "start", (3,) * 10_001), "steps[0].faces"),
+        (Step("p", "floor p1 ²"), "steps[0].action"),
+        (Step("p", "move p1 10.0,12"), "steps[0].action"),  # reads back as 'move p1 10,12'
+    ]:
+        game = load_game(path).game
+        game._steps = [bad]  # a step no rule would make
+        with pytest.raises(UnsavableGameError) as info:
+            save_game(game, path)
+        assert info.value.problems[0].path == where
+        assert str(info.value).startswith(f"{path}: not saved: the file would not open again")
+        assert path.read_bytes() == before
+
+
+HOSTILE_ARGUMENTS = [
+    "", "p1", "e1", "p1 ²", "p1 ①", "p1 " + "9" * 4_301, "p1 -1", "p1 99", "p1 0",
+    "p1 1e308,1e308", "p1 -0,0", "p1 1e999,3", "p1 nan,3", "p1 10,12 face 1e308",
+    "p1 " + " ".join(["10,12"] * 300), "p1 at e1:²", "p1 at e1:" + "9" * 30,
+    "p1 at e1:0", "p1,p1,p1 at e1", "p1 at -10000,5", "p1 at 5,5", "p1 auto", "p1 use",
+    "p1 yes", "p1 e1", "p1 weapon", "p1,p2", "\u202e", "p1 ²,3", "p1 12,19", "e1 12,5",
+    "e1 12.000000000000001,5 face 359.99999", "5,1", "3,5,1", "e1 at p1", "e1 at p1:2",
+    "p1 at e1", "p1,p2 at e1", "e1 at p1 mode FA aim", "e1 2",
+]  # fmt: skip
+
+
+def _positions() -> list[tuple[str, Game]]:
+    """Games at the start of a seeded and a manual game and at a few later points."""
+    seeded = load_game(HOSTILE / "33-patrol-turn-limit.crgame").game
+
+    def after(n: int) -> Game:
+        return Game.replay(
+            seeded.scenario, seeded.history[:n], seed=seeded.seed, settings=seeded.settings
+        )
+
+    return [
+        ("manual start", load_game(HOSTILE / "33-manual-dice-start.crgame").game),
+        *[(f"seeded after step {n}", after(n)) for n in (1, 2, 3, 4)],
+    ]
+
+
+def test_1_every_kind_of_step_with_hostile_arguments_saves_and_reloads(tmp_path: Path) -> None:
+    path = tmp_path / "g.crgame"
+    played = refused = 0
+    for name, start in _positions():
+        for word in ACTION_WORDS:
+            for rest in HOSTILE_ARGUMENTS:
+                game = start.fork()
+                text = f"{word} {rest}".strip()
+                try:
+                    game.play(text)
+                except IllegalActionError:
+                    refused += 1
+                    continue
+                played += 1
+                save_game(game, path)  # what was played is written...
+                again = load_game(path)  # ...and opens again, exactly
+                assert again.complete, (name, text)
+                assert again.game.state_hash() == game.state_hash(), (name, text)
+    assert played >= 10 and refused, (played, refused)

@@ -57,6 +57,7 @@ from crdesk.errors import (
     ScenarioFormatError,
     UnreadableFileError,
 )
+from crdesk.game.actions import Action
 from crdesk.game.controller import HASH_EVERY, MANUAL, SEEDED, Game, GameSettings, ReplayError
 from crdesk.game.records import Step
 from crdesk.game.seats import MAX_NAME, MAX_SEATS
@@ -94,8 +95,8 @@ _ID = {
 _FACES = {
     "type": "array",
     "items": {"type": "integer", "minimum": 1, "maximum": 6, "x-expected": "a d6 face 1-6"},
-    "maxItems": 10_000,
-    "x-expected": "a list of d6 faces",
+    "maxItems": limits.STEP_FACES,
+    "x-expected": f"a list of at most {limits.STEP_FACES:,} d6 faces",
 }
 _ACTION = {
     "type": "string",
@@ -271,6 +272,7 @@ GAME_SCHEMA: dict[str, Any] = {
 }
 
 _VALIDATOR = Draft202012Validator(GAME_SCHEMA)
+_STEP_VALIDATOR = Draft202012Validator(_STEP)
 
 
 # --------------------------------------------------------------------------
@@ -303,6 +305,22 @@ class GameFileError(ScenarioError):
         shown = "; ".join(str(p) for p in self.problems[:limit])
         more = len(self.problems) - limit
         return f"{text}: {shown}" + (f" (and {more} more)" if more > 0 else "")
+
+
+class UnsavableGameError(GameFileError):
+    """The game holds what its own loader would refuse, so it is not written: the file on
+    disk stays as it was.  ``problems`` name each part by its path in the file."""
+
+    def __init__(self, problems: Sequence[Problem], source: str = "") -> None:
+        shown = "; ".join(str(p) for p in problems[:3])
+        more = len(problems) - 3
+        message = f"not saved: the file would not open again ({shown}" + (
+            f"; and {more} more)" if more > 0 else ")"
+        )
+        super().__init__(problems, source, message)
+
+    def one_line(self, limit: int = 3) -> str:
+        return str(self)
 
 
 class UnreadableGameFileError(GameFileError, UnreadableFileError):
@@ -498,10 +516,80 @@ def _layout(value: Any) -> str:
     return _POINT_RE.sub(r"[\1, \2]", _dump(value, indent=2)).replace("\n", "\n  ")
 
 
+_WRITABLE: weakref.WeakKeyDictionary[Game, tuple[Step, ...]] = weakref.WeakKeyDictionary()
+"""The steps of each game that a save found writable: the next save checks the new ones."""
+
+
+def write_problems(game: Game, doc: dict[str, Any]) -> list[Problem]:
+    """What the loader would refuse in ``doc``, the document about to be written for ``game``.
+
+    The schema's limits apply when writing as when reading, and every step's action
+    reads back as itself; the embedded scenario is the game's own, written by
+    :func:`crdesk.scenario.to_document`.  Steps an earlier save of the game checked
+    are not checked again, so an autosave after every step stays cheap.
+    """
+    history = game.history
+    known = _WRITABLE.get(game, ())
+    done = 0
+    for a, b in zip(known, history, strict=False):
+        if a != b:
+            break
+        done += 1
+    steps, checks = doc["steps"], doc["checks"]
+    head = {**doc, "steps": [], "checks": []}
+    if head["scenario"] is True:  # dumps_game writes the scenario's text itself
+        head["scenario"] = {}
+    problems = [schema_problem(err) for err in _VALIDATOR.iter_errors(head)]
+    problems += bad_texts({k: v for k, v in head.items() if k != "scenario"}, "")
+    for key, items in (("steps", steps), ("checks", checks)):
+        if len(items) > MAX_STEPS:
+            problems.append(
+                Problem(key, limits.count_message(len(items), key, MAX_STEPS, "in a saved game"))
+            )
+    if isinstance(doc.get("pending"), dict):
+        problems += _action_problems(doc["pending"]["action"], "pending.action")
+    for i in range(done, len(steps)):
+        problems += _step_problems(steps[i], f"steps[{i}]")
+    if not problems:
+        _WRITABLE[game] = history
+    return problems
+
+
+def _step_problems(step: dict[str, Any], where: str) -> list[Problem]:
+    found = [_under(where, schema_problem(err)) for err in _STEP_VALIDATOR.iter_errors(step)]
+    found += bad_texts(step, where)
+    if not found:
+        found += _action_problems(step["action"], f"{where}.action")
+    return found
+
+
+def _under(where: str, problem: Problem) -> Problem:
+    path = problem.path
+    joined = f"{where}{path}" if path.startswith("[") else f"{where}.{path}" if path else where
+    return Problem(joined, problem.message)
+
+
+def _action_problems(text: str, where: str) -> list[Problem]:
+    """An action that would not read back as itself (a replay would refuse it)."""
+    try:
+        again = str(Action.parse(text))
+    except IllegalActionError as exc:
+        return [Problem(where, f"{text[:60]!r} does not read back as an action: {exc}")]
+    if again != text:
+        return [Problem(where, f"{text[:60]!r} reads back as {again[:60]!r}")]
+    return []
+
+
 def dumps_game(game: Game) -> str:
-    """The game as file text: one line per step and per check, points on one line."""
+    """The game as file text: one line per step and per check, points on one line.
+
+    Raises :class:`UnsavableGameError` when the file would not open again."""
+    doc = game_document(game, scenario=True)
+    problems = write_problems(game, doc)
+    if problems:
+        raise UnsavableGameError(problems)
     parts = []
-    for key, value in game_document(game, scenario=True).items():
+    for key, value in doc.items():
         if key == "scenario":
             text = _scenario_text(game.scenario)
         elif key in ("steps", "checks") and value:
@@ -513,8 +601,13 @@ def dumps_game(game: Game) -> str:
 
 
 def save_game(game: Game, path: str | os.PathLike[str]) -> None:
-    """Write the game atomically (a crash mid-save leaves the old file whole)."""
-    write_atomic(Path(path), dumps_game(game).encode("utf-8"))
+    """Write the game atomically (a crash mid-save leaves the old file whole); a game the
+    file would not hold (:class:`UnsavableGameError`) is not written at all."""
+    try:
+        text = dumps_game(game)
+    except UnsavableGameError as exc:
+        raise UnsavableGameError(exc.problems, str(path)) from None
+    write_atomic(Path(path), text.encode("utf-8"))
 
 
 # --------------------------------------------------------------------------
@@ -701,7 +794,9 @@ def load_document(
         if written and written != __version__:
             note = f" (the file was written by crdesk {written}; this is crdesk {__version__})"
         warnings.append(f"{exc.reason}; {where}{note}")
+        _WRITABLE[game] = game.history  # as the file held them: they open again the same way
         return LoadedGame(game, warnings, len(steps), exc)
+    _WRITABLE[game] = game.history
     return LoadedGame(game, warnings, len(steps), None)
 
 
