@@ -3,13 +3,15 @@ JSON object out, or a sentence saying why the file cannot be one.
 
 A file from a forum or a half-written download must never crash or hang the
 program: the size is checked before parsing, binary and non-UTF-8 data are
-named as such, NaN/Infinity and absurd integers are refused, and deep nesting
+named as such, NaN/Infinity and absurd integers are refused, numbers too large
+for a float are kept as :class:`TooLarge` for the checks to name, and deep nesting
 is refused both while parsing (Python's recursion limit) and after.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -17,6 +19,27 @@ from typing import Any
 
 Refuse = Callable[[str, str], Exception]
 """Makes the error for (source, sentence)."""
+
+
+class TooLarge(float):
+    """A JSON number beyond a float's range (``1e999``), kept to be reported with its path.
+
+    It would load as infinity and then could never be saved (JSON has no infinity);
+    the files' checks (:func:`crdesk.scenario._bad_texts`) name it where it stands.
+    """
+
+    text: str
+
+
+def finite_float(text: str) -> float:
+    """``parse_float`` of every crdesk file: a number too large for a float is a
+    :class:`TooLarge` marker, not infinity."""
+    value = float(text)
+    if math.isfinite(value):
+        return value
+    marker = TooLarge(value)
+    marker.text = text if len(text) <= 20 else text[:17] + "..."
+    return marker
 
 
 def too_deep(data: Any, limit: int) -> bool:
@@ -70,7 +93,7 @@ def parse_object(
         raise ValueError(f"{name} is not allowed in {file.replace('crdesk ', '')}")
 
     try:
-        data = json.loads(text, parse_constant=reject)
+        data = json.loads(text, parse_constant=reject, parse_float=finite_float)
     except json.JSONDecodeError as exc:
         hint = " (the file looks cut short)" if exc.pos >= len(text.rstrip()) else ""
         raise refuse(

@@ -38,6 +38,10 @@ class NumberTextError(ValueError):
     """Text that is not a number crdesk reads; the message is for the player."""
 
 
+class NotFiniteError(NumberTextError):
+    """``nan``, ``inf`` or a number beyond a float's range."""
+
+
 def shown(text: str, limit: int = 24) -> str:
     """``text`` quoted for a message, cut short when long (with its length)."""
     if len(text) <= limit:
@@ -73,7 +77,7 @@ def decimal(text: str, what: str) -> float:
     if not isinstance(text, str):
         raise NumberTextError(f"{what} must be a number, got {type(text).__name__}")
     if text.lower().lstrip("+-") in _NOT_FINITE:
-        raise NumberTextError(f"{what} must be a finite number, got {shown(text)}")
+        raise NotFiniteError(f"{what} must be a finite number, got {shown(text)}")
     if _DECIMAL.fullmatch(text) is None:
         raise NumberTextError(f"{what} must be a number, got {shown(text)}{_hint(text)}")
     if len(text) > MAX_CHARS:
@@ -82,5 +86,5 @@ def decimal(text: str, what: str) -> float:
         )
     value = float(text)
     if not math.isfinite(value):
-        raise NumberTextError(f"{what} must be a finite number, got {shown(text)}")
+        raise NotFiniteError(f"{what} must be a finite number, got {shown(text)}")
     return value

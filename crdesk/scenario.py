@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import difflib
 import json
-import math
 import os
 import re
 import stat
@@ -34,6 +33,7 @@ from crdesk.errors import (
     ScenarioFormatError,
     UnreadableFileError,
 )
+from crdesk.jsonfile import TooLarge, finite_float
 from crdesk.model import (
     BandType,
     Battlefield,
@@ -175,7 +175,7 @@ def parse_document(raw: bytes, source: str = "<data>") -> dict[str, Any]:
             f"{source}: not UTF-8 text (bad byte at offset {exc.start}); not a crdesk scenario"
         ) from None
     try:
-        data = json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
+        data = json.loads(text, parse_constant=_reject_constant, parse_float=finite_float)
     except json.JSONDecodeError as exc:
         hint = " (the file looks cut short)" if exc.pos >= len(text.rstrip()) else ""
         raise UnreadableFileError(
@@ -193,24 +193,6 @@ def parse_document(raw: bytes, source: str = "<data>") -> dict[str, Any]:
 
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not allowed in a scenario file")
-
-
-class _TooLarge(float):
-    """A JSON number beyond a float's range (``1e999``), kept to be reported with its path.
-
-    It would load as infinity and then could never be saved (JSON has no infinity).
-    """
-
-    text: str
-
-
-def _finite_float(text: str) -> float:
-    value = float(text)
-    if math.isfinite(value):
-        return value
-    marker = _TooLarge(value)
-    marker.text = text if len(text) <= 20 else text[:17] + "..."
-    return marker
 
 
 def migrate(data: dict[str, Any], source: str = "<data>") -> dict[str, Any]:
@@ -623,7 +605,7 @@ def _bad_texts(value: Any, path: str) -> list[Problem]:
     stack: list[tuple[Any, str]] = [(value, path)]
     while stack:
         item, where = stack.pop()
-        if type(item) is _TooLarge:
+        if type(item) is TooLarge:
             found.append(Problem(where, f"the number {item.text} is too large (beyond 1.8e308)"))
         elif type(item) is str:
             if _SURROGATE.search(item):

@@ -236,3 +236,43 @@ def test_1_every_kind_of_step_with_hostile_arguments_saves_and_reloads(tmp_path:
                 assert again.complete, (name, text)
                 assert again.game.state_hash() == game.state_hash(), (name, text)
     assert played >= 10 and refused, (played, refused)
+
+
+# -- 5: a number too large for a float inside a game ---------------------------------
+
+TOO_LARGE = "scenario.generation.inputs.width: the number 1E999 is too large (beyond 1.8e308)"
+
+
+@pytest.mark.parametrize(
+    "argv", [["show"], ["log"], ["replay"], ["do", "pass"], ["do", "activate", "e1"]]
+)
+def test_5_a_game_whose_scenario_holds_1e999_is_refused_by_every_command(
+    tmp_path: Path, capsys: Capsys, argv: list[str]
+) -> None:
+    """It opened, showed and replayed, then every 'game do' ended in a traceback at save
+    (JSON has no infinity); the same number in a .crdesk was refused in words."""
+    path = copy_of("33-embedded-1e999.crgame", tmp_path)
+    before = path.read_bytes()
+    status, _, err = run(capsys, "game", argv[0], path, *argv[1:])
+    assert status == 2 and TOO_LARGE in refused_in_one_line(err)
+    assert path.read_bytes() == before
+
+
+def test_5_the_game_reads_its_scenario_as_a_crdesk_is_read(tmp_path: Path, capsys: Capsys) -> None:
+    doc = (HOSTILE / "33-embedded-1e999.crgame").read_text(encoding="utf-8")
+    start = doc.index('"scenario": ') + len('"scenario": ')
+    end = doc.index('\n  "seed"')
+    scenario = tmp_path / "s.crdesk"
+    scenario.write_text(doc[start:end].rstrip().rstrip(","), encoding="utf-8")
+    status, out, _ = run(capsys, "validate", scenario)
+    assert status == 1 and TOO_LARGE.removeprefix("scenario.") in out
+
+
+def test_5_a_band_holding_1e999_is_refused_with_its_path() -> None:
+    from crdesk.band import BandFileError, loads_band
+
+    text = (HOSTILE / "33-patrol-turn-limit.crband").read_text(encoding="utf-8")
+    text = text.replace('"rep": 5', '"rep": 1E999', 1)
+    with pytest.raises(BandFileError) as info:
+        loads_band(text)
+    assert "figures[0].rep: the number 1E999 is too large" in str(info.value)

@@ -118,7 +118,9 @@ def table_size(text: str) -> tuple[float, float]:
     parts = text.lower().replace(" ", "").split("x")
     try:
         width, height = (numbers.decimal(v, "a table side") for v in parts)
-    except (ValueError, numbers.NumberTextError):
+    except numbers.NotFiniteError:
+        width = height = math.nan  # refused below, as out of range
+    except ValueError:
         raise argparse.ArgumentTypeError(
             f"table size must be WxH in inches, got {text!r}"
         ) from None
