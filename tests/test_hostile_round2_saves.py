@@ -276,3 +276,43 @@ def test_5_a_band_holding_1e999_is_refused_with_its_path() -> None:
     with pytest.raises(BandFileError) as info:
         loads_band(text)
     assert "figures[0].rep: the number 1E999 is too large" in str(info.value)
+
+
+# -- 2: an encounter the turn limit ended, into the Band -------------------------------
+
+
+def test_2_after_battle_takes_a_patrol_the_turn_limit_ended(tmp_path: Path, capsys: Capsys) -> None:
+    """The command built an encounter record ("not won") its own schema refused."""
+    from crdesk.band import load_band
+    from crdesk.model import EncounterType
+    from crdesk.rules.campaign import next_encounter
+
+    band = copy_of("33-patrol-turn-limit.crband", tmp_path)
+    game = HOSTILE / "33-patrol-turn-limit.crgame"
+    assert load_game(game).game.outcome.won is False  # type: ignore[union-attr]
+    status, out, err = run(capsys, "band", "after-battle", band, "--game", game, "--seed", 3)
+    assert status == 0, err
+    entry = load_band(band).encounters[0]
+    assert entry["outcome"] == "not won"
+    # "not won" leads on as a loss does (12)
+    assert entry["next"] == next_encounter(EncounterType.PATROL, False).value == "defend"
+    assert "Encounter 1 (patrol): not won on turn" in out
+
+
+def test_2_one_definition_of_the_outcomes() -> None:
+    from crdesk.band import BAND_SCHEMA
+    from crdesk.game.records import Outcome
+    from crdesk.model import EncounterResult
+
+    entry = BAND_SCHEMA["properties"]["encounters"]["items"]["properties"]["outcome"]
+    assert entry["enum"] == [r.value for r in EncounterResult]
+    table = [
+        (Outcome("p", "beaten", 3), "won"),
+        (Outcome("e", "beaten", 3), "lost"),
+        (Outcome(None, "turn limit", 3), "draw"),
+        (Outcome("p", "objective", 3, won=True), "won"),
+        (Outcome("e", "patrol destroyed", 3, won=False), "lost"),
+        (Outcome(None, "Patrol not won: the turn limit", 3, won=False), "not won"),
+    ]
+    for outcome, words in table:
+        assert outcome.result_for("p") == words, outcome
