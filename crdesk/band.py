@@ -42,7 +42,7 @@ from jsonschema import Draft202012Validator
 from crdesk import __version__
 from crdesk.dice import DiceSource
 from crdesk.errors import Problem, ScenarioError
-from crdesk.jsonfile import parse_object, read_file
+from crdesk.jsonfile import parse_object, read_file, write_atomic
 from crdesk.model import (
     REP_MAX,
     REP_MIN,
@@ -65,7 +65,7 @@ from crdesk.rules.campaign import (
     rep_change,
 )
 from crdesk.rules.common import TableRoll, faces_text
-from crdesk.scenario import _bad_texts, _path_sort_key, _printable, _problem, write_atomic
+from crdesk.scenario import _bad_texts, _path_sort_key, _printable, _problem
 from crdesk.schema import _BOOL, _ID, _NAME, _enum, _values
 
 if TYPE_CHECKING:  # the game is only read, never built, here

@@ -6,7 +6,10 @@ The regression files are ``tests/data/hostile/33-*``; each test below names its 
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -316,3 +319,49 @@ def test_2_one_definition_of_the_outcomes() -> None:
     ]
     for outcome, words in table:
         assert outcome.result_for("p") == words, outcome
+
+
+# -- 8: a killed save's temp file, beside a file that is only read again ----------------
+
+
+def _dead_pid() -> int:
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    return child.pid
+
+
+@pytest.mark.parametrize(
+    ("name", "argv"),
+    [
+        ("33-manual-dice-start.crgame", ["game", "show"]),
+        ("33-patrol-turn-limit.crgame", ["game", "log"]),
+        ("33-patrol-turn-limit.crband", ["band", "show"]),
+        ("s.crdesk", ["validate"]),
+    ],
+)
+def test_8_opening_a_file_removes_its_killed_saves_temps_only(
+    tmp_path: Path, capsys: Capsys, name: str, argv: list[str]
+) -> None:
+    if name.endswith(".crdesk"):
+        (tmp_path / name).write_text(
+            '{"format_version": 1, "table": {"width": 24, "height": 24}, "terrain": [], '
+            '"forces": []}',
+            encoding="utf-8",
+        )
+    else:
+        copy_of(name, tmp_path)
+    dead, alive = _dead_pid(), os.getpid()
+    stale = tmp_path / f".{name}.{dead}-k2x_9q0a.tmp"  # as write_atomic names them
+    kept = [
+        tmp_path / f".{name}.{alive}-abcdefgh.tmp",  # a save under way in this process
+        tmp_path / f".{name}.x.{dead}-abcdefgh.tmp",  # another file's (NAME.x) temp
+        tmp_path / f".{name}.{dead}-abc.tmp",  # not a name write_atomic makes
+        tmp_path / f".{name}.notes.tmp",
+        tmp_path / f"{name}.{dead}-abcdefgh.tmp",
+    ]
+    for path in [stale, *kept]:
+        path.write_text("half a save", encoding="utf-8")
+    status, _, err = run(capsys, *argv, tmp_path / name)
+    assert status == 0, err
+    assert not stale.exists()
+    assert all(path.exists() for path in kept)

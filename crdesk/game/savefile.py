@@ -61,9 +61,9 @@ from crdesk.game.actions import Action
 from crdesk.game.controller import HASH_EVERY, MANUAL, SEEDED, Game, GameSettings, ReplayError
 from crdesk.game.records import Step
 from crdesk.game.seats import MAX_NAME, MAX_SEATS
-from crdesk.jsonfile import parse_object, read_file
+from crdesk.jsonfile import parse_object, read_file, write_atomic
 from crdesk.model import Scenario
-from crdesk.scenario import MAX_FILE_BYTES, from_document, to_document, write_atomic
+from crdesk.scenario import MAX_FILE_BYTES, from_document, to_document
 from crdesk.scenario import _bad_texts as bad_texts
 from crdesk.scenario import _path_sort_key as path_sort_key
 from crdesk.scenario import _printable as printable
