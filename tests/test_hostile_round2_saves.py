@@ -6,6 +6,7 @@ The regression files are ``tests/data/hostile/33-*``; each test below names its 
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -365,3 +366,44 @@ def test_8_opening_a_file_removes_its_killed_saves_temps_only(
     assert status == 0, err
     assert not stale.exists()
     assert all(path.exists() for path in kept)
+
+
+# -- 6: a snapshot is checked field by field before it is used --------------------------
+
+
+@pytest.mark.parametrize("argv", [["show"], ["show", "--json"], ["log"], ["log", "--json"]])
+def test_6_an_edited_snapshot_is_not_used(tmp_path: Path, capsys: Capsys, argv: list[str]) -> None:
+    """final.state.game.turn set to an object (its hash recomputed): 'game show' printed a
+    TypeError where 'game replay' said the replay diverges."""
+    path = copy_of("33-snapshot-turn-object.crgame", tmp_path)
+    before = path.read_bytes()
+    status, out, err = run(capsys, "game", *argv[:1], path, *argv[1:])
+    assert status == 0 and "Traceback" not in err
+    assert "replay diverges at step 2" in err + out and "opened at step 2" in err + out
+    assert path.read_bytes() == before
+    status, out, _ = run(capsys, "game", "replay", path)
+    assert status == 1 and "replay diverges at step 2" in out
+
+
+def test_6_the_app_s_open_game_is_the_same_load() -> None:
+    """The app opens games with load_game(strict=False), as 'game show' does."""
+    from crdesk.game.savefile import snapshot_problems
+
+    loaded = load_game(HOSTILE / "33-snapshot-turn-object.crgame", strict=False)
+    assert not loaded.complete and "opened at step 2" in loaded.warnings[0]
+    assert loaded.game.turn == 1 and loaded.game.summary()["turn"] == 1
+    state = json.loads((HOSTILE / "33-snapshot-turn-object.crgame").read_text())["final"]["state"]
+    assert [str(p) for p in snapshot_problems(state)] == [
+        "final.state.game.turn: expected a turn number, 1 or more, got an object"
+    ]
+
+
+@pytest.mark.parametrize(
+    "path", sorted((ROOT / "tests" / "data" / "games").glob("*.json")), ids=lambda p: p.stem
+)
+def test_6_every_state_the_games_reach_passes_the_snapshot_checks(path: Path) -> None:
+    from crdesk.game.savefile import snapshot_problems
+    from tests.game.test_game_data import play_case
+
+    game = play_case(json.loads(path.read_text(encoding="utf-8")))
+    assert snapshot_problems(json.loads(json.dumps(game.state_document()))) == []

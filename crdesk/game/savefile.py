@@ -800,11 +800,169 @@ def load_document(
     return LoadedGame(game, warnings, len(steps), None)
 
 
+_INT = {"type": "integer", "minimum": 0, "x-expected": "a whole number 0 or more"}
+_IDS = {"type": "array", "items": {"type": "string"}, "x-expected": "a list of figure ids"}
+_BY_ID = {"type": "object", "x-expected": "an object by figure id"}
+SNAPSHOT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "x-expected": "a game state object",
+    "required": ["battlefield", "game", "frames", "pending", "steps"],
+    "properties": {
+        "battlefield": {
+            "type": "object",
+            "required": ["terrain_digest", "forces"],
+            "x-expected": "the battlefield's state",
+            "properties": {
+                "terrain_digest": {"type": "string", "x-expected": "a digest"},
+                "forces": {
+                    "type": "array",
+                    "x-expected": "a list of forces",
+                    "items": {
+                        "type": "object",
+                        "required": ["id", "figures"],
+                        "x-expected": "a force's state",
+                        "properties": {
+                            "id": {"type": "string", "x-expected": "a force id"},
+                            "figures": {
+                                "type": "array",
+                                "items": {
+                                    "type": "object",
+                                    "required": ["id"],
+                                    "x-expected": "a figure's state",
+                                    "properties": {"id": {"type": "string", "x-expected": "an id"}},
+                                },
+                                "x-expected": "a list of figures",
+                            },
+                        },
+                    },
+                },
+            },
+        },
+        "game": {
+            "type": "object",
+            "x-expected": "the game's state",
+            "required": ["turn", "die", "outcome", "activated"],
+            "properties": {
+                "turn": {**_INT, "minimum": 1, "x-expected": "a turn number, 1 or more"},
+                "die": _INT,
+                "volleys": _INT,
+                "activations": _INT,
+                "scores": {"type": "object", "additionalProperties": _INT, "x-expected": "scores"},
+                "rep_lost": {**_BY_ID, "additionalProperties": _INT},
+                "floors": {**_BY_ID, "additionalProperties": _INT},
+                "carrying": {**_BY_ID, "additionalProperties": {"type": "string"}},
+                "captives": {**_BY_ID, "additionalProperties": {"type": "string"}},
+                "grenades": {**_BY_ID, "additionalProperties": {"type": "object"}},
+                "fired_from": _BY_ID,
+                "activated": _IDS,
+                "ducked": _IDS,
+                "thrown": _IDS,
+                "collapsed": {"type": "array", "x-expected": "a list"},
+                "exited": _IDS,
+                "outcome": {
+                    "anyOf": [
+                        {"type": "null"},
+                        {
+                            "type": "object",
+                            "required": ["winner", "reason", "turn"],
+                            "properties": {
+                                "winner": {"type": ["string", "null"]},
+                                "reason": {"type": "string"},
+                                "turn": {"type": "integer", "minimum": 1},
+                                "won": {"type": "boolean"},
+                                "next_encounter": {"type": ["string", "null"]},
+                            },
+                        },
+                    ],
+                    "x-expected": "null or an outcome {winner, reason, turn}",
+                },
+                "pefs": {"type": "array", "x-expected": "a list of PEFs"},
+                "pef": {"type": "object", "x-expected": "the PEFs' state"},
+                "encounter": {"type": "object", "x-expected": "the encounter's state"},
+            },
+        },
+        "frames": {
+            "type": "array",
+            "x-expected": "a list of frames",
+            "items": {
+                "type": "object",
+                "required": ["kind", "data"],
+                "additionalProperties": False,
+                "x-expected": 'a frame {"kind": ..., "data": {...}}',
+                "properties": {
+                    "kind": {"type": "string", "x-expected": "a frame kind"},
+                    "data": {"type": "object", "x-expected": "the frame's data"},
+                },
+            },
+        },
+        "pending": {
+            "anyOf": [
+                {"type": "null"},
+                {
+                    "type": "object",
+                    "required": ["action", "actor", "faces", "why", "need"],
+                    "properties": {
+                        "action": _ACTION,
+                        "actor": _ID,
+                        "faces": _FACES,
+                        "why": _WHY,
+                        "need": {
+                            "type": "object",
+                            "required": ["count", "context"],
+                            "properties": {
+                                "count": {"type": "integer", "minimum": 1},
+                                "context": {"type": "string"},
+                            },
+                        },
+                    },
+                },
+            ],
+            "x-expected": "null or the step waiting for dice",
+        },
+        "steps": _INT,
+    },
+}
+"""What a snapshot (:meth:`Game.state_document`) must be before the game is put into it:
+the files come from other players, and a field of the wrong type would only fail where
+it is used (``crdesk game show``, the app's Open Game)."""
+_SNAPSHOT_VALIDATOR = Draft202012Validator(SNAPSHOT_SCHEMA)
+
+
+def snapshot_problems(state: Any) -> list[Problem]:
+    """Every problem of a saved snapshot, by its path in the file (``final.state....``)."""
+    return [
+        _under("final.state", schema_problem(err)) for err in _SNAPSHOT_VALIDATOR.iter_errors(state)
+    ]
+
+
+def _usable(game: Game) -> bool:
+    """Whether every question the program asks of a game has an answer: what is awaited
+    and its options, the summary, each figure's flags, the outcome, the state's hash."""
+    try:
+        decision = game.awaiting()
+        if decision is not None:
+            decision.to_dict()
+        game.summary()
+        for fid in game.battlefield.figure_ids():
+            game.flags(fid)
+        if game.outcome is not None:
+            game.outcome.to_dict()
+        game.pending_step()
+        game.state_hash()
+    except Exception:  # a hostile snapshot that passed the checks: not opened from it
+        return False
+    return True
+
+
 def _open_snapshot(
     data: dict[str, Any], scenario: Scenario, steps: list[Step], settings: GameSettings
 ) -> tuple[Game | None, str]:
-    """The game as its final snapshot holds it, when the snapshot is whole and fits."""
+    """The game as its final snapshot holds it, when the snapshot is whole and fits:
+    every field checked (:data:`SNAPSHOT_SCHEMA`) before use, and every question the
+    program asks of a game answered (:func:`_usable`)."""
     final = data["final"]
+    if snapshot_problems(final["state"]):
+        return None, ""
     try:
         game = Game.from_snapshot(
             scenario,
@@ -816,7 +974,7 @@ def _open_snapshot(
         )
     except (CrdeskError, KeyError, TypeError, ValueError):
         return None, ""
-    if game.state_hash() != final["state_hash"]:
+    if game.state_hash() != final["state_hash"] or not _usable(game):
         return None, ""
     return game, (
         f"opened from the saved snapshot at step {len(steps)} (its steps are not checked; "
