@@ -42,11 +42,12 @@ from jsonschema import Draft202012Validator
 from crdesk import __version__
 from crdesk.dice import DiceSource
 from crdesk.errors import Problem, ScenarioError
-from crdesk.jsonfile import parse_object, read_file
+from crdesk.jsonfile import parse_object, read_file, write_atomic
 from crdesk.model import (
     REP_MAX,
     REP_MIN,
     BandType,
+    EncounterResult,
     EncounterType,
     Figure,
     Force,
@@ -64,7 +65,7 @@ from crdesk.rules.campaign import (
     rep_change,
 )
 from crdesk.rules.common import TableRoll, faces_text
-from crdesk.scenario import _bad_texts, _path_sort_key, _printable, _problem, write_atomic
+from crdesk.scenario import _bad_texts, _path_sort_key, _printable, _problem
 from crdesk.schema import _BOOL, _ID, _NAME, _enum, _values
 
 if TYPE_CHECKING:  # the game is only read, never built, here
@@ -191,7 +192,7 @@ _ENCOUNTER_ENTRY = {
         "number": _COUNT,
         "date": {"type": "string", "maxLength": 40, "x-expected": "a date like 2026-12-01"},
         "type": _enum(_values(EncounterType), "an encounter type"),
-        "outcome": _enum(["won", "lost", "draw"], "an outcome"),
+        "outcome": _enum(_values(EncounterResult), "an outcome"),
         "reason": _TEXT,
         "turns": _COUNT,
         "next": _ENCOUNTER_TYPE,
@@ -844,11 +845,9 @@ def after_battle(
     lines: list[str] = []
     rolls: list[TableRoll] = []
     # An encounter's objective (12) decides when the game reports it; else the winner.
-    reported = outcome.won
-    won = bool(reported) if reported is not None else outcome.winner == side
-    # a draw is no win: an encounter the turn limit ended is "not won" (12)
-    undecided = "not won" if reported is not None else "draw"
-    result = "won" if won else (undecided if outcome.winner is None else "lost")
+    # A draw is no win: an encounter the turn limit ended is "not won", a loss's sequel.
+    result = outcome.result_for(side)
+    won = result is EncounterResult.WON
     # the encounter whose objectives the game tracked (12), else the scenario's
     tracked = game.settings.encounter
     played = (
@@ -977,7 +976,7 @@ def after_battle(
         "number": number,
         "date": date or _dt.date.today().isoformat(),
         "type": played.value,
-        "outcome": result,
+        "outcome": result.value,
         "reason": outcome.reason[:2_000],
         "turns": outcome.turn,
         "next": None if nxt is None else nxt.value,

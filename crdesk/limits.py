@@ -69,6 +69,9 @@ DPI_MAX = 1200.0
 
 SAVED_GAME_STEPS = 200_000
 """Actions of a saved game (a long game is a few thousand)."""
+STEP_FACES = 10_000
+"""Dice one step of a saved game holds (a Ranged Combat of a big group rolls some tens;
+only re-rolled ties, typed in by hand, come near it)."""
 
 
 def count_message(count: int, noun: str, limit: int, where: str) -> str:

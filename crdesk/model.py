@@ -183,6 +183,19 @@ class EncounterType(StrEnum):
     FREE = "free"
 
 
+class EncounterResult(StrEnum):
+    """How an encounter ended for the player's Band (12), as the Band's record keeps it.
+
+    ``NOT_WON`` is an encounter the turn limit ended before its objective was achieved:
+    nobody won, and the campaign goes on as after a loss (12).
+    """
+
+    WON = "won"
+    LOST = "lost"
+    DRAW = "draw"
+    NOT_WON = "not won"
+
+
 # --------------------------------------------------------------------------
 # Table and sections
 

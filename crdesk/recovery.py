@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from crdesk import scenario as scenario_io
+from crdesk.jsonfile import write_atomic
 from crdesk.model import Scenario
 
 
@@ -56,7 +57,7 @@ class RecoveryStore:
             "saved_at": time.time(),
             "pid": os.getpid(),
         }
-        scenario_io.write_atomic(self.folder / f"{key}.json", json.dumps(note).encode("utf-8"))
+        write_atomic(self.folder / f"{key}.json", json.dumps(note).encode("utf-8"))
         return target
 
     def discard(self, key: str) -> None:

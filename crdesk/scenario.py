@@ -12,12 +12,9 @@ from __future__ import annotations
 
 import difflib
 import json
-import math
 import os
 import re
 import stat
-import tempfile
-import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -34,6 +31,7 @@ from crdesk.errors import (
     ScenarioFormatError,
     UnreadableFileError,
 )
+from crdesk.jsonfile import TooLarge, finite_float, remove_stale_temps, write_atomic
 from crdesk.model import (
     BandType,
     Battlefield,
@@ -137,6 +135,7 @@ def read_limited(p: Path, what: str, limit: int = MAX_FILE_BYTES) -> bytes:
     read itself stops one byte past the limit, so a file growing meanwhile
     cannot make it unbounded either.
     """
+    remove_stale_temps(p)  # a killed save's temp, beside a file that may only be read again
     try:
         info = p.stat()
     except FileNotFoundError:
@@ -175,7 +174,7 @@ def parse_document(raw: bytes, source: str = "<data>") -> dict[str, Any]:
             f"{source}: not UTF-8 text (bad byte at offset {exc.start}); not a crdesk scenario"
         ) from None
     try:
-        data = json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
+        data = json.loads(text, parse_constant=_reject_constant, parse_float=finite_float)
     except json.JSONDecodeError as exc:
         hint = " (the file looks cut short)" if exc.pos >= len(text.rstrip()) else ""
         raise UnreadableFileError(
@@ -193,24 +192,6 @@ def parse_document(raw: bytes, source: str = "<data>") -> dict[str, Any]:
 
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not allowed in a scenario file")
-
-
-class _TooLarge(float):
-    """A JSON number beyond a float's range (``1e999``), kept to be reported with its path.
-
-    It would load as infinity and then could never be saved (JSON has no infinity).
-    """
-
-    text: str
-
-
-def _finite_float(text: str) -> float:
-    value = float(text)
-    if math.isfinite(value):
-        return value
-    marker = _TooLarge(value)
-    marker.text = text if len(text) <= 20 else text[:17] + "..."
-    return marker
 
 
 def migrate(data: dict[str, Any], source: str = "<data>") -> dict[str, Any]:
@@ -623,7 +604,7 @@ def _bad_texts(value: Any, path: str) -> list[Problem]:
     stack: list[tuple[Any, str]] = [(value, path)]
     while stack:
         item, where = stack.pop()
-        if type(item) is _TooLarge:
+        if type(item) is TooLarge:
             found.append(Problem(where, f"the number {item.text} is too large (beyond 1.8e308)"))
         elif type(item) is str:
             if _SURROGATE.search(item):
@@ -931,96 +912,3 @@ def save(scenario: Scenario, path: str | os.PathLike[str]) -> None:
             f"{MAX_FILE_BYTES // 1_048_576} MB crdesk opens; not saved"
         )
     write_atomic(Path(path), data)
-
-
-def write_atomic(path: Path, data: bytes) -> None:
-    """Replace ``path`` with ``data`` so that readers see either the old or the new file.
-
-    A symbolic link is followed: its target is replaced and the link kept (the
-    temp file is made beside the target, so the rename never crosses file
-    systems).  Temp files a killed save left beside the target are removed.
-    """
-    path = Path(os.path.realpath(path))
-    folder = path.parent
-    try:
-        mode = path.stat().st_mode & 0o777
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    _remove_stale_temps(folder, path.name)
-    fd, tmp_name = tempfile.mkstemp(
-        prefix=f".{path.name}.{os.getpid()}-", suffix=_TEMP_SUFFIX, dir=folder
-    )
-    try:
-        os.fchmod(fd, mode)  # mkstemp makes 0600; a scenario is meant to be shared
-        with os.fdopen(fd, "wb") as tmp:
-            tmp.write(data)
-            tmp.flush()
-            os.fsync(tmp.fileno())
-        os.replace(tmp_name, path)
-    except BaseException:
-        Path(tmp_name).unlink(missing_ok=True)
-        raise
-    try:
-        dir_fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(dir_fd)
-    except OSError:
-        pass
-    finally:
-        os.close(dir_fd)
-
-
-_TEMP_SUFFIX = ".tmp"
-_STALE_AFTER_S = 3600.0
-"""A temp file older than this is a killed save, whoever wrote it."""
-_DEAD_AFTER_S = 0.0
-"""A temp file of a process that no longer runs is removed once this old.  (A save
-on another machine sharing the folder under the same process id would then fail
-and say so; the old file is never touched.)"""
-_TEMP_PID = re.compile(r"\.(\d+)-[^.]*\.tmp$")
-
-
-def _remove_stale_temps(folder: Path, name: str) -> None:
-    """Delete ``.NAME.PID-*.tmp`` files a killed save of ``name`` left behind.
-
-    Only this file's temps, and only those whose writing process is gone (or
-    that are an hour old): another process may be saving the same file now.
-    """
-    try:
-        candidates = list(folder.glob(f".{glob_escape(name)}.*{_TEMP_SUFFIX}"))
-    except OSError:
-        return
-    now = time.time()
-    for tmp in candidates:
-        try:
-            info = tmp.lstat()
-            if not stat.S_ISREG(info.st_mode):
-                continue
-            age = now - info.st_mtime
-            found = _TEMP_PID.search(tmp.name)
-            dead = found is not None and not _process_alive(int(found.group(1)))
-            if age > _STALE_AFTER_S or (dead and age > _DEAD_AFTER_S):
-                tmp.unlink()
-        except OSError:
-            pass
-
-
-def _process_alive(pid: int) -> bool:
-    if pid == os.getpid():
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except (PermissionError, OverflowError, OSError):
-        return True
-    return True
-
-
-def glob_escape(name: str) -> str:
-    """``name`` with glob wildcards escaped."""
-    return re.sub(r"([*?\[])", r"[\1]", name)

@@ -306,17 +306,20 @@ def test_14_stale_temp_files_are_cleaned_and_live_ones_kept(tmp_path: Path) -> N
     path = tmp_path / "t.crdesk"
     dead = subprocess.Popen(["true"])
     dead.wait()
-    killed = tmp_path / f".t.crdesk.{dead.pid}-abc123.tmp"  # its writer is gone
-    ancient = tmp_path / ".t.crdesk.abc.tmp"  # an hour old, whoever wrote it
-    live = tmp_path / f".t.crdesk.{os.getppid()}-def456.tmp"  # a save under way
-    other = tmp_path / f".u.crdesk.{dead.pid}-abc123.tmp"  # another file's
-    for p in (killed, ancient, live, other):
+    # the names write_atomic makes: .NAME.PID-XXXXXXXX.tmp (issue 33: only those)
+    killed = tmp_path / f".t.crdesk.{dead.pid}-abc123xy.tmp"  # its writer is gone
+    ancient = tmp_path / f".t.crdesk.{os.getppid()}-ghijk_mn.tmp"  # an hour old, whoever
+    live = tmp_path / f".t.crdesk.{os.getppid()}-def456zz.tmp"  # a save under way
+    other = tmp_path / f".u.crdesk.{dead.pid}-abc123xy.tmp"  # another file's
+    foreign = tmp_path / ".t.crdesk.abc.tmp"  # no name crdesk makes, however old
+    for p in (killed, ancient, live, other, foreign):
         p.write_bytes(b"half a file")
     old = time.time() - 7200
     os.utime(ancient, (old, old))
+    os.utime(foreign, (old, old))
     io.save(scenario, path)
     names = sorted(p.name for p in tmp_path.iterdir())
-    assert names == sorted([live.name, other.name, "t.crdesk"])
+    assert names == sorted([live.name, other.name, foreign.name, "t.crdesk"])
 
 
 def test_14_saving_through_a_symlink_replaces_the_target(tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any, NoReturn
 
-from crdesk import limits
+from crdesk import limits, numbers
 from crdesk.errors import ScenarioError, UnreadableFileError
 from crdesk.model import Scenario
 
@@ -102,11 +102,9 @@ def int_in(low: int, high: int, what: str) -> Callable[[str], int]:
 
     def convert(text: str) -> int:
         try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(
-                f"{what} must be a whole number, got {text!r}"
-            ) from None
+            value = numbers.whole(text.strip(), what, signed=True)
+        except numbers.NumberTextError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
         if not low <= value <= high:
             raise argparse.ArgumentTypeError(f"{what} must be {low}-{high}, got {value}")
         return value
@@ -119,7 +117,9 @@ def table_size(text: str) -> tuple[float, float]:
     """An argparse type: ``WxH`` in inches, e.g. ``72x48``, within :mod:`crdesk.limits`."""
     parts = text.lower().replace(" ", "").split("x")
     try:
-        width, height = (float(v) for v in parts)
+        width, height = (numbers.decimal(v, "a table side") for v in parts)
+    except numbers.NotFiniteError:
+        width = height = math.nan  # refused below, as out of range
     except ValueError:
         raise argparse.ArgumentTypeError(
             f"table size must be WxH in inches, got {text!r}"

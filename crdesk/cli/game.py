@@ -274,6 +274,8 @@ def _refuse_overwrite(path: str | None, force: bool) -> int | None:
 def _save(game: Game, path: str) -> int | None:
     try:
         save_game(game, path)
+    except GameFileError as exc:  # what the file could not hold: nothing is written
+        return _error(exc.one_line())
     except OSError as exc:
         return cannot_write(path, exc)
     return None

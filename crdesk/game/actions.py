@@ -40,11 +40,11 @@ Numbers are written as short as they round-trip: ``10`` for 10.0, ``12.5``.
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass
 from typing import ClassVar
 
+from crdesk import numbers
 from crdesk.errors import IllegalActionError
 from crdesk.rules.firearms.tables import FireMode
 
@@ -67,12 +67,9 @@ def fmt_point(p: Point2) -> str:
 
 def _num(text: str, what: str) -> float:
     try:
-        value = float(text)
-    except ValueError:
-        raise IllegalActionError(f"{what} must be a number, got {text!r}") from None
-    if not math.isfinite(value):
-        raise IllegalActionError(f"{what} must be a finite number, got {text!r}")
-    return value
+        return numbers.decimal(text, what)
+    except numbers.NumberTextError as exc:
+        raise IllegalActionError(str(exc)) from None
 
 
 def _point(text: str, what: str = "a point") -> Point2:
@@ -93,9 +90,10 @@ def _ids(text: str) -> tuple[str, ...]:
 
 
 def _count(text: str, what: str) -> int:
-    if not text.isdigit():
-        raise IllegalActionError(f"{what} must be a whole number, got {text!r}")
-    return int(text)
+    try:
+        return numbers.whole(text, what)
+    except numbers.NumberTextError as exc:
+        raise IllegalActionError(str(exc)) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -666,15 +664,18 @@ class DiceFaces(Action):
         return cls(parse_faces(words[0]))
 
 
+_FACES = {str(face): face for face in range(1, 7)}
+
+
 def parse_faces(text: str) -> tuple[int, ...]:
-    """Faces written ``3,5,1`` (or ``3 5 1``); each must be 1-6."""
+    """Faces written ``3,5,1`` (or ``3 5 1``); each must be 1-6, in ASCII digits."""
     faces: list[int] = []
     for part in re.split(r"[,\s]+", text.strip()):
         if not part:
             continue
-        if not part.isdigit() or not 1 <= int(part) <= 6:
-            raise IllegalActionError(f"a d6 face is 1-6, got {part!r}")
-        faces.append(int(part))
+        if part not in _FACES:
+            raise IllegalActionError(f"a d6 face is 1-6, got {numbers.shown(part)}")
+        faces.append(_FACES[part])
     if not faces:
         raise IllegalActionError("give the faces of the dice, e.g. 3,5")
     return tuple(faces)

@@ -48,6 +48,7 @@ import numpy.typing as npt
 import shapely
 from shapely.geometry.base import BaseGeometry
 
+from crdesk import limits
 from crdesk.cohesion import Cohesion
 from crdesk.dice import DiceLog, DiceSource, counter_face
 from crdesk.errors import CrdeskError, IllegalActionError
@@ -661,6 +662,10 @@ class Game:
         return self._run_step(act, decision.actor, list(faces), why)
 
     def _run_step(self, act: Action, actor: str, typed: list[int], why: str) -> list[Event]:
+        if len(typed) > limits.STEP_FACES:  # a saved game could not hold the step
+            raise IllegalActionError(
+                f"{len(typed):,} dice for one step; a step takes at most {limits.STEP_FACES:,}"
+            )
         self._version += 1
         mark = self._mark()
         before = self._pending

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from crdesk.game.actions import Action
+from crdesk.model import EncounterResult
 
 CHANCE = "chance"
 """The actor of a decision that waits for dice (OpenSpiel's chance player)."""
@@ -138,6 +139,16 @@ class Outcome:
     """In an encounter (12): whether the player achieved the objective; else None."""
     next_encounter: str | None = None
     """In an encounter: the next one by the outcome table of 12 ("raid", ...)."""
+
+    def result_for(self, side: str) -> EncounterResult:
+        """The encounter's result for ``side`` (12): the objective decides when the game
+        tracked one (an encounter the turn limit ended is not won), else the winner."""
+        won = bool(self.won) if self.won is not None else self.winner == side
+        if won:
+            return EncounterResult.WON
+        if self.winner is not None:
+            return EncounterResult.LOST
+        return EncounterResult.NOT_WON if self.won is not None else EncounterResult.DRAW
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"winner": self.winner, "reason": self.reason, "turn": self.turn}

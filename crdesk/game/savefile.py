@@ -57,12 +57,13 @@ from crdesk.errors import (
     ScenarioFormatError,
     UnreadableFileError,
 )
+from crdesk.game.actions import Action
 from crdesk.game.controller import HASH_EVERY, MANUAL, SEEDED, Game, GameSettings, ReplayError
 from crdesk.game.records import Step
 from crdesk.game.seats import MAX_NAME, MAX_SEATS
-from crdesk.jsonfile import parse_object, read_file
+from crdesk.jsonfile import parse_object, read_file, write_atomic
 from crdesk.model import Scenario
-from crdesk.scenario import MAX_FILE_BYTES, from_document, to_document, write_atomic
+from crdesk.scenario import MAX_FILE_BYTES, from_document, to_document
 from crdesk.scenario import _bad_texts as bad_texts
 from crdesk.scenario import _path_sort_key as path_sort_key
 from crdesk.scenario import _printable as printable
@@ -94,8 +95,8 @@ _ID = {
 _FACES = {
     "type": "array",
     "items": {"type": "integer", "minimum": 1, "maximum": 6, "x-expected": "a d6 face 1-6"},
-    "maxItems": 10_000,
-    "x-expected": "a list of d6 faces",
+    "maxItems": limits.STEP_FACES,
+    "x-expected": f"a list of at most {limits.STEP_FACES:,} d6 faces",
 }
 _ACTION = {
     "type": "string",
@@ -271,6 +272,7 @@ GAME_SCHEMA: dict[str, Any] = {
 }
 
 _VALIDATOR = Draft202012Validator(GAME_SCHEMA)
+_STEP_VALIDATOR = Draft202012Validator(_STEP)
 
 
 # --------------------------------------------------------------------------
@@ -303,6 +305,22 @@ class GameFileError(ScenarioError):
         shown = "; ".join(str(p) for p in self.problems[:limit])
         more = len(self.problems) - limit
         return f"{text}: {shown}" + (f" (and {more} more)" if more > 0 else "")
+
+
+class UnsavableGameError(GameFileError):
+    """The game holds what its own loader would refuse, so it is not written: the file on
+    disk stays as it was.  ``problems`` name each part by its path in the file."""
+
+    def __init__(self, problems: Sequence[Problem], source: str = "") -> None:
+        shown = "; ".join(str(p) for p in problems[:3])
+        more = len(problems) - 3
+        message = f"not saved: the file would not open again ({shown}" + (
+            f"; and {more} more)" if more > 0 else ")"
+        )
+        super().__init__(problems, source, message)
+
+    def one_line(self, limit: int = 3) -> str:
+        return str(self)
 
 
 class UnreadableGameFileError(GameFileError, UnreadableFileError):
@@ -498,10 +516,80 @@ def _layout(value: Any) -> str:
     return _POINT_RE.sub(r"[\1, \2]", _dump(value, indent=2)).replace("\n", "\n  ")
 
 
+_WRITABLE: weakref.WeakKeyDictionary[Game, tuple[Step, ...]] = weakref.WeakKeyDictionary()
+"""The steps of each game that a save found writable: the next save checks the new ones."""
+
+
+def write_problems(game: Game, doc: dict[str, Any]) -> list[Problem]:
+    """What the loader would refuse in ``doc``, the document about to be written for ``game``.
+
+    The schema's limits apply when writing as when reading, and every step's action
+    reads back as itself; the embedded scenario is the game's own, written by
+    :func:`crdesk.scenario.to_document`.  Steps an earlier save of the game checked
+    are not checked again, so an autosave after every step stays cheap.
+    """
+    history = game.history
+    known = _WRITABLE.get(game, ())
+    done = 0
+    for a, b in zip(known, history, strict=False):
+        if a != b:
+            break
+        done += 1
+    steps, checks = doc["steps"], doc["checks"]
+    head = {**doc, "steps": [], "checks": []}
+    if head["scenario"] is True:  # dumps_game writes the scenario's text itself
+        head["scenario"] = {}
+    problems = [schema_problem(err) for err in _VALIDATOR.iter_errors(head)]
+    problems += bad_texts({k: v for k, v in head.items() if k != "scenario"}, "")
+    for key, items in (("steps", steps), ("checks", checks)):
+        if len(items) > MAX_STEPS:
+            problems.append(
+                Problem(key, limits.count_message(len(items), key, MAX_STEPS, "in a saved game"))
+            )
+    if isinstance(doc.get("pending"), dict):
+        problems += _action_problems(doc["pending"]["action"], "pending.action")
+    for i in range(done, len(steps)):
+        problems += _step_problems(steps[i], f"steps[{i}]")
+    if not problems:
+        _WRITABLE[game] = history
+    return problems
+
+
+def _step_problems(step: dict[str, Any], where: str) -> list[Problem]:
+    found = [_under(where, schema_problem(err)) for err in _STEP_VALIDATOR.iter_errors(step)]
+    found += bad_texts(step, where)
+    if not found:
+        found += _action_problems(step["action"], f"{where}.action")
+    return found
+
+
+def _under(where: str, problem: Problem) -> Problem:
+    path = problem.path
+    joined = f"{where}{path}" if path.startswith("[") else f"{where}.{path}" if path else where
+    return Problem(joined, problem.message)
+
+
+def _action_problems(text: str, where: str) -> list[Problem]:
+    """An action that would not read back as itself (a replay would refuse it)."""
+    try:
+        again = str(Action.parse(text))
+    except IllegalActionError as exc:
+        return [Problem(where, f"{text[:60]!r} does not read back as an action: {exc}")]
+    if again != text:
+        return [Problem(where, f"{text[:60]!r} reads back as {again[:60]!r}")]
+    return []
+
+
 def dumps_game(game: Game) -> str:
-    """The game as file text: one line per step and per check, points on one line."""
+    """The game as file text: one line per step and per check, points on one line.
+
+    Raises :class:`UnsavableGameError` when the file would not open again."""
+    doc = game_document(game, scenario=True)
+    problems = write_problems(game, doc)
+    if problems:
+        raise UnsavableGameError(problems)
     parts = []
-    for key, value in game_document(game, scenario=True).items():
+    for key, value in doc.items():
         if key == "scenario":
             text = _scenario_text(game.scenario)
         elif key in ("steps", "checks") and value:
@@ -513,8 +601,13 @@ def dumps_game(game: Game) -> str:
 
 
 def save_game(game: Game, path: str | os.PathLike[str]) -> None:
-    """Write the game atomically (a crash mid-save leaves the old file whole)."""
-    write_atomic(Path(path), dumps_game(game).encode("utf-8"))
+    """Write the game atomically (a crash mid-save leaves the old file whole); a game the
+    file would not hold (:class:`UnsavableGameError`) is not written at all."""
+    try:
+        text = dumps_game(game)
+    except UnsavableGameError as exc:
+        raise UnsavableGameError(exc.problems, str(path)) from None
+    write_atomic(Path(path), text.encode("utf-8"))
 
 
 # --------------------------------------------------------------------------
@@ -701,15 +794,175 @@ def load_document(
         if written and written != __version__:
             note = f" (the file was written by crdesk {written}; this is crdesk {__version__})"
         warnings.append(f"{exc.reason}; {where}{note}")
+        _WRITABLE[game] = game.history  # as the file held them: they open again the same way
         return LoadedGame(game, warnings, len(steps), exc)
+    _WRITABLE[game] = game.history
     return LoadedGame(game, warnings, len(steps), None)
+
+
+_INT = {"type": "integer", "minimum": 0, "x-expected": "a whole number 0 or more"}
+_IDS = {"type": "array", "items": {"type": "string"}, "x-expected": "a list of figure ids"}
+_BY_ID = {"type": "object", "x-expected": "an object by figure id"}
+SNAPSHOT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "x-expected": "a game state object",
+    "required": ["battlefield", "game", "frames", "pending", "steps"],
+    "properties": {
+        "battlefield": {
+            "type": "object",
+            "required": ["terrain_digest", "forces"],
+            "x-expected": "the battlefield's state",
+            "properties": {
+                "terrain_digest": {"type": "string", "x-expected": "a digest"},
+                "forces": {
+                    "type": "array",
+                    "x-expected": "a list of forces",
+                    "items": {
+                        "type": "object",
+                        "required": ["id", "figures"],
+                        "x-expected": "a force's state",
+                        "properties": {
+                            "id": {"type": "string", "x-expected": "a force id"},
+                            "figures": {
+                                "type": "array",
+                                "items": {
+                                    "type": "object",
+                                    "required": ["id"],
+                                    "x-expected": "a figure's state",
+                                    "properties": {"id": {"type": "string", "x-expected": "an id"}},
+                                },
+                                "x-expected": "a list of figures",
+                            },
+                        },
+                    },
+                },
+            },
+        },
+        "game": {
+            "type": "object",
+            "x-expected": "the game's state",
+            "required": ["turn", "die", "outcome", "activated"],
+            "properties": {
+                "turn": {**_INT, "minimum": 1, "x-expected": "a turn number, 1 or more"},
+                "die": _INT,
+                "volleys": _INT,
+                "activations": _INT,
+                "scores": {"type": "object", "additionalProperties": _INT, "x-expected": "scores"},
+                "rep_lost": {**_BY_ID, "additionalProperties": _INT},
+                "floors": {**_BY_ID, "additionalProperties": _INT},
+                "carrying": {**_BY_ID, "additionalProperties": {"type": "string"}},
+                "captives": {**_BY_ID, "additionalProperties": {"type": "string"}},
+                "grenades": {**_BY_ID, "additionalProperties": {"type": "object"}},
+                "fired_from": _BY_ID,
+                "activated": _IDS,
+                "ducked": _IDS,
+                "thrown": _IDS,
+                "collapsed": {"type": "array", "x-expected": "a list"},
+                "exited": _IDS,
+                "outcome": {
+                    "anyOf": [
+                        {"type": "null"},
+                        {
+                            "type": "object",
+                            "required": ["winner", "reason", "turn"],
+                            "properties": {
+                                "winner": {"type": ["string", "null"]},
+                                "reason": {"type": "string"},
+                                "turn": {"type": "integer", "minimum": 1},
+                                "won": {"type": "boolean"},
+                                "next_encounter": {"type": ["string", "null"]},
+                            },
+                        },
+                    ],
+                    "x-expected": "null or an outcome {winner, reason, turn}",
+                },
+                "pefs": {"type": "array", "x-expected": "a list of PEFs"},
+                "pef": {"type": "object", "x-expected": "the PEFs' state"},
+                "encounter": {"type": "object", "x-expected": "the encounter's state"},
+            },
+        },
+        "frames": {
+            "type": "array",
+            "x-expected": "a list of frames",
+            "items": {
+                "type": "object",
+                "required": ["kind", "data"],
+                "additionalProperties": False,
+                "x-expected": 'a frame {"kind": ..., "data": {...}}',
+                "properties": {
+                    "kind": {"type": "string", "x-expected": "a frame kind"},
+                    "data": {"type": "object", "x-expected": "the frame's data"},
+                },
+            },
+        },
+        "pending": {
+            "anyOf": [
+                {"type": "null"},
+                {
+                    "type": "object",
+                    "required": ["action", "actor", "faces", "why", "need"],
+                    "properties": {
+                        "action": _ACTION,
+                        "actor": _ID,
+                        "faces": _FACES,
+                        "why": _WHY,
+                        "need": {
+                            "type": "object",
+                            "required": ["count", "context"],
+                            "properties": {
+                                "count": {"type": "integer", "minimum": 1},
+                                "context": {"type": "string"},
+                            },
+                        },
+                    },
+                },
+            ],
+            "x-expected": "null or the step waiting for dice",
+        },
+        "steps": _INT,
+    },
+}
+"""What a snapshot (:meth:`Game.state_document`) must be before the game is put into it:
+the files come from other players, and a field of the wrong type would only fail where
+it is used (``crdesk game show``, the app's Open Game)."""
+_SNAPSHOT_VALIDATOR = Draft202012Validator(SNAPSHOT_SCHEMA)
+
+
+def snapshot_problems(state: Any) -> list[Problem]:
+    """Every problem of a saved snapshot, by its path in the file (``final.state....``)."""
+    return [
+        _under("final.state", schema_problem(err)) for err in _SNAPSHOT_VALIDATOR.iter_errors(state)
+    ]
+
+
+def _usable(game: Game) -> bool:
+    """Whether every question the program asks of a game has an answer: what is awaited
+    and its options, the summary, each figure's flags, the outcome, the state's hash."""
+    try:
+        decision = game.awaiting()
+        if decision is not None:
+            decision.to_dict()
+        game.summary()
+        for fid in game.battlefield.figure_ids():
+            game.flags(fid)
+        if game.outcome is not None:
+            game.outcome.to_dict()
+        game.pending_step()
+        game.state_hash()
+    except Exception:  # a hostile snapshot that passed the checks: not opened from it
+        return False
+    return True
 
 
 def _open_snapshot(
     data: dict[str, Any], scenario: Scenario, steps: list[Step], settings: GameSettings
 ) -> tuple[Game | None, str]:
-    """The game as its final snapshot holds it, when the snapshot is whole and fits."""
+    """The game as its final snapshot holds it, when the snapshot is whole and fits:
+    every field checked (:data:`SNAPSHOT_SCHEMA`) before use, and every question the
+    program asks of a game answered (:func:`_usable`)."""
     final = data["final"]
+    if snapshot_problems(final["state"]):
+        return None, ""
     try:
         game = Game.from_snapshot(
             scenario,
@@ -721,7 +974,7 @@ def _open_snapshot(
         )
     except (CrdeskError, KeyError, TypeError, ValueError):
         return None, ""
-    if game.state_hash() != final["state_hash"]:
+    if game.state_hash() != final["state_hash"] or not _usable(game):
         return None, ""
     return game, (
         f"opened from the saved snapshot at step {len(steps)} (its steps are not checked; "

@@ -26,8 +26,8 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from crdesk.game import Game
 from crdesk.game.savefile import LoadedGame, dumps_game, load_game
+from crdesk.jsonfile import write_atomic
 from crdesk.recovery import process_alive
-from crdesk.scenario import write_atomic
 from ui.play.session import PlaySession
 
 GAMES_FOLDER = "games"

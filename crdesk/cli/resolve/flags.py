@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from crdesk import numbers
 from crdesk.cli.common import OneLineParser, int_in
 from crdesk.model import REP_MAX, Status
 
@@ -31,8 +32,8 @@ def _die_faces(text: str) -> list[int]:
     faces: list[int] = []
     for part in text.replace(",", " ").split():
         try:
-            face = int(part)
-        except ValueError:
+            face = numbers.whole(part, "a die face")
+        except numbers.NumberTextError:
             raise argparse.ArgumentTypeError(f"{part!r} is not a die face (1-6)") from None
         if not 1 <= face <= 6:
             raise argparse.ArgumentTypeError(f"{face} is not a die face (1-6)")
@@ -49,8 +50,8 @@ size_type = int_in(1, 99, "a number of figures")
 
 def int_list(text: str) -> list[int]:
     try:
-        return [int(p) for p in text.replace(",", " ").split()]
-    except ValueError:
+        return [numbers.whole(p, "a number", signed=True) for p in text.replace(",", " ").split()]
+    except numbers.NumberTextError:
         raise argparse.ArgumentTypeError(f"expected whole numbers like 2,1, got {text!r}") from None
 
 
@@ -114,8 +115,8 @@ NEAR_HELP = "rep=N,at=INCHES[,of=N][,cover][,prone][,fast][,name=X]"
 
 def _inches(key: str, value: str, text: str) -> float:
     try:
-        number = float(value)
-    except ValueError:
+        number = numbers.decimal(value.strip(), key)
+    except numbers.NumberTextError:
         number = float("nan")
     if not 0 <= number <= 10_000:  # also refuses nan and inf
         raise argparse.ArgumentTypeError(
