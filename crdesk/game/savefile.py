@@ -859,6 +859,16 @@ SNAPSHOT_SCHEMA: dict[str, Any] = {
                 "thrown": _IDS,
                 "collapsed": {"type": "array", "x-expected": "a list"},
                 "exited": _IDS,
+                "hidden": {
+                    "type": "array",
+                    "items": {
+                        "type": "array",
+                        "prefixItems": [{"type": "string"}, {"type": "string"}],
+                        "minItems": 2,
+                        "maxItems": 2,
+                    },
+                    "x-expected": "a list of [figure, cause] ids (ducked back out of sight)",
+                },
                 "outcome": {
                     "anyOf": [
                         {"type": "null"},
