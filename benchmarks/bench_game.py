@@ -277,7 +277,7 @@ def find_states(
                     if key in tried_moves or fid in frame.data["moved"]:
                         continue
                     tried_moves.add(key)
-                    if game._movement_left(frame, fid) < MOVE - 1e-9:
+                    if game.movement_left(frame, fid) < MOVE - 1e-9:
                         continue
                     fig = game.fig(fid)
                     if fig.prone:

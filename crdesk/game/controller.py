@@ -53,6 +53,7 @@ from crdesk.cohesion import Cohesion
 from crdesk.dice import DiceLog, DiceSource, counter_face
 from crdesk.errors import CrdeskError, IllegalActionError
 from crdesk.game import adapter, encounter, firearms
+from crdesk.game import wounded as wounds
 from crdesk.game.actions import (
     Action,
     Activate,
@@ -110,7 +111,6 @@ from crdesk.model import (
 )
 from crdesk.options import RulesOptions, Weather
 from crdesk.rules import activation as act_rules
-from crdesk.rules.campaign import retrieve_wounded
 from crdesk.rules.common import RuleResult, words
 from crdesk.rules.grenades import (
     GRENADE_RANGE,
@@ -255,12 +255,12 @@ class _StepDice(DiceSource):
 
     @property
     def position(self) -> int:
-        return self._game._state["die"]  # type: ignore[no-any-return]
+        return self._game.state["die"]  # type: ignore[no-any-return]
 
     def _faces(self, count: int, context: str) -> tuple[int, ...]:
         game = self._game
         if game.dice_mode == SEEDED:
-            k = game._state["die"]
+            k = game.state["die"]
             faces = tuple(counter_face(game.seed, k + i) for i in range(count))
         else:
             available = len(self._typed) - self._used
@@ -268,7 +268,7 @@ class _StepDice(DiceSource):
                 raise NeedDice(count - available, context)
             faces = tuple(self._typed[self._used : self._used + count])
             self._used += count
-        game._state["die"] += count
+        game.state["die"] += count
         self.faces.extend(faces)
         return faces
 
@@ -327,8 +327,8 @@ class Game:
         self.dice_log = DiceLog()
         self._steps: list[Step] = []
         self._events: list[Event] = []
-        self._frames: list[Frame] = [Frame("turn", {"turn": 1, "phase": "roll"})]
-        self._state: dict[str, Any] = {
+        self.frame_stack: list[Frame] = [Frame("turn", {"turn": 1, "phase": "roll"})]
+        self.state: dict[str, Any] = {
             "turn": 1,
             "die": 0,
             "scores": {},
@@ -349,13 +349,13 @@ class Game:
         }
         if settings.solo:
             # only solo games carry PEF state, so other games' state hashes stay as they were
-            self._state["pefs"] = []
-            self._state["pef"] = {"placed": False, "lowest_two": False, "contacts": 0}
+            self.state["pefs"] = []
+            self.state["pef"] = {"placed": False, "lowest_two": False, "contacts": 0}
         kind = encounter.tracked(settings)
         if kind is not None:  # only games playing an encounter carry its objectives (12)
-            self._state["encounter"] = encounter.initial_state(kind, solo=settings.solo)
+            self.state["encounter"] = encounter.initial_state(kind, solo=settings.solo)
         if self.rules.firearms_detail:  # rounds per figure, only then (hashes stay, FD §3)
-            self._state[firearms.KEY] = firearms.initial_state(self)
+            self.state[firearms.KEY] = firearms.initial_state(self)
         self._pending: dict[str, Any] | None = None
         """Manual dice: the action waiting for faces and the faces typed so far."""
         self._checkpoints: list[_Checkpoint] = []
@@ -458,7 +458,7 @@ class Game:
             raise IllegalActionError(
                 f"the snapshot is of step {doc['steps']}, the file has {len(steps)} steps"
             )
-        if set(doc["game"]) - OPTIONAL_STATE != set(self._state) - OPTIONAL_STATE:
+        if set(doc["game"]) - OPTIONAL_STATE != set(self.state) - OPTIONAL_STATE:
             raise IllegalActionError("the snapshot's game state is not this crdesk's")
         _check_hidden(doc["game"].get("hidden", []))
         frames = [Frame(str(f["kind"]), dict(f["data"])) for f in doc["frames"]]
@@ -468,8 +468,8 @@ class Game:
         self.battlefield.update_figures(
             {r["id"]: {k: v for k, v in r.items() if k not in ("id", "side")} for r in rows}
         )
-        self._state = _plain(doc["game"])
-        self._frames = frames
+        self.state = _plain(doc["game"])
+        self.frame_stack = frames
         self._pending = _plain(doc["pending"])
         self._steps = list(steps)
         self._checkpoints = [self._mark()]
@@ -513,11 +513,11 @@ class Game:
 
     @property
     def turn(self) -> int:
-        return int(self._state["turn"])
+        return int(self.state["turn"])
 
     @property
     def outcome(self) -> Outcome | None:
-        out = self._state["outcome"]
+        out = self.state["outcome"]
         if out is None:
             return None
         return Outcome(
@@ -526,28 +526,28 @@ class Game:
 
     @property
     def frames(self) -> tuple[Frame, ...]:
-        return tuple(self._frames)
+        return tuple(self.frame_stack)
 
     def flags(self, fid: str) -> dict[str, Any]:
         """What the table should show on a figure besides its model fields: movement
         left in the activation under way, Duck Back this turn and whom it ducked back
         out of sight of (7.4.4), a readied grenade, whom it carries or is carried by,
         captive, gone off the table."""
-        active = next((f for f in reversed(self._frames) if f.kind == "activation"), None)
-        carrying = self._state["carrying"]
-        grenade = self._state["grenades"].get(fid)
+        active = next((f for f in reversed(self.frame_stack) if f.kind == "activation"), None)
+        carrying = self.state["carrying"]
+        grenade = self.state["grenades"].get(fid)
         return {
-            "movement_left": self._movement_left(active, fid) if active else None,
+            "movement_left": self.movement_left(active, fid) if active else None,
             "active": active is not None and fid in active.data["members"],
-            "activated": fid in self._state["activated"],
-            "ducked_back": fid in self._state["ducked"],
+            "activated": fid in self.state["activated"],
+            "ducked_back": fid in self.state["ducked"],
             "unseen_by": [c for f, c in self._hidden_pairs() if f == fid],
             "grenade": None if grenade is None else ("ready" if grenade["now"] else "readied"),
             "carrying": carrying.get(fid),
             "carried_by": next((c for c, w in carrying.items() if w == fid), None),
-            "captive_of": self._state["captives"].get(fid),
-            "exited": fid in self._state["exited"],
-            "floor": int(self._state["floors"].get(fid, 1)),
+            "captive_of": self.state["captives"].get(fid),
+            "exited": fid in self.state["exited"],
+            "floor": int(self.state["floors"].get(fid, 1)),
         }
 
     @property
@@ -558,7 +558,7 @@ class Game:
     @property
     def die_position(self) -> int:
         """How many dice the game has rolled (die k of a seeded game is (seed, k))."""
-        return int(self._state["die"])
+        return int(self.state["die"])
 
     def awaiting(self) -> Decision | None:
         """The one decision the game waits for, or None when the encounter is over."""
@@ -574,7 +574,7 @@ class Game:
         return dict(self._hashes)
 
     def _awaiting(self) -> Decision | None:
-        if self._state["outcome"] is not None or not self._frames:
+        if self.state["outcome"] is not None or not self.frame_stack:
             return None
         if self._pending is not None:
             need = self._pending["need"]
@@ -588,7 +588,7 @@ class Game:
                 frames=self._frame_path(),
                 dice=int(need["count"]),
             )
-        return self._decision(self._frames[-1])
+        return self._decision(self.frame_stack[-1])
 
     def legal(self, action: Action | str) -> str | None:
         """None if the action may be played now, else why not, in a player's words."""
@@ -622,7 +622,7 @@ class Game:
             return None
         try:
             with kernels.pinned(self.sight_route):
-                self._check(self._frames[-1], act)
+                self._check(self.frame_stack[-1], act)
         except IllegalActionError as exc:
             return str(exc)
         if act.word not in decision.accepts:
@@ -675,7 +675,7 @@ class Game:
         self._pending = None
         try:
             with kernels.pinned(self.sight_route):
-                self._apply(self._frames[-1], act)
+                self._apply(self.frame_stack[-1], act)
                 self._run_automatic()
         except NeedDice as need:
             self._rewind(mark)
@@ -781,10 +781,10 @@ class Game:
             twin.dice_log.append(entry)
         twin._steps = list(self._steps)
         twin._events = list(self._events)
-        twin._frames = [
-            Frame(kind, data) for kind, data in _plain([(f.kind, f.data) for f in self._frames])
+        twin.frame_stack = [
+            Frame(kind, data) for kind, data in _plain([(f.kind, f.data) for f in self.frame_stack])
         ]
-        twin._state = _plain(self._state)
+        twin.state = _plain(self.state)
         twin._pending = _plain(self._pending)
         twin._hashes = dict(self._hashes)
         twin._version = 0
@@ -825,7 +825,7 @@ class Game:
                 return [Preview(Pass(), reason=str(exc))]
         if not acts:
             return []
-        kind = self._frames[-1].kind if self._frames else None
+        kind = self.frame_stack[-1].kind if self.frame_stack else None
         version, awaited, pending = self._version, self._awaited, self._pending
         bf = self.battlefield
         listeners = bf._listeners
@@ -864,7 +864,7 @@ class Game:
         self._step_events = []
         needs: str | None = None
         try:
-            self._apply(self._frames[-1], act)
+            self._apply(self.frame_stack[-1], act)
             self._run_automatic()
         except NeedDice as need:
             needs = f"{need.context} needs {need.count} d6"
@@ -889,14 +889,14 @@ class Game:
                     j = where.get(enemy)
                     a, b = (mover, enemy) if j is not None and row.sees[j] else (enemy, mover)
                     sightings.append(Sighting(a, b, self.fig(a).name, self.fig(b).name))
-        over = needs is not None or self._state["outcome"] is not None or not self._frames
+        over = needs is not None or self.state["outcome"] is not None or not self.frame_stack
         return Preview(
             act,
             events=events,
             moved=moved,
             sightings=tuple(sightings),
             needs_dice=needs,
-            next_frame=None if over else self._frames[-1].kind,
+            next_frame=None if over else self.frame_stack[-1].kind,
         )
 
     def _checkpoint(self) -> None:
@@ -916,8 +916,8 @@ class Game:
     def _restore(self, cp: _Checkpoint) -> None:
         self._version += 1
         self.battlefield.restore(cp.battlefield)
-        self._state = _plain(cp.state)
-        self._frames = [Frame(kind, data) for kind, data in _plain(cp.frames)]
+        self.state = _plain(cp.state)
+        self.frame_stack = [Frame(kind, data) for kind, data in _plain(cp.frames)]
         self._hashes = {k: h for k, h in self._hashes.items() if k <= cp.steps}
         del self._events[cp.events :]
         self.dice_log.truncate(cp.dice_log)
@@ -930,11 +930,11 @@ class Game:
         figures that moved in the activation under way, as the frames record them;
         and who ducked back out of whose sight (7.4.4)."""
         moving: set[str] = set()
-        for frame in self._frames:
+        for frame in self.frame_stack:
             if frame.kind in ("activation", "free_move"):
                 moving.update(frame.data["moved"])
         self.vis.set_moving(moving)
-        self.vis.set_hidden((f, c) for f, c in self._state.get("hidden", []))
+        self.vis.set_hidden((f, c) for f, c in self.state.get("hidden", []))
 
     # -- who a ducked-back figure is hidden from (7.4.4, 7.8) ---------------------
 
@@ -944,13 +944,13 @@ class Game:
         any keep their state hashes."""
         rows = sorted({(f, c) for f, c in pairs})
         if rows:
-            self._state["hidden"] = [list(r) for r in rows]
+            self.state["hidden"] = [list(r) for r in rows]
         else:
-            self._state.pop("hidden", None)
+            self.state.pop("hidden", None)
         self.vis.set_hidden(rows)
 
     def _hidden_pairs(self) -> list[tuple[str, str]]:
-        return [(f, c) for f, c in self._state.get("hidden", [])]
+        return [(f, c) for f, c in self.state.get("hidden", [])]
 
     def _unhide_figure(self, fids: Iterable[str]) -> None:
         """A ducked-back figure is seen again once it is next active or moves (7.4.4)."""
@@ -983,16 +983,16 @@ class Game:
 
     # -- In Sight started by an involuntary move (7.6.2) ------------------------
 
-    def _sighted_by(self, fid: str) -> set[str]:
+    def sighted_by(self, fid: str) -> set[str]:
         """The enemies able to act that are in sight of the figure, either way (7.6)."""
         sight = self.sight()
         fig = self.fig(fid)
-        return {e.id for e in self._alive(self.enemy_of(fig.side)) if sight.either(fid, e.id)}
+        return {e.id for e in self.alive(self.enemy_of(fig.side)) if sight.either(fid, e.id)}
 
     def _activation_frame(self) -> Frame | None:
-        return next((f for f in reversed(self._frames) if f.kind == "activation"), None)
+        return next((f for f in reversed(self.frame_stack) if f.kind == "activation"), None)
 
-    def _involuntary_in_sight(self, fid: str, before: set[str], how: str) -> None:
+    def involuntary_in_sight(self, fid: str, before: set[str], how: str) -> None:
         """7.6.2: an In Sight test is triggered whenever an opposing group enters a
         group's LOS that was not seen previously in this activation phase -- by any
         move, the involuntary ones too (the 7.7.3 example: a figure that ducks back
@@ -1001,9 +1001,9 @@ class Game:
         joins it instead (7.6.5, :meth:`_join_in_sight`).  The moved figure's group
         is the moving side, with no free move: the move was not its own."""
         fig = self.fig(fid)
-        if not fig.status.can_act or self._state["outcome"] is not None:
+        if not fig.status.can_act or self.state["outcome"] is not None:
             return
-        if any(f.kind == "in_sight" for f in self._frames):
+        if any(f.kind == "in_sight" for f in self.frame_stack):
             return
         act = self._activation_frame()
         seen_by_active: set[str] = set()
@@ -1012,7 +1012,7 @@ class Game:
             seen_by_active = set(act.data["seen"])
             active = set(act.data["members"])
         new = []
-        for e in sorted(self._sighted_by(fid) - before):
+        for e in sorted(self.sighted_by(fid) - before):
             if fid in active and e in seen_by_active:
                 continue  # the moving group had seen it this activation
             if e in active and fid in seen_by_active:
@@ -1021,7 +1021,7 @@ class Game:
         if not new:
             return
         names = ", ".join(self.fig(e).name for e in new)
-        self._emit(
+        self.emit(
             "in_sight_trigger",
             f"{fig.name} {how} into the sight of {names}, not seen before in this activation "
             "phase: In Sight test (7.6.2).",
@@ -1048,8 +1048,8 @@ class Game:
         return _Checkpoint(
             len(self._steps),
             self.battlefield.snapshot(),
-            _plain(self._state),
-            _plain([(f.kind, f.data) for f in self._frames]),
+            _plain(self.state),
+            _plain([(f.kind, f.data) for f in self.frame_stack]),
             len(self._events),
             len(self.dice_log),
         )
@@ -1064,8 +1064,8 @@ class Game:
         """Everything that decides what happens next, as plain JSON data."""
         return {
             "battlefield": self.battlefield.state_document(),
-            "game": self._state,
-            "frames": [f.to_dict() for f in self._frames],
+            "game": self.state,
+            "frames": [f.to_dict() for f in self.frame_stack],
             "pending": self._pending,
             "steps": len(self._steps),
         }
@@ -1083,8 +1083,8 @@ class Game:
 
     def summary(self) -> dict[str, Any]:
         """The state a player asks for: turn, active side, every figure's place and flags."""
-        active = next((f for f in reversed(self._frames) if f.kind == "activation"), None)
-        side = next((f for f in reversed(self._frames) if f.kind == "side"), None)
+        active = next((f for f in reversed(self.frame_stack) if f.kind == "activation"), None)
+        side = next((f for f in reversed(self.frame_stack) if f.kind == "side"), None)
         figures = []
         for fig in self.battlefield.figures():
             figures.append(
@@ -1100,18 +1100,18 @@ class Game:
                     "prone": fig.prone,
                     "fast_moving": fig.fast_moving,
                     "out_of_ammo": fig.out_of_ammo,
-                    "activated": fig.id in self._state["activated"],
-                    "movement_left": self._movement_left(active, fig.id) if active else None,
+                    "activated": fig.id in self.state["activated"],
+                    "movement_left": self.movement_left(active, fig.id) if active else None,
                 }
             )
         groups = []
-        side_frame = next((f for f in reversed(self._frames) if f.kind == "side"), None)
+        side_frame = next((f for f in reversed(self.frame_stack) if f.kind == "side"), None)
         self.cohesion.update()
         for side_id in self.sides:
-            die = self._state["scores"].get(side_id)
+            die = self.state["scores"].get(side_id)
             for g in self.cohesion.groups(self.rules, side_id):
                 members = list(g.members)
-                done = all(m in self._state["activated"] for m in members)
+                done = all(m in self.state["activated"] for m in members)
                 leader = self.fig(g.leader)
                 groups.append(
                     {
@@ -1128,30 +1128,30 @@ class Game:
                 )
         extra: dict[str, Any] = {}
         if self.settings.solo:  # the unresolved PEF markers (11)
-            extra["pefs"] = [dict(p) for p in self._state["pefs"] if not p["resolved"]]
-        if "encounter" in self._state:  # the encounter's checklist (12)
+            extra["pefs"] = [dict(p) for p in self.state["pefs"] if not p["resolved"]]
+        if "encounter" in self.state:  # the encounter's checklist (12)
             extra["objectives"] = encounter.objectives(self)
         return {
             **extra,
             "turn": self.turn,
-            "activation_dice": dict(self._state["scores"]),
+            "activation_dice": dict(self.state["scores"]),
             "groups": groups,
             "active_side": side.data["side"] if side else None,
             "active_group": list(active.data["members"]) if active else None,
-            "outcome": self._state["outcome"],
+            "outcome": self.state["outcome"],
             "figures": figures,
         }
 
     # -- the engine -----------------------------------------------------------
 
     def _frame_path(self) -> tuple[str, ...]:
-        return tuple(f.label() for f in self._frames)
+        return tuple(f.label() for f in self.frame_stack)
 
-    def _roll(self) -> _StepDice:
+    def roll(self) -> _StepDice:
         assert self._dice is not None, "dice are rolled only inside a step"
         return self._dice
 
-    def _emit(
+    def emit(
         self,
         kind: str,
         text: str,
@@ -1182,11 +1182,11 @@ class Game:
     def _run_automatic(self) -> None:
         """Run frames until one needs a decision (or the encounter ends)."""
         for _ in range(100_000):
-            if self._state["outcome"] is not None or not self._frames:
+            if self.state["outcome"] is not None or not self.frame_stack:
                 break
             if self._watch_pefs():
                 continue
-            frame = self._frames[-1]
+            frame = self.frame_stack[-1]
             if not self._run(frame) and not self._watch_pefs():
                 break
         else:  # pragma: no cover - a bug guard
@@ -1212,14 +1212,14 @@ class Game:
     def _apply(self, frame: Frame, act: Action) -> None:
         getattr(self, f"_apply_{frame.kind}")(frame, act)
 
-    def _push(self, kind: str, **data: Any) -> Frame:
+    def push(self, kind: str, **data: Any) -> Frame:
         frame = Frame(kind, data)
-        self._frames.append(frame)
+        self.frame_stack.append(frame)
         return frame
 
-    def _pop(self, frame: Frame) -> None:
-        assert self._frames and self._frames[-1] is frame, "popping a frame not on top"
-        self._frames.pop()
+    def pop(self, frame: Frame) -> None:
+        assert self.frame_stack and self.frame_stack[-1] is frame, "popping a frame not on top"
+        self.frame_stack.pop()
 
     # -- sight helpers -----------------------------------------------------
 
@@ -1236,7 +1236,7 @@ class Game:
     def enemy_of(self, side: str) -> str:
         return self.sides[1] if side == self.sides[0] else self.sides[0]
 
-    def _alive(self, side: str | None = None) -> list[Figure]:
+    def alive(self, side: str | None = None) -> list[Figure]:
         return [
             f
             for f in self.battlefield.figures()
@@ -1244,20 +1244,20 @@ class Game:
         ]
 
     def _check_over(self) -> bool:
-        if "encounter" in self._state:  # an encounter ends by its objectives (12)
+        if "encounter" in self.state:  # an encounter ends by its objectives (12)
             return encounter.check_over(self)
         for side in self.sides:
-            if not self._alive(side) and not self._pefs_left(side):
+            if not self.alive(side) and not self.pefs_left(side):
                 other = self.enemy_of(side)
                 name = self.battlefield.force(side).name
-                self._end(other, f"{name} has no figure left that can fight")
+                self.end(other, f"{name} has no figure left that can fight")
                 return True
         return False
 
-    def _end(self, winner: str | None, reason: str) -> None:
-        self._state["outcome"] = {"winner": winner, "reason": reason, "turn": self.turn}
-        self._emit("game_over", f"The encounter is over: {reason}.", section="12")
-        self._frames.clear()
+    def end(self, winner: str | None, reason: str) -> None:
+        self.state["outcome"] = {"winner": winner, "reason": reason, "turn": self.turn}
+        self.emit("game_over", f"The encounter is over: {reason}.", section="12")
+        self.frame_stack.clear()
 
     # ======================================================================
     # Turn (7.1)
@@ -1270,7 +1270,7 @@ class Game:
         for fig in list(self.battlefield.figures()):
             if fig.is_star and fig.star_power is None:
                 self.battlefield.update_figure(fig.id, star_power=fig.rep)
-                self._emit(
+                self.emit(
                     "star_power",
                     f"{fig.name} starts the encounter with {fig.rep} Star Power dice, "
                     "1d6 per point of Rep (5.2.1).",
@@ -1283,9 +1283,9 @@ class Game:
         if d["phase"] == "roll":
             if self._check_over():
                 return True
-            res = act_rules.roll_activation(self._roll(), self.sides)
+            res = act_rules.roll_activation(self.roll(), self.sides)
             scores = {s: res.score(s) for s in self.sides}
-            self._state["scores"] = scores
+            self.state["scores"] = scores
             first = res.first
             order = [first, self.enemy_of(first)]
             d.update(phase="sides", order=order, index=0)
@@ -1296,16 +1296,16 @@ class Game:
                 + (" after rerolling doubles" if res.rerolled else "")
                 + f"; {names[first]} activates first (7.1)."
             )
-            self._emit("activation_roll", text, result=res, section="7.1")
-            if self.settings.solo and not self._state["pef"]["placed"]:
+            self.emit("activation_roll", text, result=res, section="7.1")
+            if self.settings.solo and not self.state["pef"]["placed"]:
                 self._place_pefs()
-            self._push("side", side=first, die=scores[first])
+            self.push("side", side=first, die=scores[first])
             return True
         if d["phase"] == "sides":
             if d["index"] == 0:
                 d["index"] = 1
                 second = d["order"][1]
-                self._push("side", side=second, die=self._state["scores"][second])
+                self.push("side", side=second, die=self.state["scores"][second])
                 return True
             self._end_turn(frame)
             return True
@@ -1313,7 +1313,7 @@ class Game:
 
     def _end_turn(self, frame: Frame) -> None:
         bf = self.battlefield
-        restore = self._state["rep_lost"]
+        restore = self.state["rep_lost"]
         for fig in list(bf.figures()):
             values: dict[str, Any] = {}
             if fig.fast_moving:
@@ -1323,15 +1323,15 @@ class Game:
             if values:
                 bf.update_figure(fig.id, **values)
         if restore:
-            self._emit(
+            self.emit(
                 "rep_restored",
                 "Rep lost in this turn's melees is restored (7.8).",
                 section="7.8",
                 figures=sorted(restore),
             )
         turn = self.turn
-        self._emit("turn_end", f"Turn {turn} ends (7.1).", section="7.1")
-        self._state.update(
+        self.emit("turn_end", f"Turn {turn} ends (7.1).", section="7.1")
+        self.state.update(
             turn=turn + 1,
             activated=[],
             ducked=[],
@@ -1341,11 +1341,11 @@ class Game:
             fired_from={},
         )
         if self.settings.max_turns is not None and turn >= self.settings.max_turns:
-            if "encounter" in self._state:
+            if "encounter" in self.state:
                 encounter.time_up(self, turn)  # not won: the campaign goes on as after a loss
             else:
                 played = f"{turn} turn{'' if turn == 1 else 's'} played"
-                self._end(None, f"{played}, the turn limit")
+                self.end(None, f"{played}, the turn limit")
             return
         frame.data.update(turn=turn + 1, phase="roll")
         frame.data.pop("order", None)
@@ -1358,13 +1358,13 @@ class Game:
         key = (
             self.battlefield.revision,
             side,
-            tuple(self._state["activated"]),
-            tuple(self._state["ducked"]),
+            tuple(self.state["activated"]),
+            tuple(self.state["ducked"]),
         )
         if self._group_memo is not None and self._group_memo[0] == key:
             return self._group_memo[1]
         self.cohesion.update()
-        done = set(self._state["activated"]) | set(self._state["ducked"])
+        done = set(self.state["activated"]) | set(self.state["ducked"])
         out = []
         graph: nx.Graph = self.cohesion.graph
         mine = [
@@ -1393,7 +1393,7 @@ class Game:
             return True
         if (
             self.settings.solo
-            and frame.data["side"] == self._np_side()
+            and frame.data["side"] == self.np_side()
             and frame.data.get("pefs") != "moved"
         ):
             if "pefs" not in frame.data:
@@ -1402,8 +1402,8 @@ class Game:
                     frame.data["pefs"] = self._pef_order()
                     return True
                 frame.data["pefs"] = "moved"
-                if any(not p["resolved"] for p in self._state["pefs"]):
-                    self._emit(
+                if any(not p["resolved"] for p in self.state["pefs"]):
+                    self.emit(
                         "pef_move",
                         f"The PEFs do not move: the activation die {die} is above their Rep "
                         f"{PEF_REP} (11.2, as the rules settings read it).",
@@ -1421,13 +1421,13 @@ class Game:
             return True
         if not self._eligible(frame):
             side = frame.data["side"]
-            self._emit(
+            self.emit(
                 "side_done",
                 f"{self.battlefield.force(side).name}: no group left whose Leader's Rep is "
                 f"{frame.data['die']} or more (7.1).",
                 section="7.1",
             )
-            self._pop(frame)
+            self.pop(frame)
             return True
         return False
 
@@ -1450,13 +1450,13 @@ class Game:
 
     def _apply_side(self, frame: Frame, act: Action) -> None:
         if isinstance(act, Pass):
-            self._emit(
+            self.emit(
                 "side_done",
                 f"{self.battlefield.force(frame.data['side']).name} activates no more groups "
                 "this turn (7.1).",
                 section="7.1",
             )
-            self._pop(frame)
+            self.pop(frame)
             return
         assert isinstance(act, Activate)
         group = next(g for g in self._eligible(frame) if g[0] == act.leader)
@@ -1465,7 +1465,7 @@ class Game:
     def _start_activation(self, side: str, group: tuple[str, int, list[str]]) -> None:
         leader, rep, members = group
         bf = self.battlefield
-        self._unhide_figure(m for m in members if m not in self._state["ducked"])
+        self._unhide_figure(m for m in members if m not in self.state["ducked"])
         for fid in members:
             fig = self.fig(fid)
             if fig.status in adapter.STILL_REACTING:
@@ -1474,16 +1474,16 @@ class Game:
         seen = sorted(
             {
                 e.id
-                for e in self._alive(self.enemy_of(side))
+                for e in self.alive(self.enemy_of(side))
                 for m in members
                 if sight.either(m, e.id)
             }
         )
         allow = {m: float(act_rules.NORMAL_MOVE) for m in members}
-        self._state["activations"] += 1
-        self._push(
+        self.state["activations"] += 1
+        self.push(
             "activation",
-            number=self._state["activations"],
+            number=self.state["activations"],
             unwilling=[],
             side=side,
             leader=leader,
@@ -1497,7 +1497,7 @@ class Game:
             fast=False,
         )
         names = ", ".join(self.fig(m).name for m in members)
-        self._emit(
+        self.emit(
             "activate",
             f"{self.fig(leader).name} (Rep {rep}) activates with {len(members)} figure(s): "
             f"{names} (7.1).",
@@ -1513,10 +1513,10 @@ class Game:
         return [
             self.fig(m)
             for m in frame.data["members"]
-            if self.fig(m).status.can_act and m not in self._state["ducked"]
+            if self.fig(m).status.can_act and m not in self.state["ducked"]
         ]
 
-    def _movement_left(self, frame: Frame, fid: str) -> float:
+    def movement_left(self, frame: Frame, fid: str) -> float:
         d = frame.data
         if fid not in d["allow"]:
             return 0.0
@@ -1532,11 +1532,11 @@ class Game:
 
     def _finish_activation(self, frame: Frame, why: str = "") -> None:
         d = frame.data
-        self._state["activated"] = sorted(set(self._state["activated"]) | set(d["members"]))
+        self.state["activated"] = sorted(set(self.state["activated"]) | set(d["members"]))
         self.vis.set_moving(())
-        if "encounter" in self._state:
+        if "encounter" in self.state:
             encounter.on_activation_end(self, d["side"], d["members"])
-        self._emit(
+        self.emit(
             "activation_end",
             f"{self.fig(d['leader']).name}'s group ends its activation"
             + (f": {why}" if why else "")
@@ -1544,7 +1544,7 @@ class Game:
             section="7.1",
             figures=d["members"],
         )
-        self._pop(frame)
+        self.pop(frame)
 
     def _decide_activation(self, frame: Frame) -> Decision:
         d = frame.data
@@ -1556,7 +1556,7 @@ class Game:
                 options.append(FastMove(movers))
         for f in members:
             if f.prone:
-                if self._movement_left(frame, f.id) > 0:
+                if self.movement_left(frame, f.id) > 0:
                     options.append(Stand(f.id))
             else:
                 options.append(Prone(f.id))
@@ -1570,7 +1570,7 @@ class Game:
                 options.append(Reload(f.id))
             if self._can_ready(frame, f) is None:
                 options.append(Ready(f.id))
-            if f.id in self._state["carrying"]:
+            if f.id in self.state["carrying"]:
                 options.append(Drop(f.id))
             if self._exit_edge(frame, f) is not None:
                 options.append(Exit(f.id))
@@ -1637,9 +1637,9 @@ class Game:
         elif isinstance(act, Throw):
             self._check_throw(frame, fig, act)
         elif isinstance(act, Pickup):
-            self._check_pickup(frame, fig, act)
+            wounds.check_pickup(self, frame, fig, act)
         elif isinstance(act, Drop):
-            if fid not in self._state["carrying"]:
+            if fid not in self.state["carrying"]:
                 raise IllegalActionError(f"{fig.name} is carrying nobody")
         elif isinstance(act, ChangeFloor):
             self._check_floor(frame, fig, act)
@@ -1672,7 +1672,7 @@ class Game:
         fig = self.fig(fid)
         if not fig.status.can_act:
             raise IllegalActionError(f"{fig.name} is {words(fig.status)} and cannot act")
-        if fid in self._state["ducked"]:
+        if fid in self.state["ducked"]:
             raise IllegalActionError(f"{fig.name} ducked back this turn and cannot act (7.4.4)")
         return fig
 
@@ -1695,7 +1695,7 @@ class Game:
         elif isinstance(act, Prone):
             d["used"][act.figure] = d["allow"][act.figure]
             bf.update_figure(act.figure, prone=True)
-            self._emit(
+            self.emit(
                 "prone",
                 f"{self.fig(act.figure).name} goes prone: no more movement until next "
                 "active (7.4.3).",
@@ -1706,7 +1706,7 @@ class Game:
             half = d["allow"][act.figure] / 2
             d["used"][act.figure] = min(d["allow"][act.figure], d["used"][act.figure] + half)
             bf.update_figure(act.figure, prone=False)
-            self._emit(
+            self.emit(
                 "stand",
                 f'{self.fig(act.figure).name} stands up, using half its movement ({fmt_num(half)}"'
                 ", 7.4.3).",
@@ -1718,9 +1718,9 @@ class Game:
         elif isinstance(act, Throw):
             self._throw(frame, self.fig(act.figure), act.point)
         elif isinstance(act, Pickup):
-            self._pickup(frame, self.fig(act.figure), self.fig(act.wounded))
+            wounds.pickup(self, frame, self.fig(act.figure), self.fig(act.wounded))
         elif isinstance(act, Drop):
-            self._drop(act.figure, "puts down")
+            wounds.drop(self, act.figure, "puts down")
         elif isinstance(act, ChangeFloor):
             self._change_floor(frame, self.fig(act.figure), act.floor)
         elif isinstance(act, Capture):
@@ -1734,7 +1734,7 @@ class Game:
             normal = float(act_rules.NORMAL_MOVE)
             d["allow"][act.figure] = min(d["allow"][act.figure], normal)
             bf.update_figure(act.figure, out_of_ammo=False)
-            self._emit(
+            self.emit(
                 "reload",
                 f"{self.fig(act.figure).name} reloads: cannot fire this activation and moves "
                 "no more than normal (7.9.2).",
@@ -1773,17 +1773,17 @@ class Game:
 
     def _fast_move(self, frame: Frame, act: FastMove) -> None:
         d = frame.data
-        carrying = self._state["carrying"]
+        carrying = self.state["carrying"]
         movers = [
             act_rules.FastMover(self.fig(f).name, self.fig(f).rep, f in carrying, id=f)
             for f in act.figures
         ]
-        res = act_rules.fast_move(self._roll(), movers)
+        res = act_rules.fast_move(self.roll(), movers)
         d["fast"] = True
         for f in res.figures:
             d["allow"][f.id] = float(f.distance)
             self.battlefield.update_figure(f.id, fast_moving=True)
-        self._emit("fast_move", res.explain(), result=res, figures=act.figures)
+        self.emit("fast_move", res.explain(), result=res, figures=act.figures)
 
     # -- Movement and In Sight (7.4, 7.6) --------------------------------------
 
@@ -1805,7 +1805,7 @@ class Game:
                 raise IllegalActionError(f"{fig.name} has already made its free move (7.6)")
             left = FREE_MOVE
         else:
-            left = self._movement_left(frame, fig.id)
+            left = self.movement_left(frame, fig.id)
             if left <= 1e-9:
                 raise IllegalActionError(f"{fig.name} has no movement left this activation")
         table = self.battlefield.table
@@ -1860,7 +1860,7 @@ class Game:
             self._unhide_cause(fig.id)  # any move of the cause: it sees them as it goes
         self._sync_moving()
         bf = self.battlefield
-        enemies = {e.id for e in self._alive(self.enemy_of(side))}
+        enemies = {e.id for e in self.alive(self.enemy_of(side))}
         start = (fig.x, fig.y)
         points = _sample(path, WALK_STEP)
         prev = start
@@ -1870,7 +1870,7 @@ class Game:
         walked = 0.0
         # a player figure resolves a PEF (and a building's, 11.1) the moment it sees
         # it; enemies a contact puts in its sight stop it like any others (7.6)
-        watch = self.settings.solo and side == self._player_side()
+        watch = self.settings.solo and side == self.player_side()
         # the steps on which nothing can happen are judged in one pass and skipped
         quiet = 0
         if QUIET_WALKS and not free:
@@ -1886,7 +1886,7 @@ class Game:
                 facing = self._facing_at(fig, points, k) if k == quiet else fig.facing
             bf.move_figure(fig.id, p[0], p[1], facing)
             if watch and self._watch_pefs(only=self.fig(fig.id)):
-                enemies = {e.id for e in self._alive(self.enemy_of(side))}
+                enemies = {e.id for e in self.alive(self.enemy_of(side))}
             new = self._new_sightings(fig.id, enemies, seen) if not free else []
             if new:
                 lo, hi = prev_dist, dist
@@ -1915,7 +1915,7 @@ class Game:
         travelled = _prefix(path, walked)
         if act.facing is not None and stop_at is None:
             bf.move_figure(fig.id, fig.x, fig.y, act.facing)
-        self._carry_along(fig)
+        wounds.carry_along(self, fig)
         self._unhide_after_cause_moved(self.fig(fig.id))
         if free:
             d["free_moved"].append(fig.id)
@@ -1925,11 +1925,11 @@ class Game:
                 bf, travelled, self.rules, index=self.vis.index, radius=fig.radius
             ).cost
             d["used"][fig.id] = float(d["used"][fig.id]) + cost
-            cost_text = f'{cost:.1f}" of movement, {self._movement_left(frame, fig.id):.1f}" left'
+            cost_text = f'{cost:.1f}" of movement, {self.movement_left(frame, fig.id):.1f}" left'
         end = f"({fig.x:.1f}, {fig.y:.1f})"
         if spotted:
             names = ", ".join(self.fig(e).name for e in spotted)
-            self._emit(
+            self.emit(
                 "move",
                 f'{fig.name} moves {walked:.1f}" to {end} ({cost_text}) and stops: '
                 f"{names} in sight (7.6).",
@@ -1938,7 +1938,7 @@ class Game:
             )
             self._start_in_sight(frame, fig.side, group)
         else:
-            self._emit(
+            self.emit(
                 "move",
                 f'{fig.name} moves {walked:.1f}" to {end} ({cost_text}).',
                 section="7.4",
@@ -1987,7 +1987,7 @@ class Game:
             hit = np.flatnonzero((v.sees | v.seen).any(axis=1))
             if len(hit):
                 first = int(hit[0])
-        if watch and self.settings.solo and self._state["outcome"] is None:
+        if watch and self.settings.solo and self.state["outcome"] is None:
             first = min(first, self._first_watch_step(fig, pts[:first], facings[:first]))
         return first
 
@@ -1999,7 +1999,7 @@ class Game:
             for (x, y), f in zip(pts, facings, strict=True)
         ]
         first = len(pts)
-        pefs = [(p["x"], p["y"]) for p in self._state["pefs"] if not p["resolved"]]
+        pefs = [(p["x"], p["y"]) for p in self.state["pefs"] if not p["resolved"]]
         if pefs and walkers:
             seen = movement.sees_points(
                 self.battlefield,
@@ -2012,8 +2012,8 @@ class Game:
             hit = np.flatnonzero(seen.any(axis=1))
             if len(hit):
                 first = int(hit[0])
-        if self.rules.interpretations.pef_buildings and self._state["pef"]["placed"]:
-            done: dict[str, str] = self._state["pef"].get("buildings", {})
+        if self.rules.interpretations.pef_buildings and self.state["pef"]["placed"]:
+            done: dict[str, str] = self.state["pef"].get("buildings", {})
             for b in self.battlefield.terrain:
                 if not isinstance(b, Building) or done.get(b.id) == "noticed":
                     continue
@@ -2050,7 +2050,7 @@ class Game:
     def _start_in_sight(self, frame: Frame, side: str, group: list[str]) -> None:
         if frame.kind == "free_move":
             return  # the test is taken once the free moves are done
-        self._push(
+        self.push(
             "free_move",
             side=side,
             movers=list(group),
@@ -2099,16 +2099,16 @@ class Game:
         """7.6.3: every involved group rolls; winners act in order of successes."""
         side = frame.data["side"]
         movers = [m for m in frame.data["movers"] if self.fig(m).status.can_act]
-        self._pop(frame)
-        activation = self._frames[-1]
+        self.pop(frame)
+        activation = self.frame_stack[-1]
         sight = self.sight()
-        enemies = self._alive(self.enemy_of(side))
+        enemies = self.alive(self.enemy_of(side))
         involved_movers = [m for m in movers if any(sight.either(m, e.id) for e in enemies)]
         involved_enemies = [e.id for e in enemies if any(sight.either(m, e.id) for m in movers)]
         if "seen" in activation.data:  # not below a PEF contact's In Sight (the side frame)
             activation.data["seen"] = sorted(set(activation.data["seen"]) | set(involved_enemies))
         if not involved_movers or not involved_enemies:
-            self._emit(
+            self.emit(
                 "in_sight",
                 "Nobody is in sight any more after the free moves: no In Sight test (7.6).",
                 section="7.6",
@@ -2133,8 +2133,8 @@ class Game:
             concealed = self._all_concealed(sight, involved, foes)
             group = InSightGroup(roller.name, roller.rep, moving, concealed, id=roller.id)
             groups.append((group, involved))
-        res = in_sight(self._roll(), [g for g, _ in groups])
-        self._emit(
+        res = in_sight(self.roll(), [g for g, _ in groups])
+        self.emit(
             "in_sight",
             res.explain(),
             result=res,
@@ -2148,7 +2148,7 @@ class Game:
             gside = self.fig(members[0]).side
             if gside not in best or got > best[gside][0]:
                 best[gside] = [got, g.name, g.leader_rep, g.id]
-        self._push(
+        self.push(
             "in_sight",
             side=side,
             order=order,
@@ -2195,7 +2195,7 @@ class Game:
             d["index"] += 1
             self._in_sight_action(fig, self._book_in_sight_action(fig))
             return True
-        self._pop(frame)
+        self.pop(frame)
         return True
 
     def _join_in_sight(self, d: dict[str, Any]) -> bool:
@@ -2205,7 +2205,7 @@ class Game:
         involved = set(d["involved"])
         newcomers = [
             f
-            for f in self._alive()
+            for f in self.alive()
             if f.id not in involved
             and any(
                 self.fig(e).side != f.side and self.fig(e).status.can_act and sight.either(f.id, e)
@@ -2223,7 +2223,7 @@ class Game:
             moving = fig.side == d["side"]
             foes = [e for e in involved if self.fig(e).side == other]
             res = in_sight(
-                self._roll(),
+                self.roll(),
                 [
                     InSightGroup(
                         fig.name,
@@ -2236,7 +2236,7 @@ class Game:
                 ],
             )
             wins = res.group(fig.id).wins
-            self._emit(
+            self.emit(
                 "in_sight",
                 f"{fig.name} joins the In Sight (7.6.5): {res.explain()}",
                 result=res,
@@ -2252,12 +2252,12 @@ class Game:
         for shot in self._auto_targets(fig, active=False):
             return shot
         sight = self.sight()
-        enemies = [e for e in self._alive(self.enemy_of(fig.side)) if sight.sees(fig.id, e.id)]
+        enemies = [e for e in self.alive(self.enemy_of(fig.side)) if sight.sees(fig.id, e.id)]
         near = [e for e in enemies if sight.distance(fig.id, e.id) <= CHARGE_REACH]
         if near:
             target = min(near, key=lambda e: sight.distance(fig.id, e.id))
             return Charge(fig.id, target.id)
-        for e in self._alive(self.enemy_of(fig.side)):
+        for e in self.alive(self.enemy_of(fig.side)):
             threatens = sight.sees(e.id, fig.id) and adapter.can_fire(e)
             if threatens and sight.distance(e.id, fig.id) <= adapter.weapon_range(e, self.rules):
                 return DuckBack(fig.id)
@@ -2268,7 +2268,7 @@ class Game:
         fig = self.fig(d["order"][d["index"]])
         options: list[Action] = list(self._auto_targets(fig, active=False))
         sight = self.sight()
-        for e in self._alive(self.enemy_of(fig.side)):
+        for e in self.alive(self.enemy_of(fig.side)):
             if sight.sees(fig.id, e.id) and sight.distance(fig.id, e.id) <= CHARGE_REACH:
                 options.append(Charge(fig.id, e.id))
         options += [DuckBack(fig.id), CarryOn(fig.id)]
@@ -2306,9 +2306,9 @@ class Game:
             self._charge([fig], self.fig(act.target))
         elif isinstance(act, DuckBack):
             threat = self._nearest_threat(fig)
-            self._push("duck_back", figure=fig.id, cause=threat, auto=True, why="in_sight")
+            self.push("duck_back", figure=fig.id, cause=threat, auto=True, why="in_sight")
         else:
-            self._emit(
+            self.emit(
                 "carry_on",
                 f"{fig.name} carries on (7.6.4).",
                 section="7.6.4",
@@ -2317,9 +2317,9 @@ class Game:
 
     def _nearest_threat(self, fig: Figure) -> str | None:
         sight = self.sight()
-        foes = [e for e in self._alive(self.enemy_of(fig.side)) if sight.either(fig.id, e.id)]
+        foes = [e for e in self.alive(self.enemy_of(fig.side)) if sight.either(fig.id, e.id)]
         if not foes:
-            foes = self._alive(self.enemy_of(fig.side))
+            foes = self.alive(self.enemy_of(fig.side))
         if not foes:
             return None
         return min(foes, key=lambda e: base_distance(fig, e)).id
@@ -2334,7 +2334,7 @@ class Game:
         rng = adapter.weapon_range(shooter, self.rules)
         return [
             e
-            for e in self._alive(self.enemy_of(shooter.side))
+            for e in self.alive(self.enemy_of(shooter.side))
             if sight.sees(shooter.id, e.id) and sight.distance(shooter.id, e.id) <= rng
         ]
 
@@ -2385,7 +2385,7 @@ class Game:
             raise IllegalActionError(f"{shooter.name} is out of ammo: reload first (7.9.2)")
         opening = self._opening_of(shooter)
         if opening is not None:
-            others = set(self._state["fired_from"].get(opening, [])) - {shooter.id}
+            others = set(self.state["fired_from"].get(opening, [])) - {shooter.id}
             if len(others) >= 2:
                 raise IllegalActionError(
                     "up to two figures may fire from each door or window (8.5): "
@@ -2481,15 +2481,15 @@ class Game:
 
         ``missed_carry_on``: a target missed takes no Received Fire test (a charger the
         charged figure fired at, 7.11.2's "No Reaction Tests taken")."""
-        self._state["volleys"] += 1
+        self.state["volleys"] += 1
         opening = self._opening_of(shooter)
         if opening is not None:
-            fired = self._state["fired_from"].setdefault(opening, [])
+            fired = self.state["fired_from"].setdefault(opening, [])
             if shooter.id not in fired:
                 fired.append(shooter.id)
         sight = self.sight()
         targets = [self.fig(t) for t in act.target_ids]
-        carrying = self._state["carrying"]
+        carrying = self.state["carrying"]
         rush = rush or shooter.id in carrying  # carriers fire with the Rush Shot penalty (7.12)
         if weapon_stats(shooter.weapon, self.rules.old_school).blast:
             self._rocket(shooter, targets[0], rush=rush)
@@ -2502,11 +2502,12 @@ class Game:
             firearms.volley(self, shooter, act, rush=rush, how=how, missed_carry_on=missed_carry_on)
             return
         specs = [
-            adapter.target_spec(t, shooter, sight, carrying=self._carried(t.id)) for t in targets
+            adapter.target_spec(t, shooter, sight, carrying=wounds.carried(self, t.id))
+            for t in targets
         ]
         counts = [n for _, n in act.targets]
         res = fire(
-            self._roll(),
+            self.roll(),
             shooter.rep,
             shooter.weapon,
             specs,
@@ -2525,7 +2526,7 @@ class Game:
                 f"Missed: takes Received Fire ({FIRE_SECTION}).",
                 "Missed: no Reaction Test, the charge goes on (7.11.2).",
             )
-        self._emit(
+        self.emit(
             "fire",
             f"{shooter.name} {how} {names}: {said}",
             result=res,
@@ -2542,11 +2543,11 @@ class Game:
                 missed.append(t.id)
             if tr.carried_damage and t.id in carrying:
                 hits[carrying[t.id]] = [d.status.value for d in tr.carried_damage]
-        self._push_aftermath(shooter.id, shooter.rep, hits, missed)
+        self.push_aftermath(shooter.id, shooter.rep, hits, missed)
 
     # -- after fire or melee: damage, Star Power, then the reaction tests ----
 
-    def _push_aftermath(
+    def push_aftermath(
         self,
         cause: str,
         cause_rep: int | None,
@@ -2559,7 +2560,7 @@ class Game:
         """What follows fire, a blast or a melee round: damage for ``hits`` (figure ->
         statuses), Star Power for the Stars among them, then the tests of ``missed``.
         ``blast``: a blast weapon did it, which outguns those it misses (7.9.1, 7.10)."""
-        frame = self._push(
+        frame = self.push(
             "aftermath",
             cause=cause,
             cause_rep=cause_rep,
@@ -2584,10 +2585,10 @@ class Game:
                 sp = None
                 if star.star_power and d.get("use_power"):
                     sp = star_power(
-                        self._roll(), star.star_power, damage, melee=d["melee"], who=star.name
+                        self.roll(), star.star_power, damage, melee=d["melee"], who=star.name
                     )
                     self.battlefield.update_figure(fid, star_power=sp.remaining)
-                    self._emit("star_power", sp.explain(), result=sp, figures=[fid])
+                    self.emit("star_power", sp.explain(), result=sp, figures=[fid])
                     worst = sp.status
                 else:
                     worst = max(damage, key=lambda s: s.rank)
@@ -2602,7 +2603,7 @@ class Game:
                 attacker_rep=d["cause_rep"],
                 cheat_death=bool(d["fate"].get("cheat")),
             )
-            self._emit("star_fate", f"{star.name}: {fate.explain()}", result=fate, figures=[fid])
+            self.emit("star_fate", f"{star.name}: {fate.explain()}", result=fate, figures=[fid])
             d["fates"][fid] = {
                 "status": fate.status.value,
                 "cheated": fate.cheated_death,
@@ -2611,7 +2612,7 @@ class Game:
             d["stars"].pop(0)
             d.pop("use_power", None)
             d.pop("fate", None)
-        self._pop(frame)
+        self.pop(frame)
         self._apply_damage(d)
         return True
 
@@ -2680,7 +2681,7 @@ class Game:
                         status=Status.LEAVE_THE_BATTLEFIELD,
                         rep=max(2, fig.rep + int(fate["rep_change"])),
                     )
-                    self._emit(
+                    self.emit(
                         "cheat_death",
                         f"{fig.name} cheats death: removed to safety, Rep now {self.fig(fid).rep} "
                         "(5.2).",
@@ -2698,7 +2699,7 @@ class Game:
                     continue
                 bf.update_figure(fid, status=status, prone=True)
                 down.append(fid)
-                self._emit(
+                self.emit(
                     "casualty",
                     f"{fig.name} is {words(status)}.",
                     section="7.9.11" if not d["melee"] else "7.11.5",
@@ -2716,7 +2717,7 @@ class Game:
             sight = self.sight()
             for casualty in down:
                 cas = self.fig(casualty)
-                for friend in self._alive(cas.side):
+                for friend in self.alive(cas.side):
                     if friend.id in duck:
                         continue
                     near = base_distance(friend, cas) <= 4.0
@@ -2725,19 +2726,19 @@ class Game:
                         if ReactionTest.MAN_DOWN.value not in mine:
                             mine.append(ReactionTest.MAN_DOWN.value)
         if tests:
-            reaction = self._push(
+            reaction = self.push(
                 "reaction", cause=cause, tests=tests, groups=None, free_will={}, todo=[]
             )
             if d.get("blast"):
                 reaction.data["blast"] = True
         for fid in reversed(duck):
-            self._push("duck_back", figure=fid, cause=cause, auto=True, why="damage")
+            self.push("duck_back", figure=fid, cause=cause, auto=True, why="damage")
         for fid in down:
-            if fid in self._state["carrying"]:
-                self._drop(fid, "goes down and drops")
-            if self._state["grenades"].pop(fid, None) is not None:
+            if fid in self.state["carrying"]:
+                wounds.drop(self, fid, "goes down and drops")
+            if self.state["grenades"].pop(fid, None) is not None:
                 fig = self.fig(fid)
-                self._emit(
+                self.emit(
                     "grenade_dropped",
                     f"{fig.name} drops a readied grenade: it explodes on the spot (7.10.1).",
                     section="7.10.1",
@@ -2764,7 +2765,7 @@ class Game:
             d["groups"].pop(0)
             self._take_reaction(d, [f for f in group if self.fig(f).status.can_act])
             return True
-        self._pop(frame)
+        self.pop(frame)
         return True
 
     def _reaction_groups(self, tests: dict[str, list[str]]) -> list[list[str]]:
@@ -2840,14 +2841,14 @@ class Game:
             side_friends=self._losses(side), side_enemies=self._losses(self.enemy_of(side))
         )
         res = reaction_test(
-            self._roll(),
+            self.roll(),
             testers,
             union,
             leader_rep=leader_rep,
             losses=losses,
             options=self.rules,
         )
-        self._emit("reaction", res.explain(), result=res, figures=group)
+        self.emit("reaction", res.explain(), result=res, figures=group)
         todo: list[dict[str, Any]] = []
         for fr in res.figures:
             own = [s for t, _, s in fr.by_test if t in tests_of[fr.id]]
@@ -2885,7 +2886,7 @@ class Game:
             return
         if status is Status.LEAVE_THE_BATTLEFIELD:
             bf.update_figure(fig.id, status=status)
-            self._emit(
+            self.emit(
                 "leave",
                 f"{fig.name} leaves the battlefield (7.4.4).",
                 section="7.4.4",
@@ -2894,7 +2895,7 @@ class Game:
             return
         if status in (Status.DUCK_BACK, Status.OUTGUNNED):
             bf.update_figure(fig.id, status=status)
-            self._push("duck_back", figure=fig.id, cause=cause_id, auto=True, why="reaction")
+            self.push("duck_back", figure=fig.id, cause=cause_id, auto=True, why="reaction")
             return
         if status in (Status.RETURN_FIRE, Status.RUSH_SHOT):
             bf.update_figure(fig.id, status=status)
@@ -2903,13 +2904,13 @@ class Game:
             try:
                 if not cause.status.can_act:
                     raise IllegalActionError(f"{cause.name} is already down")
-                if self._state["volleys"] >= EXCHANGE_LIMIT:
+                if self.state["volleys"] >= EXCHANGE_LIMIT:
                     raise IllegalActionError("the exchange of fire breaks off")
                 self._check_fire(fig, shot, reaction=True)
             except IllegalActionError as exc:
                 if cause.status.can_act and self._reaction_throw(fig, cause):
                     return
-                self._emit(
+                self.emit(
                     "no_fire",
                     f"{fig.name} would {words(status)} but cannot fire at {cause.name}: {exc}.",
                     section="7.7",
@@ -2932,7 +2933,7 @@ class Game:
     def _run_duck_back(self, frame: Frame) -> bool:
         fig = self.fig(frame.data["figure"])
         if not fig.status.can_act:
-            self._pop(frame)
+            self.pop(frame)
             return True
         return False
 
@@ -3053,7 +3054,7 @@ class Game:
         fig = self.fig(d["figure"])
         cause = self.fig(d["cause"]) if d["cause"] else None
         bf = self.battlefield
-        self._pop(frame)
+        self.pop(frame)
         point = act.point
         prone = False
         if point is None:
@@ -3068,29 +3069,29 @@ class Game:
                 point, prone = (found, False) if found else ((fig.x, fig.y), True)
         status = fig.status if fig.status in adapter.STILL_REACTING else Status.DUCK_BACK
         dist = math.hypot(point[0] - fig.x, point[1] - fig.y)
-        before = self._sighted_by(fig.id)
+        before = self.sighted_by(fig.id)
         self._unhide_figure([fig.id])
         bf.update_figure(fig.id, x=point[0], y=point[1], status=status, prone=prone or fig.prone)
-        self._carry_along(fig)
+        wounds.carry_along(self, fig)
         if cause is not None and not prone and self._covered_at(self.fig(fig.id), point, cause.id):
             # neither sees the other now (7.4.4): until it is next active or moves,
             # or the cause moves (ducked_back_unseen_while_in_cover)
             self._set_hidden([*self._hidden_pairs(), (fig.id, cause.id)])
-        ducked = set(self._state["ducked"]) | {fig.id}
-        self._state["ducked"] = sorted(ducked)
+        ducked = set(self.state["ducked"]) | {fig.id}
+        self.state["ducked"] = sorted(ducked)
         where = (
             'drops prone in place: no Cover within 6"'
             if prone
             else f'ducks back {dist:.1f}" to ({point[0]:.1f}, {point[1]:.1f})'
         )
-        self._emit(
+        self.emit(
             "duck_back",
             f"{fig.name} {where} (7.4.4).",
             section="7.4.4",
             figures=[fig.id],
         )
         if not prone:
-            self._involuntary_in_sight(fig.id, before, "ducks back")
+            self.involuntary_in_sight(fig.id, before, "ducks back")
 
     # -- Grenades and the Rocket Launcher (7.10, 8.4) -------------------------
 
@@ -3102,14 +3103,14 @@ class Game:
                 f"{band.value.title()} forces have no grenades (Military, Guerilla and "
                 "Militia only, 7.10)"
             )
-        if fig.id in self._state["grenades"]:
+        if fig.id in self.state["grenades"]:
             return f"{fig.name} already holds a readied grenade"
-        if fig.id in self._state["thrown"]:
+        if fig.id in self.state["thrown"]:
             return f"{fig.name} has thrown a grenade this turn: one throw per turn (7.10)"
         if fig.prone:
             return f"{fig.name} is prone"
         half = float(frame.data["allow"][fig.id]) / 2
-        if self._movement_left(frame, fig.id) < half - 1e-9:
+        if self.movement_left(frame, fig.id) < half - 1e-9:
             return f'readying costs half the movement ({fmt_num(half)}"); {fig.name} has less left'
         return None
 
@@ -3117,16 +3118,16 @@ class Game:
         d = frame.data
         d["used"][fig.id] = float(d["used"][fig.id]) + float(d["allow"][fig.id]) / 2
         res = ready_grenade(
-            self._roll(), fig.rep, band=self.battlefield.force(fig.side).band, who=fig.name
+            self.roll(), fig.rep, band=self.battlefield.force(fig.side).band, who=fig.name
         )
-        self._state["grenades"][fig.id] = {
+        self.state["grenades"][fig.id] = {
             "now": res.result == GrenadeReady.THROW_NOW.value,
             "activation": d["number"],
         }
-        self._emit("ready", res.explain(), result=res, figures=[fig.id])
+        self.emit("ready", res.explain(), result=res, figures=[fig.id])
 
     def _check_throw(self, frame: Frame, fig: Figure, act: Throw) -> None:
-        held = self._state["grenades"].get(fig.id)
+        held = self.state["grenades"].get(fig.id)
         if held is None:
             raise IllegalActionError(f"{fig.name} has no readied grenade: ready one first (7.10.1)")
         if not held["now"] and held["activation"] == frame.data["number"]:
@@ -3148,12 +3149,12 @@ class Game:
 
     def _throw_now(self, fig: Figure, spot: Point2) -> None:
         """Throw the figure's readied grenade at a spot (7.10.3) and resolve the blast."""
-        del self._state["grenades"][fig.id]
-        self._state["thrown"] = sorted(set(self._state["thrown"]) | {fig.id})
+        del self.state["grenades"][fig.id]
+        self.state["thrown"] = sorted(set(self.state["thrown"]) | {fig.id})
         in_los = movement.sees_point(self.battlefield, fig, spot, self.rules, index=self.vis.index)
         reach = max(0.0, math.hypot(spot[0] - fig.x, spot[1] - fig.y) - fig.radius)
-        res = throw_grenade(self._roll(), fig.rep, distance=reach, spot_in_los=in_los, who=fig.name)
-        self._emit("throw", res.explain(), result=res, figures=[fig.id])
+        res = throw_grenade(self.roll(), fig.rep, distance=reach, spot_in_los=in_los, who=fig.name)
+        self.emit("throw", res.explain(), result=res, figures=[fig.id])
         if res.result == GrenadeThrow.OOPS.value:
             self._blast((fig.x, fig.y), fig.id, attacker_rep=fig.rep)
         elif res.result == GrenadeThrow.MISS.value:
@@ -3164,7 +3165,7 @@ class Game:
     def _can_throw_at(self, fig: Figure, cause: Figure) -> bool:
         """Holds a readied grenade, not thrown this turn, with the cause within 6"
         (7.10.1: thrown "when active or in reaction"; a grenade needs no LOS)."""
-        if fig.id not in self._state["grenades"] or fig.id in self._state["thrown"]:
+        if fig.id not in self.state["grenades"] or fig.id in self.state["thrown"]:
             return False
         reach = max(0.0, math.hypot(cause.x - fig.x, cause.y - fig.y) - fig.radius)
         return reach <= GRENADE_RANGE
@@ -3182,7 +3183,7 @@ class Game:
         cause within 6", throws it at the cause instead (7.10.1).  True when it threw."""
         if not self._can_throw_at(fig, cause):
             return False
-        self._emit(
+        self.emit(
             "reaction_throw",
             f"{fig.name} cannot fire at {cause.name} and throws its readied grenade "
             "instead (7.10.1).",
@@ -3192,7 +3193,7 @@ class Game:
         self._throw_now(fig, (cause.x, cause.y))
         return True
 
-    def _blast_covered(self, centre: Point2, fig: Figure) -> bool:
+    def blast_covered(self, centre: Point2, fig: Figure) -> bool:
         """Whether terrain shields the figure from a blast at ``centre`` (7.10.6), judged
         on the index of a clear day (darkness and weather hide, they do not shield)."""
         calm = not self.rules.night and self.rules.weather is Weather.CLEAR
@@ -3217,19 +3218,19 @@ class Game:
         standing = [f for f in self.battlefield.figures() if f.status.can_act and f.id not in skip]
         members = blast_members(centre, standing, self.rules)
         specs = [
-            BlastFigure(f.name, f.rep, self._blast_covered(centre, f), f.prone, id=f.id)
+            BlastFigure(f.name, f.rep, self.blast_covered(centre, f), f.prone, id=f.id)
             for f in members
         ]
         where = f"({centre[0]:.1f}, {centre[1]:.1f})"
         if not specs:
-            self._emit("blast", f"The blast at {where} catches nobody (7.10.5).", section="7.10.5")
+            self.emit("blast", f"The blast at {where} catches nobody (7.10.5).", section="7.10.5")
             return
         res = (
             missed_blast(specs)
             if missed
-            else blast(self._roll(), specs, weapon=weapon, options=self.rules)
+            else blast(self.roll(), specs, weapon=weapon, options=self.rules)
         )
-        self._emit(
+        self.emit(
             "blast",
             f"Blast at {where}: {res.explain()}",
             result=res,
@@ -3237,7 +3238,7 @@ class Game:
         )
         hits = {v.id: [v.damage.status.value] for v in res.figures if v.damage is not None}
         escaped = [v.id for v in res.figures if v.damage is None]
-        self._push_aftermath(cause, attacker_rep, hits, escaped, blast=True)
+        self.push_aftermath(cause, attacker_rep, hits, escaped, blast=True)
 
     def _rocket(self, shooter: Figure, target: Figure, *, rush: bool) -> None:
         """A Rocket Launcher fired at the figure on a spot (7.10.5); a building area
@@ -3245,14 +3246,14 @@ class Game:
         sight = self.sight()
         spec = adapter.target_spec(target, shooter, sight)
         res = rocket_shot(
-            self._roll(),
+            self.roll(),
             shooter.rep,
             target=spec,
             fast_moving=shooter.fast_moving,
             rush_shot=rush,
             who=shooter.name,
         )
-        self._emit(
+        self.emit(
             "fire",
             f"{shooter.name} fires the Rocket Launcher at {target.name}: {res.explain()}",
             result=res,
@@ -3278,7 +3279,7 @@ class Game:
         for feature in self.battlefield.features_at(*spot):
             if isinstance(feature, Building):
                 for k, poly in enumerate(feature.areas):
-                    if poly.covers(p) and f"{feature.id}:{k}" not in self._state["collapsed"]:
+                    if poly.covers(p) and f"{feature.id}:{k}" not in self.state["collapsed"]:
                         return (feature.id, k)
         return None
 
@@ -3289,7 +3290,7 @@ class Game:
         building = self.battlefield.feature(area[0])
         assert isinstance(building, Building)
         poly = building.areas[area[1]]
-        floors = self._state["floors"]
+        floors = self.state["floors"]
         inside = [
             f
             for f in self.battlefield.figures()
@@ -3297,17 +3298,17 @@ class Game:
         ]
         lower = [f for f in inside if int(floors.get(f.id, 1)) == 1]
         upper = [f for f in inside if int(floors.get(f.id, 1)) > 1]
-        collapsed = set(self._state["collapsed"]) | {f"{area[0]}:{area[1]}"}
+        collapsed = set(self.state["collapsed"]) | {f"{area[0]}:{area[1]}"}
         last = all(f"{area[0]}:{k}" in collapsed for k in range(len(building.areas)))
         res = rocket_vs_building(
-            self._roll(),
+            self.roll(),
             [(f.name, f.rep, f.id) for f in lower],
             upper_occupants=[(f.name, f.rep, f.id) for f in upper] if building.floors > 1 else None,
             last_area_of_level=last,
             options=self.rules,
         )
-        self._state["collapsed"] = sorted(collapsed)
-        self._emit(
+        self.state["collapsed"] = sorted(collapsed)
+        self.emit(
             "collapse",
             f"{building.name}: {res.explain()}",
             result=res,
@@ -3323,7 +3324,7 @@ class Game:
         self._blast(
             spot, shooter.id, attacker_rep=shooter.rep, weapon="RL", exclude=[f.id for f in inside]
         )
-        self._push_aftermath(shooter.id, shooter.rep, hits, missed, blast=True)
+        self.push_aftermath(shooter.id, shooter.rep, hits, missed, blast=True)
 
     # -- Buildings: floors (8.2) ---------------------------------------------
 
@@ -3337,7 +3338,7 @@ class Game:
         building = self._building_of(fig)
         if building is None:
             raise IllegalActionError(f"{fig.name} is not inside a building (8.2)")
-        here = int(self._state["floors"].get(fig.id, 1))
+        here = int(self.state["floors"].get(fig.id, 1))
         if not 1 <= act.floor <= building.floors:
             raise IllegalActionError(f"{building.name} has floors 1 to {building.floors}")
         if act.floor == here:
@@ -3355,12 +3356,12 @@ class Game:
         d["used"][fig.id] = d["allow"][fig.id]
         d["fired"].append(fig.id)
         d["moved"].append(fig.id)
-        floors = self._state["floors"]
+        floors = self.state["floors"]
         if floor == 1:
             floors.pop(fig.id, None)
         else:
             floors[fig.id] = floor
-        self._emit(
+        self.emit(
             "floor",
             f"{fig.name} moves to floor {floor}: that is its whole activation (8.2).",
             section="8.2",
@@ -3386,7 +3387,7 @@ class Game:
             raise IllegalActionError(f"{target.name} is a friend")
         if target.status is not Status.OUT_OF_THE_FIGHT:
             raise IllegalActionError(f"{target.name} is not Out of the Fight (7.9.12)")
-        if target.id in self._state["captives"]:
+        if target.id in self.state["captives"]:
             raise IllegalActionError(f"{target.name} is already a captive")
         if base_distance(fig, target) > 0.25:
             raise IllegalActionError(
@@ -3398,19 +3399,19 @@ class Game:
             self.battlefield.update_figure(target.id, status=Status.OBVIOUSLY_DEAD)
             text = f"{fig.name} dispatches {target.name} (7.9.12)."
         else:
-            self._state["captives"][target.id] = fig.id
+            self.state["captives"][target.id] = fig.id
             text = (
                 f"{fig.name} captures {target.name}: captives need at least one armed guard, "
                 "one per six (7.9.12)."
             )
-        self._emit("capture", text, section="7.9.12", figures=[fig.id, target.id])
+        self.emit("capture", text, section="7.9.12", figures=[fig.id, target.id])
 
     def _allowed_edges(self, side: str) -> tuple[str, ...]:
         """Edges a side may leave by: any in free play; in an encounter the player's
         force by its own (near) edge and the other side by the far edge (12)."""
         from crdesk.model import EncounterType
 
-        if self.scenario.encounter.type is EncounterType.FREE and "encounter" not in self._state:
+        if self.scenario.encounter.type is EncounterType.FREE and "encounter" not in self.state:
             return ("near", "far", "left", "right")
         return ("near",) if self.battlefield.force(side).player else ("far",)
 
@@ -3418,7 +3419,7 @@ class Game:
         """The allowed edge the figure can reach with the movement it has left, if any."""
         if fig.prone or frame.data["allow"].get(fig.id) is None:
             return None
-        left = self._movement_left(frame, fig.id)
+        left = self.movement_left(frame, fig.id)
         table = self.battlefield.table
         r = fig.radius
         spots = {
@@ -3446,7 +3447,7 @@ class Game:
         edges = " or ".join(self._allowed_edges(fig.side))
         return (
             f"{fig.name} cannot reach the {edges} edge with "
-            f'{self._movement_left(frame, fig.id):.1f}" of movement left'
+            f'{self.movement_left(frame, fig.id):.1f}" of movement left'
         )
 
     def _exit(self, frame: Frame, fig: Figure) -> None:
@@ -3456,14 +3457,14 @@ class Game:
         bf = self.battlefield
         bf.update_figure(fig.id, x=spot[0], y=spot[1], status=Status.LEAVE_THE_BATTLEFIELD)
         gone = [fig.id]
-        wounded = self._state["carrying"].pop(fig.id, None)
+        wounded = self.state["carrying"].pop(fig.id, None)
         if wounded is not None:
             bf.move_figure(wounded, spot[0], spot[1])
             gone.append(wounded)
-        self._state["exited"] = sorted(set(self._state["exited"]) | set(gone))
+        self.state["exited"] = sorted(set(self.state["exited"]) | set(gone))
         frame.data["used"][fig.id] = frame.data["allow"][fig.id]
         carried = f", carrying {self.fig(wounded).name}" if wounded else ""
-        self._emit(
+        self.emit(
             "exit",
             f"{fig.name} leaves the table by the {edge} edge{carried}.",
             section="12",
@@ -3495,20 +3496,20 @@ class Game:
     #   it.  A contact adds the enemy group to the non-player force where the
     #   PEF stood (see :meth:`_generate_enemies`).
 
-    def _player_side(self) -> str:
+    def player_side(self) -> str:
         """The player's side in a solo game: the first force marked as the player's."""
         return next((f.id for f in self.battlefield.forces if f.player), self.sides[0])
 
-    def _np_side(self) -> str:
-        return self.enemy_of(self._player_side())
+    def np_side(self) -> str:
+        return self.enemy_of(self.player_side())
 
-    def _pefs_left(self, side: str) -> bool:
+    def pefs_left(self, side: str) -> bool:
         """Whether the side still has enemies hidden as PEFs (so it is not destroyed)."""
-        if not self.settings.solo or side != self._np_side():
+        if not self.settings.solo or side != self.np_side():
             return False
-        if not self._state["pef"]["placed"]:
+        if not self.state["pef"]["placed"]:
             return True
-        return any(not p["resolved"] for p in self._state["pefs"])
+        return any(not p["resolved"] for p in self.state["pefs"])
 
     def _spot_free(self, spot: Point2, radius: float = 0.5) -> bool:
         """On the table and not on impassable ground."""
@@ -3559,12 +3560,12 @@ class Game:
         return out
 
     def _place_pefs(self) -> None:
-        self._state["pef"]["placed"] = True
+        self.state["pef"]["placed"] = True
         table = self.battlefield.table
         count = max(0, int(self.scenario.encounter.pef_count))
         for n in range(1, count + 1):
             pid = f"pef{n}"
-            res = place_pef(self._roll(), who=f"PEF {n}")
+            res = place_pef(self.roll(), who=f"PEF {n}")
             section = int(res.value or 1)
             box = table.section_bounds(section).bounds
             x0, y0, x1, y1 = box
@@ -3579,14 +3580,14 @@ class Game:
                 self._spot_free(candidate)
                 and not any(
                     math.hypot(p["x"] - candidate[0], p["y"] - candidate[1]) < 1.0
-                    for p in self._state["pefs"]
+                    for p in self.state["pefs"]
                 )
                 for candidate in spots
             ]
             # the first free spot no player figure sees, all spots judged in one pass
             first = movement.first_unseen(
                 self.battlefield,
-                self._alive(self._player_side()),
+                self.alive(self.player_side()),
                 spots,
                 self.rules,
                 index=self.vis.index,
@@ -3595,9 +3596,9 @@ class Game:
             if first is not None:
                 spot, hidden = spots[first], True
             spot = (round(spot[0], 3), round(spot[1], 3))
-            self._state["pefs"].append({"id": pid, "x": spot[0], "y": spot[1], "resolved": False})
+            self.state["pefs"].append({"id": pid, "x": spot[0], "y": spot[1], "resolved": False})
             where = "out of the player's sight" if hidden else "at its centre (no hidden spot)"
-            self._emit(
+            self.emit(
                 "pef_placed",
                 f"PEF {n} is placed in section {section}, {where}, at "
                 f"({fmt_num(spot[0])}, {fmt_num(spot[1])}) (11).",
@@ -3606,7 +3607,7 @@ class Game:
             )
 
     def _nearest_player(self, spot: Point2) -> Figure | None:
-        figs = self._alive(self._player_side())
+        figs = self.alive(self.player_side())
         if not figs:
             return None
         return min(figs, key=lambda f: math.hypot(f.x - spot[0], f.y - spot[1]))
@@ -3620,7 +3621,7 @@ class Game:
             return math.hypot(near.x - p["x"], near.y - p["y"]) if near else 0.0
 
         order = sorted(
-            (p for p in self._state["pefs"] if not p["resolved"]),
+            (p for p in self.state["pefs"] if not p["resolved"]),
             key=lambda p: (-gap(p), p["id"]),
         )
         return [p["id"] for p in order]
@@ -3629,31 +3630,31 @@ class Game:
         """A contact found by a PEF moving into sight is an enemy group that moved into
         sight (7.6): the In Sight test follows, the contact as the moving group (after
         its free moves, 7.6.2)."""
-        np_side = self._np_side()
-        self._emit(
+        np_side = self.np_side()
+        self.emit(
             "in_sight",
             f"{', '.join(self.fig(f).name for f in contact)} moved into a player group's sight "
             "as PEF contact: In Sight (7.6).",
             section="7.6",
             figures=list(contact),
         )
-        self._push(
+        self.push(
             "free_move", side=np_side, movers=list(contact), free_moved=[], moved=[], seen_all=[]
         )
 
     def _move_pef(self, pid: str) -> list[str]:
         """Move one PEF (11.2) and resolve it if a player figure then sees it (11.3); the
         enemy figures that contact put on the table in a player figure's sight."""
-        pef = next(p for p in self._state["pefs"] if p["id"] == pid)
-        if pef["resolved"] or self._state["outcome"] is not None:
+        pef = next(p for p in self.state["pefs"] if p["id"] == pid)
+        if pef["resolved"] or self.state["outcome"] is not None:
             return []
         name = f"PEF {pef['id'][3:]}"
-        res = pef_move(self._roll(), who=name)
+        res = pef_move(self.roll(), who=name)
         inches = float(res.value or 0)
         here: Point2 = (pef["x"], pef["y"])
         target = self._nearest_player(here)
         if not inches or target is None:
-            self._emit("pef_move", res.explain(), result=res, section="11.2")
+            self.emit("pef_move", res.explain(), result=res, section="11.2")
             return []
         dist = math.hypot(target.x - here[0], target.y - here[1])
         allowance = min(inches, max(0.0, dist - target.radius - 1.0))
@@ -3675,21 +3676,21 @@ class Game:
         end = (round(end[0], 3), round(end[1], 3))
         moved = math.hypot(end[0] - here[0], end[1] - here[1])
         pef.update(x=end[0], y=end[1])
-        self._emit(
+        self.emit(
             "pef_move",
             res.explain() + f' It moves {moved:.1f}" towards {target.name}, to '
             f"({fmt_num(end[0])}, {fmt_num(end[1])}){covered}.",
             result=res,
             section="11.2",
         )
-        np_side = self._np_side()
-        before = {f.id for f in self._alive(np_side)}
+        np_side = self.np_side()
+        before = {f.id for f in self.alive(np_side)}
         self._watch_pefs()
-        if self._state["outcome"] is not None:
+        if self.state["outcome"] is not None:
             return []
         sight = self.sight()
-        players = self._alive(self._player_side())
-        found = [f.id for f in self._alive(np_side) if f.id not in before]
+        players = self.alive(self.player_side())
+        found = [f.id for f in self.alive(np_side) if f.id not in before]
         if any(sight.either(f, p.id) for f in found for p in players):
             return found  # the whole group moved into sight (its free moves, 7.6.2)
         return []
@@ -3708,7 +3709,7 @@ class Game:
         move and within the rules settings' fan either side of the straight line that
         is; else the straight end.  Judged as a figure on the spot, facings ignored."""
         fan = float(self.rules.interpretations.pef_cover_fan)
-        viewers = [f.id for f in self._alive(self._player_side())]
+        viewers = [f.id for f in self.alive(self.player_side())]
         if fan <= 0 or not viewers:
             return end, ""
         probe = Figure(pef["id"], f"PEF {pef['id'][3:]}", PEF_REP, x=here[0], y=here[1])
@@ -3764,17 +3765,17 @@ class Game:
         """Resolve every unresolved PEF a player figure sees (11.3), and the buildings'
         PEFs (11.1); True if any was.  ``only``: just what this figure sees now (a
         figure on the move resolves a PEF the moment it sees it)."""
-        if not self.settings.solo or self._state["outcome"] is not None:
+        if not self.settings.solo or self.state["outcome"] is not None:
             return False
-        viewers = [only] if only is not None else self._alive(self._player_side())
+        viewers = [only] if only is not None else self.alive(self.player_side())
         any_resolved = False
-        pefs = [p for p in self._state["pefs"] if not p["resolved"]]
+        pefs = [p for p in self.state["pefs"] if not p["resolved"]]
         seen_by = self._pef_viewers(viewers, [(p["x"], p["y"]) for p in pefs]) if pefs else []
         for pef, viewer in zip(pefs, seen_by, strict=True):
-            if viewer is not None and self._state["outcome"] is None:
+            if viewer is not None and self.state["outcome"] is None:
                 self._resolve_pef(pef, viewer)
                 any_resolved = True
-        buildings = self.rules.interpretations.pef_buildings and self._state["pef"]["placed"]
+        buildings = self.rules.interpretations.pef_buildings and self.state["pef"]["placed"]
         if buildings and self._watch_buildings(viewers):
             any_resolved = True
         return any_resolved
@@ -3784,9 +3785,9 @@ class Game:
     # found; each area resolves a PEF the first time the building is entered).
 
     def _watch_buildings(self, viewers: Sequence[Figure]) -> bool:
-        flags = self._state["pef"]
+        flags = self.state["pef"]
         buildings = [f for f in self.battlefield.terrain if isinstance(f, Building)]
-        if not buildings or self._state["outcome"] is not None:
+        if not buildings or self.state["outcome"] is not None:
             return False
         done: dict[str, str] = flags.get("buildings", {})
         key = (
@@ -3815,7 +3816,7 @@ class Game:
             done[b.id] = "noticed"
             spot = self._area_spot(b, b.areas[0] if len(b.areas) == 1 else None, viewer)
             pef = self._building_pef(b, spot)
-            self._emit(
+            self.emit(
                 "pef_building",
                 f'{viewer.name} comes within 12" and in sight of {b.name or b.id}: a PEF '
                 "inside it is resolved at once (11.1).",
@@ -3885,13 +3886,13 @@ class Game:
         return (round(p.x, 3), round(p.y, 3))
 
     def _building_pef(self, b: Building, spot: Point2) -> dict[str, Any]:
-        pid = f"pef{len(self._state['pefs']) + 1}"
+        pid = f"pef{len(self.state['pefs']) + 1}"
         pef = {"id": pid, "x": spot[0], "y": spot[1], "resolved": False, "building": b.id}
-        self._state["pefs"].append(pef)
+        self.state["pefs"].append(pef)
         return pef
 
     def _building_areas_pefs(self, b: Building, fig: Figure) -> None:
-        self._emit(
+        self.emit(
             "pef_building",
             f"{fig.name} enters {b.name or b.id}: a PEF is resolved in each of its "
             f"{len(b.areas)} area(s) with 3d6 counting the lowest two (11.1).",
@@ -3899,7 +3900,7 @@ class Game:
             figures=[fig.id],
         )
         for k, area in enumerate(b.areas):
-            if f"{b.id}:{k}" in self._state["collapsed"] or self._state["outcome"] is not None:
+            if f"{b.id}:{k}" in self.state["collapsed"] or self.state["outcome"] is not None:
                 continue
             pef = self._building_pef(b, self._area_spot(b, area, fig))
             self._resolve_pef(pef, fig.id, building=True, lowest_two=True)
@@ -3912,8 +3913,8 @@ class Game:
         building: bool = False,
         lowest_two: bool | None = None,
     ) -> None:
-        flags = self._state["pef"]
-        side = self._player_side()
+        flags = self.state["pef"]
+        side = self.player_side()
         self.cohesion.update()
         group = next(
             (
@@ -3923,10 +3924,10 @@ class Game:
             ),
             [viewer],
         )
-        left = sum(1 for p in self._state["pefs"] if not p["resolved"] and "building" not in p)
+        left = sum(1 for p in self.state["pefs"] if not p["resolved"] and "building" not in p)
         name = f"PEF {pef['id'][3:]}"
         res = pef_resolve(
-            self._roll(),
+            self.roll(),
             player_group_size=len(group),
             lowest_two=flags["lowest_two"] if lowest_two is None else lowest_two,
             last_pef=left == 1 and not building,
@@ -3935,7 +3936,7 @@ class Game:
         )
         pef["resolved"] = True
         flags["lowest_two"] = res.next_lowest_two
-        self._emit(
+        self.emit(
             "pef_resolved",
             f"{self.fig(viewer).name} sees {name}: " + res.explain(),
             result=res,
@@ -3945,7 +3946,7 @@ class Game:
         if res.outcome is PefResolution.CONTACT:
             flags["contacts"] += 1
             self._generate_enemies(pef, res.enemy_size, self.fig(viewer))
-        if "encounter" in self._state:  # 12.2.6 / 12.3.6
+        if "encounter" in self.state:  # 12.2.6 / 12.3.6
             encounter.on_pef_resolved(self, pef, res.outcome)
 
     def _generate_enemies(self, pef: dict[str, Any], size: int, viewer: Figure) -> None:
@@ -3953,9 +3954,9 @@ class Game:
         (default the non-player force's), Reps from its Recruiting column, weapons by
         band (:data:`PEF_WEAPONS`, cycled), all Grunts (the Leader is the highest Rep),
         on free spots around where the PEF stood, facing the figure that saw it."""
-        side = self._np_side()
+        side = self.np_side()
         band = self.scenario.encounter.enemy_band or self.battlefield.force(side).band
-        reps = enemy_reps(self._roll(), band, size)
+        reps = enemy_reps(self.roll(), band, size)
         weapons = PEF_WEAPONS.get(band, (WeaponCode.AR,))
         centre: Point2 = (pef["x"], pef["y"])
         rings = [centre] + [
@@ -3985,7 +3986,7 @@ class Game:
         text = ", ".join(
             f"{self.fig(f).name} (Rep {self.fig(f).rep}, {self.fig(f).weapon.value})" for f in added
         )
-        self._emit(
+        self.emit(
             "pef_contact",
             f"{len(added)} {band.value} figure(s) appear where PEF {pef['id'][3:]} stood: "
             f"{text} (11.3).",
@@ -4027,12 +4028,12 @@ class Game:
         if self.rules.interpretations.np_outnumbers_by_group:
             outnumbers = bool(target) and len(members) >= 2 * len(target)
         else:
-            player = self._alive(self.enemy_of(self.fig(members[0]).side))
-            outnumbers = bool(player) and len(self._alive(self.fig(members[0]).side)) >= 2 * len(
+            player = self.alive(self.enemy_of(self.fig(members[0]).side))
+            outnumbers = bool(player) and len(self.alive(self.fig(members[0]).side)) >= 2 * len(
                 player
             )
         leader = self.fig(d["leader"])
-        res = np_move(self._roll(), leader.rep, outnumbers=outnumbers, who=leader.name)
+        res = np_move(self.roll(), leader.rep, outnumbers=outnumbers, who=leader.name)
         d["np_move"] = {
             "passed": res.passed,
             "move": res.result,
@@ -4041,72 +4042,9 @@ class Game:
             "outnumbers": outnumbers,
             "faces": list(res.faces),
         }
-        self._emit("np_move", res.explain(), result=res, figures=members)
+        self.emit("np_move", res.explain(), result=res, figures=members)
 
     # -- Retrieving wounded (7.12) ---------------------------------------------
-
-    def _carried(self, fid: str) -> int | None:
-        """Rep of the wounded figure ``fid`` carries, if any (it counts as in Cover, 7.12)."""
-        wounded = self._state["carrying"].get(fid)
-        return None if wounded is None else self.fig(wounded).rep
-
-    def _check_pickup(self, frame: Frame, fig: Figure, act: Pickup) -> None:
-        try:
-            wounded = self.fig(act.wounded)
-        except CrdeskError:
-            raise IllegalActionError(f"there is no figure {act.wounded!r}") from None
-        if wounded.side != fig.side:
-            raise IllegalActionError(f"{wounded.name} is not a friend (7.12)")
-        if wounded.status is not Status.OUT_OF_THE_FIGHT:
-            raise IllegalActionError(f"{wounded.name} is not Out of the Fight (7.12)")
-        if fig.id in self._state["carrying"]:
-            raise IllegalActionError(f"{fig.name} already carries a wounded friend")
-        if wounded.id in self._state["carrying"].values():
-            raise IllegalActionError(f"{wounded.name} is already being carried")
-        if base_distance(fig, wounded) > 0.25:
-            raise IllegalActionError(
-                f"{fig.name} must be in base contact with {wounded.name} to pick it up (7.12)"
-            )
-        if fig.id in frame.data["unwilling"]:
-            raise IllegalActionError(
-                f"{fig.name} failed its test: it will not retrieve the wounded (7.12)"
-            )
-        if self._movement_left(frame, fig.id) < 2.0 - 1e-9:
-            raise IllegalActionError(f'picking up costs 2" of movement; {fig.name} has less left')
-
-    def _pickup(self, frame: Frame, fig: Figure, wounded: Figure) -> None:
-        res = retrieve_wounded(self._roll(), fig.rep, is_star=fig.is_star, who=fig.name)
-        self._emit("retrieve", res.explain(), result=res, figures=[fig.id, wounded.id])
-        if res.result == "will_not_retrieve":
-            frame.data["unwilling"].append(fig.id)
-            return
-        d = frame.data
-        d["used"][fig.id] = float(d["used"][fig.id]) + 2.0
-        self._state["carrying"][fig.id] = wounded.id
-        self._carry_along(fig)
-        self._emit(
-            "pickup",
-            f'{fig.name} picks up {wounded.name} (2" of movement, 7.12).',
-            section="7.12",
-            figures=[fig.id, wounded.id],
-        )
-
-    def _drop(self, carrier: str, how: str) -> None:
-        wounded = self._state["carrying"].pop(carrier, None)
-        if wounded is None:
-            return
-        self._emit(
-            "drop",
-            f"{self.fig(carrier).name} {how} {self.fig(wounded).name} (7.12).",
-            section="7.12",
-            figures=[carrier, wounded],
-        )
-
-    def _carry_along(self, carrier: Figure) -> None:
-        """The carried wounded goes where its carrier goes (7.12)."""
-        wounded = self._state["carrying"].get(carrier.id)
-        if wounded is not None:
-            self.battlefield.move_figure(wounded, carrier.x, carrier.y)
 
     # -- Melee (7.11) --------------------------------------------------------
 
@@ -4135,7 +4073,7 @@ class Game:
                 raise IllegalActionError(f"{charger.name} is prone: stand up first (7.4.3)")
             if frame.kind == "activation" and cid in frame.data["moved"]:
                 raise IllegalActionError(f"{charger.name} has already moved this activation")
-            left = self._movement_left(frame, cid) if frame.kind == "activation" else 8.0
+            left = self.movement_left(frame, cid) if frame.kind == "activation" else 8.0
             decl = can_declare_charge(
                 distance=sight.distance(cid, target.id),
                 remaining_move=left,
@@ -4160,8 +4098,8 @@ class Game:
         from crdesk.rules.melee import single_shot_target
         from crdesk.tables import ChargeResult
 
-        if target.id in self._state["carrying"]:
-            self._drop(target.id, "is charged and drops")
+        if target.id in self.state["carrying"]:
+            wounds.drop(self, target.id, "is charged and drops")
         sight = self.sight()
         in_cover = any(sight.in_cover(c.id, target.id) for c in chargers)
         contacts = self._contact_points(chargers, target)
@@ -4172,14 +4110,14 @@ class Game:
         worst = {Approach.FRONT: 0, Approach.FLANK: 1, Approach.REAR: 2}
         approach = max(approaches, key=worst.__getitem__)
         test = charge(
-            self._roll(),
+            self.roll(),
             [(c.name, c.rep, c.id) for c in chargers],
             (target.name, target.rep, target.id),
             in_cover=in_cover,
             approach=approach,
             options=self.rules,
         )
-        self._emit(
+        self.emit(
             "charge",
             test.explain(),
             result=test,
@@ -4197,7 +4135,7 @@ class Game:
                 choice = single_shot_target(test)
                 if choice.charger_id is not None:
                     fire_at, rush = [choice.charger_id], choice.rush_shot
-        self._push(
+        self.push(
             "melee",
             chargers=[c.id for c in chargers],
             target=target.id,
@@ -4240,7 +4178,7 @@ class Game:
 
     def _melee_rep(self, fig: Figure) -> int:
         """The Rep a figure fights with: less this turn's -1 to Rep results (7.8)."""
-        return max(0, fig.rep - int(self._state["rep_lost"].get(fig.id, 0)))
+        return max(0, fig.rep - int(self.state["rep_lost"].get(fig.id, 0)))
 
     def _run_melee(self, frame: Frame) -> bool:
         d = frame.data
@@ -4272,7 +4210,7 @@ class Game:
             if not target.status.can_act:
                 break
             if not charger.status.can_act or charger.status in adapter.STILL_REACTING:
-                self._emit(
+                self.emit(
                     "charge_stopped",
                     f"{charger.name}'s charge is stopped (7.11.2).",
                     section="7.11.2",
@@ -4281,7 +4219,7 @@ class Game:
                 continue
             self._fight(charger, target, d["contacts"][charger.id])
             return True
-        self._pop(frame)
+        self.pop(frame)
         return True
 
     def _fight(self, charger: Figure, target: Figure, contact: list[float]) -> None:
@@ -4289,24 +4227,24 @@ class Game:
         x, y = contact
         bf = self.battlefield
         bf.move_figure(charger.id, x, y, _bearing((x, y), (target.x, target.y)))
-        self._carry_along(charger)
-        self._emit(
+        wounds.carry_along(self, charger)
+        self.emit(
             "contact",
             f"{charger.name} charges into contact with {target.name} (7.11.2).",
             section="7.11.2",
             figures=[charger.id, target.id],
         )
-        rep_lost = self._state["rep_lost"]
+        rep_lost = self.state["rep_lost"]
         a = replace(adapter.fighter(charger, target), rep=self._melee_rep(charger))
         b = replace(adapter.fighter(target, charger), rep=self._melee_rep(target))
-        res = melee(self._roll(), a, b)
-        self._emit("melee", res.explain(), result=res, figures=[charger.id, target.id])
+        res = melee(self.roll(), a, b)
+        self.emit("melee", res.explain(), result=res, figures=[charger.id, target.id])
         for fid, lost in res.rep_lost.items():
             if lost:
                 rep_lost[fid] = int(rep_lost.get(fid, 0)) + int(lost)
         loser = self.fig(res.loser_id)
         winner = self.fig(res.winner_id)
-        self._push_aftermath(
+        self.push_aftermath(
             winner.id, winner.rep, {loser.id: [res.loser_status.value]}, [], melee=True
         )
 

@@ -4,7 +4,7 @@ Deployment (:func:`deploy`, :func:`default_band`) is plain scenario work, used b
 the CLI, the play mode and the batch simulator alike.  The objectives are
 tracked by the game controller: a game whose :class:`~crdesk.game.GameSettings`
 name an encounter (``encounter="patrol"``; solo games only, as enemies come only
-from PEFs, 12) keeps its progress in ``Game._state["encounter"]`` -- part of the
+from PEFs, 12) keeps its progress in ``Game.state["encounter"]`` -- part of the
 state document, so replay, undo and the state hash stay exact -- and calls the
 hooks here:
 
@@ -334,7 +334,7 @@ def initial_state(kind: EncounterType, *, solo: bool) -> dict[str, Any]:
 
 
 def _state(game: Game) -> dict[str, Any]:
-    return game._state["encounter"]  # type: ignore[no-any-return]
+    return game.state["encounter"]  # type: ignore[no-any-return]
 
 
 def _kind(game: Game) -> EncounterType:
@@ -345,15 +345,15 @@ def on_pef_resolved(game: Game, pef: dict[str, Any], outcome: PefResolution) -> 
     """12.2.6 and 12.3.6: rolled as PEFs resolve (the dice are the step's)."""
     st = _state(game)
     kind = _kind(game)
-    pefs = game._state["pefs"]
+    pefs = game.state["pefs"]
     resolved = sum(1 for p in pefs if p["resolved"])
     last = all(p["resolved"] for p in pefs)
     contact = outcome is PefResolution.CONTACT
     if kind is EncounterType.RAID and st["objective"] is None:
         if contact:
-            res = raid_objective(game._roll(), pefs_resolved=resolved, all_resolved=last)
+            res = raid_objective(game.roll(), pefs_resolved=resolved, all_resolved=last)
             found = res.result == "objective_found"
-            game._emit("raid_objective", res.explain(), result=res, section="12.2.6")
+            game.emit("raid_objective", res.explain(), result=res, section="12.2.6")
             if found:
                 group = _pef_group(game, pef["id"])
                 holder = max(group, key=lambda f: (f.rep, -group.index(f))) if group else None
@@ -365,7 +365,7 @@ def on_pef_resolved(game: Game, pef: dict[str, Any], outcome: PefResolution) -> 
                     "taken": False,
                 }
                 who = holder.name if holder else "no one"
-                game._emit(
+                game.emit(
                     "objective",
                     f"Raid: the objective is with the enemies of PEF {pef['id'][3:]}, held by "
                     f"{who} (12.2.6).",
@@ -380,7 +380,7 @@ def on_pef_resolved(game: Game, pef: dict[str, Any], outcome: PefResolution) -> 
                 "pef": pef["id"],
                 "taken": False,
             }
-            game._emit(
+            game.emit(
                 "objective",
                 f"Raid: every PEF is resolved without the objective; it lies where the last "
                 f"one, PEF {pef['id'][3:]}, stood, at ({_num(pef['x'])}, {_num(pef['y'])}) "
@@ -388,9 +388,9 @@ def on_pef_resolved(game: Game, pef: dict[str, Any], outcome: PefResolution) -> 
                 section="12.2.6",
             )
     if kind is EncounterType.DEFEND and contact and st["their_objective"] is None:
-        res = defend_objective(game._roll())
+        res = defend_objective(game.roll())
         st["their_objective"] = {"code": res.result, "die": res.faces[0]}
-        game._emit("defend_objective", res.explain(), result=res, section="12.3.6")
+        game.emit("defend_objective", res.explain(), result=res, section="12.3.6")
         if res.result != "kill_or_capture":
             _place_item(game)
 
@@ -403,8 +403,8 @@ def _pef_group(game: Game, pid: str) -> list[Figure]:
 
 def _place_item(game: Game) -> None:
     st = _state(game)
-    player = game._player_side()
-    figs = [f for f in game._alive(player) if f.id not in game._state["exited"]]
+    player = game.player_side()
+    figs = [f for f in game.alive(player) if f.id not in game.state["exited"]]
     if not figs:
         return
     table = game.battlefield.table
@@ -419,7 +419,7 @@ def _place_item(game: Game) -> None:
     else:
         guard = next((f for f in figs if f.is_star), figs[0])
     st["item"] = {"x": round(guard.x, 3), "y": round(guard.y, 3), "holder": guard.id}
-    game._emit(
+    game.emit(
         "objective",
         f"Defend: the item the enemy wants is placed with {guard.name} at "
         f"({_num(guard.x)}, {_num(guard.y)}); it must stay with at least one of the "
@@ -432,7 +432,7 @@ def _place_item(game: Game) -> None:
 def on_activation_end(game: Game, side: str, members: Sequence[str]) -> None:
     """12.1: a patrolling group ends its activation near the far edge; 12.2: a Raid
     objective is taken at an activation's end when taking needs one."""
-    if side != game._player_side():
+    if side != game.player_side():
         return
     kind = _kind(game)
     st = _state(game)
@@ -440,7 +440,7 @@ def on_activation_end(game: Game, side: str, members: Sequence[str]) -> None:
         table = game.battlefield.table
         for fid in members:
             fig = game.fig(fid)
-            if not fig.status.can_act or fid in game._state["exited"]:
+            if not fig.status.can_act or fid in game.state["exited"]:
                 continue
             if fig.y - fig.radius > PATROL_REACH + 1e-9:
                 continue
@@ -449,7 +449,7 @@ def on_activation_end(game: Game, side: str, members: Sequence[str]) -> None:
                 st["sections"] = sorted([*st["sections"], section])
                 left = [s for s in PATROL_SECTIONS if s not in st["sections"]]
                 then = _sections(left) + " to go" if left else "now exit by the entry edge"
-                game._emit(
+                game.emit(
                     "objective",
                     f'Patrol: {fig.name} ends the activation within 6" of the far edge in '
                     f"section {section} ({then}) (12.1).",
@@ -468,10 +468,10 @@ def _update_raid(game: Game, members: Sequence[str] | None = None) -> None:
     if obj is None or st["carried_off"]:
         return
     holder = game.fig(obj["holder"]) if obj["holder"] else None
-    player = game._player_side()
+    player = game.player_side()
     if holder is not None:
-        exited = holder.id in game._state["exited"]
-        if holder.status.can_act and holder.id not in game._state["captives"]:
+        exited = holder.id in game.state["exited"]
+        if holder.status.can_act and holder.id not in game.state["captives"]:
             obj.update(x=round(holder.x, 3), y=round(holder.y, 3))
             return
         if exited:
@@ -480,7 +480,7 @@ def _update_raid(game: Game, members: Sequence[str] | None = None) -> None:
                 st["carried_off"] = True
             return
         obj.update(holder=None, x=round(holder.x, 3), y=round(holder.y, 3))
-        game._emit(
+        game.emit(
             "objective",
             f"Raid: {holder.name} drops the objective at ({_num(holder.x)}, {_num(holder.y)}) "
             "(12.2).",
@@ -493,15 +493,15 @@ def _update_raid(game: Game, members: Sequence[str] | None = None) -> None:
     spot = (obj["x"], obj["y"])
     pool = [
         f
-        for f in game._alive(player)
-        if f.id not in game._state["exited"] and (members is None or f.id in members)
+        for f in game.alive(player)
+        if f.id not in game.state["exited"] and (members is None or f.id in members)
     ]
     near = [f for f in pool if _edge_gap(f, spot) <= OBJECTIVE_REACH + 1e-9]
     if not near:
         return
     taker = min(near, key=lambda f: _edge_gap(f, spot))
     obj.update(holder=taker.id, x=round(taker.x, 3), y=round(taker.y, 3), taken=True)
-    game._emit(
+    game.emit(
         "objective",
         f"Raid: {taker.name} takes the objective; now carry it off by the entry edge (12.2).",
         section="12.2",
@@ -514,11 +514,11 @@ def _update_item(game: Game) -> None:
     item = st["item"]
     if item is None or st["item_lost"]:
         return
-    player = game._player_side()
-    pool = [f for f in game._alive(player) if f.id not in game._state["exited"]]
+    player = game.player_side()
+    pool = [f for f in game.alive(player) if f.id not in game.state["exited"]]
     if not game.rules.interpretations.defend_item_stays_put:
         holder = game.fig(item["holder"]) if item["holder"] else None
-        if holder is not None and holder.status.can_act and holder.id not in game._state["exited"]:
+        if holder is not None and holder.status.can_act and holder.id not in game.state["exited"]:
             item.update(x=round(holder.x, 3), y=round(holder.y, 3))
             return
         spot = (item["x"], item["y"])
@@ -540,10 +540,10 @@ def check_over(game: Game) -> bool:
     has left the table (12); True when it has ended."""
     kind = _kind(game)
     st = _state(game)
-    player = game._player_side()
-    np_side = game._np_side()
-    on_table = [f for f in game._alive(player) if f.id not in game._state["exited"]]
-    left = [f for f in game.battlefield.force(player).figures if f.id in game._state["exited"]]
+    player = game.player_side()
+    np_side = game.np_side()
+    on_table = [f for f in game.alive(player) if f.id not in game.state["exited"]]
+    left = [f for f in game.battlefield.force(player).figures if f.id in game.state["exited"]]
     if kind is EncounterType.PATROL:
         done = all(s in st["sections"] for s in PATROL_SECTIONS)
         if on_table:
@@ -568,7 +568,7 @@ def check_over(game: Game) -> bool:
             return _finish(game, True, f"{carrier} carried the objective off the table")
         if obj is not None and obj["holder"]:
             holder = game.fig(obj["holder"])
-            if holder.side == np_side and holder.id in game._state["exited"]:
+            if holder.side == np_side and holder.id in game.state["exited"]:
                 return _finish(game, False, f"{holder.name} carried the objective off the table")
         if on_table:
             return False
@@ -590,7 +590,7 @@ def check_over(game: Game) -> bool:
         grunts = [f for f in on_table if f.role is Role.GRUNT]
         if not grunts and any(f.role is Role.GRUNT for f in game.battlefield.force(player).figures):
             return _finish(game, False, "the enemy killed or captured every Grunt")
-    if not game._alive(np_side) and not game._pefs_left(np_side):
+    if not game.alive(np_side) and not game.pefs_left(np_side):
         return _finish(game, True, "every enemy is beaten and no PEF is left")
     return False
 
@@ -604,9 +604,9 @@ def time_up(game: Game, turns: int) -> None:
         f"{encounter_name(kind)} not won: {turns} turn{'' if turns == 1 else 's'} played, "
         "the turn limit, before the objective was achieved"
     )
-    game._end(None, full)
-    game._state["outcome"].update(encounter=kind.value, won=False, next_encounter=following.value)
-    game._emit(
+    game.end(None, full)
+    game.state["outcome"].update(encounter=kind.value, won=False, next_encounter=following.value)
+    game.emit(
         "encounter_outcome",
         f"{full}; the next encounter is a {encounter_name(following)} (12).",
         section="12",
@@ -615,13 +615,13 @@ def time_up(game: Game, turns: int) -> None:
 
 def _finish(game: Game, won: bool, reason: str) -> bool:
     kind = _kind(game)
-    player = game._player_side()
-    winner = player if won else game._np_side()
+    player = game.player_side()
+    winner = player if won else game.np_side()
     following = next_encounter(kind, won)
     full = f"{encounter_name(kind)} {'won' if won else 'lost'}: {reason}"
-    game._end(winner, full)
-    game._state["outcome"].update(encounter=kind.value, won=won, next_encounter=following.value)
-    game._emit(
+    game.end(winner, full)
+    game.state["outcome"].update(encounter=kind.value, won=won, next_encounter=following.value)
+    game.emit(
         "encounter_outcome",
         f"{full}; the next encounter is a {encounter_name(following)} (12).",
         section="12",
@@ -636,7 +636,7 @@ def _finish(game: Game, won: bool, reason: str) -> bool:
 def checklist(game: Game) -> dict[str, Any] | None:
     """:func:`objectives` of a game that plays an encounter, None in free play (cheap:
     what ``Game.summary()["objectives"]`` holds without the rest of the summary)."""
-    return objectives(game) if "encounter" in game._state else None
+    return objectives(game) if "encounter" in game.state else None
 
 
 def objectives(game: Game) -> dict[str, Any]:
@@ -646,7 +646,7 @@ def objectives(game: Game) -> dict[str, Any]:
     kind = _kind(game)
     st = _state(game)
     table = game.battlefield.table
-    out = game._state["outcome"]
+    out = game.state["outcome"]
     over = out is not None
     items: list[dict[str, Any]] = []
 
@@ -713,7 +713,7 @@ def objectives(game: Game) -> dict[str, Any]:
         taken = (
             obj is not None
             and bool(obj["holder"])
-            and game.fig(obj["holder"]).side == (game._player_side())
+            and game.fig(obj["holder"]).side == (game.player_side())
         )
         holder_name = game.fig(obj["holder"]).name if obj and obj["holder"] else None
         item(

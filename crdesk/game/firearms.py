@@ -66,7 +66,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from crdesk.errors import IllegalActionError
-from crdesk.game import adapter
+from crdesk.game import adapter, wounded
 from crdesk.game.actions import Action, Fire, Indirect, Ready
 from crdesk.geometry import movement
 from crdesk.geometry.measure import base_distance, distance_to_point
@@ -167,7 +167,7 @@ def weapon_state(game: Game, fig: Figure) -> WeaponState | None:
     card = card_of(game, fig)
     if card is None:
         return None
-    row = game._state.setdefault(KEY, {}).get(fig.id)
+    row = game.state.setdefault(KEY, {}).get(fig.id)
     if row is None:  # a figure that came later (a PEF's contact): a full magazine
         return WeaponState.loaded(card)
     mode = FireMode(row["mode"]) if row["mode"] is not None else None
@@ -182,7 +182,7 @@ def can_fire_now(ws: WeaponState, old_school: bool = False) -> bool:
 
 
 def _store(game: Game, fid: str, ws: WeaponState) -> None:
-    game._state.setdefault(KEY, {})[fid] = _row(ws)
+    game.state.setdefault(KEY, {})[fid] = _row(ws)
     empty = not can_fire_now(ws, game.rules.old_school)
     if game.fig(fid).out_of_ammo != empty:
         game.battlefield.update_figure(fid, out_of_ammo=empty)
@@ -227,7 +227,7 @@ def modes(game: Game, fig: Figure) -> list[ModeChoice]:
 
 
 def _activation_of(game: Game, fid: str) -> Frame | None:
-    for frame in reversed(game._frames):
+    for frame in reversed(game.frame_stack):
         if frame.kind == "activation" and fid in frame.data["members"]:
             return frame
     return None
@@ -273,7 +273,8 @@ def _fire_targets(game: Game, shooter: Figure, ids: tuple[str, ...]) -> list[Fir
     sight = game.sight()
     standing = [f for f in game.battlefield.figures() if f.status.can_act and f.id != shooter.id]
     specs = {
-        f.id: adapter.target_spec(f, shooter, sight, carrying=game._carried(f.id)) for f in standing
+        f.id: adapter.target_spec(f, shooter, sight, carrying=wounded.carried(game, f.id))
+        for f in standing
     }
     out = []
     for tid in ids:
@@ -408,7 +409,7 @@ def volley(
     ids = _targets_fired_at(ws, mode, act)
     targets = _fire_targets(game, shooter, ids)
     choice = _options(game, shooter, ws, act, mode, rush=rush, with_geometry=True)
-    res = fire_weapon(game._roll(), shooter.rep, replace(ws, mode=mode), targets, choice)
+    res = fire_weapon(game.roll(), shooter.rep, replace(ws, mode=mode), targets, choice)
     _store(game, shooter.id, res.ammo.after)
     names = ", ".join(game.fig(t).name for t in ids)
     chosen = ", ".join(
@@ -420,7 +421,7 @@ def volley(
     if missed_carry_on:
         said += " A missed charger takes no Reaction Test, the charge goes on (7.11.2)."
     involved = [shooter.id, *dict.fromkeys(f.id for f in res.figures)]
-    game._emit(
+    game.emit(
         "fire",
         f"{shooter.name} {how} {names} with {ws.card.name} on {mode.label}"
         + (f" ({chosen})" if chosen else "")
@@ -430,7 +431,7 @@ def volley(
         figures=involved,
     )
     if res.ammo.after.empty:
-        game._emit(
+        game.emit(
             "out_of_ammo",
             f"{shooter.name}'s {ws.card.name} is empty: "
             + (
@@ -455,27 +456,27 @@ def volley(
             continue
         fig = game.fig(f.id)
         end = kd.push.end if kd.push is not None else (fig.x, fig.y)
-        before = game._sighted_by(f.id)
+        before = game.sighted_by(f.id)
         game.battlefield.update_figure(f.id, prone=True, x=end[0], y=end[1])
-        game._emit("knockdown", kd.reason, result=kd, section=fd(8), figures=[f.id])
+        game.emit("knockdown", kd.reason, result=kd, section=fd(8), figures=[f.id])
         if (end[0], end[1]) != (fig.x, fig.y):
             pushed.append((f.id, before))
     for fid, before in pushed:  # pushed into an enemy's sight: In Sight after the fire (7.6.2)
-        game._involuntary_in_sight(fid, before, "is pushed")
+        game.involuntary_in_sight(fid, before, "is pushed")
     missed: list[str] = []
     if not missed_carry_on:
         missed = list(dict.fromkeys(f.id for f in res.figures if f.received_fire))
         missed = [m for m in missed if m not in _down(hits)]
     if missed:
         names_rf = ", ".join(game.fig(m).name for m in missed)
-        game._emit(
+        game.emit(
             "received_fire",
             f"{names_rf} {'is' if len(missed) == 1 else 'are'} in the line of fire and "
             f"{'takes' if len(missed) == 1 else 'take'} Received Fire ({fd(5)}, 7.7).",
             section=fd(5),
             figures=missed,
         )
-    game._push_aftermath(shooter.id, shooter.rep, hits, missed)
+    game.push_aftermath(shooter.id, shooter.rep, hits, missed)
 
 
 def _down(hits: dict[str, list[str]]) -> set[str]:
@@ -495,7 +496,7 @@ def spend_blast_round(game: Game, shooter: Figure) -> None:
         return
     res = spend_rounds(ws, ws.current_mode, 1)
     _store(game, shooter.id, res.after)
-    game._emit(
+    game.emit(
         "magazine",
         f"{shooter.name}: {res.explain()}",
         result=res,
@@ -554,7 +555,7 @@ def blast(
     near = [(d, f) for d, f in near if d <= EXPLOSIVE_RECEIVED_FIRE]
     ids = [f.id for _, f in near]
     if not near:
-        game._emit(
+        game.emit(
             "blast",
             f"The {what} bursts at {where} and reaches nobody (rings: {_rings_text()}, {fd(9)}).",
             section=fd(9),
@@ -564,7 +565,7 @@ def blast(
         ids = [i for i in ids if i != cause]
         near = [(d, f) for d, f in near if f.id != cause]
         if not near:
-            game._emit(
+            game.emit(
                 "blast",
                 f"The {what} misses the spot {where}: no damage, and nobody else is within "
                 f'{EXPLOSIVE_RECEIVED_FIRE:g}" (7.10.3, {fd(9)}).',
@@ -572,7 +573,7 @@ def blast(
             )
             return
         names = ", ".join(f.name for _, f in near)
-        game._emit(
+        game.emit(
             "blast",
             f"The {what} misses the spot {where}: no damage; {names} "
             f'{"is" if len(near) == 1 else "are"} within {EXPLOSIVE_RECEIVED_FIRE:g}" and '
@@ -580,13 +581,13 @@ def blast(
             section=fd(9),
             figures=ids,
         )
-        game._push_aftermath(cause, attacker_rep, {}, ids, blast=True)
+        game.push_aftermath(cause, attacker_rep, {}, ids, blast=True)
         return
     specs = [
-        RingFigure(f.name, f.rep, d, game._blast_covered(centre, f), f.prone, id=f.id)
+        RingFigure(f.name, f.rep, d, game.blast_covered(centre, f), f.prone, id=f.id)
         for d, f in near
     ]
-    game._emit(
+    game.emit(
         "blast",
         f"The {what} bursts at {where}: damage by rings ({_rings_text()}) instead of "
         f"the blast circle ({fd(9)}).",
@@ -609,7 +610,7 @@ def blast(
         ring = [s for s in specs if ring_class(s.distance) is cls]
         if not ring:
             continue
-        res: RingsResult = explosive_rings(game._roll(), ring, options=game.rules, impact=impact)
+        res: RingsResult = explosive_rings(game.roll(), ring, options=game.rules, impact=impact)
         own = ""
         for v in res.figures:
             if v.damage is not None and v.damage.status is not None:
@@ -618,14 +619,14 @@ def blast(
                 own = f" But {v.name} set it off: no Received Fire test from its own explosion."
             elif v.received_fire:
                 shaken.append(v.id)
-        game._emit(
+        game.emit(
             "blast_ring",
             f"{label}: {res.explain()}{own}",
             result=res,
             section=fd(9),
             figures=[v.id for v in res.figures],
         )
-    game._push_aftermath(cause, attacker_rep, hits, shaken, blast=True)
+    game.push_aftermath(cause, attacker_rep, hits, shaken, blast=True)
 
 
 # --------------------------------------------------------------------------
@@ -665,7 +666,7 @@ def apply_action(game: Game, frame: Frame, act: Action) -> None:
     d = frame.data
     d["used"][fig.id] = float(d["used"][fig.id]) + res.movement_spent
     _store(game, fig.id, res.after)
-    game._emit(
+    game.emit(
         "ready_weapon", f"{fig.name}: {res.reason}", result=res, section=fd(4), figures=[fig.id]
     )
 
@@ -691,7 +692,7 @@ def _ready_weapon(game: Game, frame: Frame, fig: Figure) -> ReadinessResult:
     if ws is None:
         raise IllegalActionError(f"{fig.name} has no weapon to ready")
     try:
-        return ready_by_moving(ws, game._movement_left(frame, fig.id))
+        return ready_by_moving(ws, game.movement_left(frame, fig.id))
     except IllegalActionError as exc:
         raise IllegalActionError(f"{fig.name}: {exc}") from None
 
@@ -767,17 +768,17 @@ def _indirect(game: Game, frame: Frame, fig: Figure, spot: tuple[float, float]) 
     """Fire at the unseen spot (FD §10); on the spot it bursts in the rings (§9), off it
     those it would have reached take Received Fire."""
     frame.data["fired"].append(fig.id)
-    game._state["volleys"] += 1
+    game.state["volleys"] += 1
     ws = weapon_state(game, fig)
     assert ws is not None
     helper = spotter(game, fig, spot)
     res = indirect_fire(
-        game._roll(),
+        game.roll(),
         fig.rep,
         ws,
         spotter=helper is not None,
         fast_moving=fig.fast_moving,
-        rush_shot=fig.id in game._state["carrying"],
+        rush_shot=fig.id in game.state["carrying"],
         keep_tight_ammo=game.rules.interpretations.fd_keep_tight_ammo,
         options=game.rules,
         who=fig.name,
@@ -790,7 +791,7 @@ def _indirect(game: Game, frame: Frame, fig: Figure, spot: tuple[float, float]) 
     else:
         away = base_distance(fig, helper)
         spotted = f'{helper.name} spots for it ({away:.1f}" away, sees the spot)'
-    game._emit(
+    game.emit(
         "indirect",
         f"{fig.name} fires its {ws.card.name} at the unseen spot {where}; {spotted}: "
         + res.explain(),
@@ -836,7 +837,7 @@ def indirect_plan(game: Game, fig: Figure, spot: tuple[float, float]) -> Indirec
         raise IllegalActionError(f"{fig.name} has no weapon card (Firearms Detail off?)")
     helper = spotter(game, fig, spot)
     step = indirect_steps(helper is not None)
-    rush = fig.id in game._state["carrying"] or not ws.ready
+    rush = fig.id in game.state["carrying"] or not ws.ready
     circ = shot_circumstances(TargetSpec("spot"), 0, fast_moving=fig.fast_moving, rush_shot=rush)
     rings: list[tuple[str, str, float, bool]] = []
     caught: list[RingFigure] = []
@@ -847,7 +848,7 @@ def indirect_plan(game: Game, fig: Figure, spot: tuple[float, float]) -> Indirec
         if d > EXPLOSIVE_RECEIVED_FIRE:
             continue
         cls = ring_class(d)
-        covered = cls is not None and game._blast_covered(spot, f)
+        covered = cls is not None and game.blast_covered(spot, f)
         rings.append(
             (f.id, cls.label if cls is not None else "Received Fire", d, covered or f.prone)
         )
@@ -909,7 +910,7 @@ def do_reload(game: Game, fid: str) -> None:
     assert ws is not None
     res = reload(ws)
     _store(game, fid, res.after)
-    game._emit("magazine", f"{fig.name}: {res.reason}", result=res, section=fd(3), figures=[fid])
+    game.emit("magazine", f"{fig.name}: {res.reason}", result=res, section=fd(3), figures=[fid])
 
 
 def start_activation(game: Game, members: list[str]) -> None:
@@ -921,7 +922,7 @@ def start_activation(game: Game, members: list[str]) -> None:
             continue
         res = start_of_activation(ws)
         _store(game, fid, res.after)
-        game._emit("ready_weapon", f"{fig.name}: {res.reason}", section=fd(4), figures=[fid])
+        game.emit("ready_weapon", f"{fig.name}: {res.reason}", section=fd(4), figures=[fid])
 
 
 # --------------------------------------------------------------------------

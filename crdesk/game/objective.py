@@ -86,7 +86,7 @@ class ObjectivePolicy(BookPolicy):
                 return option, "fires at the nearest enemy in sight and range (7.9.8)"
         frame = game.frames[-1]
         side = game.fig(frame.data["members"][0]).side
-        if game._alive(game.enemy_of(side)) or "encounter" not in game._state:
+        if game.alive(game.enemy_of(side)) or "encounter" not in game.state:
             return super()._act(game, decision)
         search = _nearest_pef(game, frame.data["members"])
         goal = _next_goal(encounter.objectives(game), game.battlefield.table.height, search)
@@ -135,7 +135,7 @@ def _next_goal(
 
 def _nearest_pef(game: Game, members: Sequence[str]) -> tuple[float, float] | None:
     """The unresolved PEF nearest the group (by its first member; ties: the PEF's id)."""
-    pefs = [p for p in game._state.get("pefs", []) if not p["resolved"]]
+    pefs = [p for p in game.state.get("pefs", []) if not p["resolved"]]
     if not pefs or not members:
         return None
     lead = game.fig(members[0])
@@ -145,7 +145,7 @@ def _nearest_pef(game: Game, members: Sequence[str]) -> tuple[float, float] | No
 
 def _towards(game: Game, frame: Frame, fig: Figure, goal: tuple[float, float]) -> Move | None:
     """The longest legal straight move towards ``goal`` (or up to 90 degrees off it)."""
-    left = game._movement_left(frame, fig.id)
+    left = game.movement_left(frame, fig.id)
     dx, dy = goal[0] - fig.x, goal[1] - fig.y
     dist = math.hypot(dx, dy)
     if left < 1.0 or dist < 1.0:
@@ -270,7 +270,7 @@ def _home(game: Game, radius: float, words: str) -> Target:
 def next_target(game: Game, members: Sequence[str]) -> Target | None:
     """The group's next goal from the encounter's checklist (None: nothing to go for,
     hold where it is)."""
-    if "encounter" not in game._state:
+    if "encounter" not in game.state:
         return None
     figs = [game.fig(m) for m in members]
     if not figs:
@@ -279,12 +279,12 @@ def next_target(game: Game, members: Sequence[str]) -> Target | None:
     cy = sum(f.y for f in figs) / len(figs)
     r = max(f.radius for f in figs)
     table = game.battlefield.table
-    kind = game._state["encounter"]["type"]
+    kind = game.state["encounter"]["type"]
     checklist = encounter.objectives(game)
     items = {item["id"]: item for item in checklist["items"]}
     home = table.height
     if kind == "patrol":
-        done = set(game._state["encounter"]["sections"])
+        done = set(game.state["encounter"]["sections"])
         open_ = [s for s in encounter.PATROL_SECTIONS if s not in done]
         if not open_:
             return _home(game, r, "the patrol reached sections 1, 2 and 3: home by the entry edge")
@@ -300,11 +300,11 @@ def next_target(game: Game, members: Sequence[str]) -> Target | None:
         rest = w3 * (len(open_) - 1) + home
         return Target(area(s), f'to within 6" of the far edge in section {s} (12.1)', rest=rest)
     if kind == "raid":
-        obj = game._state["encounter"]["objective"]
+        obj = game.state["encounter"]["objective"]
         if items.get("carry_off", {}).get("state") != "open":
             return None
         if obj is None:
-            pefs = [p for p in game._state.get("pefs", []) if not p["resolved"]]
+            pefs = [p for p in game.state.get("pefs", []) if not p["resolved"]]
             if not pefs:
                 return None
             p = min(pefs, key=lambda p: (math.hypot(p["x"] - cx, p["y"] - cy), p["id"]))
@@ -322,7 +322,7 @@ def next_target(game: Game, members: Sequence[str]) -> Target | None:
             _point_area(float(at[0]), float(at[1])), f"to the objective, {who} (12.2)", rest=home
         )
     # Defend: hold by the item when there is one to keep; else hold where it stands
-    item = game._state["encounter"].get("item")
+    item = game.state["encounter"].get("item")
     if item is not None:
         x, y = float(item["x"]), float(item["y"])
         reach = encounter.ITEM_GUARD - 0.5
@@ -508,13 +508,13 @@ class TacticalPolicy:
         d = frame.data
         side = d["side"]
         members = [m for m in d["members"] if game.fig(m).status.can_act]
-        exited = set(game._state.get("exited", ()))
+        exited = set(game.state.get("exited", ()))
         band = game.battlefield.force(side).figures
-        mine = [f for f in game._alive(side) if f.id not in exited]
-        foes = game._alive(game.enemy_of(side))
+        mine = [f for f in game.alive(side) if f.id not in exited]
+        foes = game.alive(game.enemy_of(side))
         r = max((game.fig(m).radius for m in members), default=0.5)
         target = next_target(game, members)
-        defend = game._state.get("encounter", {}).get("type") == "defend"
+        defend = game.state.get("encounter", {}).get("type") == "defend"
         weak = foes and 2 * len(mine) < len(band) and len(foes) >= len(mine)
         if weak and target is not None and not defend:  # a Defend left is lost: it stays
             target = _home(game, r, "the Band is too weak to go on: home by the entry edge")
@@ -534,7 +534,7 @@ class TacticalPolicy:
             push = togo > 0.0 and (mode == LEAVE or turns_left * WALK_PER_TURN < togo)
         words = target.words + ("; pushes on" if push and mode != LEAVE else "")
         guard = None
-        item = game._state.get("encounter", {}).get("item") if defend else None
+        item = game.state.get("encounter", {}).get("item") if defend else None
         if item is not None and mine:
             spot = np.array([[float(item["x"]), float(item["y"])]])
             near = min(mine, key=lambda f: (math.hypot(f.x - spot[0, 0], f.y - spot[0, 1]), f.id))
@@ -547,7 +547,7 @@ class TacticalPolicy:
         """Where figure ``fid`` of the active group would go in ``situation`` (tests and
         tools ask this; :meth:`decide` asks it with :meth:`situation`'s answer)."""
         frame = game.frames[-1]
-        return self._choice(game, frame, situation, fid, game._movement_left(frame, fid))
+        return self._choice(game, frame, situation, fid, game.movement_left(frame, fid))
 
     # -- the active group ----------------------------------------------------------
 
@@ -577,7 +577,7 @@ class TacticalPolicy:
             fig = game.fig(fid)
             if fid in d["moved"]:
                 continue
-            left = game._movement_left(frame, fid)
+            left = game.movement_left(frame, fid)
             if fig.prone:
                 stand = self._stand(game, frame, sit, fid, left)
                 if stand is not None:
@@ -595,7 +595,7 @@ class TacticalPolicy:
     ) -> tuple[Action, str] | None:
         """Fast Move (7.4.2) when no enemy is on the table and the goal is far."""
         fast = next((o for o in decision.options if isinstance(o, FastMove)), None)
-        if fast is None or game._alive(game.enemy_of(frame.data["side"])):
+        if fast is None or game.alive(game.enemy_of(frame.data["side"])):
             return None
         pts = np.array([[game.fig(m).x, game.fig(m).y] for m in fast.figures], dtype=np.float64)
         if not len(pts) or float(np.median(_rect_distance(pts, sit.target.area))) < (
@@ -762,7 +762,7 @@ class TacticalPolicy:
         trav = np.array(travel, dtype=np.float64)
         n = len(points)
         every = list(range(n))
-        if n <= JUDGE_FIRST or not game._alive(game.enemy_of(fig.side)):
+        if n <= JUDGE_FIRST or not game.alive(game.enemy_of(fig.side)):
             spots = judge(game, fig, points, travel)
             return self._rate(game, frame, sit, fig, spots, dist0), every
         bound = self._base(game, frame, sit, fig, pts, trav, dist0)[0]
@@ -794,7 +794,7 @@ class TacticalPolicy:
         impassable ground in the way): from the far end of the :data:`DETOUR_LEGS` rays
         that end nearest the goal, the best spot of a second ray set with what movement
         is left; played only when it scores better than the best straight move."""
-        left = game._movement_left(frame, fig.id)
+        left = game.movement_left(frame, fig.id)
         pts = np.array(found, dtype=np.float64)
         far = np.array(reach, dtype=np.float64)
         ang = (
@@ -861,11 +861,11 @@ class TacticalPolicy:
             if m == fid:
                 continue
             o = game.fig(m)
-            if not o.status.can_act or m in game._state.get("exited", ()):
+            if not o.status.can_act or m in game.state.get("exited", ()):
                 continue
             follow = 0.0
             if m not in d["moved"] and not o.prone:
-                follow = min(game._movement_left(frame, m), pace)
+                follow = min(game.movement_left(frame, m), pace)
             others.append((o.x, o.y, COHESION_REACH + follow))
         if not others:
             return np.zeros(len(pts))
@@ -912,7 +912,7 @@ def _look_at(game: Game, spots: Spots, i: int, area: Rect) -> Point2:
         t = game.fig(spots.targets[j])
         return (t.x, t.y)
     p = spots.point(i)
-    pefs = [q for q in game._state.get("pefs", []) if not q["resolved"]]
+    pefs = [q for q in game.state.get("pefs", []) if not q["resolved"]]
     if pefs:
         q = min(pefs, key=lambda q: (math.hypot(q["x"] - p[0], q["y"] - p[1]), q["id"]))
         return (float(q["x"]), float(q["y"]))

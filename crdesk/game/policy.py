@@ -79,10 +79,10 @@ class BookPolicy:
         fig = game.fig(fid)
         if not fig.status.can_act or fig.prone or fid in frame.data["moved"]:
             return None
-        left = game._movement_left(frame, fid)
+        left = game.movement_left(frame, fid)
         if left < 1.0:
             return None
-        foes = game._alive(game.enemy_of(fig.side))
+        foes = game.alive(game.enemy_of(fig.side))
         if not foes:
             return None
         foe = min(foes, key=lambda e: (math.hypot(e.x - fig.x, e.y - fig.y), e.id))

@@ -317,7 +317,7 @@ def test_up_to_two_figures_fire_from_one_window() -> None:
     key = game._opening_of(game.battlefield.figure("p3"))
     assert key is not None and key.startswith("building-1:")
     assert game.legal("fire p3 at e1") is None
-    game._state["fired_from"][key] = ["p1", "p2"]  # two have fired from it this turn
+    game.state["fired_from"][key] = ["p1", "p2"]  # two have fired from it this turn
     game._legal_memo = None  # (answers are remembered until a step changes the game)
     reason = game.legal("fire p3 at e1") or ""
     assert "up to two figures may fire from each door or window (8.5): Diaz, Lind" in reason

@@ -424,7 +424,7 @@ def _ended(name: str, steps: int, **figures: Status) -> tuple[bool, str]:
     for fid, status in figures.items():
         game.battlefield.update_figure(fid, status=status)
     if figures.get("pef2-1") is Status.LEAVE_THE_BATTLEFIELD:
-        game._state["exited"].append("pef2-1")
+        game.state["exited"].append("pef2-1")
     assert encounter.check_over(game)
     out = game.outcome
     assert out is not None and out.won is not None

@@ -108,7 +108,7 @@ def test_the_band_heads_for_the_nearest_open_patrol_section_then_the_next() -> N
     game.play(action, why=why)
     assert game.fig(action.figure).y < start[action.figure] - 6  # towards the far edge
     # with that section done the next is the nearest other one
-    game._state["encounter"]["sections"] = [section]
+    game.state["encounter"]["sections"] = [section]
     after = next_target(game, members)
     assert after is not None and f"section {2 if section != 2 else 1}" in after.words
 
@@ -116,7 +116,7 @@ def test_the_band_heads_for_the_nearest_open_patrol_section_then_the_next() -> N
 def test_once_the_sections_are_done_the_band_leaves_by_the_entry_edge() -> None:
     game, policies = _patrol()
     _to_the_bands_act(game, policies)
-    game._state["encounter"]["sections"] = [1, 2, 3]
+    game.state["encounter"]["sections"] = [1, 2, 3]
     members = game.frames[-1].data["members"]
     target = next_target(game, members)
     assert target is not None and target.leaving

@@ -1,0 +1,98 @@
+"""The table every rules procedure plays on: the shared state of one encounter.
+
+The controller (:class:`crdesk.game.Game`) runs the book's procedures -- the turn
+(7.1), moving (7.4), In Sight (7.6), reactions (7.7), fire (7.9), grenades (7.10),
+melee (7.11), the wounded (7.12), PEFs (11) -- one frame at a time.  Each procedure
+module (``crdesk/game/wounded.py``, ...) is a set of functions of a :class:`Table`:
+the battlefield, the frames in progress, the dice, the log of events, who sees whom
+and the sides.  That is all a procedure may touch; ``Game`` is the one class that
+has it, and is the facade the UI, the command line and the players use.
+
+The table's names are the book's: a *frame* is one procedure under way (an
+activation, an In Sight test, a reaction test...); an *event* is one line of the
+game's log; *alive* means able to act (not Out of the Fight, dead, gone).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from crdesk.cohesion import Cohesion
+    from crdesk.dice import DiceSource
+    from crdesk.game.adapter import Sight
+    from crdesk.game.records import Frame
+    from crdesk.model import Battlefield, Figure
+    from crdesk.options import RulesOptions
+    from crdesk.rules.common import RuleResult
+    from crdesk.visibility import VisibilityService
+
+
+class Table(Protocol):
+    """What the rules procedures share.  Everything here is part of the game's state
+    or a question about it; a procedure changes the game only through these."""
+
+    battlefield: Battlefield
+    """The game's own copy of the scenario's table, figures and terrain; the sight
+    engine and cohesion follow every change made through its methods."""
+    rules: RulesOptions
+    """The scenario's rules options (Old School, night, every Interpretation)."""
+    sides: tuple[str, str]
+    """The two forces' ids, in the scenario's order."""
+    vis: VisibilityService
+    """Line of sight, Cover and concealment between the figures (7.9.4, 7.9.5)."""
+    cohesion: Cohesion
+    """Who forms a group with whom (6.2)."""
+    state: dict[str, Any]
+    """The encounter's bookkeeping as plain JSON data: turn, activation scores, who
+    activated, ducked back, carries whom, readied grenades, PEFs... (hashed and saved
+    with every snapshot)."""
+    frame_stack: list[Frame]
+    """The procedures under way, innermost last (see :meth:`push`)."""
+
+    def fig(self, fid: str) -> Figure:
+        """The figure with this id."""
+        ...
+
+    def enemy_of(self, side: str) -> str:
+        """The other side."""
+        ...
+
+    def alive(self, side: str | None = None) -> list[Figure]:
+        """The figures able to act (of one side, or all), in roster order."""
+        ...
+
+    def sight(self) -> Sight:
+        """Who sees whom now, with Cover, concealment and distances."""
+        ...
+
+    def roll(self) -> DiceSource:
+        """The dice of the step under way (seeded, or the faces the player typed)."""
+        ...
+
+    def emit(
+        self,
+        kind: str,
+        text: str,
+        *,
+        section: str = "",
+        figures: Iterable[str] = (),
+        result: RuleResult | None = None,
+        dice: Iterable[int] = (),
+    ) -> None:
+        """Add a line to the game's log: what happened, in the book's words, with the
+        section it applies and the rule's result (its dice and why)."""
+        ...
+
+    def push(self, kind: str, **data: Any) -> Frame:
+        """Start a procedure: it runs before the one under way goes on."""
+        ...
+
+    def pop(self, frame: Frame) -> None:
+        """End the innermost procedure (``frame``)."""
+        ...
+
+    def movement_left(self, frame: Frame, fid: str) -> float:
+        """Inches the figure may still move in the activation ``frame`` (7.4)."""
+        ...
