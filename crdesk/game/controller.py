@@ -52,7 +52,7 @@ from crdesk import limits
 from crdesk.cohesion import Cohesion
 from crdesk.dice import DiceLog, DiceSource, counter_face
 from crdesk.errors import CrdeskError, IllegalActionError
-from crdesk.game import adapter, encounter, firearms
+from crdesk.game import adapter, aftermath, encounter, firearms
 from crdesk.game import wounded as wounds
 from crdesk.game.actions import (
     Action,
@@ -88,6 +88,7 @@ from crdesk.game.actions import (
 )
 from crdesk.game.adapter import Sight
 from crdesk.game.preview import Preview, Sighting
+from crdesk.game.procedures import PROCEDURES
 from crdesk.game.records import CHANCE, Decision, Event, Frame, Outcome, Seat, Step
 from crdesk.geometry import kernels, movement
 from crdesk.geometry.measure import (
@@ -128,7 +129,6 @@ from crdesk.rules.pef import enemy_reps, np_move, pef_move, pef_resolve, place_p
 from crdesk.rules.reaction import Losses, ReactionTest, reaction_test
 from crdesk.rules.shooting import SECTION as FIRE_SECTION
 from crdesk.rules.shooting import default_allocation, fire
-from crdesk.rules.stars import star_fate, star_power
 from crdesk.tables import (
     GRENADE,
     GRENADE_BANDS,
@@ -463,7 +463,7 @@ class Game:
         _check_hidden(doc["game"].get("hidden", []))
         frames = [Frame(str(f["kind"]), dict(f["data"])) for f in doc["frames"]]
         for frame in frames:
-            if not hasattr(self, f"_run_{frame.kind}"):
+            if frame.kind not in PROCEDURES and not hasattr(self, f"_run_{frame.kind}"):
                 raise IllegalActionError(f"the snapshot has an unknown frame {frame.kind!r}")
         self.battlefield.update_figures(
             {r["id"]: {k: v for k, v in r.items() if k not in ("id", "side")} for r in rows}
@@ -626,10 +626,10 @@ class Game:
         except IllegalActionError as exc:
             return str(exc)
         if act.word not in decision.accepts:
-            return self._not_now(decision)
+            return self.not_now(decision)
         return None
 
-    def _not_now(self, decision: Decision | None = None) -> str:
+    def not_now(self, decision: Decision | None = None) -> str:
         """The prompt and the legal choices, for an action that is no choice now."""
         decision = decision or self.awaiting()
         assert decision is not None
@@ -1194,22 +1194,38 @@ class Game:
 
     def _run(self, frame: Frame) -> bool:
         """Do the frame's automatic work; False when it waits for a decision."""
+        proc = PROCEDURES.get(frame.kind)
+        if proc is not None:
+            return bool(proc.run(self, frame))
         handler = getattr(self, f"_run_{frame.kind}")
         return bool(handler(frame))
 
     def _decision(self, frame: Frame) -> Decision:
-        handler = getattr(self, f"_decide_{frame.kind}")
-        d: Decision = handler(frame)
+        proc = PROCEDURES.get(frame.kind)
+        if proc is not None and proc.decide is not None:
+            d: Decision = proc.decide(self, frame)
+        else:
+            d = getattr(self, f"_decide_{frame.kind}")(frame)
         default = d.default or (_book_default(d.options) if d.options else None)
         return replace(d, step=len(self._steps) + 1, frames=self._frame_path(), default=default)
 
     def _check(self, frame: Frame, act: Action) -> None:
+        proc = PROCEDURES.get(frame.kind)
+        if proc is not None:
+            if proc.check is None:
+                raise IllegalActionError(self.not_now())
+            proc.check(self, frame, act)
+            return
         handler = getattr(self, f"_check_{frame.kind}", None)
         if handler is None:
-            raise IllegalActionError(self._not_now())
+            raise IllegalActionError(self.not_now())
         handler(frame, act)
 
     def _apply(self, frame: Frame, act: Action) -> None:
+        proc = PROCEDURES.get(frame.kind)
+        if proc is not None and proc.apply is not None:
+            proc.apply(self, frame, act)
+            return
         getattr(self, f"_apply_{frame.kind}")(frame, act)
 
     def push(self, kind: str, **data: Any) -> Frame:
@@ -1610,7 +1626,7 @@ class Game:
                 raise IllegalActionError(why)
             return
         if fid is None:
-            raise IllegalActionError(self._not_now())
+            raise IllegalActionError(self.not_now())
         fig = self._member(frame, fid)
         if firearms.handles(act):  # indirect fire, readying a weapon (FD §4, §10)
             firearms.check_action(self, frame, fig, act)
@@ -1664,7 +1680,7 @@ class Game:
                     "figure moves no more than its normal move (7.9.2)"
                 )
         else:
-            raise IllegalActionError(self._not_now())
+            raise IllegalActionError(self.not_now())
 
     def _member(self, frame: Frame, fid: str) -> Figure:
         if fid not in frame.data["members"]:
@@ -2543,208 +2559,9 @@ class Game:
                 missed.append(t.id)
             if tr.carried_damage and t.id in carrying:
                 hits[carrying[t.id]] = [d.status.value for d in tr.carried_damage]
-        self.push_aftermath(shooter.id, shooter.rep, hits, missed)
+        aftermath.push_aftermath(self, shooter.id, shooter.rep, hits, missed)
 
     # -- after fire or melee: damage, Star Power, then the reaction tests ----
-
-    def push_aftermath(
-        self,
-        cause: str,
-        cause_rep: int | None,
-        hits: dict[str, list[str]],
-        missed: list[str],
-        *,
-        melee: bool = False,
-        blast: bool = False,
-    ) -> None:
-        """What follows fire, a blast or a melee round: damage for ``hits`` (figure ->
-        statuses), Star Power for the Stars among them, then the tests of ``missed``.
-        ``blast``: a blast weapon did it, which outguns those it misses (7.9.1, 7.10)."""
-        frame = self.push(
-            "aftermath",
-            cause=cause,
-            cause_rep=cause_rep,
-            hits=hits,
-            missed=missed,
-            stars=[fid for fid in hits if self.fig(fid).is_star],
-            fates={},
-            melee=melee,
-        )
-        if blast:  # only then, so the frames of other games stay as they were
-            frame.data["blast"] = True
-
-    def _run_aftermath(self, frame: Frame) -> bool:
-        d = frame.data
-        while d["stars"]:
-            fid = d["stars"][0]
-            star = self.fig(fid)
-            if star.star_power and d.get("use_power") is None:
-                return False  # use or decline Star Power
-            if d.get("fate") is None:
-                damage = [Status(s) for s in d["hits"][fid]]
-                sp = None
-                if star.star_power and d.get("use_power"):
-                    sp = star_power(
-                        self.roll(), star.star_power, damage, melee=d["melee"], who=star.name
-                    )
-                    self.battlefield.update_figure(fid, star_power=sp.remaining)
-                    self.emit("star_power", sp.explain(), result=sp, figures=[fid])
-                    worst = sp.status
-                else:
-                    worst = max(damage, key=lambda s: s.rank)
-                assert worst is not None
-                d["fate"] = {"status": worst.value}
-                attacker = d["cause_rep"]
-                if worst is Status.OBVIOUSLY_DEAD and (attacker is None or attacker >= star.rep):
-                    return False  # Cheating Death?
-            fate = star_fate(
-                Status(d["fate"]["status"]),
-                star_rep=star.rep,
-                attacker_rep=d["cause_rep"],
-                cheat_death=bool(d["fate"].get("cheat")),
-            )
-            self.emit("star_fate", f"{star.name}: {fate.explain()}", result=fate, figures=[fid])
-            d["fates"][fid] = {
-                "status": fate.status.value,
-                "cheated": fate.cheated_death,
-                "rep_change": fate.rep_change,
-            }
-            d["stars"].pop(0)
-            d.pop("use_power", None)
-            d.pop("fate", None)
-        self.pop(frame)
-        self._apply_damage(d)
-        return True
-
-    def _decide_aftermath(self, frame: Frame) -> Decision:
-        d = frame.data
-        fid = d["stars"][0]
-        star = self.fig(fid)
-        if d.get("fate") is None:  # Star Power first, only with dice to roll (5.2.1)
-            return Decision(
-                0,
-                star.side,
-                "star_power",
-                f"{star.name} is hit ({', '.join(words(Status(s)) for s in d['hits'][fid])}): "
-                f"roll {star.star_power} Star Power dice (each 1-3 reduces the damage one "
-                "level) or decline (5.2)?",
-                "5.2",
-                (StarPower(fid, True), StarPower(fid, False)),
-                figure=fid,
-            )
-        return Decision(
-            0,
-            star.side,
-            "cheat_death",
-            f"{star.name} would be killed: declare Cheating Death (removed to safety, -1 Rep "
-            "for good) or not (5.2)?",
-            "5.2",
-            (CheatDeath(fid, True), CheatDeath(fid, False)),
-            figure=fid,
-        )
-
-    def _check_aftermath(self, frame: Frame, act: Action) -> None:
-        """Only the awaited choice is legal (see :meth:`_legal`); a Star Power answer
-        once the damage is settled, or with no dice, is refused with the reason: with
-        none left a Star goes straight to Larger Than Life and Cheating Death (5.2.3)."""
-        d = frame.data
-        star = self.fig(d["stars"][0])
-        if isinstance(act, StarPower) and act.figure == star.id:
-            if not star.star_power:
-                raise IllegalActionError(
-                    f"{star.name} has no Star Power dice left: Cheating Death needs none (5.2.3)"
-                )
-            raise IllegalActionError(f"{star.name}'s Star Power is already settled (5.2.1)")
-        raise IllegalActionError(self._not_now())
-
-    def _apply_aftermath(self, frame: Frame, act: Action) -> None:
-        d = frame.data
-        if isinstance(act, StarPower):
-            d["use_power"] = act.use
-        elif isinstance(act, CheatDeath):
-            d["fate"]["cheat"] = act.cheat
-
-    def _apply_damage(self, d: dict[str, Any]) -> None:
-        """Damage takes effect; Man Down and Received Fire tests follow (7.9.11, 7.7)."""
-        bf = self.battlefield
-        cause = d["cause"]
-        down: list[str] = []
-        duck: list[str] = []
-        for fid, damage in d["hits"].items():
-            fig = self.fig(fid)
-            if fid in d["fates"]:
-                fate = d["fates"][fid]
-                status = Status(fate["status"])
-                if fate["cheated"]:
-                    bf.update_figure(
-                        fid,
-                        status=Status.LEAVE_THE_BATTLEFIELD,
-                        rep=max(2, fig.rep + int(fate["rep_change"])),
-                    )
-                    self.emit(
-                        "cheat_death",
-                        f"{fig.name} cheats death: removed to safety, Rep now {self.fig(fid).rep} "
-                        "(5.2).",
-                        section="5.2",
-                        figures=[fid],
-                    )
-                    continue
-            else:
-                status = max((Status(s) for s in damage), key=lambda s: s.rank)
-            if status in (Status.OUT_OF_THE_FIGHT, Status.OBVIOUSLY_DEAD):
-                if fig.status in (Status.OUT_OF_THE_FIGHT, Status.OBVIOUSLY_DEAD):
-                    # a wounded figure hit again (carried, or in a blast)
-                    if status.rank > fig.status.rank:
-                        bf.update_figure(fid, status=status)
-                    continue
-                bf.update_figure(fid, status=status, prone=True)
-                down.append(fid)
-                self.emit(
-                    "casualty",
-                    f"{fig.name} is {words(status)}.",
-                    section="7.9.11" if not d["melee"] else "7.11.5",
-                    figures=[fid],
-                )
-            elif status is Status.DUCK_BACK:
-                duck.append(fid)
-            elif status is Status.MINUS_ONE_REP:
-                pass
-        tests: dict[str, list[str]] = {}
-        for fid in d["missed"]:
-            if self.fig(fid).status.can_act:
-                tests.setdefault(fid, []).append(ReactionTest.RECEIVED_FIRE.value)
-        if down:
-            sight = self.sight()
-            for casualty in down:
-                cas = self.fig(casualty)
-                for friend in self.alive(cas.side):
-                    if friend.id in duck:
-                        continue
-                    near = base_distance(friend, cas) <= 4.0
-                    if near and sight.either(friend.id, casualty):
-                        mine = tests.setdefault(friend.id, [])
-                        if ReactionTest.MAN_DOWN.value not in mine:
-                            mine.append(ReactionTest.MAN_DOWN.value)
-        if tests:
-            reaction = self.push(
-                "reaction", cause=cause, tests=tests, groups=None, free_will={}, todo=[]
-            )
-            if d.get("blast"):
-                reaction.data["blast"] = True
-        for fid in reversed(duck):
-            self.push("duck_back", figure=fid, cause=cause, auto=True, why="damage")
-        for fid in down:
-            if fid in self.state["carrying"]:
-                wounds.drop(self, fid, "goes down and drops")
-            if self.state["grenades"].pop(fid, None) is not None:
-                fig = self.fig(fid)
-                self.emit(
-                    "grenade_dropped",
-                    f"{fig.name} drops a readied grenade: it explodes on the spot (7.10.1).",
-                    section="7.10.1",
-                    figures=[fid],
-                )
-                self._blast((fig.x, fig.y), fid, attacker_rep=None)
 
     # -- Reaction tests (7.7) ---------------------------------------------
 
@@ -3156,11 +2973,11 @@ class Game:
         res = throw_grenade(self.roll(), fig.rep, distance=reach, spot_in_los=in_los, who=fig.name)
         self.emit("throw", res.explain(), result=res, figures=[fig.id])
         if res.result == GrenadeThrow.OOPS.value:
-            self._blast((fig.x, fig.y), fig.id, attacker_rep=fig.rep)
+            self.blast((fig.x, fig.y), fig.id, attacker_rep=fig.rep)
         elif res.result == GrenadeThrow.MISS.value:
-            self._blast(spot, fig.id, attacker_rep=fig.rep, missed=True)
+            self.blast(spot, fig.id, attacker_rep=fig.rep, missed=True)
         else:
-            self._blast(spot, fig.id, attacker_rep=fig.rep)
+            self.blast(spot, fig.id, attacker_rep=fig.rep)
 
     def _can_throw_at(self, fig: Figure, cause: Figure) -> bool:
         """Holds a readied grenade, not thrown this turn, with the cause within 6"
@@ -3200,7 +3017,7 @@ class Game:
         index = self.vis.index if calm else None
         return cover_from_blast(self.battlefield, centre, fig, self.rules, index=index).covered
 
-    def _blast(
+    def blast(
         self,
         centre: Point2,
         cause: str,
@@ -3238,7 +3055,7 @@ class Game:
         )
         hits = {v.id: [v.damage.status.value] for v in res.figures if v.damage is not None}
         escaped = [v.id for v in res.figures if v.damage is None]
-        self.push_aftermath(cause, attacker_rep, hits, escaped, blast=True)
+        aftermath.push_aftermath(self, cause, attacker_rep, hits, escaped, blast=True)
 
     def _rocket(self, shooter: Figure, target: Figure, *, rush: bool) -> None:
         """A Rocket Launcher fired at the figure on a spot (7.10.5); a building area
@@ -3264,11 +3081,11 @@ class Game:
             firearms.spend_blast_round(self, shooter)
         spot = (target.x, target.y)
         if not res.on_target:
-            self._blast(spot, shooter.id, attacker_rep=shooter.rep, weapon="RL", missed=True)
+            self.blast(spot, shooter.id, attacker_rep=shooter.rep, weapon="RL", missed=True)
             return
         area = self._building_area(spot)
         if area is None:
-            self._blast(spot, shooter.id, attacker_rep=shooter.rep, weapon="RL")
+            self.blast(spot, shooter.id, attacker_rep=shooter.rep, weapon="RL")
             return
         self._collapse(shooter, area, spot)
 
@@ -3321,10 +3138,10 @@ class Game:
                 missed.append(occ.id)
             else:
                 hits[occ.id] = [occ.status.value]
-        self._blast(
+        self.blast(
             spot, shooter.id, attacker_rep=shooter.rep, weapon="RL", exclude=[f.id for f in inside]
         )
-        self.push_aftermath(shooter.id, shooter.rep, hits, missed, blast=True)
+        aftermath.push_aftermath(self, shooter.id, shooter.rep, hits, missed, blast=True)
 
     # -- Buildings: floors (8.2) ---------------------------------------------
 
@@ -4244,8 +4061,8 @@ class Game:
                 rep_lost[fid] = int(rep_lost.get(fid, 0)) + int(lost)
         loser = self.fig(res.loser_id)
         winner = self.fig(res.winner_id)
-        self.push_aftermath(
-            winner.id, winner.rep, {loser.id: [res.loser_status.value]}, [], melee=True
+        aftermath.push_aftermath(
+            self, winner.id, winner.rep, {loser.id: [res.loser_status.value]}, [], melee=True
         )
 
 

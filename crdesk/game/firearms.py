@@ -66,7 +66,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from crdesk.errors import IllegalActionError
-from crdesk.game import adapter, wounded
+from crdesk.game import adapter, aftermath, wounded
 from crdesk.game.actions import Action, Fire, Indirect, Ready
 from crdesk.geometry import movement
 from crdesk.geometry.measure import base_distance, distance_to_point
@@ -476,7 +476,7 @@ def volley(
             section=fd(5),
             figures=missed,
         )
-    game.push_aftermath(shooter.id, shooter.rep, hits, missed)
+    aftermath.push_aftermath(game, shooter.id, shooter.rep, hits, missed)
 
 
 def _down(hits: dict[str, list[str]]) -> set[str]:
@@ -581,7 +581,7 @@ def blast(
             section=fd(9),
             figures=ids,
         )
-        game.push_aftermath(cause, attacker_rep, {}, ids, blast=True)
+        aftermath.push_aftermath(game, cause, attacker_rep, {}, ids, blast=True)
         return
     specs = [
         RingFigure(f.name, f.rep, d, game.blast_covered(centre, f), f.prone, id=f.id)
@@ -626,7 +626,7 @@ def blast(
             section=fd(9),
             figures=[v.id for v in res.figures],
         )
-    game.push_aftermath(cause, attacker_rep, hits, shaken, blast=True)
+    aftermath.push_aftermath(game, cause, attacker_rep, hits, shaken, blast=True)
 
 
 # --------------------------------------------------------------------------

@@ -15,14 +15,16 @@ game's log; *alive* means able to act (not Out of the Fight, dead, gone).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from crdesk.cohesion import Cohesion
     from crdesk.dice import DiceSource
+    from crdesk.game.actions import Action
     from crdesk.game.adapter import Sight
-    from crdesk.game.records import Frame
+    from crdesk.game.records import Decision, Frame
     from crdesk.model import Battlefield, Figure
     from crdesk.options import RulesOptions
     from crdesk.rules.common import RuleResult
@@ -96,3 +98,41 @@ class Table(Protocol):
     def movement_left(self, frame: Frame, fid: str) -> float:
         """Inches the figure may still move in the activation ``frame`` (7.4)."""
         ...
+
+    def not_now(self, decision: Decision | None = None) -> str:
+        """Why an action is no choice now: the awaited decision and its legal choices."""
+        ...
+
+    # -- the procedures others set off (the chain reaction) -------------------------
+
+    def blast(
+        self,
+        centre: tuple[float, float],
+        cause: str,
+        *,
+        attacker_rep: int | None,
+        weapon: str = ...,
+        missed: bool = False,
+        exclude: Iterable[str] = (),
+    ) -> None:
+        """A blast circle at ``centre`` set off by ``cause`` (7.10.5): damage, or
+        Received Fire for those who escape it (7.10.6)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Procedure:
+    """The handlers of one kind of frame -- one of the book's procedures under way.
+
+    ``run`` does its automatic work and says whether it went on (False: it waits for
+    a decision); ``decide`` is the decision it waits for; ``check`` judges an action
+    that is not one of the decision's options (raises ``IllegalActionError`` with the
+    reason); ``apply`` carries an action out.  The controller dispatches every frame
+    of this ``kind`` to them (:data:`crdesk.game.procedures.PROCEDURES`).
+    """
+
+    kind: str
+    run: Callable[[Table, Frame], bool]
+    decide: Callable[[Table, Frame], Decision] | None = None
+    check: Callable[[Table, Frame, Action], None] | None = None
+    apply: Callable[[Table, Frame, Action], None] | None = None

@@ -1,0 +1,229 @@
+"""What follows fire, a blast or a melee round: damage, Star Power, Cheating Death,
+then the Man Down and Received Fire tests (7.9.11, 7.11.5, 5.2, 7.7).
+
+One ``aftermath`` frame per volley, blast or round: the Stars hit decide on their
+Star Power (5.2.1) and, about to be killed by an equal or higher Rep, on Cheating
+Death (5.2.3); then the damage takes effect (:func:`apply_damage`) and the tests it
+causes are pushed as a ``reaction`` frame, with the Duck Backs the damage table
+gave.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from crdesk.errors import IllegalActionError
+from crdesk.game import wounded
+from crdesk.game.actions import Action, CheatDeath, StarPower
+from crdesk.game.records import Decision, Frame
+from crdesk.game.table import Procedure, Table
+from crdesk.geometry.measure import base_distance
+from crdesk.model import Status
+from crdesk.rules.common import words
+from crdesk.rules.reaction import ReactionTest
+from crdesk.rules.stars import star_fate, star_power
+
+
+def push_aftermath(
+    t: Table,
+    cause: str,
+    cause_rep: int | None,
+    hits: dict[str, list[str]],
+    missed: list[str],
+    *,
+    melee: bool = False,
+    blast: bool = False,
+) -> None:
+    """What follows fire, a blast or a melee round: damage for ``hits`` (figure ->
+    statuses), Star Power for the Stars among them, then the tests of ``missed``.
+    ``blast``: a blast weapon did it, which outguns those it misses (7.9.1, 7.10)."""
+    frame = t.push(
+        "aftermath",
+        cause=cause,
+        cause_rep=cause_rep,
+        hits=hits,
+        missed=missed,
+        stars=[fid for fid in hits if t.fig(fid).is_star],
+        fates={},
+        melee=melee,
+    )
+    if blast:  # only then, so the frames of other games stay as they were
+        frame.data["blast"] = True
+
+
+def run_aftermath(t: Table, frame: Frame) -> bool:
+    d = frame.data
+    while d["stars"]:
+        fid = d["stars"][0]
+        star = t.fig(fid)
+        if star.star_power and d.get("use_power") is None:
+            return False  # use or decline Star Power
+        if d.get("fate") is None:
+            damage = [Status(s) for s in d["hits"][fid]]
+            sp = None
+            if star.star_power and d.get("use_power"):
+                sp = star_power(t.roll(), star.star_power, damage, melee=d["melee"], who=star.name)
+                t.battlefield.update_figure(fid, star_power=sp.remaining)
+                t.emit("star_power", sp.explain(), result=sp, figures=[fid])
+                worst = sp.status
+            else:
+                worst = max(damage, key=lambda s: s.rank)
+            assert worst is not None
+            d["fate"] = {"status": worst.value}
+            attacker = d["cause_rep"]
+            if worst is Status.OBVIOUSLY_DEAD and (attacker is None or attacker >= star.rep):
+                return False  # Cheating Death?
+        fate = star_fate(
+            Status(d["fate"]["status"]),
+            star_rep=star.rep,
+            attacker_rep=d["cause_rep"],
+            cheat_death=bool(d["fate"].get("cheat")),
+        )
+        t.emit("star_fate", f"{star.name}: {fate.explain()}", result=fate, figures=[fid])
+        d["fates"][fid] = {
+            "status": fate.status.value,
+            "cheated": fate.cheated_death,
+            "rep_change": fate.rep_change,
+        }
+        d["stars"].pop(0)
+        d.pop("use_power", None)
+        d.pop("fate", None)
+    t.pop(frame)
+    apply_damage(t, d)
+    return True
+
+
+def decide_aftermath(t: Table, frame: Frame) -> Decision:
+    d = frame.data
+    fid = d["stars"][0]
+    star = t.fig(fid)
+    if d.get("fate") is None:  # Star Power first, only with dice to roll (5.2.1)
+        return Decision(
+            0,
+            star.side,
+            "star_power",
+            f"{star.name} is hit ({', '.join(words(Status(s)) for s in d['hits'][fid])}): "
+            f"roll {star.star_power} Star Power dice (each 1-3 reduces the damage one "
+            "level) or decline (5.2)?",
+            "5.2",
+            (StarPower(fid, True), StarPower(fid, False)),
+            figure=fid,
+        )
+    return Decision(
+        0,
+        star.side,
+        "cheat_death",
+        f"{star.name} would be killed: declare Cheating Death (removed to safety, -1 Rep "
+        "for good) or not (5.2)?",
+        "5.2",
+        (CheatDeath(fid, True), CheatDeath(fid, False)),
+        figure=fid,
+    )
+
+
+def check_aftermath(t: Table, frame: Frame, act: Action) -> None:
+    """Only the awaited choice is legal (see :meth:`_legal`); a Star Power answer
+    once the damage is settled, or with no dice, is refused with the reason: with
+    none left a Star goes straight to Larger Than Life and Cheating Death (5.2.3)."""
+    d = frame.data
+    star = t.fig(d["stars"][0])
+    if isinstance(act, StarPower) and act.figure == star.id:
+        if not star.star_power:
+            raise IllegalActionError(
+                f"{star.name} has no Star Power dice left: Cheating Death needs none (5.2.3)"
+            )
+        raise IllegalActionError(f"{star.name}'s Star Power is already settled (5.2.1)")
+    raise IllegalActionError(t.not_now())
+
+
+def apply_aftermath(t: Table, frame: Frame, act: Action) -> None:
+    d = frame.data
+    if isinstance(act, StarPower):
+        d["use_power"] = act.use
+    elif isinstance(act, CheatDeath):
+        d["fate"]["cheat"] = act.cheat
+
+
+def apply_damage(t: Table, d: dict[str, Any]) -> None:
+    """Damage takes effect; Man Down and Received Fire tests follow (7.9.11, 7.7)."""
+    bf = t.battlefield
+    cause = d["cause"]
+    down: list[str] = []
+    duck: list[str] = []
+    for fid, damage in d["hits"].items():
+        fig = t.fig(fid)
+        if fid in d["fates"]:
+            fate = d["fates"][fid]
+            status = Status(fate["status"])
+            if fate["cheated"]:
+                bf.update_figure(
+                    fid,
+                    status=Status.LEAVE_THE_BATTLEFIELD,
+                    rep=max(2, fig.rep + int(fate["rep_change"])),
+                )
+                t.emit(
+                    "cheat_death",
+                    f"{fig.name} cheats death: removed to safety, Rep now {t.fig(fid).rep} (5.2).",
+                    section="5.2",
+                    figures=[fid],
+                )
+                continue
+        else:
+            status = max((Status(s) for s in damage), key=lambda s: s.rank)
+        if status in (Status.OUT_OF_THE_FIGHT, Status.OBVIOUSLY_DEAD):
+            if fig.status in (Status.OUT_OF_THE_FIGHT, Status.OBVIOUSLY_DEAD):
+                # a wounded figure hit again (carried, or in a blast)
+                if status.rank > fig.status.rank:
+                    bf.update_figure(fid, status=status)
+                continue
+            bf.update_figure(fid, status=status, prone=True)
+            down.append(fid)
+            t.emit(
+                "casualty",
+                f"{fig.name} is {words(status)}.",
+                section="7.9.11" if not d["melee"] else "7.11.5",
+                figures=[fid],
+            )
+        elif status is Status.DUCK_BACK:
+            duck.append(fid)
+        elif status is Status.MINUS_ONE_REP:
+            pass
+    tests: dict[str, list[str]] = {}
+    for fid in d["missed"]:
+        if t.fig(fid).status.can_act:
+            tests.setdefault(fid, []).append(ReactionTest.RECEIVED_FIRE.value)
+    if down:
+        sight = t.sight()
+        for casualty in down:
+            cas = t.fig(casualty)
+            for friend in t.alive(cas.side):
+                if friend.id in duck:
+                    continue
+                near = base_distance(friend, cas) <= 4.0
+                if near and sight.either(friend.id, casualty):
+                    mine = tests.setdefault(friend.id, [])
+                    if ReactionTest.MAN_DOWN.value not in mine:
+                        mine.append(ReactionTest.MAN_DOWN.value)
+    if tests:
+        reaction = t.push("reaction", cause=cause, tests=tests, groups=None, free_will={}, todo=[])
+        if d.get("blast"):
+            reaction.data["blast"] = True
+    for fid in reversed(duck):
+        t.push("duck_back", figure=fid, cause=cause, auto=True, why="damage")
+    for fid in down:
+        if fid in t.state["carrying"]:
+            wounded.drop(t, fid, "goes down and drops")
+        if t.state["grenades"].pop(fid, None) is not None:
+            fig = t.fig(fid)
+            t.emit(
+                "grenade_dropped",
+                f"{fig.name} drops a readied grenade: it explodes on the spot (7.10.1).",
+                section="7.10.1",
+                figures=[fid],
+            )
+            t.blast((fig.x, fig.y), fid, attacker_rep=None)
+
+
+PROCEDURE = Procedure(
+    "aftermath", run_aftermath, decide_aftermath, check_aftermath, apply_aftermath
+)

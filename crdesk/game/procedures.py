@@ -1,0 +1,15 @@
+"""The registry of the book's procedures: frame kind -> its handlers.
+
+Adding a procedure is adding its module (functions of a
+:class:`~crdesk.game.table.Table` and a ``PROCEDURE``) and a line here.  Frame kinds
+not listed yet are still handled by methods of :class:`~crdesk.game.Game`
+(``_run_<kind>`` ...), while the controller is moved into modules (issue 29).
+"""
+
+from __future__ import annotations
+
+from crdesk.game import aftermath
+from crdesk.game.table import Procedure
+
+PROCEDURES: dict[str, Procedure] = {p.kind: p for p in (aftermath.PROCEDURE,)}
+"""Every procedure by the kind of frame it handles."""
