@@ -17,10 +17,16 @@ from typing import TYPE_CHECKING
 
 from crdesk.errors import IllegalActionError
 from crdesk.geometry import movement
-from crdesk.geometry.measure import Point2, arc_of_fire, blast_members, charge_direction
+from crdesk.geometry.measure import (
+    Point2,
+    arc_of_fire,
+    blast_members,
+    charge_direction,
+    cover_from_blast,
+)
 from crdesk.geometry.terrain_index import TerrainIndex
 from crdesk.model import Battlefield, Figure, Status, WeaponCode
-from crdesk.options import RulesOptions
+from crdesk.options import RulesOptions, Weather
 from crdesk.rules.grenades import GRENADE_RANGE
 from crdesk.rules.melee import Approach, Fighter, can_declare_charge, target_charge_dice
 from crdesk.rules.reaction import ReactingFigure
@@ -32,6 +38,7 @@ if TYPE_CHECKING:
     from crdesk.game.actions import Fire
     from crdesk.game.controller import Game
     from crdesk.game.firearms import IndirectPlan, ModeChoice, WeaponPanel
+    from crdesk.game.table import Table
     from crdesk.rules.firearms.odds import FirearmsOdds
 
 STILL_REACTING = frozenset({Status.DUCK_BACK, Status.OUTGUNNED})
@@ -417,3 +424,11 @@ def indirect_problem(game: Game, figure_id: str) -> str | None:
     from crdesk.game import firearms
 
     return firearms.indirect_problem(game, game.fig(figure_id))
+
+
+def blast_covered(t: Table, centre: Point2, fig: Figure) -> bool:
+    """Whether terrain shields the figure from a blast at ``centre`` (7.10.6), judged
+    on the index of a clear day (darkness and weather hide, they do not shield)."""
+    calm = not t.rules.night and t.rules.weather is Weather.CLEAR
+    index = t.vis.index if calm else None
+    return cover_from_blast(t.battlefield, centre, fig, t.rules, index=index).covered

@@ -52,7 +52,7 @@ from crdesk import limits
 from crdesk.cohesion import Cohesion
 from crdesk.dice import DiceLog, DiceSource, counter_face
 from crdesk.errors import CrdeskError, IllegalActionError
-from crdesk.game import adapter, aftermath, encounter, firearms
+from crdesk.game import adapter, aftermath, encounter, firearms, grenades
 from crdesk.game import wounded as wounds
 from crdesk.game.actions import (
     Action,
@@ -94,9 +94,7 @@ from crdesk.geometry import kernels, movement
 from crdesk.geometry.measure import (
     arc_of_fire,
     base_distance,
-    blast_members,
     charge_direction,
-    cover_from_blast,
 )
 from crdesk.model import (
     BandType,
@@ -113,16 +111,6 @@ from crdesk.model import (
 from crdesk.options import RulesOptions, Weather
 from crdesk.rules import activation as act_rules
 from crdesk.rules.common import RuleResult, words
-from crdesk.rules.grenades import (
-    GRENADE_RANGE,
-    BlastFigure,
-    blast,
-    missed_blast,
-    ready_grenade,
-    rocket_shot,
-    rocket_vs_building,
-    throw_grenade,
-)
 from crdesk.rules.in_sight import InSightGroup, in_sight
 from crdesk.rules.melee import Approach, charge, melee
 from crdesk.rules.pef import enemy_reps, np_move, pef_move, pef_resolve, place_pef
@@ -131,10 +119,7 @@ from crdesk.rules.shooting import SECTION as FIRE_SECTION
 from crdesk.rules.shooting import default_allocation, fire
 from crdesk.tables import (
     GRENADE,
-    GRENADE_BANDS,
     PEF_REP,
-    GrenadeReady,
-    GrenadeThrow,
     PefResolution,
     weapon_stats,
 )
@@ -628,6 +613,28 @@ class Game:
         if act.word not in decision.accepts:
             return self.not_now(decision)
         return None
+
+    def blast(
+        self,
+        centre: Point2,
+        cause: str,
+        *,
+        attacker_rep: int | None,
+        weapon: str = GRENADE,
+        missed: bool = False,
+        exclude: Iterable[str] = (),
+    ) -> None:
+        """A blast circle (7.10.5), for the procedures that set one off: the Table's
+        way to :func:`crdesk.game.grenades.blast` (the aftermath's dropped grenade)."""
+        grenades.blast(
+            self,
+            centre,
+            cause,
+            attacker_rep=attacker_rep,
+            weapon=weapon,
+            missed=missed,
+            exclude=exclude,
+        )
 
     def not_now(self, decision: Decision | None = None) -> str:
         """The prompt and the legal choices, for an action that is no choice now."""
@@ -1584,7 +1591,7 @@ class Game:
                 and firearms.may_reload(self, f)
             ):
                 options.append(Reload(f.id))
-            if self._can_ready(frame, f) is None:
+            if grenades.can_ready(self, frame, f) is None:
                 options.append(Ready(f.id))
             if f.id in self.state["carrying"]:
                 options.append(Drop(f.id))
@@ -1647,11 +1654,11 @@ class Game:
             if not fig.prone:
                 raise IllegalActionError(f"{fig.name} is not prone")
         elif isinstance(act, Ready):
-            why = self._can_ready(frame, fig)
+            why = grenades.can_ready(self, frame, fig)
             if why is not None:
                 raise IllegalActionError(why)
         elif isinstance(act, Throw):
-            self._check_throw(frame, fig, act)
+            grenades.check_throw(self, frame, fig, act)
         elif isinstance(act, Pickup):
             wounds.check_pickup(self, frame, fig, act)
         elif isinstance(act, Drop):
@@ -1730,9 +1737,9 @@ class Game:
                 figures=[act.figure],
             )
         elif isinstance(act, Ready):
-            self._ready(frame, self.fig(act.figure))
+            grenades.ready(self, frame, self.fig(act.figure))
         elif isinstance(act, Throw):
-            self._throw(frame, self.fig(act.figure), act.point)
+            grenades.throw(self, frame, self.fig(act.figure), act.point)
         elif isinstance(act, Pickup):
             wounds.pickup(self, frame, self.fig(act.figure), self.fig(act.wounded))
         elif isinstance(act, Drop):
@@ -2508,7 +2515,7 @@ class Game:
         carrying = self.state["carrying"]
         rush = rush or shooter.id in carrying  # carriers fire with the Rush Shot penalty (7.12)
         if weapon_stats(shooter.weapon, self.rules.old_school).blast:
-            self._rocket(shooter, targets[0], rush=rush)
+            grenades.rocket(self, shooter, targets[0], rush=rush)
             return
         if self.rules.firearms_detail:  # fire by the weapon's card (FD §5-§8)
             how = verb or (
@@ -2725,7 +2732,7 @@ class Game:
                     raise IllegalActionError("the exchange of fire breaks off")
                 self._check_fire(fig, shot, reaction=True)
             except IllegalActionError as exc:
-                if cause.status.can_act and self._reaction_throw(fig, cause):
+                if cause.status.can_act and grenades.reaction_throw(self, fig, cause):
                     return
                 self.emit(
                     "no_fire",
@@ -2912,236 +2919,13 @@ class Game:
 
     # -- Grenades and the Rocket Launcher (7.10, 8.4) -------------------------
 
-    def _can_ready(self, frame: Frame, fig: Figure) -> str | None:
-        """None if the figure may ready a grenade now (7.10.1), else why not."""
-        band = self.battlefield.force(fig.side).band
-        if band not in GRENADE_BANDS:
-            return (
-                f"{band.value.title()} forces have no grenades (Military, Guerilla and "
-                "Militia only, 7.10)"
-            )
-        if fig.id in self.state["grenades"]:
-            return f"{fig.name} already holds a readied grenade"
-        if fig.id in self.state["thrown"]:
-            return f"{fig.name} has thrown a grenade this turn: one throw per turn (7.10)"
-        if fig.prone:
-            return f"{fig.name} is prone"
-        half = float(frame.data["allow"][fig.id]) / 2
-        if self.movement_left(frame, fig.id) < half - 1e-9:
-            return f'readying costs half the movement ({fmt_num(half)}"); {fig.name} has less left'
-        return None
-
-    def _ready(self, frame: Frame, fig: Figure) -> None:
-        d = frame.data
-        d["used"][fig.id] = float(d["used"][fig.id]) + float(d["allow"][fig.id]) / 2
-        res = ready_grenade(
-            self.roll(), fig.rep, band=self.battlefield.force(fig.side).band, who=fig.name
-        )
-        self.state["grenades"][fig.id] = {
-            "now": res.result == GrenadeReady.THROW_NOW.value,
-            "activation": d["number"],
-        }
-        self.emit("ready", res.explain(), result=res, figures=[fig.id])
-
-    def _check_throw(self, frame: Frame, fig: Figure, act: Throw) -> None:
-        held = self.state["grenades"].get(fig.id)
-        if held is None:
-            raise IllegalActionError(f"{fig.name} has no readied grenade: ready one first (7.10.1)")
-        if not held["now"] and held["activation"] == frame.data["number"]:
-            raise IllegalActionError(
-                f"{fig.name}'s grenade may not be thrown until next active (7.10.1)"
-            )
-        table = self.battlefield.table
-        x, y = act.point
-        if not (0 <= x <= table.width and 0 <= y <= table.height):
-            raise IllegalActionError("the spot is off the table")
-        reach = max(0.0, math.hypot(x - fig.x, y - fig.y) - fig.radius)
-        if reach > GRENADE_RANGE + 1e-9:
-            raise IllegalActionError(
-                f'a grenade is thrown up to 6"; the spot is {reach:.1f}" from {fig.name} (7.10.3)'
-            )
-
-    def _throw(self, frame: Frame, fig: Figure, spot: Point2) -> None:
-        self._throw_now(fig, spot)
-
-    def _throw_now(self, fig: Figure, spot: Point2) -> None:
-        """Throw the figure's readied grenade at a spot (7.10.3) and resolve the blast."""
-        del self.state["grenades"][fig.id]
-        self.state["thrown"] = sorted(set(self.state["thrown"]) | {fig.id})
-        in_los = movement.sees_point(self.battlefield, fig, spot, self.rules, index=self.vis.index)
-        reach = max(0.0, math.hypot(spot[0] - fig.x, spot[1] - fig.y) - fig.radius)
-        res = throw_grenade(self.roll(), fig.rep, distance=reach, spot_in_los=in_los, who=fig.name)
-        self.emit("throw", res.explain(), result=res, figures=[fig.id])
-        if res.result == GrenadeThrow.OOPS.value:
-            self.blast((fig.x, fig.y), fig.id, attacker_rep=fig.rep)
-        elif res.result == GrenadeThrow.MISS.value:
-            self.blast(spot, fig.id, attacker_rep=fig.rep, missed=True)
-        else:
-            self.blast(spot, fig.id, attacker_rep=fig.rep)
-
-    def _can_throw_at(self, fig: Figure, cause: Figure) -> bool:
-        """Holds a readied grenade, not thrown this turn, with the cause within 6"
-        (7.10.1: thrown "when active or in reaction"; a grenade needs no LOS)."""
-        if fig.id not in self.state["grenades"] or fig.id in self.state["thrown"]:
-            return False
-        reach = max(0.0, math.hypot(cause.x - fig.x, cause.y - fig.y) - fig.radius)
-        return reach <= GRENADE_RANGE
-
     def _shoots_back(self, fig: Figure, cause: Figure) -> bool:
         """Whether the figure can shoot back at the cause of its test: fire at it, or
         throw a readied grenade at it (7.9.1's "cannot shoot back for any reason")."""
         sight = self.sight()
-        return adapter.can_shoot_back(fig, cause, sight, self.rules) or self._can_throw_at(
-            fig, cause
+        return adapter.can_shoot_back(fig, cause, sight, self.rules) or grenades.can_throw_at(
+            self, fig, cause
         )
-
-    def _reaction_throw(self, fig: Figure, cause: Figure) -> bool:
-        """A figure told to fire that cannot, but holds a readied grenade and has the
-        cause within 6", throws it at the cause instead (7.10.1).  True when it threw."""
-        if not self._can_throw_at(fig, cause):
-            return False
-        self.emit(
-            "reaction_throw",
-            f"{fig.name} cannot fire at {cause.name} and throws its readied grenade "
-            "instead (7.10.1).",
-            section="7.10.1",
-            figures=[fig.id, cause.id],
-        )
-        self._throw_now(fig, (cause.x, cause.y))
-        return True
-
-    def blast_covered(self, centre: Point2, fig: Figure) -> bool:
-        """Whether terrain shields the figure from a blast at ``centre`` (7.10.6), judged
-        on the index of a clear day (darkness and weather hide, they do not shield)."""
-        calm = not self.rules.night and self.rules.weather is Weather.CLEAR
-        index = self.vis.index if calm else None
-        return cover_from_blast(self.battlefield, centre, fig, self.rules, index=index).covered
-
-    def blast(
-        self,
-        centre: Point2,
-        cause: str,
-        *,
-        attacker_rep: int | None,
-        weapon: str = GRENADE,
-        missed: bool = False,
-        exclude: Iterable[str] = (),
-    ) -> None:
-        """A blast circle (7.10.5): damage, or Received Fire for those who escape (7.10.6)."""
-        if self.rules.firearms_detail:  # explosive rings instead of the circle (FD §9)
-            firearms.blast(self, centre, cause, attacker_rep, weapon, missed, tuple(exclude))
-            return
-        skip = set(exclude)
-        standing = [f for f in self.battlefield.figures() if f.status.can_act and f.id not in skip]
-        members = blast_members(centre, standing, self.rules)
-        specs = [
-            BlastFigure(f.name, f.rep, self.blast_covered(centre, f), f.prone, id=f.id)
-            for f in members
-        ]
-        where = f"({centre[0]:.1f}, {centre[1]:.1f})"
-        if not specs:
-            self.emit("blast", f"The blast at {where} catches nobody (7.10.5).", section="7.10.5")
-            return
-        res = (
-            missed_blast(specs)
-            if missed
-            else blast(self.roll(), specs, weapon=weapon, options=self.rules)
-        )
-        self.emit(
-            "blast",
-            f"Blast at {where}: {res.explain()}",
-            result=res,
-            figures=[v.id for v in res.figures],
-        )
-        hits = {v.id: [v.damage.status.value] for v in res.figures if v.damage is not None}
-        escaped = [v.id for v in res.figures if v.damage is None]
-        aftermath.push_aftermath(self, cause, attacker_rep, hits, escaped, blast=True)
-
-    def _rocket(self, shooter: Figure, target: Figure, *, rush: bool) -> None:
-        """A Rocket Launcher fired at the figure on a spot (7.10.5); a building area
-        hit collapses with its occupants (8.4)."""
-        sight = self.sight()
-        spec = adapter.target_spec(target, shooter, sight)
-        res = rocket_shot(
-            self.roll(),
-            shooter.rep,
-            target=spec,
-            fast_moving=shooter.fast_moving,
-            rush_shot=rush,
-            who=shooter.name,
-        )
-        self.emit(
-            "fire",
-            f"{shooter.name} fires the Rocket Launcher at {target.name}: {res.explain()}",
-            result=res,
-            figures=[shooter.id, target.id],
-        )
-        self.battlefield.update_figure(shooter.id, out_of_ammo=True)
-        if self.rules.firearms_detail:  # the launcher's round, from its card (FD §3)
-            firearms.spend_blast_round(self, shooter)
-        spot = (target.x, target.y)
-        if not res.on_target:
-            self.blast(spot, shooter.id, attacker_rep=shooter.rep, weapon="RL", missed=True)
-            return
-        area = self._building_area(spot)
-        if area is None:
-            self.blast(spot, shooter.id, attacker_rep=shooter.rep, weapon="RL")
-            return
-        self._collapse(shooter, area, spot)
-
-    def _building_area(self, spot: Point2) -> tuple[str, int] | None:
-        from shapely.geometry import Point
-
-        p = Point(spot)
-        for feature in self.battlefield.features_at(*spot):
-            if isinstance(feature, Building):
-                for k, poly in enumerate(feature.areas):
-                    if poly.covers(p) and f"{feature.id}:{k}" not in self.state["collapsed"]:
-                        return (feature.id, k)
-        return None
-
-    def _collapse(self, shooter: Figure, area: tuple[str, int], spot: Point2) -> None:
-        """8.4: the area collapses; its occupants roll damage, the area above may fall."""
-        from shapely.geometry import Point
-
-        building = self.battlefield.feature(area[0])
-        assert isinstance(building, Building)
-        poly = building.areas[area[1]]
-        floors = self.state["floors"]
-        inside = [
-            f
-            for f in self.battlefield.figures()
-            if f.status.can_act and poly.covers(Point(f.x, f.y))
-        ]
-        lower = [f for f in inside if int(floors.get(f.id, 1)) == 1]
-        upper = [f for f in inside if int(floors.get(f.id, 1)) > 1]
-        collapsed = set(self.state["collapsed"]) | {f"{area[0]}:{area[1]}"}
-        last = all(f"{area[0]}:{k}" in collapsed for k in range(len(building.areas)))
-        res = rocket_vs_building(
-            self.roll(),
-            [(f.name, f.rep, f.id) for f in lower],
-            upper_occupants=[(f.name, f.rep, f.id) for f in upper] if building.floors > 1 else None,
-            last_area_of_level=last,
-            options=self.rules,
-        )
-        self.state["collapsed"] = sorted(collapsed)
-        self.emit(
-            "collapse",
-            f"{building.name}: {res.explain()}",
-            result=res,
-            figures=[f.id for f in inside],
-        )
-        hits: dict[str, list[str]] = {}
-        missed: list[str] = []
-        for occ in (*res.lower, *res.upper):
-            if occ.status is None:
-                missed.append(occ.id)
-            else:
-                hits[occ.id] = [occ.status.value]
-        self.blast(
-            spot, shooter.id, attacker_rep=shooter.rep, weapon="RL", exclude=[f.id for f in inside]
-        )
-        aftermath.push_aftermath(self, shooter.id, shooter.rep, hits, missed, blast=True)
 
     # -- Buildings: floors (8.2) ---------------------------------------------
 

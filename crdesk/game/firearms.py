@@ -121,18 +121,18 @@ from crdesk.rules.shooting import TargetSpec, shot_circumstances
 from crdesk.tables import weapon_stats
 
 if TYPE_CHECKING:
-    from crdesk.game.controller import Game
     from crdesk.game.records import Frame
+    from crdesk.game.table import Table
 
 KEY = "weapons"
 """The game state's key for the figures' weapons (only with the module on)."""
 
 
-def on(game: Game) -> bool:
+def on(game: Table) -> bool:
     return bool(game.rules.firearms_detail)
 
 
-def card_of(game: Game, fig: Figure) -> WeaponCard | None:
+def card_of(game: Table, fig: Figure) -> WeaponCard | None:
     """The card the figure fires with (the scenario's user weapon it names, else its
     category's default card), None when unarmed."""
     return figure_card(fig.weapon, fig.weapon_card, game.scenario.weapon_cards)
@@ -147,7 +147,7 @@ def _row(ws: WeaponState) -> dict[str, Any]:
     }
 
 
-def initial_state(game: Game) -> dict[str, dict[str, Any]]:
+def initial_state(game: Table) -> dict[str, dict[str, Any]]:
     """Every armed figure starts with a full magazine and its card's spares (FD §3)."""
     out: dict[str, dict[str, Any]] = {}
     for fig in game.battlefield.figures():
@@ -160,7 +160,7 @@ def initial_state(game: Game) -> dict[str, dict[str, Any]]:
     return out
 
 
-def weapon_state(game: Game, fig: Figure) -> WeaponState | None:
+def weapon_state(game: Table, fig: Figure) -> WeaponState | None:
     """The figure's weapon now (FD §3, §4); None when unarmed or the module is off."""
     if not on(game):
         return None
@@ -181,7 +181,7 @@ def can_fire_now(ws: WeaponState, old_school: bool = False) -> bool:
     return any(max_dice(ws, m, old_school=old_school) > 0 for m in ws.card.modes)
 
 
-def _store(game: Game, fid: str, ws: WeaponState) -> None:
+def _store(game: Table, fid: str, ws: WeaponState) -> None:
     game.state.setdefault(KEY, {})[fid] = _row(ws)
     empty = not can_fire_now(ws, game.rules.old_school)
     if game.fig(fid).out_of_ammo != empty:
@@ -204,7 +204,7 @@ class ModeChoice:
     """None when usable, else why not."""
 
 
-def modes(game: Game, fig: Figure) -> list[ModeChoice]:
+def modes(game: Table, fig: Figure) -> list[ModeChoice]:
     """The modes of the figure's card with the dice each rolls now, and why a mode cannot
     be used (FD §2, §3): what the fire dialog offers."""
     ws = weapon_state(game, fig)
@@ -226,20 +226,20 @@ def modes(game: Game, fig: Figure) -> list[ModeChoice]:
     return out
 
 
-def _activation_of(game: Game, fid: str) -> Frame | None:
+def _activation_of(game: Table, fid: str) -> Frame | None:
     for frame in reversed(game.frame_stack):
         if frame.kind == "activation" and fid in frame.data["members"]:
             return frame
     return None
 
 
-def _moved(game: Game, fig: Figure) -> bool:
+def _moved(game: Table, fig: Figure) -> bool:
     frame = _activation_of(game, fig.id)
     moved = frame is not None and fig.id in frame.data["moved"]
     return moved or fig.fast_moving
 
 
-def _choose_mode(game: Game, ws: WeaponState, act: Fire) -> FireMode:
+def _choose_mode(game: Table, ws: WeaponState, act: Fire) -> FireMode:
     """The mode the action fires in: the named one, else the current, else the first
     that can fire (see the module's Interpretations)."""
     if act.mode:
@@ -268,7 +268,7 @@ def _support(act: Fire) -> Support:
     return Support(act.support) if act.support else Support.NONE
 
 
-def _fire_targets(game: Game, shooter: Figure, ids: tuple[str, ...]) -> list[FireTarget]:
+def _fire_targets(game: Table, shooter: Figure, ids: tuple[str, ...]) -> list[FireTarget]:
     """Each target with its range and every other standing figure near it (friend or foe)."""
     sight = game.sight()
     standing = [f for f in game.battlefield.figures() if f.status.can_act and f.id != shooter.id]
@@ -286,7 +286,7 @@ def _fire_targets(game: Game, shooter: Figure, ids: tuple[str, ...]) -> list[Fir
 
 
 def _options(
-    game: Game,
+    game: Table,
     shooter: Figure,
     ws: WeaponState,
     act: Fire,
@@ -322,7 +322,7 @@ def _options(
     )
 
 
-def _can_stand(game: Game, fid: str, point: tuple[float, float]) -> bool:
+def _can_stand(game: Table, fid: str, point: tuple[float, float]) -> bool:
     """May the pushed figure be moved straight from where it stands to ``point``?"""
     fig = game.fig(fid)
     table = game.battlefield.table
@@ -340,7 +340,7 @@ def _can_stand(game: Game, fid: str, point: tuple[float, float]) -> bool:
 # Judging and firing
 
 
-def check_fire(game: Game, shooter: Figure, act: Fire, *, reaction: bool) -> None:
+def check_fire(game: Table, shooter: Figure, act: Fire, *, reaction: bool) -> None:
     """Refuse a fire action the figure's card or ammunition does not allow, saying why
     (FD §2-§7); the base game's checks (sight, range, arc) follow in the controller."""
     ws = weapon_state(game, shooter)
@@ -393,7 +393,7 @@ def check_fire(game: Game, shooter: Figure, act: Fire, *, reaction: bool) -> Non
 
 
 def volley(
-    game: Game,
+    game: Table,
     shooter: Figure,
     act: Fire,
     *,
@@ -488,7 +488,7 @@ def _down(hits: dict[str, list[str]]) -> set[str]:
 # Explosions (FD §9)
 
 
-def spend_blast_round(game: Game, shooter: Figure) -> None:
+def spend_blast_round(game: Table, shooter: Figure) -> None:
     """A blast weapon's shot spends one round of its card (FD §3), so a launcher with
     spare rounds reloads from them as any weapon does."""
     ws = weapon_state(game, shooter)
@@ -519,7 +519,7 @@ def _rings_text() -> str:
 
 
 def blast(
-    game: Game,
+    game: Table,
     centre: tuple[float, float],
     cause: str,
     attacker_rep: int | None,
@@ -584,7 +584,7 @@ def blast(
         aftermath.push_aftermath(game, cause, attacker_rep, {}, ids, blast=True)
         return
     specs = [
-        RingFigure(f.name, f.rep, d, game.blast_covered(centre, f), f.prone, id=f.id)
+        RingFigure(f.name, f.rep, d, adapter.blast_covered(game, centre, f), f.prone, id=f.id)
         for d, f in near
     ]
     game.emit(
@@ -633,7 +633,7 @@ def blast(
 # The module's own actions: indirect fire (FD §10), readying a weapon (FD §4)
 
 
-def accepts(game: Game) -> tuple[str, ...]:
+def accepts(game: Table) -> tuple[str, ...]:
     """The action words the module adds to an activation's choices."""
     return ("indirect",) if on(game) else ()
 
@@ -643,7 +643,7 @@ def handles(act: Action) -> bool:
     return isinstance(act, Indirect) or (isinstance(act, Ready) and act.weapon)
 
 
-def check_action(game: Game, frame: Frame, fig: Figure, act: Action) -> None:
+def check_action(game: Table, frame: Frame, fig: Figure, act: Action) -> None:
     """Refuse an indirect fire or a weapon readying the rules do not allow, saying why."""
     if not on(game):
         what = (
@@ -656,7 +656,7 @@ def check_action(game: Game, frame: Frame, fig: Figure, act: Action) -> None:
         _ready_weapon(game, frame, fig)
 
 
-def apply_action(game: Game, frame: Frame, act: Action) -> None:
+def apply_action(game: Table, frame: Frame, act: Action) -> None:
     """Carry out an action :func:`check_action` allowed."""
     fig = game.fig(act.who or "")
     if isinstance(act, Indirect):
@@ -671,7 +671,7 @@ def apply_action(game: Game, frame: Frame, act: Action) -> None:
     )
 
 
-def activation_options(game: Game, frame: Frame, members: list[Figure]) -> list[Action]:
+def activation_options(game: Table, frame: Frame, members: list[Figure]) -> list[Action]:
     """The module's choices an activation offers: readying an unready weapon (FD §4)."""
     out: list[Action] = []
     if not on(game):
@@ -687,7 +687,7 @@ def activation_options(game: Game, frame: Frame, members: list[Figure]) -> list[
     return out
 
 
-def _ready_weapon(game: Game, frame: Frame, fig: Figure) -> ReadinessResult:
+def _ready_weapon(game: Table, frame: Frame, fig: Figure) -> ReadinessResult:
     ws = weapon_state(game, fig)
     if ws is None:
         raise IllegalActionError(f"{fig.name} has no weapon to ready")
@@ -697,7 +697,7 @@ def _ready_weapon(game: Game, frame: Frame, fig: Figure) -> ReadinessResult:
         raise IllegalActionError(f"{fig.name}: {exc}") from None
 
 
-def _indirect_shooter_why(game: Game, frame: Frame, fig: Figure) -> str | None:
+def _indirect_shooter_why(game: Table, frame: Frame, fig: Figure) -> str | None:
     """Why ``fig`` may fire indirectly at no spot at all now (None: some spot may do)."""
     d = frame.data
     if fig.id in d["fired"]:
@@ -719,7 +719,7 @@ def _indirect_shooter_why(game: Game, frame: Frame, fig: Figure) -> str | None:
     return None
 
 
-def _check_indirect(game: Game, frame: Frame, fig: Figure, act: Indirect) -> None:
+def _check_indirect(game: Table, frame: Frame, fig: Figure, act: Indirect) -> None:
     why = _indirect_shooter_why(game, frame, fig)
     if why is not None:
         raise IllegalActionError(why)
@@ -743,7 +743,7 @@ def _check_indirect(game: Game, frame: Frame, fig: Figure, act: Indirect) -> Non
         )
 
 
-def spotter(game: Game, shooter: Figure, spot: tuple[float, float]) -> Figure | None:
+def spotter(game: Table, shooter: Figure, spot: tuple[float, float]) -> Figure | None:
     """The friend who spots for an indirect shot (FD §10): able to act, seeing the spot,
     and within 4" of the shooter (any distance with the radio option); the nearest to
     the shooter when several could."""
@@ -764,7 +764,7 @@ def spotter(game: Game, shooter: Figure, spot: tuple[float, float]) -> Figure | 
     return None
 
 
-def _indirect(game: Game, frame: Frame, fig: Figure, spot: tuple[float, float]) -> None:
+def _indirect(game: Table, frame: Frame, fig: Figure, spot: tuple[float, float]) -> None:
     """Fire at the unseen spot (FD §10); on the spot it bursts in the rings (§9), off it
     those it would have reached take Received Fire."""
     frame.data["fired"].append(fig.id)
@@ -829,7 +829,7 @@ class IndirectPlan:
     (:func:`~crdesk.rules.firearms.odds.rings_odds`); multiply by :attr:`on_spot`."""
 
 
-def indirect_plan(game: Game, fig: Figure, spot: tuple[float, float]) -> IndirectPlan:
+def indirect_plan(game: Table, fig: Figure, spot: tuple[float, float]) -> IndirectPlan:
     """The plan of ``fig``'s indirect shot at ``spot`` (FD §9, §10); IllegalActionError
     with the module off or no weapon card."""
     ws = weapon_state(game, fig)
@@ -848,7 +848,7 @@ def indirect_plan(game: Game, fig: Figure, spot: tuple[float, float]) -> Indirec
         if d > EXPLOSIVE_RECEIVED_FIRE:
             continue
         cls = ring_class(d)
-        covered = cls is not None and game.blast_covered(spot, f)
+        covered = cls is not None and adapter.blast_covered(game, spot, f)
         rings.append(
             (f.id, cls.label if cls is not None else "Received Fire", d, covered or f.prone)
         )
@@ -871,7 +871,7 @@ def indirect_plan(game: Game, fig: Figure, spot: tuple[float, float]) -> Indirec
     )
 
 
-def indirect_problem(game: Game, fig: Figure) -> str | None:
+def indirect_problem(game: Table, fig: Figure) -> str | None:
     """Why ``fig`` cannot fire indirectly at any spot now (None: some spot may do; the
     spot's own checks -- range, sight -- are :meth:`Game.legal`'s)."""
     if not on(game):
@@ -886,12 +886,12 @@ def indirect_problem(game: Game, fig: Figure) -> str | None:
 # Reloading and readiness
 
 
-def may_reload(game: Game, fig: Figure) -> bool:
+def may_reload(game: Table, fig: Figure) -> bool:
     """Whether a Reload may be offered (always with the module off)."""
     return not on(game) or reload_problem(game, fig) is None
 
 
-def reload_problem(game: Game, fig: Figure) -> str | None:
+def reload_problem(game: Table, fig: Figure) -> str | None:
     """Why the figure cannot swap magazines now (FD §3), or None."""
     ws = weapon_state(game, fig)
     if ws is None:
@@ -903,7 +903,7 @@ def reload_problem(game: Game, fig: Figure) -> str | None:
     return None
 
 
-def do_reload(game: Game, fid: str) -> None:
+def do_reload(game: Table, fid: str) -> None:
     """One spare magazine into the weapon (FD §3, 7.9.2)."""
     fig = game.fig(fid)
     ws = weapon_state(game, fig)
@@ -913,7 +913,7 @@ def do_reload(game: Game, fid: str) -> None:
     game.emit("magazine", f"{fig.name}: {res.reason}", result=res, section=fd(3), figures=[fid])
 
 
-def start_activation(game: Game, members: list[str]) -> None:
+def start_activation(game: Table, members: list[str]) -> None:
     """Unready weapons are readied at the start of the owner's activation (FD §4)."""
     for fid in members:
         fig = game.fig(fid)
@@ -929,7 +929,7 @@ def start_activation(game: Game, members: list[str]) -> None:
 # What the play mode shows
 
 
-def plan(game: Game, shooter: Figure, act: Fire) -> str:
+def plan(game: Table, shooter: Figure, act: Fire) -> str:
     """How the firing's dice go, in one sentence (FD §5, §6): the fire dialog's header,
     which must not say "share N dice among the enemies" of a Full Auto volley or a
     buckshot shell, whose dice the rules give out."""
@@ -969,7 +969,7 @@ def plan(game: Game, shooter: Figure, act: Fire) -> str:
     )
 
 
-def odds(game: Game, shooter: Figure, act: Fire) -> FirearmsOdds:
+def odds(game: Table, shooter: Figure, act: Fire) -> FirearmsOdds:
     """The exact odds per die of this fire action (FD §11), as it would be fired now."""
     ws = weapon_state(game, shooter)
     if ws is None:
@@ -1042,7 +1042,7 @@ class WeaponPanel:
         return self.state.summary()
 
 
-def panel(game: Game, fig: Figure) -> WeaponPanel | None:
+def panel(game: Table, fig: Figure) -> WeaponPanel | None:
     """The figure's weapon card, mode, rounds left and the choices it has now (FD §11);
     None with the module off or an unarmed figure."""
     ws = weapon_state(game, fig)
@@ -1062,7 +1062,7 @@ def panel(game: Game, fig: Figure) -> WeaponPanel | None:
     return WeaponPanel(fig.id, ws.card, ws, tuple(modes(game, fig)), aim, support, walk)
 
 
-def full_auto_rank(game: Game, cause: Figure) -> int | None:
+def full_auto_rank(game: Table, cause: Figure) -> int | None:
     """The Outgunned Ranking a figure testing because of ``cause`` reads: one higher
     when the cause's weapon last fired on Full Auto (FD §5; the tests follow the volley
     that caused them), else None (the weapon's own, :func:`adapter.outgunned`)."""

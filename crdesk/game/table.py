@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from crdesk.game.actions import Action
     from crdesk.game.adapter import Sight
     from crdesk.game.records import Decision, Frame
-    from crdesk.model import Battlefield, Figure
+    from crdesk.model import Battlefield, Figure, Scenario
     from crdesk.options import RulesOptions
     from crdesk.rules.common import RuleResult
     from crdesk.visibility import VisibilityService
@@ -35,6 +35,8 @@ class Table(Protocol):
     """What the rules procedures share.  Everything here is part of the game's state
     or a question about it; a procedure changes the game only through these."""
 
+    scenario: Scenario
+    """The scenario being played (its rules, its user weapon cards, FD §2)."""
     battlefield: Battlefield
     """The game's own copy of the scenario's table, figures and terrain; the sight
     engine and cohesion follow every change made through its methods."""
@@ -99,6 +101,10 @@ class Table(Protocol):
         """Inches the figure may still move in the activation ``frame`` (7.4)."""
         ...
 
+    def sighted_by(self, fid: str) -> set[str]:
+        """The enemies able to act in sight of the figure, either way (7.6)."""
+        ...
+
     def not_now(self, decision: Decision | None = None) -> str:
         """Why an action is no choice now: the awaited decision and its legal choices."""
         ...
@@ -117,6 +123,12 @@ class Table(Protocol):
     ) -> None:
         """A blast circle at ``centre`` set off by ``cause`` (7.10.5): damage, or
         Received Fire for those who escape it (7.10.6)."""
+        ...
+
+    def involuntary_in_sight(self, fid: str, before: set[str], how: str) -> None:
+        """The In Sight test a figure moved against its will sets off when it comes
+        into the sight of an enemy not seen in this activation phase (7.6.2);
+        ``before``: :meth:`sighted_by` before the move, ``how``: the move, in words."""
         ...
 
 
