@@ -53,6 +53,8 @@ from crdesk.cohesion import Cohesion
 from crdesk.dice import DiceLog, DiceSource, counter_face
 from crdesk.errors import CrdeskError, IllegalActionError
 from crdesk.game import adapter, aftermath, encounter, firearms, grenades
+from crdesk.game import buildings as building_rules
+from crdesk.game import fire as shooting
 from crdesk.game import wounded as wounds
 from crdesk.game.actions import (
     Action,
@@ -92,7 +94,6 @@ from crdesk.game.procedures import PROCEDURES
 from crdesk.game.records import CHANCE, Decision, Event, Frame, Outcome, Seat, Step
 from crdesk.geometry import kernels, movement
 from crdesk.geometry.measure import (
-    arc_of_fire,
     base_distance,
     charge_direction,
 )
@@ -115,13 +116,11 @@ from crdesk.rules.in_sight import InSightGroup, in_sight
 from crdesk.rules.melee import Approach, charge, melee
 from crdesk.rules.pef import enemy_reps, np_move, pef_move, pef_resolve, place_pef
 from crdesk.rules.reaction import Losses, ReactionTest, reaction_test
-from crdesk.rules.shooting import SECTION as FIRE_SECTION
-from crdesk.rules.shooting import default_allocation, fire
+from crdesk.rules.shooting import default_allocation
 from crdesk.tables import (
     GRENADE,
     PEF_REP,
     PefResolution,
-    weapon_stats,
 )
 from crdesk.visibility import VisibilityService
 
@@ -1601,7 +1600,7 @@ class Game:
             options.append(NpMove(d["leader"]))
         options.extend(firearms.activation_options(self, frame, members))
         for f in members:
-            for target in self._auto_targets(f, active=True, frame=frame):
+            for target in shooting.auto_targets(self, f, active=True, frame=frame):
                 options.append(target)
                 break
         leader = self.fig(d["leader"]).name
@@ -1644,7 +1643,7 @@ class Game:
                 raise IllegalActionError(f"{fig.name} has already fired this activation (7.2)")
             if fid in d["reloading"]:
                 raise IllegalActionError(f"{fig.name} is reloading and cannot fire (7.9.2)")
-            self._check_fire(fig, act, reaction=False)
+            shooting.check_fire(self, fig, act, reaction=False)
         elif isinstance(act, Charge):
             self._check_charge(frame, fig, act)
         elif isinstance(act, Prone):
@@ -1665,7 +1664,7 @@ class Game:
             if fid not in self.state["carrying"]:
                 raise IllegalActionError(f"{fig.name} is carrying nobody")
         elif isinstance(act, ChangeFloor):
-            self._check_floor(frame, fig, act)
+            building_rules.check_floor(self, frame, fig, act)
         elif isinstance(act, Capture):
             self._check_capture(fig, act)
         elif isinstance(act, Exit):
@@ -1712,7 +1711,7 @@ class Game:
             self._walk(frame, self.fig(act.figure), act)
         elif isinstance(act, Fire):
             d["fired"].append(act.figure)
-            self._volley(self.fig(act.figure), act, rush=False, cause_of_reaction=None)
+            shooting.volley(self, self.fig(act.figure), act, rush=False, cause_of_reaction=None)
         elif isinstance(act, Charge):
             self._start_charge(frame, act)
         elif isinstance(act, Prone):
@@ -1745,7 +1744,7 @@ class Game:
         elif isinstance(act, Drop):
             wounds.drop(self, act.figure, "puts down")
         elif isinstance(act, ChangeFloor):
-            self._change_floor(frame, self.fig(act.figure), act.floor)
+            building_rules.change_floor(self, frame, self.fig(act.figure), act.floor)
         elif isinstance(act, Capture):
             self._capture(self.fig(act.figure), self.fig(act.target), isinstance(act, Dispatch))
         elif isinstance(act, Exit):
@@ -2043,7 +2042,11 @@ class Game:
                 entering = done.get(b.id) == "enter"
                 for k in range(first):
                     w = walkers[k]
-                    if (self._building_of(w) is b) if entering else self._notices(w, b):
+                    if (
+                        (building_rules.building_of(self, w) is b)
+                        if entering
+                        else self._notices(w, b)
+                    ):
                         first = k
                         break
         return first
@@ -2272,7 +2275,7 @@ class Game:
 
     def _book_in_sight_action(self, fig: Figure) -> Action:
         """7.6.4 for a Grunt: fire, else charge within 6", else Duck Back if in range."""
-        for shot in self._auto_targets(fig, active=False):
+        for shot in shooting.auto_targets(self, fig, active=False):
             return shot
         sight = self.sight()
         enemies = [e for e in self.alive(self.enemy_of(fig.side)) if sight.sees(fig.id, e.id)]
@@ -2289,7 +2292,7 @@ class Game:
     def _decide_in_sight(self, frame: Frame) -> Decision:
         d = frame.data
         fig = self.fig(d["order"][d["index"]])
-        options: list[Action] = list(self._auto_targets(fig, active=False))
+        options: list[Action] = list(shooting.auto_targets(self, fig, active=False))
         sight = self.sight()
         for e in self.alive(self.enemy_of(fig.side)):
             if sight.sees(fig.id, e.id) and sight.distance(fig.id, e.id) <= CHARGE_REACH:
@@ -2312,7 +2315,7 @@ class Game:
         if act.who != fid:
             raise IllegalActionError(f"it is {self.fig(fid).name}'s In Sight action")
         if isinstance(act, Fire):
-            self._check_fire(self.fig(fid), act, reaction=False)
+            shooting.check_fire(self, self.fig(fid), act, reaction=False)
         elif not isinstance(act, (CarryOn, DuckBack, Charge)):
             raise IllegalActionError(f"{act} is not an In Sight action (7.6.4)")
 
@@ -2324,7 +2327,7 @@ class Game:
 
     def _in_sight_action(self, fig: Figure, act: Action) -> None:
         if isinstance(act, Fire):
-            self._volley(fig, act, rush=False, cause_of_reaction=None)
+            shooting.volley(self, fig, act, rush=False, cause_of_reaction=None)
         elif isinstance(act, Charge):
             self._charge([fig], self.fig(act.target))
         elif isinstance(act, DuckBack):
@@ -2348,225 +2351,6 @@ class Game:
         return min(foes, key=lambda e: base_distance(fig, e)).id
 
     # -- Shooting (7.9) --------------------------------------------------
-
-    def _eligible_targets(self, shooter: Figure) -> list[Figure]:
-        """Enemies the shooter sees, in range and able to be targeted (7.9.4, 7.9.8)."""
-        if not adapter.can_fire(shooter):
-            return []
-        sight = self.sight()
-        rng = adapter.weapon_range(shooter, self.rules)
-        return [
-            e
-            for e in self.alive(self.enemy_of(shooter.side))
-            if sight.sees(shooter.id, e.id) and sight.distance(shooter.id, e.id) <= rng
-        ]
-
-    def _auto_targets(self, fig: Figure, *, active: bool, frame: Frame | None = None) -> list[Fire]:
-        """The book's shot for a Grunt: the nearest enemy first, the arc towards the most
-        others, each eligible enemy in it targeted once before any twice (7.9.7, 7.9.8)."""
-        if fig.status in adapter.STILL_REACTING:
-            return []
-        if frame is not None and (
-            fig.id in frame.data["fired"] or fig.id in frame.data["reloading"]
-        ):
-            return []
-        if fig.weapon is WeaponCode.NONE:
-            return []
-        targets = self._eligible_targets(fig)
-        if not targets:
-            return []
-        first = min(targets, key=lambda e: (base_distance(fig, e), e.id))
-        if weapon_stats(fig.weapon, self.rules.old_school).blast:
-            return [Fire(fig.id, ((first.id, 0),))]
-        dice = adapter.target_dice(fig, self.rules)
-        best: list[Figure] = [first]
-        for side in ("left", "right"):
-            arc = arc_of_fire(fig, first, targets, float(dice), side)
-            if len(arc) > len(best):
-                best = arc
-        best = best[:dice]
-        alloc = default_allocation(dice, len(best))
-        return [Fire(fig.id, tuple((t.id, n) for t, n in zip(best, alloc, strict=True)))]
-
-    def _check_fire(self, shooter: Figure, act: Fire, *, reaction: bool) -> None:
-        if shooter.weapon is WeaponCode.NONE:
-            raise IllegalActionError(f"{shooter.name} has no ranged weapon")
-        stats = weapon_stats(shooter.weapon, self.rules.old_school)
-        if act.detailed and not (self.rules.firearms_detail and not stats.blast):
-            raise IllegalActionError(
-                "fire modes and options are for the Firearms Detail rules"
-                + (", not blast weapons" if stats.blast else ", off in this scenario")
-                + " (FD §5)"
-            )
-        if self.rules.firearms_detail and not stats.blast:
-            firearms.check_fire(self, shooter, act, reaction=reaction)
-        if stats.blast and len(act.targets) != 1:
-            raise IllegalActionError(
-                f"{stats.name} fires at the spot of one figure, with a blast circle (7.10.5)"
-            )
-        if shooter.out_of_ammo:
-            raise IllegalActionError(f"{shooter.name} is out of ammo: reload first (7.9.2)")
-        opening = self._opening_of(shooter)
-        if opening is not None:
-            others = set(self.state["fired_from"].get(opening, [])) - {shooter.id}
-            if len(others) >= 2:
-                raise IllegalActionError(
-                    "up to two figures may fire from each door or window (8.5): "
-                    + ", ".join(sorted(self.fig(o).name for o in others))
-                    + " already have"
-                )
-        if not reaction and shooter.status in adapter.STILL_REACTING:
-            raise IllegalActionError(
-                f"{shooter.name} ducked back and may not fire until next active (7.4.4)"
-            )
-        ids = act.target_ids
-        if len(set(ids)) != len(ids):
-            raise IllegalActionError("name each target once, with the dice it gets (7.9.9)")
-        if len(ids) > stats.target:
-            raise IllegalActionError(
-                f"{stats.name} has Target {stats.target}: at most {stats.target} targets"
-            )
-        counts = [n for _, n in act.targets]
-        if stats.blast:
-            counts = [0]
-        elif any(counts) and (
-            0 in counts or (sum(counts) != stats.target and not self.rules.firearms_detail)
-        ):
-            raise IllegalActionError(
-                f"give every target at least one die and {stats.target} dice in all (7.9.9), "
-                f"got {counts}"
-            )
-        sight = self.sight()
-        rng = adapter.weapon_range(shooter, self.rules)
-        targets: list[Figure] = []
-        for tid in ids:
-            try:
-                t = self.fig(tid)
-            except CrdeskError:
-                raise IllegalActionError(f"there is no figure {tid!r}") from None
-            if t.side == shooter.side:
-                raise IllegalActionError(f"{t.name} is a friend, not a target")
-            if not t.status.can_act:
-                raise IllegalActionError(f"{t.name} is {words(t.status)}: not a target")
-            if not sight.sees(shooter.id, t.id) and self.vis.hides(t.id, shooter.id):
-                raise IllegalActionError(
-                    f"{t.name} ducked back into Cover from {shooter.name}: neither sees the "
-                    "other until it is next active or moves, or the Cover no longer holds "
-                    "(7.4.4)"
-                )
-            if not sight.sees(shooter.id, t.id):
-                why = self.vis.explain(shooter.id, t.id)
-                raise IllegalActionError(
-                    f"{shooter.name} has no line of sight to {t.name} ({_why_text(why)}) (7.9.4)"
-                )
-            dist = sight.distance(shooter.id, t.id)
-            if dist > rng:
-                raise IllegalActionError(
-                    f"{t.name} is {dist:.1f}\" away, beyond the {stats.name}'s range of "
-                    f'{fmt_num(rng)}" (7.9)'
-                )
-            targets.append(t)
-        if reaction or stats.blast:
-            return  # a reaction always fires at the figure that caused it (7.9.8)
-        first = targets[0]
-        eligible = self._eligible_targets(shooter)
-        alloc = counts if any(counts) else list(default_allocation(stats.target, len(ids)))
-        best_reason = ""
-        for side in ("left", "right"):
-            arc = arc_of_fire(shooter, first, eligible, float(stats.target), side)
-            if not all(t in arc for t in targets):
-                best_reason = best_reason or (
-                    f'the targets must stand within a {stats.target}" arc of fire starting at '
-                    f"{first.name} (7.9.7)"
-                )
-                continue
-            if max(alloc) > 1 and len(targets) < min(len(arc), stats.target):
-                left_out = [t.name for t in arc if t not in targets]
-                best_reason = (
-                    "every eligible enemy in the arc must be targeted once before any is "
-                    f"targeted twice (7.9.8): {', '.join(left_out)}"
-                )
-                continue
-            return
-        raise IllegalActionError(best_reason)
-
-    def _volley(
-        self,
-        shooter: Figure,
-        act: Fire,
-        *,
-        rush: bool,
-        cause_of_reaction: str | None,
-        verb: str = "",
-        missed_carry_on: bool = False,
-    ) -> None:
-        """Fire one weapon (7.9.9-7.9.11) and queue what follows: damage, then the tests.
-
-        ``missed_carry_on``: a target missed takes no Received Fire test (a charger the
-        charged figure fired at, 7.11.2's "No Reaction Tests taken")."""
-        self.state["volleys"] += 1
-        opening = self._opening_of(shooter)
-        if opening is not None:
-            fired = self.state["fired_from"].setdefault(opening, [])
-            if shooter.id not in fired:
-                fired.append(shooter.id)
-        sight = self.sight()
-        targets = [self.fig(t) for t in act.target_ids]
-        carrying = self.state["carrying"]
-        rush = rush or shooter.id in carrying  # carriers fire with the Rush Shot penalty (7.12)
-        if weapon_stats(shooter.weapon, self.rules.old_school).blast:
-            grenades.rocket(self, shooter, targets[0], rush=rush)
-            return
-        if self.rules.firearms_detail:  # fire by the weapon's card (FD §5-§8)
-            how = verb or (
-                "Rush Shot" if rush else ("returns fire" if cause_of_reaction else "fires")
-            )
-            how = how if verb else f"{how} at"
-            firearms.volley(self, shooter, act, rush=rush, how=how, missed_carry_on=missed_carry_on)
-            return
-        specs = [
-            adapter.target_spec(t, shooter, sight, carrying=wounds.carried(self, t.id))
-            for t in targets
-        ]
-        counts = [n for _, n in act.targets]
-        res = fire(
-            self.roll(),
-            shooter.rep,
-            shooter.weapon,
-            specs,
-            allocation=counts if any(counts) else None,
-            fast_moving=shooter.fast_moving,
-            rush_shot=rush,
-            options=self.rules,
-            who=shooter.name,
-        )
-        names = ", ".join(t.name for t in targets)
-        how = verb or ("Rush Shot" if rush else ("returns fire" if cause_of_reaction else "fires"))
-        how = how if verb else f"{how} at"
-        said = res.explain()
-        if missed_carry_on:
-            said = said.replace(
-                f"Missed: takes Received Fire ({FIRE_SECTION}).",
-                "Missed: no Reaction Test, the charge goes on (7.11.2).",
-            )
-        self.emit(
-            "fire",
-            f"{shooter.name} {how} {names}: {said}",
-            result=res,
-            figures=[shooter.id, *act.target_ids],
-        )
-        if res.out_of_ammo:
-            self.battlefield.update_figure(shooter.id, out_of_ammo=True)
-        hits: dict[str, list[str]] = {}
-        missed: list[str] = []
-        for t, tr in zip(targets, res.targets, strict=True):
-            if tr.hits:
-                hits[t.id] = [d.status.value for d in tr.damage]
-            elif not missed_carry_on:
-                missed.append(t.id)
-            if tr.carried_damage and t.id in carrying:
-                hits[carrying[t.id]] = [d.status.value for d in tr.carried_damage]
-        aftermath.push_aftermath(self, shooter.id, shooter.rep, hits, missed)
 
     # -- after fire or melee: damage, Star Power, then the reaction tests ----
 
@@ -2614,7 +2398,7 @@ class Game:
             for f in group
             if self.fig(f).is_star and self.fig(f).status.can_act and f not in d["free_will"]
         )
-        tests = " and ".join(ReactionTest(t).label for t in d["tests"][star.id])
+        tests = " and ".join(ReactionTest(tgt).label for tgt in d["tests"][star.id])
         return Decision(
             0,
             star.side,
@@ -2636,11 +2420,11 @@ class Game:
             return
         cause = self.fig(d["cause"])
         sight = self.sight()
-        tests_of = {f: [ReactionTest(t) for t in d["tests"][f]] for f in group}
+        tests_of = {f: [ReactionTest(tgt) for tgt in d["tests"][f]] for f in group}
         union = tuple(
-            t
-            for t in (ReactionTest.RECEIVED_FIRE, ReactionTest.MAN_DOWN)
-            if any(t in ts for ts in tests_of.values())
+            tgt
+            for tgt in (ReactionTest.RECEIVED_FIRE, ReactionTest.MAN_DOWN)
+            if any(tgt in ts for ts in tests_of.values())
         )
         # what fired on them: a blast weapon ranks 5 whoever threw it (7.9.1, 7.10);
         # Full Auto counts the shooter's Outgunned Ranking +1 (FD §5)
@@ -2675,7 +2459,7 @@ class Game:
         self.emit("reaction", res.explain(), result=res, figures=group)
         todo: list[dict[str, Any]] = []
         for fr in res.figures:
-            own = [s for t, _, s in fr.by_test if t in tests_of[fr.id]]
+            own = [s for tgt, _, s in fr.by_test if tgt in tests_of[fr.id]]
             status = max(own, key=lambda s: s.rank)
             fig = self.fig(fr.id)
             if fig.status in adapter.STILL_REACTING and fig.status.rank > status.rank:
@@ -2730,7 +2514,7 @@ class Game:
                     raise IllegalActionError(f"{cause.name} is already down")
                 if self.state["volleys"] >= EXCHANGE_LIMIT:
                     raise IllegalActionError("the exchange of fire breaks off")
-                self._check_fire(fig, shot, reaction=True)
+                shooting.check_fire(self, fig, shot, reaction=True)
             except IllegalActionError as exc:
                 if cause.status.can_act and grenades.reaction_throw(self, fig, cause):
                     return
@@ -2742,7 +2526,8 @@ class Game:
                 )
                 return
             dice = adapter.target_dice(fig, self.rules)
-            self._volley(
+            shooting.volley(
+                self,
                 fig,
                 Fire(fig.id, ((cause_id, dice),)),
                 rush=status is Status.RUSH_SHOT,
@@ -2928,54 +2713,6 @@ class Game:
         )
 
     # -- Buildings: floors (8.2) ---------------------------------------------
-
-    def _building_of(self, fig: Figure) -> Building | None:
-        for feature in self.battlefield.features_at(fig.x, fig.y):
-            if isinstance(feature, Building):
-                return feature
-        return None
-
-    def _check_floor(self, frame: Frame, fig: Figure, act: ChangeFloor) -> None:
-        building = self._building_of(fig)
-        if building is None:
-            raise IllegalActionError(f"{fig.name} is not inside a building (8.2)")
-        here = int(self.state["floors"].get(fig.id, 1))
-        if not 1 <= act.floor <= building.floors:
-            raise IllegalActionError(f"{building.name} has floors 1 to {building.floors}")
-        if act.floor == here:
-            raise IllegalActionError(f"{fig.name} is already on floor {here}")
-        if abs(act.floor - here) != 1:
-            raise IllegalActionError("a figure changes one floor at a time (8.2)")
-        d = frame.data
-        if fig.id in d["moved"] or fig.id in d["fired"] or float(d["used"][fig.id]) > 0:
-            raise IllegalActionError(
-                f"changing floor takes {fig.name}'s whole activation: it has already acted (8.2)"
-            )
-
-    def _change_floor(self, frame: Frame, fig: Figure, floor: int) -> None:
-        d = frame.data
-        d["used"][fig.id] = d["allow"][fig.id]
-        d["fired"].append(fig.id)
-        d["moved"].append(fig.id)
-        floors = self.state["floors"]
-        if floor == 1:
-            floors.pop(fig.id, None)
-        else:
-            floors[fig.id] = floor
-        self.emit(
-            "floor",
-            f"{fig.name} moves to floor {floor}: that is its whole activation (8.2).",
-            section="8.2",
-            figures=[fig.id],
-        )
-
-    def _opening_of(self, fig: Figure) -> str | None:
-        """The door or window a figure inside a building stands at, as "feature:n" (8.5)."""
-        vp = self.vis.viewpoints()  # where the sight engine placed every figure
-        place = vp.places[self.sight().pos[fig.id]]
-        if place.building < 0 or not place.openings:
-            return None
-        return f"{self.vis.index.features[place.building]}:{place.openings[0]}"
 
     # -- Auto-kill or capture (7.9.12), leaving the table ----------------------
 
@@ -3404,7 +3141,9 @@ class Game:
             if state == "noticed":
                 continue
             if state == "enter":
-                inside = next((f for f in viewers if self._building_of(f) is b), None)
+                inside = next(
+                    (f for f in viewers if building_rules.building_of(self, f) is b), None
+                )
                 if inside is not None:
                     flags.setdefault("buildings", {})[b.id] = "noticed"
                     self._building_areas_pefs(b, inside)
@@ -3790,12 +3529,13 @@ class Game:
             if fire_at and target.status.can_act:
                 shot = Fire(target.id, tuple((c, 0) for c in fire_at))
                 try:
-                    self._check_fire(target, shot, reaction=True)
+                    shooting.check_fire(self, target, shot, reaction=True)
                 except IllegalActionError:
                     return True
                 dice = adapter.target_dice(target, self.rules)
                 alloc = default_allocation(dice, len(fire_at))
-                self._volley(
+                shooting.volley(
+                    self,
                     target,
                     Fire(target.id, tuple(zip(fire_at, alloc, strict=True))),
                     rush=bool(d["rush"]),
@@ -3889,13 +3629,6 @@ def _plain(data: Any) -> Any:
 
 def _faces(faces: Sequence[int]) -> str:
     return ",".join(map(str, faces)) or "no dice"
-
-
-def _why_text(result: Any) -> str:
-    reason = getattr(result, "reason", None)
-    text = getattr(reason, "value", None) or str(reason or "blocked")
-    by = getattr(result, "blocker", None) or getattr(result, "feature_id", None)
-    return f"{text.replace('_', ' ')}" + (f": {by}" if by else "")
 
 
 def _bearing(a: Point2, b: Point2) -> float:

@@ -3,7 +3,7 @@ charge's circumstances, read the table as the controller does."""
 
 from __future__ import annotations
 
-from crdesk.game import Game, adapter
+from crdesk.game import Game, adapter, fire
 from crdesk.model import BandType, Battlefield, Figure, Force, Scenario, Table, WeaponCode
 from crdesk.odds import charge_odds
 from crdesk.rules.melee import Approach
@@ -58,7 +58,7 @@ def test_eligible_targets_are_the_controllers() -> None:
     for fid in ("p1", "p2"):
         shooter = game.fig(fid)
         mine = adapter.eligible_targets(shooter, figures, game.sight(), game.rules)
-        assert mine == game._eligible_targets(shooter)  # the reference
+        assert mine == fire.eligible_targets(game, shooter)  # the reference
     game.battlefield.update_figure("e2", out_of_ammo=True)  # still a target
     shooter = game.fig("p1")
     ids = [f.id for f in adapter.eligible_targets(shooter, figures, game.sight(), game.rules)]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from crdesk.errors import IllegalActionError
-from crdesk.game import CHANCE, Game, GameSettings
+from crdesk.game import CHANCE, Game, GameSettings, buildings
 from crdesk.game.actions import Activate, DiceFaces, End, Move, Pass
 from crdesk.model import EncounterType
 from tests.game.games import scenario
@@ -314,7 +314,7 @@ def test_up_to_two_figures_fire_from_one_window() -> None:
     game = Game.new(sc, dice="manual")
     game.play("dice 4,1")
     game.play("activate p3")
-    key = game._opening_of(game.battlefield.figure("p3"))
+    key = buildings.opening_of(game, game.battlefield.figure("p3"))
     assert key is not None and key.startswith("building-1:")
     assert game.legal("fire p3 at e1") is None
     game.state["fired_from"][key] = ["p1", "p2"]  # two have fired from it this turn

@@ -1,0 +1,63 @@
+"""Buildings (8): which building a figure is in, changing floors (8.2), and the
+door or window a figure fires from, two figures at most each (8.5).
+"""
+
+from __future__ import annotations
+
+from crdesk.errors import IllegalActionError
+from crdesk.game.actions import ChangeFloor
+from crdesk.game.records import Frame
+from crdesk.game.table import Table
+from crdesk.model import Building, Figure
+
+
+def building_of(t: Table, fig: Figure) -> Building | None:
+    for feature in t.battlefield.features_at(fig.x, fig.y):
+        if isinstance(feature, Building):
+            return feature
+    return None
+
+
+def check_floor(t: Table, frame: Frame, fig: Figure, act: ChangeFloor) -> None:
+    building = building_of(t, fig)
+    if building is None:
+        raise IllegalActionError(f"{fig.name} is not inside a building (8.2)")
+    here = int(t.state["floors"].get(fig.id, 1))
+    if not 1 <= act.floor <= building.floors:
+        raise IllegalActionError(f"{building.name} has floors 1 to {building.floors}")
+    if act.floor == here:
+        raise IllegalActionError(f"{fig.name} is already on floor {here}")
+    if abs(act.floor - here) != 1:
+        raise IllegalActionError("a figure changes one floor at a time (8.2)")
+    d = frame.data
+    if fig.id in d["moved"] or fig.id in d["fired"] or float(d["used"][fig.id]) > 0:
+        raise IllegalActionError(
+            f"changing floor takes {fig.name}'s whole activation: it has already acted (8.2)"
+        )
+
+
+def change_floor(t: Table, frame: Frame, fig: Figure, floor: int) -> None:
+    d = frame.data
+    d["used"][fig.id] = d["allow"][fig.id]
+    d["fired"].append(fig.id)
+    d["moved"].append(fig.id)
+    floors = t.state["floors"]
+    if floor == 1:
+        floors.pop(fig.id, None)
+    else:
+        floors[fig.id] = floor
+    t.emit(
+        "floor",
+        f"{fig.name} moves to floor {floor}: that is its whole activation (8.2).",
+        section="8.2",
+        figures=[fig.id],
+    )
+
+
+def opening_of(t: Table, fig: Figure) -> str | None:
+    """The door or window a figure inside a building stands at, as "feature:n" (8.5)."""
+    vp = t.vis.viewpoints()  # where the sight engine placed every figure
+    place = vp.places[t.sight().pos[fig.id]]
+    if place.building < 0 or not place.openings:
+        return None
+    return f"{t.vis.index.features[place.building]}:{place.openings[0]}"
