@@ -72,7 +72,6 @@ from crdesk.game.actions import (
     Exit,
     FastMove,
     Fire,
-    FreeWill,
     Move,
     NpMove,
     Pass,
@@ -115,7 +114,6 @@ from crdesk.rules.common import RuleResult, words
 from crdesk.rules.in_sight import InSightGroup, in_sight
 from crdesk.rules.melee import Approach, charge, melee
 from crdesk.rules.pef import enemy_reps, np_move, pef_move, pef_resolve, place_pef
-from crdesk.rules.reaction import Losses, ReactionTest, reaction_test
 from crdesk.rules.shooting import default_allocation
 from crdesk.tables import (
     GRENADE,
@@ -140,8 +138,6 @@ FREE_MOVE = 2.0
 """The moving group's free move after In Sight is triggered (7.6)."""
 CHARGE_REACH = 6.0
 """In Sight: a figure that cannot fire charges an enemy within 6" (7.6.4)."""
-EXCHANGE_LIMIT = 40
-"""Volleys in one chain of fire after which it breaks off (a guard, never met in play)."""
 CHECKPOINT_EVERY = 25
 """Steps between the snapshots :meth:`Game.undo` and :meth:`Game.fork` start from."""
 HASH_EVERY = 10
@@ -2356,187 +2352,6 @@ class Game:
 
     # -- Reaction tests (7.7) ---------------------------------------------
 
-    def _run_reaction(self, frame: Frame) -> bool:
-        d = frame.data
-        if d["groups"] is None:
-            d["groups"] = self._reaction_groups(d["tests"])
-        while d["todo"]:
-            item = d["todo"].pop(0)
-            self._carry_out(item, d["cause"])
-            return True
-        while d["groups"]:
-            group = d["groups"][0]
-            for fid in group:
-                fig = self.fig(fid)
-                if fig.is_star and fig.status.can_act and fid not in d["free_will"]:
-                    return False  # the Star's Free Will
-            d["groups"].pop(0)
-            self._take_reaction(d, [f for f in group if self.fig(f).status.can_act])
-            return True
-        self.pop(frame)
-        return True
-
-    def _reaction_groups(self, tests: dict[str, list[str]]) -> list[list[str]]:
-        self.cohesion.update()
-        out: list[list[str]] = []
-        placed: set[str] = set()
-        for side in self.sides:
-            for group in self.cohesion.groups(self.rules, side):
-                members = [m for m in group.members if m in tests]
-                if members:
-                    out.append(members)
-                    placed.update(members)
-        roster = self.battlefield.figure_ids()
-        out += [[f] for f in roster if f in tests and f not in placed]
-        return out
-
-    def _decide_reaction(self, frame: Frame) -> Decision:
-        d = frame.data
-        group = d["groups"][0]
-        star = next(
-            self.fig(f)
-            for f in group
-            if self.fig(f).is_star and self.fig(f).status.can_act and f not in d["free_will"]
-        )
-        tests = " and ".join(ReactionTest(tgt).label for tgt in d["tests"][star.id])
-        return Decision(
-            0,
-            star.side,
-            "free_will",
-            f"{star.name} takes {tests}: choose to pass 2, 1 or 0 d6 (Free Will), or roll (5.2).",
-            "5.2",
-            (FreeWill(star.id, 2), FreeWill(star.id, 1), FreeWill(star.id, 0), Roll()),
-            figure=star.id,
-        )
-
-    def _apply_reaction(self, frame: Frame, act: Action) -> None:
-        d = frame.data
-        decision = self._decide_reaction(frame)
-        assert decision.figure is not None
-        d["free_will"][decision.figure] = act.passes if isinstance(act, FreeWill) else None
-
-    def _take_reaction(self, d: dict[str, Any], group: list[str]) -> None:
-        if not group:
-            return
-        cause = self.fig(d["cause"])
-        sight = self.sight()
-        tests_of = {f: [ReactionTest(tgt) for tgt in d["tests"][f]] for f in group}
-        union = tuple(
-            tgt
-            for tgt in (ReactionTest.RECEIVED_FIRE, ReactionTest.MAN_DOWN)
-            if any(tgt in ts for ts in tests_of.values())
-        )
-        # what fired on them: a blast weapon ranks 5 whoever threw it (7.9.1, 7.10);
-        # Full Auto counts the shooter's Outgunned Ranking +1 (FD §5)
-        rank = adapter.BLAST_RANK if d.get("blast") else None
-        if rank is None and self.rules.firearms_detail:
-            rank = firearms.full_auto_rank(self, cause)
-        testers = [
-            adapter.reacting_figure(
-                self.fig(f),
-                cause,
-                sight,
-                self.rules,
-                free_will=d["free_will"].get(f),
-                cause_rank=rank,
-                shoots_back=self._shoots_back(self.fig(f), cause),
-            )
-            for f in group
-        ]
-        leader_rep = self._leader_die_rep(group)
-        side = self.fig(group[0]).side
-        losses = Losses(
-            side_friends=self._losses(side), side_enemies=self._losses(self.enemy_of(side))
-        )
-        res = reaction_test(
-            self.roll(),
-            testers,
-            union,
-            leader_rep=leader_rep,
-            losses=losses,
-            options=self.rules,
-        )
-        self.emit("reaction", res.explain(), result=res, figures=group)
-        todo: list[dict[str, Any]] = []
-        for fr in res.figures:
-            own = [s for tgt, _, s in fr.by_test if tgt in tests_of[fr.id]]
-            status = max(own, key=lambda s: s.rank)
-            fig = self.fig(fr.id)
-            if fig.status in adapter.STILL_REACTING and fig.status.rank > status.rank:
-                status = fig.status
-            todo.append({"figure": fr.id, "status": status.value})
-        d["todo"].extend(todo)
-
-    def _leader_die_rep(self, group: list[str]) -> int | None:
-        """The Star Leader's Rep for the Leader Die, if the group has one and it is not
-        alone (6.3.2)."""
-        first = self.fig(group[0])
-        for g in self.cohesion.groups(self.rules, first.side):
-            if group[0] in g.members:
-                if g.star_led and len(g.members) > 1:
-                    return self.fig(g.leader).rep
-                return None
-        return None
-
-    def _losses(self, side: str) -> int:
-        return sum(
-            1
-            for f in self.battlefield.figures()
-            if f.side == side and f.status in (Status.OUT_OF_THE_FIGHT, Status.OBVIOUSLY_DEAD)
-        )
-
-    def _carry_out(self, item: dict[str, Any], cause_id: str) -> None:
-        """A reaction result takes effect at once (7.4.4, 7.7)."""
-        fig = self.fig(item["figure"])
-        status = Status(item["status"])
-        bf = self.battlefield
-        if not fig.status.can_act:
-            return
-        if status is Status.LEAVE_THE_BATTLEFIELD:
-            bf.update_figure(fig.id, status=status)
-            self.emit(
-                "leave",
-                f"{fig.name} leaves the battlefield (7.4.4).",
-                section="7.4.4",
-                figures=[fig.id],
-            )
-            return
-        if status in (Status.DUCK_BACK, Status.OUTGUNNED):
-            bf.update_figure(fig.id, status=status)
-            self.push("duck_back", figure=fig.id, cause=cause_id, auto=True, why="reaction")
-            return
-        if status in (Status.RETURN_FIRE, Status.RUSH_SHOT):
-            bf.update_figure(fig.id, status=status)
-            cause = self.fig(cause_id)
-            shot = Fire(fig.id, ((cause_id, 0),))
-            try:
-                if not cause.status.can_act:
-                    raise IllegalActionError(f"{cause.name} is already down")
-                if self.state["volleys"] >= EXCHANGE_LIMIT:
-                    raise IllegalActionError("the exchange of fire breaks off")
-                shooting.check_fire(self, fig, shot, reaction=True)
-            except IllegalActionError as exc:
-                if cause.status.can_act and grenades.reaction_throw(self, fig, cause):
-                    return
-                self.emit(
-                    "no_fire",
-                    f"{fig.name} would {words(status)} but cannot fire at {cause.name}: {exc}.",
-                    section="7.7",
-                    figures=[fig.id],
-                )
-                return
-            dice = adapter.target_dice(fig, self.rules)
-            shooting.volley(
-                self,
-                fig,
-                Fire(fig.id, ((cause_id, dice),)),
-                rush=status is Status.RUSH_SHOT,
-                cause_of_reaction=cause_id,
-            )
-            return
-        if fig.status is not Status.CARRY_ON and fig.status not in adapter.STILL_REACTING:
-            bf.update_figure(fig.id, status=Status.CARRY_ON)
-
     # -- Duck Back (7.4.4) -----------------------------------------------------
 
     def _run_duck_back(self, frame: Frame) -> bool:
@@ -2703,14 +2518,6 @@ class Game:
             self.involuntary_in_sight(fig.id, before, "ducks back")
 
     # -- Grenades and the Rocket Launcher (7.10, 8.4) -------------------------
-
-    def _shoots_back(self, fig: Figure, cause: Figure) -> bool:
-        """Whether the figure can shoot back at the cause of its test: fire at it, or
-        throw a readied grenade at it (7.9.1's "cannot shoot back for any reason")."""
-        sight = self.sight()
-        return adapter.can_shoot_back(fig, cause, sight, self.rules) or grenades.can_throw_at(
-            self, fig, cause
-        )
 
     # -- Buildings: floors (8.2) ---------------------------------------------
 
