@@ -52,7 +52,7 @@ from crdesk import limits
 from crdesk.cohesion import Cohesion
 from crdesk.dice import DiceLog, DiceSource, counter_face
 from crdesk.errors import CrdeskError, IllegalActionError
-from crdesk.game import adapter, aftermath, encounter, firearms, grenades
+from crdesk.game import adapter, aftermath, duck_back, encounter, firearms, grenades
 from crdesk.game import buildings as building_rules
 from crdesk.game import fire as shooting
 from crdesk.game import wounded as wounds
@@ -108,7 +108,7 @@ from crdesk.model import (
     WeaponCode,
     normal_facing,
 )
-from crdesk.options import RulesOptions, Weather
+from crdesk.options import RulesOptions
 from crdesk.rules import activation as act_rules
 from crdesk.rules.common import RuleResult, words
 from crdesk.rules.in_sight import InSightGroup, in_sight
@@ -521,7 +521,7 @@ class Game:
             "active": active is not None and fid in active.data["members"],
             "activated": fid in self.state["activated"],
             "ducked_back": fid in self.state["ducked"],
-            "unseen_by": [c for f, c in self._hidden_pairs() if f == fid],
+            "unseen_by": [c for f, c in duck_back.hidden_pairs(self) if f == fid],
             "grenade": None if grenade is None else ("ready" if grenade["now"] else "readied"),
             "carrying": carrying.get(fid),
             "carried_by": next((c for c, w in carrying.items() if w == fid), None),
@@ -939,49 +939,6 @@ class Game:
         self.vis.set_hidden((f, c) for f, c in self.state.get("hidden", []))
 
     # -- who a ducked-back figure is hidden from (7.4.4, 7.8) ---------------------
-
-    def _set_hidden(self, pairs: Iterable[tuple[str, str]]) -> None:
-        """The (figure, cause) pairs where the figure ducked back into Cover from the
-        cause; kept in the state only while there is one, so that games without
-        any keep their state hashes."""
-        rows = sorted({(f, c) for f, c in pairs})
-        if rows:
-            self.state["hidden"] = [list(r) for r in rows]
-        else:
-            self.state.pop("hidden", None)
-        self.vis.set_hidden(rows)
-
-    def _hidden_pairs(self) -> list[tuple[str, str]]:
-        return [(f, c) for f, c in self.state.get("hidden", [])]
-
-    def _unhide_figure(self, fids: Iterable[str]) -> None:
-        """A ducked-back figure is seen again once it is next active or moves (7.4.4)."""
-        gone = set(fids)
-        pairs = self._hidden_pairs()
-        if any(f in gone for f, _ in pairs):
-            self._set_hidden((f, c) for f, c in pairs if f not in gone)
-
-    def _unhide_cause(self, cause: str, only: Iterable[str] | None = None) -> None:
-        """The cause sees again the figures that ducked back from it (all, or ``only``)."""
-        keep = None if only is None else set(only)
-        pairs = self._hidden_pairs()
-        if any(c == cause and (keep is None or f in keep) for f, c in pairs):
-            self._set_hidden(
-                (f, c) for f, c in pairs if not (c == cause and (keep is None or f in keep))
-            )
-
-    def _unhide_after_cause_moved(self, cause: Figure) -> None:
-        """The cause of a Duck Back has moved: from now on it sees each figure that is no
-        longer in Cover from it (7.4.4; while it walked the sight engine already let it
-        see them wherever the Cover did not hold, so a walk into view is an In Sight)."""
-        mine = [f for f, c in self._hidden_pairs() if c == cause.id]
-        lifted = [
-            f
-            for f in mine
-            if not self._covered_at(self.fig(f), (self.fig(f).x, self.fig(f).y), cause.id)
-        ]
-        if lifted:
-            self._unhide_cause(cause.id, lifted)
 
     # -- In Sight started by an involuntary move (7.6.2) ------------------------
 
@@ -1483,7 +1440,7 @@ class Game:
     def _start_activation(self, side: str, group: tuple[str, int, list[str]]) -> None:
         leader, rep, members = group
         bf = self.battlefield
-        self._unhide_figure(m for m in members if m not in self.state["ducked"])
+        duck_back.unhide_figure(self, [m for m in members if m not in self.state["ducked"]])
         for fid in members:
             fig = self.fig(fid)
             if fig.status in adapter.STILL_REACTING:
@@ -1873,9 +1830,9 @@ class Game:
         seen = set(d["seen"]) if frame.kind == "activation" else set(d["seen_all"])
         if fig.id not in d["moved"]:
             d["moved"].append(fig.id)
-        self._unhide_figure([fig.id])
+        duck_back.unhide_figure(self, [fig.id])
         if not self.rules.interpretations.ducked_back_unseen_while_in_cover:
-            self._unhide_cause(fig.id)  # any move of the cause: it sees them as it goes
+            duck_back.unhide_cause(self, fig.id)  # any move of the cause: it sees them as it goes
         self._sync_moving()
         bf = self.battlefield
         enemies = {e.id for e in self.alive(self.enemy_of(side))}
@@ -1934,7 +1891,7 @@ class Game:
         if act.facing is not None and stop_at is None:
             bf.move_figure(fig.id, fig.x, fig.y, act.facing)
         wounds.carry_along(self, fig)
-        self._unhide_after_cause_moved(self.fig(fig.id))
+        duck_back.unhide_after_cause_moved(self, self.fig(fig.id))
         if free:
             d["free_moved"].append(fig.id)
             cost_text = "free"
@@ -2353,169 +2310,6 @@ class Game:
     # -- Reaction tests (7.7) ---------------------------------------------
 
     # -- Duck Back (7.4.4) -----------------------------------------------------
-
-    def _run_duck_back(self, frame: Frame) -> bool:
-        fig = self.fig(frame.data["figure"])
-        if not fig.status.can_act:
-            self.pop(frame)
-            return True
-        return False
-
-    def _decide_duck_back(self, frame: Frame) -> Decision:
-        fig = self.fig(frame.data["figure"])
-        cause = frame.data["cause"]
-        by = f" from {self.fig(cause).name}" if cause else ""
-        return Decision(
-            0,
-            fig.side,
-            "duck_back",
-            f'{fig.name} ducks back{by}: to the nearest Cover within 6" (auto), or name '
-            "another spot in Cover (7.4.4).",
-            "7.4.4",
-            (DuckBack(fig.id),),
-            accepts=("duckback",),
-            figure=fig.id,
-        )
-
-    def _check_duck_back(self, frame: Frame, act: Action) -> None:
-        if not isinstance(act, DuckBack) or act.figure != frame.data["figure"]:
-            raise IllegalActionError(f"{self.fig(frame.data['figure']).name} must duck back now")
-        if act.point is None:
-            return
-        fig = self.fig(act.figure)
-        x, y = act.point
-        if math.hypot(x - fig.x, y - fig.y) > movement.DUCK_BACK_DISTANCE + 1e-9:
-            raise IllegalActionError('a Duck Back goes at most 6" (7.4.4)')
-        self._check_spot(fig, act.point)
-        cause = frame.data["cause"]
-        if cause is not None:
-            ok = self._covered_at(fig, act.point, cause)
-            if not ok:
-                raise IllegalActionError(
-                    f"{fig.name} would not be in Cover from {self.fig(cause).name} there (7.4.4)"
-                )
-
-    def _check_spot(self, fig: Figure, point: Point2) -> None:
-        table = self.battlefield.table
-        x, y = point
-        r = fig.radius
-        if not (r <= x <= table.width - r and r <= y <= table.height - r):
-            raise IllegalActionError("the spot is off the table")
-        cost = movement.path_cost(
-            self.battlefield,
-            [(fig.x, fig.y), point],
-            self.rules,
-            index=self.vis.index,
-            radius=r,
-            ignore_terrain=True,
-        )
-        if not cost.allowed:
-            raise IllegalActionError("the way there is blocked (impassable ground or a wall)")
-        for other in self.battlefield.figures():
-            touching = math.hypot(other.x - x, other.y - y) < other.radius + r - 1e-6
-            if other.id != fig.id and other.status.can_act and touching:
-                raise IllegalActionError(f"the spot is on {other.name}'s base")
-
-    def _covered_at(self, fig: Figure, point: Point2, cause: str) -> bool:
-        return bool(self.vis.spots(fig.id, [point], [cause]).safe[0, 0])
-
-    def _good_duck_spot(self, fig: Figure, point: Point2, cause: str | None) -> bool:
-        """On the table, reachable, on no base, and out of sight or in Cover of the cause
-        as the sight engine judges it (base to base, 7.4.4)."""
-        return self._spot_reachable(fig, point) and (
-            cause is None or self._covered_at(fig, point, cause)
-        )
-
-    def _spot_reachable(self, fig: Figure, point: Point2) -> bool:
-        try:
-            self._check_spot(fig, point)
-        except IllegalActionError:
-            return False
-        return True
-
-    def _ring_search(self, fig: Figure, cause: str | None) -> Point2 | None:
-        """The nearest good spot on rings 1"-6" out, when the geometry's nearest Cover
-        (judged from the cause's centre) is still seen from the cause's base."""
-        rings = [
-            (
-                fig.x + radius * math.sin(math.radians(30 * k)),
-                fig.y - radius * math.cos(math.radians(30 * k)),
-            )
-            for radius in (1.0, 2.0, 3.0, 4.0, 5.0, 6.0)
-            for k in range(12)
-        ]
-        # the cheap tests of _check_spot first (on the table, on no base); the way there
-        # is walked only for the spots that would do, nearest first
-        table = self.battlefield.table
-        r = fig.radius
-        bases = [
-            (o.x, o.y, o.radius + r - 1e-6)
-            for o in self.battlefield.figures()
-            if o.id != fig.id and o.status.can_act
-        ]
-        placed = [
-            (x, y)
-            for x, y in rings
-            if r <= x <= table.width - r
-            and r <= y <= table.height - r
-            and all(math.hypot(ox - x, oy - y) >= gap for ox, oy, gap in bases)
-        ]
-        if cause is None or not placed:
-            return next((spot for spot in placed if self._spot_reachable(fig, spot)), None)
-        safe = self.vis.spots(fig.id, placed, [cause]).safe[:, 0].tolist()
-        return next(
-            (
-                spot
-                for spot, ok in zip(placed, safe, strict=True)
-                if ok and self._spot_reachable(fig, spot)
-            ),
-            None,
-        )
-
-    def _apply_duck_back(self, frame: Frame, act: Action) -> None:
-        assert isinstance(act, DuckBack)
-        d = frame.data
-        fig = self.fig(d["figure"])
-        cause = self.fig(d["cause"]) if d["cause"] else None
-        bf = self.battlefield
-        self.pop(frame)
-        point = act.point
-        prone = False
-        if point is None:
-            threat = (cause.x, cause.y) if cause else (fig.x, fig.y)
-            calm = not self.rules.night and self.rules.weather is Weather.CLEAR
-            spot = movement.nearest_cover(
-                bf, fig, threat, self.rules, index=self.vis.index if calm else None
-            )
-            point, prone = spot.point, spot.prone_in_place
-            if not prone and not self._good_duck_spot(fig, point, d["cause"]):
-                found = self._ring_search(fig, d["cause"])
-                point, prone = (found, False) if found else ((fig.x, fig.y), True)
-        status = fig.status if fig.status in adapter.STILL_REACTING else Status.DUCK_BACK
-        dist = math.hypot(point[0] - fig.x, point[1] - fig.y)
-        before = self.sighted_by(fig.id)
-        self._unhide_figure([fig.id])
-        bf.update_figure(fig.id, x=point[0], y=point[1], status=status, prone=prone or fig.prone)
-        wounds.carry_along(self, fig)
-        if cause is not None and not prone and self._covered_at(self.fig(fig.id), point, cause.id):
-            # neither sees the other now (7.4.4): until it is next active or moves,
-            # or the cause moves (ducked_back_unseen_while_in_cover)
-            self._set_hidden([*self._hidden_pairs(), (fig.id, cause.id)])
-        ducked = set(self.state["ducked"]) | {fig.id}
-        self.state["ducked"] = sorted(ducked)
-        where = (
-            'drops prone in place: no Cover within 6"'
-            if prone
-            else f'ducks back {dist:.1f}" to ({point[0]:.1f}, {point[1]:.1f})'
-        )
-        self.emit(
-            "duck_back",
-            f"{fig.name} {where} (7.4.4).",
-            section="7.4.4",
-            figures=[fig.id],
-        )
-        if not prone:
-            self.involuntary_in_sight(fig.id, before, "ducks back")
 
     # -- Grenades and the Rocket Launcher (7.10, 8.4) -------------------------
 
@@ -3115,7 +2909,7 @@ class Game:
         for k, rep in enumerate(reps, 1):
             fid = f"{pef['id']}-{k}"
             probe = Figure(fid, fid, rep, x=centre[0], y=centre[1])
-            spot = next((s for s in rings if self._spot_reachable(probe, s)), None)
+            spot = next((s for s in rings if duck_back.spot_reachable(self, probe, s)), None)
             if spot is None:
                 continue
             fig = Figure(

@@ -1,0 +1,239 @@
+"""Duck Back (7.4.4, 7.8): to the nearest Cover within 6" of the cause of the test,
+or prone in place without it; and the figure that ducked back into Cover, which
+neither sees nor is seen by the cause until it is next active or moves, or the
+Cover no longer holds (option ``ducked_back_unseen_while_in_cover``).  A Duck Back
+into the sight of an enemy not seen in this activation phase starts an In Sight
+test (7.6.2, the table's ``involuntary_in_sight``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+from crdesk.errors import IllegalActionError
+from crdesk.game import adapter
+from crdesk.game import wounded as wounds
+from crdesk.game.actions import Action, DuckBack, Point2
+from crdesk.game.records import Decision, Frame
+from crdesk.game.table import Procedure, Table
+from crdesk.geometry import movement
+from crdesk.model import Figure, Status
+from crdesk.options import Weather
+
+
+def set_hidden(t: Table, pairs: Iterable[tuple[str, str]]) -> None:
+    """The (figure, cause) pairs where the figure ducked back into Cover from the
+    cause; kept in the state only while there is one, so that games without
+    any keep their state hashes."""
+    rows = sorted({(f, c) for f, c in pairs})
+    if rows:
+        t.state["hidden"] = [list(r) for r in rows]
+    else:
+        t.state.pop("hidden", None)
+    t.vis.set_hidden(rows)
+
+
+def hidden_pairs(t: Table) -> list[tuple[str, str]]:
+    return [(f, c) for f, c in t.state.get("hidden", [])]
+
+
+def unhide_figure(t: Table, fids: Iterable[str]) -> None:
+    """A ducked-back figure is seen again once it is next active or moves (7.4.4)."""
+    gone = set(fids)
+    pairs = hidden_pairs(t)
+    if any(f in gone for f, _ in pairs):
+        set_hidden(t, [(f, c) for f, c in pairs if f not in gone])
+
+
+def unhide_cause(t: Table, cause: str, only: Iterable[str] | None = None) -> None:
+    """The cause sees again the figures that ducked back from it (all, or ``only``)."""
+    keep = None if only is None else set(only)
+    pairs = hidden_pairs(t)
+    if any(c == cause and (keep is None or f in keep) for f, c in pairs):
+        set_hidden(
+            t, [(f, c) for f, c in pairs if not (c == cause and (keep is None or f in keep))]
+        )
+
+
+def unhide_after_cause_moved(t: Table, cause: Figure) -> None:
+    """The cause of a Duck Back has moved: from now on it sees each figure that is no
+    longer in Cover from it (7.4.4; while it walked the sight engine already let it
+    see them wherever the Cover did not hold, so a walk into view is an In Sight)."""
+    mine = [f for f, c in hidden_pairs(t) if c == cause.id]
+    lifted = [f for f in mine if not covered_at(t, t.fig(f), (t.fig(f).x, t.fig(f).y), cause.id)]
+    if lifted:
+        unhide_cause(t, cause.id, lifted)
+
+
+def run_duck_back(t: Table, frame: Frame) -> bool:
+    fig = t.fig(frame.data["figure"])
+    if not fig.status.can_act:
+        t.pop(frame)
+        return True
+    return False
+
+
+def decide_duck_back(t: Table, frame: Frame) -> Decision:
+    fig = t.fig(frame.data["figure"])
+    cause = frame.data["cause"]
+    by = f" from {t.fig(cause).name}" if cause else ""
+    return Decision(
+        0,
+        fig.side,
+        "duck_back",
+        f'{fig.name} ducks back{by}: to the nearest Cover within 6" (auto), or name '
+        "another spot in Cover (7.4.4).",
+        "7.4.4",
+        (DuckBack(fig.id),),
+        accepts=("duckback",),
+        figure=fig.id,
+    )
+
+
+def check_duck_back(t: Table, frame: Frame, act: Action) -> None:
+    if not isinstance(act, DuckBack) or act.figure != frame.data["figure"]:
+        raise IllegalActionError(f"{t.fig(frame.data['figure']).name} must duck back now")
+    if act.point is None:
+        return
+    fig = t.fig(act.figure)
+    x, y = act.point
+    if math.hypot(x - fig.x, y - fig.y) > movement.DUCK_BACK_DISTANCE + 1e-9:
+        raise IllegalActionError('a Duck Back goes at most 6" (7.4.4)')
+    check_spot(t, fig, act.point)
+    cause = frame.data["cause"]
+    if cause is not None:
+        ok = covered_at(t, fig, act.point, cause)
+        if not ok:
+            raise IllegalActionError(
+                f"{fig.name} would not be in Cover from {t.fig(cause).name} there (7.4.4)"
+            )
+
+
+def check_spot(t: Table, fig: Figure, point: Point2) -> None:
+    table = t.battlefield.table
+    x, y = point
+    r = fig.radius
+    if not (r <= x <= table.width - r and r <= y <= table.height - r):
+        raise IllegalActionError("the spot is off the table")
+    cost = movement.path_cost(
+        t.battlefield,
+        [(fig.x, fig.y), point],
+        t.rules,
+        index=t.vis.index,
+        radius=r,
+        ignore_terrain=True,
+    )
+    if not cost.allowed:
+        raise IllegalActionError("the way there is blocked (impassable ground or a wall)")
+    for other in t.battlefield.figures():
+        touching = math.hypot(other.x - x, other.y - y) < other.radius + r - 1e-6
+        if other.id != fig.id and other.status.can_act and touching:
+            raise IllegalActionError(f"the spot is on {other.name}'s base")
+
+
+def covered_at(t: Table, fig: Figure, point: Point2, cause: str) -> bool:
+    return bool(t.vis.spots(fig.id, [point], [cause]).safe[0, 0])
+
+
+def good_duck_spot(t: Table, fig: Figure, point: Point2, cause: str | None) -> bool:
+    """On the table, reachable, on no base, and out of sight or in Cover of the cause
+    as the sight engine judges it (base to base, 7.4.4)."""
+    return spot_reachable(t, fig, point) and (cause is None or covered_at(t, fig, point, cause))
+
+
+def spot_reachable(t: Table, fig: Figure, point: Point2) -> bool:
+    try:
+        check_spot(t, fig, point)
+    except IllegalActionError:
+        return False
+    return True
+
+
+def ring_search(t: Table, fig: Figure, cause: str | None) -> Point2 | None:
+    """The nearest good spot on rings 1"-6" out, when the geometry's nearest Cover
+    (judged from the cause's centre) is still seen from the cause's base."""
+    rings = [
+        (
+            fig.x + radius * math.sin(math.radians(30 * k)),
+            fig.y - radius * math.cos(math.radians(30 * k)),
+        )
+        for radius in (1.0, 2.0, 3.0, 4.0, 5.0, 6.0)
+        for k in range(12)
+    ]
+    # the cheap tests of _check_spot first (on the table, on no base); the way there
+    # is walked only for the spots that would do, nearest first
+    table = t.battlefield.table
+    r = fig.radius
+    bases = [
+        (o.x, o.y, o.radius + r - 1e-6)
+        for o in t.battlefield.figures()
+        if o.id != fig.id and o.status.can_act
+    ]
+    placed = [
+        (x, y)
+        for x, y in rings
+        if r <= x <= table.width - r
+        and r <= y <= table.height - r
+        and all(math.hypot(ox - x, oy - y) >= gap for ox, oy, gap in bases)
+    ]
+    if cause is None or not placed:
+        return next((spot for spot in placed if spot_reachable(t, fig, spot)), None)
+    safe = t.vis.spots(fig.id, placed, [cause]).safe[:, 0].tolist()
+    return next(
+        (
+            spot
+            for spot, ok in zip(placed, safe, strict=True)
+            if ok and spot_reachable(t, fig, spot)
+        ),
+        None,
+    )
+
+
+def apply_duck_back(t: Table, frame: Frame, act: Action) -> None:
+    assert isinstance(act, DuckBack)
+    d = frame.data
+    fig = t.fig(d["figure"])
+    cause = t.fig(d["cause"]) if d["cause"] else None
+    bf = t.battlefield
+    t.pop(frame)
+    point = act.point
+    prone = False
+    if point is None:
+        threat = (cause.x, cause.y) if cause else (fig.x, fig.y)
+        calm = not t.rules.night and t.rules.weather is Weather.CLEAR
+        spot = movement.nearest_cover(bf, fig, threat, t.rules, index=t.vis.index if calm else None)
+        point, prone = spot.point, spot.prone_in_place
+        if not prone and not good_duck_spot(t, fig, point, d["cause"]):
+            found = ring_search(t, fig, d["cause"])
+            point, prone = (found, False) if found else ((fig.x, fig.y), True)
+    status = fig.status if fig.status in adapter.STILL_REACTING else Status.DUCK_BACK
+    dist = math.hypot(point[0] - fig.x, point[1] - fig.y)
+    before = t.sighted_by(fig.id)
+    unhide_figure(t, [fig.id])
+    bf.update_figure(fig.id, x=point[0], y=point[1], status=status, prone=prone or fig.prone)
+    wounds.carry_along(t, fig)
+    if cause is not None and not prone and covered_at(t, t.fig(fig.id), point, cause.id):
+        # neither sees the other now (7.4.4): until it is next active or moves,
+        # or the cause moves (ducked_back_unseen_while_in_cover)
+        set_hidden(t, [*hidden_pairs(t), (fig.id, cause.id)])
+    ducked = set(t.state["ducked"]) | {fig.id}
+    t.state["ducked"] = sorted(ducked)
+    where = (
+        'drops prone in place: no Cover within 6"'
+        if prone
+        else f'ducks back {dist:.1f}" to ({point[0]:.1f}, {point[1]:.1f})'
+    )
+    t.emit(
+        "duck_back",
+        f"{fig.name} {where} (7.4.4).",
+        section="7.4.4",
+        figures=[fig.id],
+    )
+    if not prone:
+        t.involuntary_in_sight(fig.id, before, "ducks back")
+
+
+PROCEDURE = Procedure(
+    "duck_back", run_duck_back, decide_duck_back, check_duck_back, apply_duck_back
+)
