@@ -52,9 +52,10 @@ from crdesk import limits
 from crdesk.cohesion import Cohesion
 from crdesk.dice import DiceLog, DiceSource, counter_face
 from crdesk.errors import CrdeskError, IllegalActionError
-from crdesk.game import adapter, aftermath, duck_back, encounter, firearms, grenades
+from crdesk.game import adapter, duck_back, encounter, firearms, grenades
 from crdesk.game import buildings as building_rules
 from crdesk.game import fire as shooting
+from crdesk.game import melee as melee_rules
 from crdesk.game import wounded as wounds
 from crdesk.game.actions import (
     Action,
@@ -94,7 +95,7 @@ from crdesk.game.records import CHANCE, Decision, Event, Frame, Outcome, Seat, S
 from crdesk.geometry import kernels, movement
 from crdesk.geometry.measure import (
     base_distance,
-    charge_direction,
+    bearing,
 )
 from crdesk.model import (
     BandType,
@@ -112,9 +113,7 @@ from crdesk.options import RulesOptions
 from crdesk.rules import activation as act_rules
 from crdesk.rules.common import RuleResult, words
 from crdesk.rules.in_sight import InSightGroup, in_sight
-from crdesk.rules.melee import Approach, charge, melee
 from crdesk.rules.pef import enemy_reps, np_move, pef_move, pef_resolve, place_pef
-from crdesk.rules.shooting import default_allocation
 from crdesk.tables import (
     GRENADE,
     PEF_REP,
@@ -1586,7 +1585,7 @@ class Game:
             return
         if fid is None:
             raise IllegalActionError(self.not_now())
-        fig = self._member(frame, fid)
+        fig = self.member(frame, fid)
         if firearms.handles(act):  # indirect fire, readying a weapon (FD §4, §10)
             firearms.check_action(self, frame, fig, act)
         elif isinstance(act, Move):
@@ -1598,7 +1597,7 @@ class Game:
                 raise IllegalActionError(f"{fig.name} is reloading and cannot fire (7.9.2)")
             shooting.check_fire(self, fig, act, reaction=False)
         elif isinstance(act, Charge):
-            self._check_charge(frame, fig, act)
+            melee_rules.check_charge(self, frame, fig, act)
         elif isinstance(act, Prone):
             if fig.prone:
                 raise IllegalActionError(f"{fig.name} is already prone")
@@ -1641,7 +1640,7 @@ class Game:
         else:
             raise IllegalActionError(self.not_now())
 
-    def _member(self, frame: Frame, fid: str) -> Figure:
+    def member(self, frame: Frame, fid: str) -> Figure:
         if fid not in frame.data["members"]:
             raise IllegalActionError(f"{fid} is not in the active group")
         fig = self.fig(fid)
@@ -1666,7 +1665,7 @@ class Game:
             d["fired"].append(act.figure)
             shooting.volley(self, self.fig(act.figure), act, rush=False, cause_of_reaction=None)
         elif isinstance(act, Charge):
-            self._start_charge(frame, act)
+            melee_rules.start_charge(self, frame, act)
         elif isinstance(act, Prone):
             d["used"][act.figure] = d["allow"][act.figure]
             bf.update_figure(act.figure, prone=True)
@@ -1730,7 +1729,7 @@ class Game:
         if len(set(act.figures)) != len(act.figures):
             raise IllegalActionError("name each fast mover once")
         for fid in act.figures:
-            why = self._fast_problem(frame, self._member(frame, fid))
+            why = self._fast_problem(frame, self.member(frame, fid))
             if why is not None:
                 raise IllegalActionError(why)
 
@@ -1856,7 +1855,7 @@ class Game:
                 walked = dist
                 continue
             if p != prev:
-                facing = _bearing(prev, p)
+                facing = bearing(prev, p)
             else:  # the facing it has after the steps skipped (it has not moved yet)
                 facing = self._facing_at(fig, points, k) if k == quiet else fig.facing
             bf.move_figure(fig.id, p[0], p[1], facing)
@@ -1927,7 +1926,7 @@ class Game:
         prev, facing = (fig.x, fig.y), fig.facing
         for p, _dist in points:
             if p != prev:
-                facing = normal_facing(_bearing(prev, p))
+                facing = normal_facing(bearing(prev, p))
             out.append(facing)
             prev = p
         return out
@@ -2282,7 +2281,7 @@ class Game:
         if isinstance(act, Fire):
             shooting.volley(self, fig, act, rush=False, cause_of_reaction=None)
         elif isinstance(act, Charge):
-            self._charge([fig], self.fig(act.target))
+            melee_rules.charge(self, [fig], self.fig(act.target))
         elif isinstance(act, DuckBack):
             threat = self._nearest_threat(fig)
             self.push("duck_back", figure=fig.id, cause=threat, auto=True, why="in_sight")
@@ -2657,7 +2656,7 @@ class Game:
         first = self.vis.spots(probe, [end], viewers, all_round=True, moving=False)
         if bool(first.safe[0].all()):
             return end, ", in Cover or out of sight"
-        towards = _bearing(here, (target.x, target.y))
+        towards = bearing(here, (target.x, target.y))
         gap = math.hypot(target.x - here[0], target.y - here[1])
         cands: list[Point2] = [end]
         turns = sorted({0.0, -fan, fan, *(float(a) for a in range(-int(fan), int(fan) + 1, 10))})
@@ -2920,7 +2919,7 @@ class Game:
                 weapon=weapons[(k - 1) % len(weapons)],
                 x=round(spot[0], 3),
                 y=round(spot[1], 3),
-                facing=round(_bearing(spot, (viewer.x, viewer.y)), 1),
+                facing=round(bearing(spot, (viewer.x, viewer.y)), 1),
             )
             self.battlefield.add_figure(side, fig)
             added.append(fid)
@@ -2989,207 +2988,6 @@ class Game:
 
     # -- Melee (7.11) --------------------------------------------------------
 
-    def _check_charge(self, frame: Frame, fig: Figure, act: Charge) -> None:
-        from crdesk.rules.melee import can_declare_charge, check_attackers
-
-        try:
-            target = self.fig(act.target)
-        except CrdeskError:
-            raise IllegalActionError(f"there is no figure {act.target!r}") from None
-        if target.side == fig.side:
-            raise IllegalActionError(f"{target.name} is a friend")
-        if not target.status.can_act:
-            raise IllegalActionError(f"{target.name} is {words(target.status)}")
-        chargers = act.chargers
-        if len(set(chargers)) != len(chargers):
-            raise IllegalActionError("name each charger once")
-        try:
-            check_attackers(len(chargers))
-        except IllegalActionError as exc:
-            raise IllegalActionError(f"{exc} (7.11.6)") from None
-        sight = self.sight()
-        for cid in chargers:
-            charger = self._member(frame, cid) if frame.kind == "activation" else self.fig(cid)
-            if charger.prone:
-                raise IllegalActionError(f"{charger.name} is prone: stand up first (7.4.3)")
-            if frame.kind == "activation" and cid in frame.data["moved"]:
-                raise IllegalActionError(f"{charger.name} has already moved this activation")
-            left = self.movement_left(frame, cid) if frame.kind == "activation" else 8.0
-            decl = can_declare_charge(
-                distance=sight.distance(cid, target.id),
-                remaining_move=left,
-                has_los=sight.sees(cid, target.id),
-                options=self.rules,
-            )
-            if not decl.allowed:
-                raise IllegalActionError(
-                    f"{charger.name} may not charge {target.name}: {decl.reason}"
-                )
-
-    def _start_charge(self, frame: Frame, act: Charge) -> None:
-        for cid in act.chargers:
-            frame.data["used"][cid] = frame.data["allow"][cid]
-            if cid not in frame.data["moved"]:
-                frame.data["moved"].append(cid)
-        self._charge([self.fig(c) for c in act.chargers], self.fig(act.target))
-
-    def _charge(self, chargers: list[Figure], target: Figure) -> None:
-        """Charge into Melee 7.11.2: every charger rolls against one target roll; the
-        target may fire; those not stopped fight it one on one in turn (7.11.4, 7.11.6)."""
-        from crdesk.rules.melee import single_shot_target
-        from crdesk.tables import ChargeResult
-
-        if target.id in self.state["carrying"]:
-            wounds.drop(self, target.id, "is charged and drops")
-        sight = self.sight()
-        in_cover = any(sight.in_cover(c.id, target.id) for c in chargers)
-        contacts = self._contact_points(chargers, target)
-        approaches = [
-            Approach(charge_direction(target, (c.x, c.y), contacts[c.id], self.rules).value)
-            for c in chargers
-        ]
-        worst = {Approach.FRONT: 0, Approach.FLANK: 1, Approach.REAR: 2}
-        approach = max(approaches, key=worst.__getitem__)
-        test = charge(
-            self.roll(),
-            [(c.name, c.rep, c.id) for c in chargers],
-            (target.name, target.rep, target.id),
-            in_cover=in_cover,
-            approach=approach,
-            options=self.rules,
-        )
-        self.emit(
-            "charge",
-            test.explain(),
-            result=test,
-            figures=[*(c.id for c in chargers), target.id],
-        )
-        outcomes = {c.id: c.outcome for c in test.chargers}
-        may = [c for c in chargers if outcomes[c.id] is not ChargeResult.CHARGER_MOVES_IN]
-        fire_at: list[str] = []
-        rush = False
-        if may and adapter.can_fire(target):
-            if adapter.target_dice(target, self.rules) >= len(may):
-                fire_at = [c.id for c in may]
-                rush = any(outcomes[c] is ChargeResult.TARGET_RUSH_SHOTS for c in fire_at)
-            else:
-                choice = single_shot_target(test)
-                if choice.charger_id is not None:
-                    fire_at, rush = [choice.charger_id], choice.rush_shot
-        self.push(
-            "melee",
-            chargers=[c.id for c in chargers],
-            target=target.id,
-            fire_at=fire_at,
-            rush=rush,
-            stage="fire",
-            index=0,
-            contacts={k: list(v) for k, v in contacts.items()},
-        )
-
-    def _contact_points(self, chargers: list[Figure], target: Figure) -> dict[str, Point2]:
-        """Where each charger's base touches the target's, on its line to the target,
-        turned round the target when another base is already there."""
-        taken = [
-            (o.x, o.y, o.radius)
-            for o in self.battlefield.figures()
-            if o.status.can_act and o.id != target.id and o not in chargers
-        ]
-        table = self.battlefield.table
-        out: dict[str, Point2] = {}
-        for c in chargers:
-            base = math.atan2(c.x - target.x, -(c.y - target.y))
-            reach = c.radius + target.radius
-            spot = _contact_point(c, target)
-            for turn in (0, 25, -25, 50, -50, 75, -75, 100, -100, 135, -135, 180):
-                ang = base + math.radians(turn)
-                x, y = target.x + reach * math.sin(ang), target.y - reach * math.cos(ang)
-                on = (
-                    c.radius <= x <= table.width - c.radius
-                    and c.radius <= y <= table.height - c.radius
-                )
-                if on and all(
-                    math.hypot(x - ox, y - oy) >= r + c.radius - 1e-6 for ox, oy, r in taken
-                ):
-                    spot = (x, y)
-                    break
-            out[c.id] = spot
-            taken.append((spot[0], spot[1], c.radius))
-        return out
-
-    def _melee_rep(self, fig: Figure) -> int:
-        """The Rep a figure fights with: less this turn's -1 to Rep results (7.8)."""
-        return max(0, fig.rep - int(self.state["rep_lost"].get(fig.id, 0)))
-
-    def _run_melee(self, frame: Frame) -> bool:
-        d = frame.data
-        target = self.fig(d["target"])
-        if d["stage"] == "fire":
-            d["stage"] = "melee"
-            fire_at = [c for c in d["fire_at"] if self.fig(c).status.can_act]
-            if fire_at and target.status.can_act:
-                shot = Fire(target.id, tuple((c, 0) for c in fire_at))
-                try:
-                    shooting.check_fire(self, target, shot, reaction=True)
-                except IllegalActionError:
-                    return True
-                dice = adapter.target_dice(target, self.rules)
-                alloc = default_allocation(dice, len(fire_at))
-                shooting.volley(
-                    self,
-                    target,
-                    Fire(target.id, tuple(zip(fire_at, alloc, strict=True))),
-                    rush=bool(d["rush"]),
-                    cause_of_reaction=fire_at[0],
-                    verb="Rush Shots at the charging" if d["rush"] else "fires at the charging",
-                    # "No Reaction Tests taken" (7.11.2): a missed charger carries on
-                    missed_carry_on=not self.rules.interpretations.charge_missed_charger_tests,
-                )
-            return True
-        while d["index"] < len(d["chargers"]):
-            charger = self.fig(d["chargers"][d["index"]])
-            d["index"] += 1
-            if not target.status.can_act:
-                break
-            if not charger.status.can_act or charger.status in adapter.STILL_REACTING:
-                self.emit(
-                    "charge_stopped",
-                    f"{charger.name}'s charge is stopped (7.11.2).",
-                    section="7.11.2",
-                    figures=[charger.id],
-                )
-                continue
-            self._fight(charger, target, d["contacts"][charger.id])
-            return True
-        self.pop(frame)
-        return True
-
-    def _fight(self, charger: Figure, target: Figure, contact: list[float]) -> None:
-        """Into contact, then one melee to the end (7.11.4, 7.11.5)."""
-        x, y = contact
-        bf = self.battlefield
-        bf.move_figure(charger.id, x, y, _bearing((x, y), (target.x, target.y)))
-        wounds.carry_along(self, charger)
-        self.emit(
-            "contact",
-            f"{charger.name} charges into contact with {target.name} (7.11.2).",
-            section="7.11.2",
-            figures=[charger.id, target.id],
-        )
-        rep_lost = self.state["rep_lost"]
-        a = replace(adapter.fighter(charger, target), rep=self._melee_rep(charger))
-        b = replace(adapter.fighter(target, charger), rep=self._melee_rep(target))
-        res = melee(self.roll(), a, b)
-        self.emit("melee", res.explain(), result=res, figures=[charger.id, target.id])
-        for fid, lost in res.rep_lost.items():
-            if lost:
-                rep_lost[fid] = int(rep_lost.get(fid, 0)) + int(lost)
-        loser = self.fig(res.loser_id)
-        winner = self.fig(res.winner_id)
-        aftermath.push_aftermath(
-            self, winner.id, winner.rep, {loser.id: [res.loser_status.value]}, [], melee=True
-        )
-
 
 class ReplayError(IllegalActionError):
     """A saved game's steps do not replay: names the first step that fails."""
@@ -3232,11 +3030,6 @@ def _faces(faces: Sequence[int]) -> str:
     return ",".join(map(str, faces)) or "no dice"
 
 
-def _bearing(a: Point2, b: Point2) -> float:
-    """Facing from a to b: 0 towards the far edge (-y), 90 to the right, clockwise."""
-    return math.degrees(math.atan2(b[0] - a[0], -(b[1] - a[1]))) % 360.0
-
-
 def _sample(path: Sequence[Point2], step: float) -> list[tuple[Point2, float]]:
     """Points every ``step`` inches along the path (and its end), with their distance."""
     out: list[tuple[Point2, float]] = []
@@ -3276,14 +3069,6 @@ def _prefix(path: Sequence[Point2], dist: float) -> list[Point2]:
         out.append((x1, y1))
         done += seg
     return out
-
-
-def _contact_point(charger: Figure, target: Figure) -> Point2:
-    """Where the charger's base touches the target's, on the line between them."""
-    dx, dy = charger.x - target.x, charger.y - target.y
-    norm = math.hypot(dx, dy) or 1.0
-    reach = charger.radius + target.radius
-    return (target.x + dx / norm * reach, target.y + dy / norm * reach)
 
 
 def _check_hidden(rows: Any) -> None:

@@ -8,10 +8,16 @@ not listed yet are still handled by methods of :class:`~crdesk.game.Game`
 
 from __future__ import annotations
 
-from crdesk.game import aftermath, duck_back, reaction
+from crdesk.game import aftermath, duck_back, melee, reaction
 from crdesk.game.table import Procedure
 
 PROCEDURES: dict[str, Procedure] = {
-    p.kind: p for p in (aftermath.PROCEDURE, reaction.PROCEDURE, duck_back.PROCEDURE)
+    p.kind: p
+    for p in (
+        aftermath.PROCEDURE,
+        reaction.PROCEDURE,
+        duck_back.PROCEDURE,
+        melee.PROCEDURE,
+    )
 }
 """Every procedure by the kind of frame it handles."""

@@ -101,6 +101,11 @@ class Table(Protocol):
         """Inches the figure may still move in the activation ``frame`` (7.4)."""
         ...
 
+    def member(self, frame: Frame, fid: str) -> Figure:
+        """The figure ``fid`` of the group active in ``frame``, able to act and not
+        ducked back this turn (7.1, 7.4.4); else ``IllegalActionError`` saying why."""
+        ...
+
     def sighted_by(self, fid: str) -> set[str]:
         """The enemies able to act in sight of the figure, either way (7.6)."""
         ...

@@ -22,6 +22,11 @@ from crdesk.options import RulesOptions
 Point2 = tuple[float, float]
 
 
+def bearing(a: Point2, b: Point2) -> float:
+    """Facing from a to b: 0 towards the far edge (-y), 90 to the right, clockwise."""
+    return math.degrees(math.atan2(b[0] - a[0], -(b[1] - a[1]))) % 360.0
+
+
 def base_distance(a: Figure, b: Figure) -> float:
     """Distance between two bases, edge to edge; 0 when they touch or overlap (digest 1)."""
     return max(math.hypot(a.x - b.x, a.y - b.y) - a.radius - b.radius, 0.0)

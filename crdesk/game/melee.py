@@ -1,0 +1,235 @@
+"""Melee (7.11): declaring a charge, the Charge into Melee test with the target's
+fire, moving into contact, and the rounds of melee with their damage (7.11.2-7.11.5).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+from crdesk.errors import CrdeskError, IllegalActionError
+from crdesk.game import adapter, aftermath, fire
+from crdesk.game import wounded as wounds
+from crdesk.game.actions import Charge, Fire, Point2
+from crdesk.game.records import Frame
+from crdesk.game.table import Procedure, Table
+from crdesk.geometry.measure import bearing, charge_direction
+from crdesk.model import Figure
+from crdesk.rules.common import words
+from crdesk.rules.melee import Approach, melee
+from crdesk.rules.melee import charge as charge_test
+from crdesk.rules.shooting import default_allocation
+
+
+def check_charge(t: Table, frame: Frame, fig: Figure, act: Charge) -> None:
+    from crdesk.rules.melee import can_declare_charge, check_attackers
+
+    try:
+        target = t.fig(act.target)
+    except CrdeskError:
+        raise IllegalActionError(f"there is no figure {act.target!r}") from None
+    if target.side == fig.side:
+        raise IllegalActionError(f"{target.name} is a friend")
+    if not target.status.can_act:
+        raise IllegalActionError(f"{target.name} is {words(target.status)}")
+    chargers = act.chargers
+    if len(set(chargers)) != len(chargers):
+        raise IllegalActionError("name each charger once")
+    try:
+        check_attackers(len(chargers))
+    except IllegalActionError as exc:
+        raise IllegalActionError(f"{exc} (7.11.6)") from None
+    sight = t.sight()
+    for cid in chargers:
+        charger = t.member(frame, cid) if frame.kind == "activation" else t.fig(cid)
+        if charger.prone:
+            raise IllegalActionError(f"{charger.name} is prone: stand up first (7.4.3)")
+        if frame.kind == "activation" and cid in frame.data["moved"]:
+            raise IllegalActionError(f"{charger.name} has already moved this activation")
+        left = t.movement_left(frame, cid) if frame.kind == "activation" else 8.0
+        decl = can_declare_charge(
+            distance=sight.distance(cid, target.id),
+            remaining_move=left,
+            has_los=sight.sees(cid, target.id),
+            options=t.rules,
+        )
+        if not decl.allowed:
+            raise IllegalActionError(f"{charger.name} may not charge {target.name}: {decl.reason}")
+
+
+def start_charge(t: Table, frame: Frame, act: Charge) -> None:
+    for cid in act.chargers:
+        frame.data["used"][cid] = frame.data["allow"][cid]
+        if cid not in frame.data["moved"]:
+            frame.data["moved"].append(cid)
+    charge(t, [t.fig(c) for c in act.chargers], t.fig(act.target))
+
+
+def charge(t: Table, chargers: list[Figure], target: Figure) -> None:
+    """Charge into Melee 7.11.2: every charger rolls against one target roll; the
+    target may fire; those not stopped fight it one on one in turn (7.11.4, 7.11.6)."""
+    from crdesk.rules.melee import single_shot_target
+    from crdesk.tables import ChargeResult
+
+    if target.id in t.state["carrying"]:
+        wounds.drop(t, target.id, "is charged and drops")
+    sight = t.sight()
+    in_cover = any(sight.in_cover(c.id, target.id) for c in chargers)
+    contacts = contact_points(t, chargers, target)
+    approaches = [
+        Approach(charge_direction(target, (c.x, c.y), contacts[c.id], t.rules).value)
+        for c in chargers
+    ]
+    worst = {Approach.FRONT: 0, Approach.FLANK: 1, Approach.REAR: 2}
+    approach = max(approaches, key=worst.__getitem__)
+    test = charge_test(
+        t.roll(),
+        [(c.name, c.rep, c.id) for c in chargers],
+        (target.name, target.rep, target.id),
+        in_cover=in_cover,
+        approach=approach,
+        options=t.rules,
+    )
+    t.emit(
+        "charge",
+        test.explain(),
+        result=test,
+        figures=[*(c.id for c in chargers), target.id],
+    )
+    outcomes = {c.id: c.outcome for c in test.chargers}
+    may = [c for c in chargers if outcomes[c.id] is not ChargeResult.CHARGER_MOVES_IN]
+    fire_at: list[str] = []
+    rush = False
+    if may and adapter.can_fire(target):
+        if adapter.target_dice(target, t.rules) >= len(may):
+            fire_at = [c.id for c in may]
+            rush = any(outcomes[c] is ChargeResult.TARGET_RUSH_SHOTS for c in fire_at)
+        else:
+            choice = single_shot_target(test)
+            if choice.charger_id is not None:
+                fire_at, rush = [choice.charger_id], choice.rush_shot
+    t.push(
+        "melee",
+        chargers=[c.id for c in chargers],
+        target=target.id,
+        fire_at=fire_at,
+        rush=rush,
+        stage="fire",
+        index=0,
+        contacts={k: list(v) for k, v in contacts.items()},
+    )
+
+
+def contact_points(t: Table, chargers: list[Figure], target: Figure) -> dict[str, Point2]:
+    """Where each charger's base touches the target's, on its line to the target,
+    turned round the target when another base is already there."""
+    taken = [
+        (o.x, o.y, o.radius)
+        for o in t.battlefield.figures()
+        if o.status.can_act and o.id != target.id and o not in chargers
+    ]
+    table = t.battlefield.table
+    out: dict[str, Point2] = {}
+    for c in chargers:
+        base = math.atan2(c.x - target.x, -(c.y - target.y))
+        reach = c.radius + target.radius
+        spot = contact_point(c, target)
+        for turn in (0, 25, -25, 50, -50, 75, -75, 100, -100, 135, -135, 180):
+            ang = base + math.radians(turn)
+            x, y = target.x + reach * math.sin(ang), target.y - reach * math.cos(ang)
+            on = (
+                c.radius <= x <= table.width - c.radius and c.radius <= y <= table.height - c.radius
+            )
+            if on and all(math.hypot(x - ox, y - oy) >= r + c.radius - 1e-6 for ox, oy, r in taken):
+                spot = (x, y)
+                break
+        out[c.id] = spot
+        taken.append((spot[0], spot[1], c.radius))
+    return out
+
+
+def melee_rep(t: Table, fig: Figure) -> int:
+    """The Rep a figure fights with: less this turn's -1 to Rep results (7.8)."""
+    return max(0, fig.rep - int(t.state["rep_lost"].get(fig.id, 0)))
+
+
+def run_melee(t: Table, frame: Frame) -> bool:
+    d = frame.data
+    target = t.fig(d["target"])
+    if d["stage"] == "fire":
+        d["stage"] = "melee"
+        fire_at = [c for c in d["fire_at"] if t.fig(c).status.can_act]
+        if fire_at and target.status.can_act:
+            shot = Fire(target.id, tuple((c, 0) for c in fire_at))
+            try:
+                fire.check_fire(t, target, shot, reaction=True)
+            except IllegalActionError:
+                return True
+            dice = adapter.target_dice(target, t.rules)
+            alloc = default_allocation(dice, len(fire_at))
+            fire.volley(
+                t,
+                target,
+                Fire(target.id, tuple(zip(fire_at, alloc, strict=True))),
+                rush=bool(d["rush"]),
+                cause_of_reaction=fire_at[0],
+                verb="Rush Shots at the charging" if d["rush"] else "fires at the charging",
+                # "No Reaction Tests taken" (7.11.2): a missed charger carries on
+                missed_carry_on=not t.rules.interpretations.charge_missed_charger_tests,
+            )
+        return True
+    while d["index"] < len(d["chargers"]):
+        charger = t.fig(d["chargers"][d["index"]])
+        d["index"] += 1
+        if not target.status.can_act:
+            break
+        if not charger.status.can_act or charger.status in adapter.STILL_REACTING:
+            t.emit(
+                "charge_stopped",
+                f"{charger.name}'s charge is stopped (7.11.2).",
+                section="7.11.2",
+                figures=[charger.id],
+            )
+            continue
+        fight(t, charger, target, d["contacts"][charger.id])
+        return True
+    t.pop(frame)
+    return True
+
+
+def fight(t: Table, charger: Figure, target: Figure, contact: list[float]) -> None:
+    """Into contact, then one melee to the end (7.11.4, 7.11.5)."""
+    x, y = contact
+    bf = t.battlefield
+    bf.move_figure(charger.id, x, y, bearing((x, y), (target.x, target.y)))
+    wounds.carry_along(t, charger)
+    t.emit(
+        "contact",
+        f"{charger.name} charges into contact with {target.name} (7.11.2).",
+        section="7.11.2",
+        figures=[charger.id, target.id],
+    )
+    rep_lost = t.state["rep_lost"]
+    a = replace(adapter.fighter(charger, target), rep=melee_rep(t, charger))
+    b = replace(adapter.fighter(target, charger), rep=melee_rep(t, target))
+    res = melee(t.roll(), a, b)
+    t.emit("melee", res.explain(), result=res, figures=[charger.id, target.id])
+    for fid, lost in res.rep_lost.items():
+        if lost:
+            rep_lost[fid] = int(rep_lost.get(fid, 0)) + int(lost)
+    loser = t.fig(res.loser_id)
+    winner = t.fig(res.winner_id)
+    aftermath.push_aftermath(
+        t, winner.id, winner.rep, {loser.id: [res.loser_status.value]}, [], melee=True
+    )
+
+
+def contact_point(charger: Figure, target: Figure) -> Point2:
+    """Where the charger's base touches the target's, on the line between them."""
+    dx, dy = charger.x - target.x, charger.y - target.y
+    norm = math.hypot(dx, dy) or 1.0
+    reach = charger.radius + target.radius
+    return (target.x + dx / norm * reach, target.y + dy / norm * reach)
+
+
+PROCEDURE = Procedure("melee", run_melee)
