@@ -55,20 +55,19 @@ from crdesk.errors import CrdeskError, IllegalActionError
 from crdesk.game import adapter, duck_back, encounter, firearms, grenades
 from crdesk.game import buildings as building_rules
 from crdesk.game import fire as shooting
+from crdesk.game import in_sight as sighting
 from crdesk.game import melee as melee_rules
 from crdesk.game import wounded as wounds
 from crdesk.game.actions import (
     Action,
     Activate,
     Capture,
-    CarryOn,
     ChangeFloor,
     Charge,
     CheatDeath,
     DiceFaces,
     Dispatch,
     Drop,
-    DuckBack,
     End,
     Exit,
     FastMove,
@@ -112,7 +111,6 @@ from crdesk.model import (
 from crdesk.options import RulesOptions
 from crdesk.rules import activation as act_rules
 from crdesk.rules.common import RuleResult, words
-from crdesk.rules.in_sight import InSightGroup, in_sight
 from crdesk.rules.pef import enemy_reps, np_move, pef_move, pef_resolve, place_pef
 from crdesk.tables import (
     GRENADE,
@@ -135,8 +133,6 @@ MAX_PATH_POINTS = 64
 """A move's path is a few corners round obstacles; a longer list is refused, not walked."""
 FREE_MOVE = 2.0
 """The moving group's free move after In Sight is triggered (7.6)."""
-CHARGE_REACH = 6.0
-"""In Sight: a figure that cannot fire charges an enemy within 6" (7.6.4)."""
 CHECKPOINT_EVERY = 25
 """Steps between the snapshots :meth:`Game.undo` and :meth:`Game.fork` start from."""
 HASH_EVERY = 10
@@ -630,6 +626,14 @@ class Game:
             exclude=exclude,
         )
 
+    def sighted_by(self, fid: str) -> set[str]:
+        """The enemies able to act in sight of the figure, either way (7.6)."""
+        return sighting.sighted_by(self, fid)
+
+    def involuntary_in_sight(self, fid: str, before: set[str], how: str) -> None:
+        """The Table's way to :func:`crdesk.game.in_sight.involuntary_in_sight` (7.6.2)."""
+        sighting.involuntary_in_sight(self, fid, before, how)
+
     def not_now(self, decision: Decision | None = None) -> str:
         """The prompt and the legal choices, for an action that is no choice now."""
         decision = decision or self.awaiting()
@@ -940,67 +944,6 @@ class Game:
     # -- who a ducked-back figure is hidden from (7.4.4, 7.8) ---------------------
 
     # -- In Sight started by an involuntary move (7.6.2) ------------------------
-
-    def sighted_by(self, fid: str) -> set[str]:
-        """The enemies able to act that are in sight of the figure, either way (7.6)."""
-        sight = self.sight()
-        fig = self.fig(fid)
-        return {e.id for e in self.alive(self.enemy_of(fig.side)) if sight.either(fid, e.id)}
-
-    def _activation_frame(self) -> Frame | None:
-        return next((f for f in reversed(self.frame_stack) if f.kind == "activation"), None)
-
-    def involuntary_in_sight(self, fid: str, before: set[str], how: str) -> None:
-        """7.6.2: an In Sight test is triggered whenever an opposing group enters a
-        group's LOS that was not seen previously in this activation phase -- by any
-        move, the involuntary ones too (the 7.7.3 example: a figure that ducks back
-        "into the sight of another enemy figure").  ``before``: the enemies in sight
-        of the figure before it was moved.  Within an In Sight under way the figure
-        joins it instead (7.6.5, :meth:`_join_in_sight`).  The moved figure's group
-        is the moving side, with no free move: the move was not its own."""
-        fig = self.fig(fid)
-        if not fig.status.can_act or self.state["outcome"] is not None:
-            return
-        if any(f.kind == "in_sight" for f in self.frame_stack):
-            return
-        act = self._activation_frame()
-        seen_by_active: set[str] = set()
-        active: set[str] = set()
-        if act is not None:
-            seen_by_active = set(act.data["seen"])
-            active = set(act.data["members"])
-        new = []
-        for e in sorted(self.sighted_by(fid) - before):
-            if fid in active and e in seen_by_active:
-                continue  # the moving group had seen it this activation
-            if e in active and fid in seen_by_active:
-                continue  # the active group had seen the figure already
-            new.append(e)
-        if not new:
-            return
-        names = ", ".join(self.fig(e).name for e in new)
-        self.emit(
-            "in_sight_trigger",
-            f"{fig.name} {how} into the sight of {names}, not seen before in this activation "
-            "phase: In Sight test (7.6.2).",
-            section="7.6.2",
-            figures=[fid, *new],
-        )
-        if act is not None:
-            if fig.side == act.data["side"]:
-                act.data["seen"] = sorted(seen_by_active | set(new))
-            elif any(e in active for e in new):
-                act.data["seen"] = sorted(seen_by_active | {fid})
-        self.cohesion.update()
-        group = next(
-            (
-                list(g.members)
-                for g in self.cohesion.groups(self.rules, fig.side)
-                if fid in g.members
-            ),
-            [fid],
-        )
-        self._hold_in_sight(fig.side, group, [fid], new)
 
     def _mark(self) -> _Checkpoint:
         return _Checkpoint(
@@ -2040,7 +1983,7 @@ class Game:
     def _run_free_move(self, frame: Frame) -> bool:
         movers = [m for m in frame.data["movers"] if self.fig(m).status.can_act]
         if not any(m not in frame.data["free_moved"] and not self.fig(m).prone for m in movers):
-            self._in_sight_test(frame)
+            sighting.in_sight_test(self, frame)
             return True
         return False
 
@@ -2068,239 +2011,10 @@ class Game:
 
     def _apply_free_move(self, frame: Frame, act: Action) -> None:
         if isinstance(act, Pass):
-            self._in_sight_test(frame)
+            sighting.in_sight_test(self, frame)
             return
         assert isinstance(act, Move)
         self._walk(frame, self.fig(act.figure), act, free=True)
-
-    def _in_sight_test(self, frame: Frame) -> None:
-        """7.6.3: every involved group rolls; winners act in order of successes."""
-        side = frame.data["side"]
-        movers = [m for m in frame.data["movers"] if self.fig(m).status.can_act]
-        self.pop(frame)
-        activation = self.frame_stack[-1]
-        sight = self.sight()
-        enemies = self.alive(self.enemy_of(side))
-        involved_movers = [m for m in movers if any(sight.either(m, e.id) for e in enemies)]
-        involved_enemies = [e.id for e in enemies if any(sight.either(m, e.id) for m in movers)]
-        if "seen" in activation.data:  # not below a PEF contact's In Sight (the side frame)
-            activation.data["seen"] = sorted(set(activation.data["seen"]) | set(involved_enemies))
-        if not involved_movers or not involved_enemies:
-            self.emit(
-                "in_sight",
-                "Nobody is in sight any more after the free moves: no In Sight test (7.6).",
-                section="7.6",
-            )
-            return
-        self.cohesion.update()
-        self._hold_in_sight(side, movers, involved_movers, involved_enemies)
-
-    def _hold_in_sight(
-        self, side: str, movers: list[str], involved_movers: list[str], involved_enemies: list[str]
-    ) -> None:
-        """The In Sight test between the moving group (``side``'s ``movers``) and the
-        enemy groups of ``involved_enemies`` (7.6.3), and its frame of actions."""
-        sight = self.sight()
-        enemy_groups = self._sight_groups(self.enemy_of(side), involved_enemies)
-        sides = [(movers, involved_movers, True, involved_enemies)] + [
-            (members, involved, False, involved_movers) for members, involved in enemy_groups
-        ]
-        groups: list[tuple[InSightGroup, list[str]]] = []
-        for members, involved, moving, foes in sides:
-            roller = self.fig(self._sight_roller(members, involved))
-            concealed = self._all_concealed(sight, involved, foes)
-            group = InSightGroup(roller.name, roller.rep, moving, concealed, id=roller.id)
-            groups.append((group, involved))
-        res = in_sight(self.roll(), [g for g, _ in groups])
-        self.emit(
-            "in_sight",
-            res.explain(),
-            result=res,
-            figures=[*involved_movers, *involved_enemies],
-        )
-        by_id = {g.id: members for g, members in groups}
-        order = [fid for gid in res.order_ids for fid in by_id[gid]]
-        best: dict[str, list[Any]] = {}
-        for g, members in groups:
-            got = res.group(g.id).successes
-            gside = self.fig(members[0]).side
-            if gside not in best or got > best[gside][0]:
-                best[gside] = [got, g.name, g.leader_rep, g.id]
-        self.push(
-            "in_sight",
-            side=side,
-            order=order,
-            index=0,
-            involved=[*involved_movers, *involved_enemies],
-            best=best,
-        )
-
-    def _sight_groups(self, side: str, involved: list[str]) -> list[tuple[list[str], list[str]]]:
-        out = []
-        for group in self.cohesion.groups(self.rules, side):
-            inv = [m for m in group.members if m in involved]
-            if inv:
-                out.append((list(group.members), inv))
-        return out
-
-    def _sight_roller(self, members: list[str], involved: list[str]) -> str:
-        """The Leader if it has LOS, else the highest-Rep figure with LOS (7.6.3)."""
-        figs = [self.fig(m) for m in members]
-        stars = [f for f in figs if f.is_star]
-        leader = stars[0] if stars else max(figs, key=lambda f: f.rep)
-        if leader.id in involved:
-            return leader.id
-        return max((self.fig(m) for m in involved), key=lambda f: f.rep).id
-
-    def _all_concealed(self, sight: Sight, viewers: list[str], enemies: list[str]) -> bool:
-        """-1d6 when every enemy the group sees is concealed from it (7.6.3)."""
-        pairs = [(v, e) for v in viewers for e in enemies if sight.sees(v, e)]
-        return bool(pairs) and all(sight.concealed(v, e) for v, e in pairs)
-
-    def _run_in_sight(self, frame: Frame) -> bool:
-        """Winners act one at a time (7.6.4); Grunts by the book, Stars choose."""
-        d = frame.data
-        if self._join_in_sight(d):
-            return True
-        while d["index"] < len(d["order"]):
-            fid = d["order"][d["index"]]
-            fig = self.fig(fid)
-            if not fig.status.can_act or fig.status in adapter.STILL_REACTING:
-                d["index"] += 1
-                continue
-            if fig.is_star:
-                return False
-            d["index"] += 1
-            self._in_sight_action(fig, self._book_in_sight_action(fig))
-            return True
-        self.pop(frame)
-        return True
-
-    def _join_in_sight(self, d: dict[str, Any]) -> bool:
-        """7.6.5: a figure that becomes involved takes its own test against the original
-        opponent's score, and acts (after those already acting) if it beats it."""
-        sight = self.sight()
-        involved = set(d["involved"])
-        newcomers = [
-            f
-            for f in self.alive()
-            if f.id not in involved
-            and any(
-                self.fig(e).side != f.side and self.fig(e).status.can_act and sight.either(f.id, e)
-                for e in involved
-            )
-        ]
-        if not newcomers:
-            return False
-        for fig in newcomers:
-            involved.add(fig.id)
-            other = self.enemy_of(fig.side)
-            if other not in d["best"]:
-                continue
-            score, name, rep, gid = d["best"][other]
-            moving = fig.side == d["side"]
-            foes = [e for e in involved if self.fig(e).side == other]
-            res = in_sight(
-                self.roll(),
-                [
-                    InSightGroup(
-                        fig.name,
-                        fig.rep,
-                        moving,
-                        self._all_concealed(sight, [fig.id], foes),
-                        id=fig.id,
-                    ),
-                    InSightGroup(name, rep, not moving, successes=score, id=gid),
-                ],
-            )
-            wins = res.group(fig.id).wins
-            self.emit(
-                "in_sight",
-                f"{fig.name} joins the In Sight (7.6.5): {res.explain()}",
-                result=res,
-                figures=[fig.id],
-            )
-            if wins:
-                d["order"].append(fig.id)
-        d["involved"] = sorted(involved)
-        return True
-
-    def _book_in_sight_action(self, fig: Figure) -> Action:
-        """7.6.4 for a Grunt: fire, else charge within 6", else Duck Back if in range."""
-        for shot in shooting.auto_targets(self, fig, active=False):
-            return shot
-        sight = self.sight()
-        enemies = [e for e in self.alive(self.enemy_of(fig.side)) if sight.sees(fig.id, e.id)]
-        near = [e for e in enemies if sight.distance(fig.id, e.id) <= CHARGE_REACH]
-        if near:
-            target = min(near, key=lambda e: sight.distance(fig.id, e.id))
-            return Charge(fig.id, target.id)
-        for e in self.alive(self.enemy_of(fig.side)):
-            threatens = sight.sees(e.id, fig.id) and adapter.can_fire(e)
-            if threatens and sight.distance(e.id, fig.id) <= adapter.weapon_range(e, self.rules):
-                return DuckBack(fig.id)
-        return CarryOn(fig.id)
-
-    def _decide_in_sight(self, frame: Frame) -> Decision:
-        d = frame.data
-        fig = self.fig(d["order"][d["index"]])
-        options: list[Action] = list(shooting.auto_targets(self, fig, active=False))
-        sight = self.sight()
-        for e in self.alive(self.enemy_of(fig.side)):
-            if sight.sees(fig.id, e.id) and sight.distance(fig.id, e.id) <= CHARGE_REACH:
-                options.append(Charge(fig.id, e.id))
-        options += [DuckBack(fig.id), CarryOn(fig.id)]
-        return Decision(
-            0,
-            fig.side,
-            "in_sight_action",
-            f"{fig.name} won the In Sight test: fire, charge, duck back or carry on (7.6.4).",
-            "7.6.4",
-            tuple(options),
-            accepts=("fire",),
-            figure=fig.id,
-        )
-
-    def _check_in_sight(self, frame: Frame, act: Action) -> None:
-        d = frame.data
-        fid = d["order"][d["index"]]
-        if act.who != fid:
-            raise IllegalActionError(f"it is {self.fig(fid).name}'s In Sight action")
-        if isinstance(act, Fire):
-            shooting.check_fire(self, self.fig(fid), act, reaction=False)
-        elif not isinstance(act, (CarryOn, DuckBack, Charge)):
-            raise IllegalActionError(f"{act} is not an In Sight action (7.6.4)")
-
-    def _apply_in_sight(self, frame: Frame, act: Action) -> None:
-        frame.data["index"] += 1
-        fid = act.who
-        assert fid is not None
-        self._in_sight_action(self.fig(fid), act)
-
-    def _in_sight_action(self, fig: Figure, act: Action) -> None:
-        if isinstance(act, Fire):
-            shooting.volley(self, fig, act, rush=False, cause_of_reaction=None)
-        elif isinstance(act, Charge):
-            melee_rules.charge(self, [fig], self.fig(act.target))
-        elif isinstance(act, DuckBack):
-            threat = self._nearest_threat(fig)
-            self.push("duck_back", figure=fig.id, cause=threat, auto=True, why="in_sight")
-        else:
-            self.emit(
-                "carry_on",
-                f"{fig.name} carries on (7.6.4).",
-                section="7.6.4",
-                figures=[fig.id],
-            )
-
-    def _nearest_threat(self, fig: Figure) -> str | None:
-        sight = self.sight()
-        foes = [e for e in self.alive(self.enemy_of(fig.side)) if sight.either(fig.id, e.id)]
-        if not foes:
-            foes = self.alive(self.enemy_of(fig.side))
-        if not foes:
-            return None
-        return min(foes, key=lambda e: base_distance(fig, e)).id
 
     # -- Shooting (7.9) --------------------------------------------------
 

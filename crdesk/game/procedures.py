@@ -8,7 +8,7 @@ not listed yet are still handled by methods of :class:`~crdesk.game.Game`
 
 from __future__ import annotations
 
-from crdesk.game import aftermath, duck_back, melee, reaction
+from crdesk.game import aftermath, duck_back, in_sight, melee, reaction
 from crdesk.game.table import Procedure
 
 PROCEDURES: dict[str, Procedure] = {
@@ -18,6 +18,7 @@ PROCEDURES: dict[str, Procedure] = {
         reaction.PROCEDURE,
         duck_back.PROCEDURE,
         melee.PROCEDURE,
+        in_sight.PROCEDURE,
     )
 }
 """Every procedure by the kind of frame it handles."""

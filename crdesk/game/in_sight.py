@@ -1,0 +1,329 @@
+"""In Sight (7.6): the test every group involved takes when an enemy comes into
+sight (7.6.2, 7.6.3), its winners' actions -- fire, charge, duck back or carry on
+(7.6.4) -- and the figures that join an In Sight under way (7.6.5).  A move that
+brings an enemy into sight is the walk's to notice (:mod:`crdesk.game.controller`);
+an involuntary one is :func:`involuntary_in_sight`'s.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from crdesk.errors import IllegalActionError
+from crdesk.game import adapter, fire
+from crdesk.game import melee as melee_rules
+from crdesk.game.actions import Action, CarryOn, Charge, DuckBack, Fire
+from crdesk.game.adapter import Sight
+from crdesk.game.records import Decision, Frame
+from crdesk.game.table import Procedure, Table
+from crdesk.geometry.measure import base_distance
+from crdesk.model import Figure
+from crdesk.rules.in_sight import InSightGroup, in_sight
+
+CHARGE_REACH = 6.0
+"""In Sight: a figure that cannot fire charges an enemy within 6" (7.6.4)."""
+
+
+def sighted_by(t: Table, fid: str) -> set[str]:
+    """The enemies able to act that are in sight of the figure, either way (7.6)."""
+    sight = t.sight()
+    fig = t.fig(fid)
+    return {e.id for e in t.alive(t.enemy_of(fig.side)) if sight.either(fid, e.id)}
+
+
+def activation_frame(t: Table) -> Frame | None:
+    return next((f for f in reversed(t.frame_stack) if f.kind == "activation"), None)
+
+
+def involuntary_in_sight(t: Table, fid: str, before: set[str], how: str) -> None:
+    """7.6.2: an In Sight test is triggered whenever an opposing group enters a
+    group's LOS that was not seen previously in this activation phase -- by any
+    move, the involuntary ones too (the 7.7.3 example: a figure that ducks back
+    "into the sight of another enemy figure").  ``before``: the enemies in sight
+    of the figure before it was moved.  Within an In Sight under way the figure
+    joins it instead (7.6.5, :meth:`_join_in_sight`).  The moved figure's group
+    is the moving side, with no free move: the move was not its own."""
+    fig = t.fig(fid)
+    if not fig.status.can_act or t.state["outcome"] is not None:
+        return
+    if any(f.kind == "in_sight" for f in t.frame_stack):
+        return
+    act = activation_frame(t)
+    seen_by_active: set[str] = set()
+    active: set[str] = set()
+    if act is not None:
+        seen_by_active = set(act.data["seen"])
+        active = set(act.data["members"])
+    new = []
+    for e in sorted(sighted_by(t, fid) - before):
+        if fid in active and e in seen_by_active:
+            continue  # the moving group had seen it this activation
+        if e in active and fid in seen_by_active:
+            continue  # the active group had seen the figure already
+        new.append(e)
+    if not new:
+        return
+    names = ", ".join(t.fig(e).name for e in new)
+    t.emit(
+        "in_sight_trigger",
+        f"{fig.name} {how} into the sight of {names}, not seen before in this activation "
+        "phase: In Sight test (7.6.2).",
+        section="7.6.2",
+        figures=[fid, *new],
+    )
+    if act is not None:
+        if fig.side == act.data["side"]:
+            act.data["seen"] = sorted(seen_by_active | set(new))
+        elif any(e in active for e in new):
+            act.data["seen"] = sorted(seen_by_active | {fid})
+    t.cohesion.update()
+    group = next(
+        (list(g.members) for g in t.cohesion.groups(t.rules, fig.side) if fid in g.members),
+        [fid],
+    )
+    hold_in_sight(t, fig.side, group, [fid], new)
+
+
+def in_sight_test(t: Table, frame: Frame) -> None:
+    """7.6.3: every involved group rolls; winners act in order of successes."""
+    side = frame.data["side"]
+    movers = [m for m in frame.data["movers"] if t.fig(m).status.can_act]
+    t.pop(frame)
+    activation = t.frame_stack[-1]
+    sight = t.sight()
+    enemies = t.alive(t.enemy_of(side))
+    involved_movers = [m for m in movers if any(sight.either(m, e.id) for e in enemies)]
+    involved_enemies = [e.id for e in enemies if any(sight.either(m, e.id) for m in movers)]
+    if "seen" in activation.data:  # not below a PEF contact's In Sight (the side frame)
+        activation.data["seen"] = sorted(set(activation.data["seen"]) | set(involved_enemies))
+    if not involved_movers or not involved_enemies:
+        t.emit(
+            "in_sight",
+            "Nobody is in sight any more after the free moves: no In Sight test (7.6).",
+            section="7.6",
+        )
+        return
+    t.cohesion.update()
+    hold_in_sight(t, side, movers, involved_movers, involved_enemies)
+
+
+def hold_in_sight(
+    t: Table, side: str, movers: list[str], involved_movers: list[str], involved_enemies: list[str]
+) -> None:
+    """The In Sight test between the moving group (``side``'s ``movers``) and the
+    enemy groups of ``involved_enemies`` (7.6.3), and its frame of actions."""
+    sight = t.sight()
+    enemy_groups = sight_groups(t, t.enemy_of(side), involved_enemies)
+    sides = [(movers, involved_movers, True, involved_enemies)] + [
+        (members, involved, False, involved_movers) for members, involved in enemy_groups
+    ]
+    groups: list[tuple[InSightGroup, list[str]]] = []
+    for members, involved, moving, foes in sides:
+        roller = t.fig(sight_roller(t, members, involved))
+        concealed = all_concealed(t, sight, involved, foes)
+        group = InSightGroup(roller.name, roller.rep, moving, concealed, id=roller.id)
+        groups.append((group, involved))
+    res = in_sight(t.roll(), [g for g, _ in groups])
+    t.emit(
+        "in_sight",
+        res.explain(),
+        result=res,
+        figures=[*involved_movers, *involved_enemies],
+    )
+    by_id = {g.id: members for g, members in groups}
+    order = [fid for gid in res.order_ids for fid in by_id[gid]]
+    best: dict[str, list[Any]] = {}
+    for g, members in groups:
+        got = res.group(g.id).successes
+        gside = t.fig(members[0]).side
+        if gside not in best or got > best[gside][0]:
+            best[gside] = [got, g.name, g.leader_rep, g.id]
+    t.push(
+        "in_sight",
+        side=side,
+        order=order,
+        index=0,
+        involved=[*involved_movers, *involved_enemies],
+        best=best,
+    )
+
+
+def sight_groups(t: Table, side: str, involved: list[str]) -> list[tuple[list[str], list[str]]]:
+    out = []
+    for group in t.cohesion.groups(t.rules, side):
+        inv = [m for m in group.members if m in involved]
+        if inv:
+            out.append((list(group.members), inv))
+    return out
+
+
+def sight_roller(t: Table, members: list[str], involved: list[str]) -> str:
+    """The Leader if it has LOS, else the highest-Rep figure with LOS (7.6.3)."""
+    figs = [t.fig(m) for m in members]
+    stars = [f for f in figs if f.is_star]
+    leader = stars[0] if stars else max(figs, key=lambda f: f.rep)
+    if leader.id in involved:
+        return leader.id
+    return max((t.fig(m) for m in involved), key=lambda f: f.rep).id
+
+
+def all_concealed(t: Table, sight: Sight, viewers: list[str], enemies: list[str]) -> bool:
+    """-1d6 when every enemy the group sees is concealed from it (7.6.3)."""
+    pairs = [(v, e) for v in viewers for e in enemies if sight.sees(v, e)]
+    return bool(pairs) and all(sight.concealed(v, e) for v, e in pairs)
+
+
+def run_in_sight(t: Table, frame: Frame) -> bool:
+    """Winners act one at a time (7.6.4); Grunts by the book, Stars choose."""
+    d = frame.data
+    if join_in_sight(t, d):
+        return True
+    while d["index"] < len(d["order"]):
+        fid = d["order"][d["index"]]
+        fig = t.fig(fid)
+        if not fig.status.can_act or fig.status in adapter.STILL_REACTING:
+            d["index"] += 1
+            continue
+        if fig.is_star:
+            return False
+        d["index"] += 1
+        in_sight_action(t, fig, book_in_sight_action(t, fig))
+        return True
+    t.pop(frame)
+    return True
+
+
+def join_in_sight(t: Table, d: dict[str, Any]) -> bool:
+    """7.6.5: a figure that becomes involved takes its own test against the original
+    opponent's score, and acts (after those already acting) if it beats it."""
+    sight = t.sight()
+    involved = set(d["involved"])
+    newcomers = [
+        f
+        for f in t.alive()
+        if f.id not in involved
+        and any(
+            t.fig(e).side != f.side and t.fig(e).status.can_act and sight.either(f.id, e)
+            for e in involved
+        )
+    ]
+    if not newcomers:
+        return False
+    for fig in newcomers:
+        involved.add(fig.id)
+        other = t.enemy_of(fig.side)
+        if other not in d["best"]:
+            continue
+        score, name, rep, gid = d["best"][other]
+        moving = fig.side == d["side"]
+        foes = [e for e in involved if t.fig(e).side == other]
+        res = in_sight(
+            t.roll(),
+            [
+                InSightGroup(
+                    fig.name,
+                    fig.rep,
+                    moving,
+                    all_concealed(t, sight, [fig.id], foes),
+                    id=fig.id,
+                ),
+                InSightGroup(name, rep, not moving, successes=score, id=gid),
+            ],
+        )
+        wins = res.group(fig.id).wins
+        t.emit(
+            "in_sight",
+            f"{fig.name} joins the In Sight (7.6.5): {res.explain()}",
+            result=res,
+            figures=[fig.id],
+        )
+        if wins:
+            d["order"].append(fig.id)
+    d["involved"] = sorted(involved)
+    return True
+
+
+def book_in_sight_action(t: Table, fig: Figure) -> Action:
+    """7.6.4 for a Grunt: fire, else charge within 6", else Duck Back if in range."""
+    for shot in fire.auto_targets(t, fig, active=False):
+        return shot
+    sight = t.sight()
+    enemies = [e for e in t.alive(t.enemy_of(fig.side)) if sight.sees(fig.id, e.id)]
+    near = [e for e in enemies if sight.distance(fig.id, e.id) <= CHARGE_REACH]
+    if near:
+        target = min(near, key=lambda e: sight.distance(fig.id, e.id))
+        return Charge(fig.id, target.id)
+    for e in t.alive(t.enemy_of(fig.side)):
+        threatens = sight.sees(e.id, fig.id) and adapter.can_fire(e)
+        if threatens and sight.distance(e.id, fig.id) <= adapter.weapon_range(e, t.rules):
+            return DuckBack(fig.id)
+    return CarryOn(fig.id)
+
+
+def decide_in_sight(t: Table, frame: Frame) -> Decision:
+    d = frame.data
+    fig = t.fig(d["order"][d["index"]])
+    options: list[Action] = list(fire.auto_targets(t, fig, active=False))
+    sight = t.sight()
+    for e in t.alive(t.enemy_of(fig.side)):
+        if sight.sees(fig.id, e.id) and sight.distance(fig.id, e.id) <= CHARGE_REACH:
+            options.append(Charge(fig.id, e.id))
+    options += [DuckBack(fig.id), CarryOn(fig.id)]
+    return Decision(
+        0,
+        fig.side,
+        "in_sight_action",
+        f"{fig.name} won the In Sight test: fire, charge, duck back or carry on (7.6.4).",
+        "7.6.4",
+        tuple(options),
+        accepts=("fire",),
+        figure=fig.id,
+    )
+
+
+def check_in_sight(t: Table, frame: Frame, act: Action) -> None:
+    d = frame.data
+    fid = d["order"][d["index"]]
+    if act.who != fid:
+        raise IllegalActionError(f"it is {t.fig(fid).name}'s In Sight action")
+    if isinstance(act, Fire):
+        fire.check_fire(t, t.fig(fid), act, reaction=False)
+    elif not isinstance(act, (CarryOn, DuckBack, Charge)):
+        raise IllegalActionError(f"{act} is not an In Sight action (7.6.4)")
+
+
+def apply_in_sight(t: Table, frame: Frame, act: Action) -> None:
+    frame.data["index"] += 1
+    fid = act.who
+    assert fid is not None
+    in_sight_action(t, t.fig(fid), act)
+
+
+def in_sight_action(t: Table, fig: Figure, act: Action) -> None:
+    if isinstance(act, Fire):
+        fire.volley(t, fig, act, rush=False, cause_of_reaction=None)
+    elif isinstance(act, Charge):
+        melee_rules.charge(t, [fig], t.fig(act.target))
+    elif isinstance(act, DuckBack):
+        threat = nearest_threat(t, fig)
+        t.push("duck_back", figure=fig.id, cause=threat, auto=True, why="in_sight")
+    else:
+        t.emit(
+            "carry_on",
+            f"{fig.name} carries on (7.6.4).",
+            section="7.6.4",
+            figures=[fig.id],
+        )
+
+
+def nearest_threat(t: Table, fig: Figure) -> str | None:
+    sight = t.sight()
+    foes = [e for e in t.alive(t.enemy_of(fig.side)) if sight.either(fig.id, e.id)]
+    if not foes:
+        foes = t.alive(t.enemy_of(fig.side))
+    if not foes:
+        return None
+    return min(foes, key=lambda e: base_distance(fig, e)).id
+
+
+PROCEDURE = Procedure("in_sight", run_in_sight, decide_in_sight, check_in_sight, apply_in_sight)
