@@ -101,7 +101,7 @@ STATUS_WORDS = {
 
 # Weapons by band type (6.1.1's defaults), cycled through the Band Star first, so a
 # Military Band has one Squad Auto Weapon per four.  The same cycle as the contacted
-# enemies of 11.3 (crdesk.game.controller.PEF_WEAPONS).
+# enemies of 11.3 (crdesk.game.pefs.PEF_WEAPONS).
 BAND_WEAPONS: Mapping[BandType, tuple[WeaponCode, ...]] = {
     BandType.MILITARY: (WeaponCode.AR, WeaponCode.AR, WeaponCode.AR, WeaponCode.SAW),
     BandType.GUERILLA: (WeaponCode.AR,),

@@ -75,7 +75,7 @@ from crdesk.rules.pef import defend_objective, raid_objective
 from crdesk.tables import PefResolution
 
 if TYPE_CHECKING:
-    from crdesk.game.controller import Game
+    from crdesk.game.table import Table
 
 ENCOUNTERS: tuple[EncounterType, ...] = (
     EncounterType.PATROL,
@@ -135,7 +135,7 @@ def default_band(band: BandType | str = BandType.MILITARY, *, prefix: str = "") 
     Grunts (6.1: up to the Star's Rep figures) with the band type's default weapons
     (6.1.1's defaults, as contacted enemies carry them: Military an AR each and one
     SAW per four, Ganger Pistol/Shotgun, Police Pistol/Shotgun/SMG...)."""
-    from crdesk.game.controller import PEF_WEAPONS
+    from crdesk.game.pefs import PEF_WEAPONS
 
     band = BandType(band)
     weapons = PEF_WEAPONS.get(band, (WeaponCode.AR,))
@@ -333,15 +333,15 @@ def initial_state(kind: EncounterType, *, solo: bool) -> dict[str, Any]:
     return state
 
 
-def _state(game: Game) -> dict[str, Any]:
+def _state(game: Table) -> dict[str, Any]:
     return game.state["encounter"]  # type: ignore[no-any-return]
 
 
-def _kind(game: Game) -> EncounterType:
+def _kind(game: Table) -> EncounterType:
     return EncounterType(_state(game)["type"])
 
 
-def on_pef_resolved(game: Game, pef: dict[str, Any], outcome: PefResolution) -> None:
+def on_pef_resolved(game: Table, pef: dict[str, Any], outcome: PefResolution) -> None:
     """12.2.6 and 12.3.6: rolled as PEFs resolve (the dice are the step's)."""
     st = _state(game)
     kind = _kind(game)
@@ -395,13 +395,13 @@ def on_pef_resolved(game: Game, pef: dict[str, Any], outcome: PefResolution) -> 
             _place_item(game)
 
 
-def _pef_group(game: Game, pid: str) -> list[Figure]:
+def _pef_group(game: Table, pid: str) -> list[Figure]:
     return [
         f for f in game.battlefield.figures() if f.id.startswith(pid + "-") and f.status.can_act
     ]
 
 
-def _place_item(game: Game) -> None:
+def _place_item(game: Table) -> None:
     st = _state(game)
     player = game.player_side()
     figs = [f for f in game.alive(player) if f.id not in game.state["exited"]]
@@ -429,7 +429,7 @@ def _place_item(game: Game) -> None:
     )
 
 
-def on_activation_end(game: Game, side: str, members: Sequence[str]) -> None:
+def on_activation_end(game: Table, side: str, members: Sequence[str]) -> None:
     """12.1: a patrolling group ends its activation near the far edge; 12.2: a Raid
     objective is taken at an activation's end when taking needs one."""
     if side != game.player_side():
@@ -460,7 +460,7 @@ def on_activation_end(game: Game, side: str, members: Sequence[str]) -> None:
         _update_raid(game, members=members)
 
 
-def _update_raid(game: Game, members: Sequence[str] | None = None) -> None:
+def _update_raid(game: Table, members: Sequence[str] | None = None) -> None:
     """Follow the objective: dropped when its holder falls, taken by a player figure
     within reach (any, or of the group ending its activation when ``members``)."""
     st = _state(game)
@@ -509,7 +509,7 @@ def _update_raid(game: Game, members: Sequence[str] | None = None) -> None:
     )
 
 
-def _update_item(game: Game) -> None:
+def _update_item(game: Table) -> None:
     st = _state(game)
     item = st["item"]
     if item is None or st["item_lost"]:
@@ -535,7 +535,7 @@ def _update_item(game: Game) -> None:
         st["item_lost"] = True
 
 
-def check_over(game: Game) -> bool:
+def check_over(game: Table) -> bool:
     """End the encounter when the player has achieved the objective, is destroyed or
     has left the table (12); True when it has ended."""
     kind = _kind(game)
@@ -595,7 +595,7 @@ def check_over(game: Game) -> bool:
     return False
 
 
-def time_up(game: Game, turns: int) -> None:
+def time_up(game: Table, turns: int) -> None:
     """The turn limit ends an encounter before its end: nobody has won, but the player
     has not achieved the objective, so the campaign goes on as after a loss (12)."""
     kind = _kind(game)
@@ -613,7 +613,7 @@ def time_up(game: Game, turns: int) -> None:
     )
 
 
-def _finish(game: Game, won: bool, reason: str) -> bool:
+def _finish(game: Table, won: bool, reason: str) -> bool:
     kind = _kind(game)
     player = game.player_side()
     winner = player if won else game.np_side()
@@ -633,13 +633,13 @@ def _finish(game: Game, won: bool, reason: str) -> bool:
 # The checklist
 
 
-def checklist(game: Game) -> dict[str, Any] | None:
+def checklist(game: Table) -> dict[str, Any] | None:
     """:func:`objectives` of a game that plays an encounter, None in free play (cheap:
     what ``Game.summary()["objectives"]`` holds without the rest of the summary)."""
     return objectives(game) if "encounter" in game.state else None
 
 
-def objectives(game: Game) -> dict[str, Any]:
+def objectives(game: Table) -> dict[str, Any]:
     """The encounter's checklist for the play mode and the CLI: each item with its
     state ("done", "open" or "failed"), the rule, and where on the table it is
     (a point and/or a rectangle [x0, y0, x1, y1], or None)."""

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from crdesk.dice import DiceSource
     from crdesk.game.actions import Action
     from crdesk.game.adapter import Sight
+    from crdesk.game.controller import GameSettings
     from crdesk.game.records import Decision, Frame
     from crdesk.model import Battlefield, Figure, Scenario
     from crdesk.options import RulesOptions
@@ -54,6 +55,11 @@ class Table(Protocol):
     with every snapshot)."""
     frame_stack: list[Frame]
     """The procedures under way, innermost last (see :meth:`push`)."""
+    settings: GameSettings
+    """How the encounter is played: solo (PEFs, 11), hot seat, the turn limit..."""
+    memo: dict[str, Any]
+    """The procedures' caches between steps, keyed by what they depend on; never
+    part of the state (a fork starts without them)."""
 
     def fig(self, fid: str) -> Figure:
         """The figure with this id."""
@@ -104,6 +110,22 @@ class Table(Protocol):
     def member(self, frame: Frame, fid: str) -> Figure:
         """The figure ``fid`` of the group active in ``frame``, able to act and not
         ducked back this turn (7.1, 7.4.4); else ``IllegalActionError`` saying why."""
+        ...
+
+    def player_side(self) -> str:
+        """The side of the scenario's player force (the other is the non-player, 11)."""
+        ...
+
+    def np_side(self) -> str:
+        """The non-player side, whose enemies PEFs may be (11)."""
+        ...
+
+    def pefs_left(self, side: str) -> bool:
+        """Whether the side still has unresolved PEFs on the table (11)."""
+        ...
+
+    def end(self, winner: str | None, reason: str) -> None:
+        """The encounter is over: ``winner`` (a side, or None for nobody) and why."""
         ...
 
     def sighted_by(self, fid: str) -> set[str]:

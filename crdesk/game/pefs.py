@@ -1,0 +1,531 @@
+"""PEFs, Possible Enemy Forces (11): placing them (11.1), moving them on the enemy's
+activation (11.2), resolving one when a player figure sees it (11.3) with the
+enemies it hides, and the buildings that hide PEFs of their own (option
+``pef_buildings``).  A contact that moves into sight takes the In Sight test as the
+moving side (option ``pef_contact_in_sight``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import shapely
+from shapely.geometry.base import BaseGeometry
+
+from crdesk.game import buildings as building_rules
+from crdesk.game import duck_back, encounter
+from crdesk.game.actions import Point2, fmt_num
+from crdesk.game.table import Table
+from crdesk.geometry import movement
+from crdesk.geometry.measure import bearing
+from crdesk.model import BandType, Building, CoverObstacle, Figure, Role, WeaponCode
+from crdesk.rules.pef import enemy_reps, pef_move, pef_resolve, place_pef
+from crdesk.tables import PEF_REP, PefResolution
+
+PEF_WEAPONS: dict[BandType, tuple[WeaponCode, ...]] = {
+    BandType.MILITARY: (WeaponCode.AR, WeaponCode.AR, WeaponCode.AR, WeaponCode.SAW),
+    BandType.GUERILLA: (WeaponCode.AR,),
+    BandType.MILITIA: (WeaponCode.AR, WeaponCode.BAR),
+    BandType.GANGER: (WeaponCode.P, WeaponCode.SG),
+    BandType.POLICE: (WeaponCode.P, WeaponCode.SG, WeaponCode.SMG),
+}
+"""Weapons of contacted enemies by band type (11.3, 6.1.1's defaults), cycled through
+the group in order: Military one SAW per four."""
+
+
+def spot_free(t: Table, spot: Point2, radius: float = 0.5) -> bool:
+    """On the table and not on impassable ground."""
+    table = t.battlefield.table
+    x, y = spot
+    if not (radius <= x <= table.width - radius and radius <= y <= table.height - radius):
+        return False
+    index = t.vis.index
+    key = f"impassable_buffer_{radius}"
+    grown = index.cache.get(key)
+    if not isinstance(grown, BaseGeometry | bool):
+        solid = index.impassable_union
+        grown = False if solid is None else solid.buffer(radius)
+        if isinstance(grown, BaseGeometry):
+            shapely.prepare(grown)  # asked for every spot a PEF or a figure tries
+        index.cache[key] = grown
+    return not isinstance(grown, BaseGeometry) or not grown.contains(shapely.Point(x, y))
+
+
+def pef_viewers(t: Table, figures: Sequence[Figure], spots: Sequence[Point2]) -> list[str | None]:
+    """For each spot, the first of the figures (roster order) with LOS to it as a PEF
+    is seen: in Cover it can be, behind Cover not (11.3); asked after every step."""
+    # each figure's view of the spots is its own (figures do not hide PEFs), so it
+    # is remembered per figure where it stands: after a move only the mover's is new
+    memo: dict[tuple[Any, ...], npt.NDArray[np.bool_]] = t.memo.setdefault("pef", {})
+    if len(memo) > 4096:
+        memo.clear()
+    where = (t.battlefield.terrain_revision, tuple(spots))
+    keys = [(f.id, f.x, f.y, f.facing, f.radius, where) for f in figures]
+    missing = [k for k, key in enumerate(keys) if key not in memo]
+    if missing:
+        seen = movement.sees_points(
+            t.battlefield,
+            [figures[k] for k in missing],
+            spots,
+            t.rules,
+            index=t.vis.index,
+            behind_cover_hides=True,
+        )
+        for r, k in enumerate(missing):
+            memo[keys[k]] = seen[r]
+    out: list[str | None] = [None] * len(spots)
+    for key, fig in zip(keys, figures, strict=True):
+        for k in np.flatnonzero(memo[key]).tolist():
+            if out[k] is None:
+                out[k] = fig.id
+    return out
+
+
+def place_pefs(t: Table) -> None:
+    t.state["pef"]["placed"] = True
+    table = t.battlefield.table
+    count = max(0, int(t.scenario.encounter.pef_count))
+    for n in range(1, count + 1):
+        pid = f"pef{n}"
+        res = place_pef(t.roll(), who=f"PEF {n}")
+        section = int(res.value or 1)
+        box = table.section_bounds(section).bounds
+        x0, y0, x1, y1 = box
+        centre = table.section_centre(section)
+        spots = [centre] + [
+            (x0 + (x1 - x0) * fx, y0 + (y1 - y0) * fy)
+            for fy in (1 / 3, 2 / 3, 1 / 6, 5 / 6)
+            for fx in (1 / 3, 2 / 3, 1 / 6, 5 / 6)
+        ]
+        spot, hidden = centre, False
+        usable = [
+            spot_free(t, candidate)
+            and not any(
+                math.hypot(p["x"] - candidate[0], p["y"] - candidate[1]) < 1.0
+                for p in t.state["pefs"]
+            )
+            for candidate in spots
+        ]
+        # the first free spot no player figure sees, all spots judged in one pass
+        first = movement.first_unseen(
+            t.battlefield,
+            t.alive(t.player_side()),
+            spots,
+            t.rules,
+            index=t.vis.index,
+            usable=usable,
+        )
+        if first is not None:
+            spot, hidden = spots[first], True
+        spot = (round(spot[0], 3), round(spot[1], 3))
+        t.state["pefs"].append({"id": pid, "x": spot[0], "y": spot[1], "resolved": False})
+        where = "out of the player's sight" if hidden else "at its centre (no hidden spot)"
+        t.emit(
+            "pef_placed",
+            f"PEF {n} is placed in section {section}, {where}, at "
+            f"({fmt_num(spot[0])}, {fmt_num(spot[1])}) (11).",
+            result=res,
+            section="11",
+        )
+
+
+def nearest_player(t: Table, spot: Point2) -> Figure | None:
+    figs = t.alive(t.player_side())
+    if not figs:
+        return None
+    return min(figs, key=lambda f: math.hypot(f.x - spot[0], f.y - spot[1]))
+
+
+def pef_order(t: Table) -> list[str]:
+    """The unresolved PEFs in the order they move (11.2): farthest from any player
+    figure first (ties: the id)."""
+
+    def gap(p: dict[str, Any]) -> float:
+        near = nearest_player(t, (p["x"], p["y"]))
+        return math.hypot(near.x - p["x"], near.y - p["y"]) if near else 0.0
+
+    order = sorted(
+        (p for p in t.state["pefs"] if not p["resolved"]),
+        key=lambda p: (-gap(p), p["id"]),
+    )
+    return [p["id"] for p in order]
+
+
+def contact_in_sight(t: Table, contact: list[str]) -> None:
+    """A contact found by a PEF moving into sight is an enemy group that moved into
+    sight (7.6): the In Sight test follows, the contact as the moving group (after
+    its free moves, 7.6.2)."""
+    np_side = t.np_side()
+    t.emit(
+        "in_sight",
+        f"{', '.join(t.fig(f).name for f in contact)} moved into a player group's sight "
+        "as PEF contact: In Sight (7.6).",
+        section="7.6",
+        figures=list(contact),
+    )
+    t.push("free_move", side=np_side, movers=list(contact), free_moved=[], moved=[], seen_all=[])
+
+
+def move_pef(t: Table, pid: str) -> list[str]:
+    """Move one PEF (11.2) and resolve it if a player figure then sees it (11.3); the
+    enemy figures that contact put on the table in a player figure's sight."""
+    pef = next(p for p in t.state["pefs"] if p["id"] == pid)
+    if pef["resolved"] or t.state["outcome"] is not None:
+        return []
+    name = f"PEF {pef['id'][3:]}"
+    res = pef_move(t.roll(), who=name)
+    inches = float(res.value or 0)
+    here: Point2 = (pef["x"], pef["y"])
+    target = nearest_player(t, here)
+    if not inches or target is None:
+        t.emit("pef_move", res.explain(), result=res, section="11.2")
+        return []
+    dist = math.hypot(target.x - here[0], target.y - here[1])
+    allowance = min(inches, max(0.0, dist - target.radius - 1.0))
+    end = here
+    if allowance > 1e-6:
+        reach = movement.farthest_along(
+            t.battlefield,
+            [here, (target.x, target.y)],
+            allowance,
+            t.rules,
+            index=t.vis.index,
+            ignore_terrain=True,
+            radius=0.5,
+        )
+        end = reach.point
+        end, covered = pef_cover_end(t, pef, here, end, target, allowance)
+    else:
+        covered = ""
+    end = (round(end[0], 3), round(end[1], 3))
+    moved = math.hypot(end[0] - here[0], end[1] - here[1])
+    pef.update(x=end[0], y=end[1])
+    t.emit(
+        "pef_move",
+        res.explain() + f' It moves {moved:.1f}" towards {target.name}, to '
+        f"({fmt_num(end[0])}, {fmt_num(end[1])}){covered}.",
+        result=res,
+        section="11.2",
+    )
+    np_side = t.np_side()
+    before = {f.id for f in t.alive(np_side)}
+    watch_pefs(t)
+    if t.state["outcome"] is not None:
+        return []
+    sight = t.sight()
+    players = t.alive(t.player_side())
+    found = [f.id for f in t.alive(np_side) if f.id not in before]
+    if any(sight.either(f, p.id) for f in found for p in players):
+        return found  # the whole group moved into sight (its free moves, 7.6.2)
+    return []
+
+
+def pef_cover_end(
+    t: Table,
+    pef: dict[str, Any],
+    here: Point2,
+    end: Point2,
+    target: Figure,
+    allowance: float,
+) -> tuple[Point2, str]:
+    """Where a PEF moving ``allowance`` inches towards ``target`` ends "in Cover if
+    possible" (11.2): the straight move's end when it is out of every player
+    figure's sight or in Cover from it, else the spot nearest that end within the
+    move and within the rules settings' fan either side of the straight line that
+    is; else the straight end.  Judged as a figure on the spot, facings ignored."""
+    fan = float(t.rules.interpretations.pef_cover_fan)
+    viewers = [f.id for f in t.alive(t.player_side())]
+    if fan <= 0 or not viewers:
+        return end, ""
+    probe = Figure(pef["id"], f"PEF {pef['id'][3:]}", PEF_REP, x=here[0], y=here[1])
+    # the straight end first: when it will do, the fan need not be walked or judged
+    # (each spot is judged alone, so its verdict is the same either way)
+    first = t.vis.spots(probe, [end], viewers, all_round=True, moving=False)
+    if bool(first.safe[0].all()):
+        return end, ", in Cover or out of sight"
+    towards = bearing(here, (target.x, target.y))
+    gap = math.hypot(target.x - here[0], target.y - here[1])
+    cands: list[Point2] = [end]
+    turns = sorted({0.0, -fan, fan, *(float(a) for a in range(-int(fan), int(fan) + 1, 10))})
+    steps = [float(r) for r in range(1, int(allowance) + 1)]
+    if allowance - (steps[-1] if steps else 0.0) > 0.25:
+        steps.append(allowance)
+    for turn in turns:
+        ang = math.radians(towards + turn)
+        ux, uy = math.sin(ang), -math.cos(ang)
+        # one walk along the ray: a spot on it is reached when nothing (a wall,
+        # impassable ground, the edge) stops the PEF before it
+        reach = movement.farthest_along(
+            t.battlefield,
+            [here, (here[0] + allowance * ux, here[1] + allowance * uy)],
+            allowance,
+            t.rules,
+            index=t.vis.index,
+            ignore_terrain=True,
+            radius=0.5,
+        )
+        limit = math.hypot(reach.point[0] - here[0], reach.point[1] - here[1]) + 1e-3
+        for r in steps:
+            if r > limit:
+                break
+            p = (here[0] + r * ux, here[1] + r * uy)
+            left = math.hypot(target.x - p[0], target.y - p[1])
+            if left >= gap - 1e-6 or left - target.radius < 1.0 or not spot_free(t, p):
+                continue
+            if any(isinstance(f, CoverObstacle) for f in t.battlefield.features_at(*p)):
+                continue  # behind a wall, not on top of it
+            cands.append(p)
+    verdicts = t.vis.spots(probe, cands[1:], viewers, all_round=True, moving=False)
+    safe = [False, *(bool(row.all()) for row in verdicts.safe)]
+    best = min(
+        (i for i in range(1, len(cands)) if safe[i]),
+        key=lambda i: (math.hypot(cands[i][0] - end[0], cands[i][1] - end[1]), i),
+        default=None,
+    )
+    if best is None:
+        return end, " (no Cover within its move)"
+    return cands[best], ", ending in Cover (11.2)"
+
+
+def watch_pefs(t: Table, only: Figure | None = None) -> bool:
+    """Resolve every unresolved PEF a player figure sees (11.3), and the buildings'
+    PEFs (11.1); True if any was.  ``only``: just what this figure sees now (a
+    figure on the move resolves a PEF the moment it sees it)."""
+    if not t.settings.solo or t.state["outcome"] is not None:
+        return False
+    viewers = [only] if only is not None else t.alive(t.player_side())
+    any_resolved = False
+    pefs = [p for p in t.state["pefs"] if not p["resolved"]]
+    seen_by = pef_viewers(t, viewers, [(p["x"], p["y"]) for p in pefs]) if pefs else []
+    for pef, viewer in zip(pefs, seen_by, strict=True):
+        if viewer is not None and t.state["outcome"] is None:
+            resolve_pef(t, pef, viewer)
+            any_resolved = True
+    buildings = t.rules.interpretations.pef_buildings and t.state["pef"]["placed"]
+    if buildings and watch_buildings(t, viewers):
+        any_resolved = True
+    return any_resolved
+
+
+# PEFs and buildings (11.1): ``_state["pef"]["buildings"]`` maps a building's id
+# to "noticed" (its PEF was resolved, nothing pending) or "enter" (no enemy was
+# found; each area resolves a PEF the first time the building is entered).
+
+
+def watch_buildings(t: Table, viewers: Sequence[Figure]) -> bool:
+    flags = t.state["pef"]
+    buildings = [f for f in t.battlefield.terrain if isinstance(f, Building)]
+    if not buildings or t.state["outcome"] is not None:
+        return False
+    done: dict[str, str] = flags.get("buildings", {})
+    key = (
+        t.battlefield.terrain_revision,
+        tuple((f.id, f.x, f.y, f.facing, f.radius) for f in viewers),
+        tuple(sorted(done.items())),
+    )
+    if t.memo.get("building") == key:
+        return False  # nothing moved since nothing was noticed
+    any_resolved = False
+    for b in buildings:
+        state = done.get(b.id)
+        if state == "noticed":
+            continue
+        if state == "enter":
+            inside = next((f for f in viewers if building_rules.building_of(t, f) is b), None)
+            if inside is not None:
+                flags.setdefault("buildings", {})[b.id] = "noticed"
+                building_areas_pefs(t, b, inside)
+                any_resolved = True
+            continue
+        viewer = next((f for f in viewers if notices_memo(t, f, b)), None)
+        if viewer is None:
+            continue
+        done = flags.setdefault("buildings", {})
+        done[b.id] = "noticed"
+        spot = area_spot(t, b, b.areas[0] if len(b.areas) == 1 else None, viewer)
+        pef = building_pef(t, b, spot)
+        t.emit(
+            "pef_building",
+            f'{viewer.name} comes within 12" and in sight of {b.name or b.id}: a PEF '
+            "inside it is resolved at once (11.1).",
+            section="11.1",
+            figures=[viewer.id],
+        )
+        before = flags["contacts"]
+        resolve_pef(t, pef, viewer.id, building=True)
+        if flags["contacts"] == before:
+            done[b.id] = "enter"
+        any_resolved = True
+    if not any_resolved:
+        t.memo["building"] = key
+    return any_resolved
+
+
+def notices_memo(t: Table, fig: Figure, b: Building) -> bool:
+    """:meth:`_notices`, remembered per figure where it stands (asked after every
+    step for every player figure; only the mover's answer can have changed)."""
+    memo: dict[tuple[Any, ...], bool] = t.memo.setdefault("notice", {})
+    if len(memo) > 4096:
+        memo.clear()
+    key: tuple[Any, ...] = (t.battlefield.terrain_revision, b.id, fig.id, fig.x, fig.y)
+    key += (fig.facing, fig.radius)
+    got = memo.get(key)
+    if got is None:
+        got = memo[key] = notices(t, fig, b)
+    return got
+
+
+def notices(t: Table, fig: Figure, b: Building) -> bool:
+    """Within 12" of the building and in LOS of its outside (11.1)."""
+    x0, y0, x1, y1 = b.outline.bounds
+    gap = math.hypot(max(x0 - fig.x, 0.0, fig.x - x1), max(y0 - fig.y, 0.0, fig.y - y1))
+    if gap - fig.radius > 12.0 + 1e-9:
+        return False  # the bounding box is already too far
+    here = shapely.Point(fig.x, fig.y)
+    if b.outline.exterior.distance(here) - fig.radius > 12.0 + 1e-9:
+        return False
+    if b.outline.covers(here):
+        return True
+    spots = outside_spots(t, b)
+    spots.sort(key=lambda p: (math.hypot(p[0] - fig.x, p[1] - fig.y), p))
+    near = spots[: max(4, len(spots) // 2)]
+    seen = movement.sees_points(t.battlefield, [fig], near, t.rules, index=t.vis.index)
+    return bool(seen.any())
+
+
+def outside_spots(t: Table, b: Building) -> list[Point2]:
+    """Points just outside the building's walls, every 2" or so: seeing one is seeing
+    the building."""
+    memo: dict[tuple[int, str], list[Point2]] = t.memo.setdefault("outside", {})
+    key = (t.battlefield.terrain_revision, b.id)
+    if key not in memo:
+        ring = b.outline.buffer(0.25, join_style="mitre").exterior
+        n = max(8, int(ring.length / 2.0))
+        memo[key] = [
+            (float(p.x), float(p.y))
+            for p in (ring.interpolate(k / n, normalized=True) for k in range(n))
+        ]
+    return list(memo[key])
+
+
+def area_spot(t: Table, b: Building, area: Any, viewer: Figure) -> Point2:
+    """Where a building's PEF stands: the given area's inside, else the inside of
+    the area nearest the figure that noticed it."""
+    if area is None:
+        here = shapely.Point(viewer.x, viewer.y)
+        area = min(b.areas, key=lambda a: a.distance(here))
+    p = area.representative_point() if not area.centroid.within(area) else area.centroid
+    return (round(p.x, 3), round(p.y, 3))
+
+
+def building_pef(t: Table, b: Building, spot: Point2) -> dict[str, Any]:
+    pid = f"pef{len(t.state['pefs']) + 1}"
+    pef = {"id": pid, "x": spot[0], "y": spot[1], "resolved": False, "building": b.id}
+    t.state["pefs"].append(pef)
+    return pef
+
+
+def building_areas_pefs(t: Table, b: Building, fig: Figure) -> None:
+    t.emit(
+        "pef_building",
+        f"{fig.name} enters {b.name or b.id}: a PEF is resolved in each of its "
+        f"{len(b.areas)} area(s) with 3d6 counting the lowest two (11.1).",
+        section="11.1",
+        figures=[fig.id],
+    )
+    for k, area in enumerate(b.areas):
+        if f"{b.id}:{k}" in t.state["collapsed"] or t.state["outcome"] is not None:
+            continue
+        pef = building_pef(t, b, area_spot(t, b, area, fig))
+        resolve_pef(t, pef, fig.id, building=True, lowest_two=True)
+
+
+def resolve_pef(
+    t: Table,
+    pef: dict[str, Any],
+    viewer: str,
+    *,
+    building: bool = False,
+    lowest_two: bool | None = None,
+) -> None:
+    flags = t.state["pef"]
+    side = t.player_side()
+    t.cohesion.update()
+    group = next(
+        (list(g.members) for g in t.cohesion.groups(t.rules, side) if viewer in g.members),
+        [viewer],
+    )
+    left = sum(1 for p in t.state["pefs"] if not p["resolved"] and "building" not in p)
+    name = f"PEF {pef['id'][3:]}"
+    res = pef_resolve(
+        t.roll(),
+        player_group_size=len(group),
+        lowest_two=flags["lowest_two"] if lowest_two is None else lowest_two,
+        last_pef=left == 1 and not building,
+        enemy_contacted=flags["contacts"] > 0,
+        who=name,
+    )
+    pef["resolved"] = True
+    flags["lowest_two"] = res.next_lowest_two
+    t.emit(
+        "pef_resolved",
+        f"{t.fig(viewer).name} sees {name}: " + res.explain(),
+        result=res,
+        section="11.3",
+        figures=[viewer],
+    )
+    if res.outcome is PefResolution.CONTACT:
+        flags["contacts"] += 1
+        generate_enemies(t, pef, res.enemy_size, t.fig(viewer))
+    if "encounter" in t.state:  # 12.2.6 / 12.3.6
+        encounter.on_pef_resolved(t, pef, res.outcome)
+
+
+def generate_enemies(t: Table, pef: dict[str, Any], size: int, viewer: Figure) -> None:
+    """The contacted group (11.3): ``size`` figures of the encounter's enemy band
+    (default the non-player force's), Reps from its Recruiting column, weapons by
+    band (:data:`PEF_WEAPONS`, cycled), all Grunts (the Leader is the highest Rep),
+    on free spots around where the PEF stood, facing the figure that saw it."""
+    side = t.np_side()
+    band = t.scenario.encounter.enemy_band or t.battlefield.force(side).band
+    reps = enemy_reps(t.roll(), band, size)
+    weapons = PEF_WEAPONS.get(band, (WeaponCode.AR,))
+    centre: Point2 = (pef["x"], pef["y"])
+    rings = [centre] + [
+        (centre[0] + r * math.sin(math.radians(a)), centre[1] - r * math.cos(math.radians(a)))
+        for r, step in ((1.25, 60), (2.5, 30), (3.75, 20), (5.0, 15))
+        for a in range(0, 360, step)
+    ]
+    added: list[str] = []
+    for k, rep in enumerate(reps, 1):
+        fid = f"{pef['id']}-{k}"
+        probe = Figure(fid, fid, rep, x=centre[0], y=centre[1])
+        spot = next((s for s in rings if duck_back.spot_reachable(t, probe, s)), None)
+        if spot is None:
+            continue
+        fig = Figure(
+            fid,
+            f"{band.value.title()} {pef['id'][3:]}-{k}",
+            rep,
+            role=Role.GRUNT,
+            weapon=weapons[(k - 1) % len(weapons)],
+            x=round(spot[0], 3),
+            y=round(spot[1], 3),
+            facing=round(bearing(spot, (viewer.x, viewer.y)), 1),
+        )
+        t.battlefield.add_figure(side, fig)
+        added.append(fid)
+    text = ", ".join(
+        f"{t.fig(f).name} (Rep {t.fig(f).rep}, {t.fig(f).weapon.value})" for f in added
+    )
+    t.emit(
+        "pef_contact",
+        f"{len(added)} {band.value} figure(s) appear where PEF {pef['id'][3:]} stood: "
+        f"{text} (11.3).",
+        section="11.3",
+        figures=added,
+    )
