@@ -54,6 +54,7 @@ from crdesk.game import buildings as building_rules
 from crdesk.game import fire as shooting
 from crdesk.game import in_sight as sighting
 from crdesk.game import melee as melee_rules
+from crdesk.game import np_move as np_rules
 from crdesk.game import pefs as pef_rules
 from crdesk.game import wounded as wounds
 from crdesk.game.actions import (
@@ -105,7 +106,6 @@ from crdesk.model import (
 from crdesk.options import RulesOptions
 from crdesk.rules import activation as act_rules
 from crdesk.rules.common import RuleResult, words
-from crdesk.rules.pef import np_move
 from crdesk.tables import (
     GRENADE,
     PEF_REP,
@@ -1413,7 +1413,7 @@ class Game:
 
     # -- activation: the group's actions (7.2-7.4, 7.9) -------------------
 
-    def _members(self, frame: Frame) -> list[Figure]:
+    def members(self, frame: Frame) -> list[Figure]:
         return [
             self.fig(m)
             for m in frame.data["members"]
@@ -1429,7 +1429,7 @@ class Game:
     def _run_activation(self, frame: Frame) -> bool:
         if self._check_over():
             return True
-        if not self._members(frame):
+        if not self.members(frame):
             self._finish_activation(frame, "no figure of the group can act any more")
             return True
         return False
@@ -1453,7 +1453,7 @@ class Game:
     def _decide_activation(self, frame: Frame) -> Decision:
         d = frame.data
         options: list[Action] = [End()]
-        members = self._members(frame)
+        members = self.members(frame)
         if not d["fast"] and not d["moved"]:
             movers = tuple(f.id for f in members if self._fast_problem(frame, f) is None)
             if movers:
@@ -1478,7 +1478,7 @@ class Game:
                 options.append(Drop(f.id))
             if self._exit_edge(frame, f) is not None:
                 options.append(Exit(f.id))
-        if self._np_move_why(frame) is None:
+        if np_rules.np_move_why(self, frame) is None:
             options.append(NpMove(d["leader"]))
         options.extend(firearms.activation_options(self, frame, members))
         for f in members:
@@ -1507,7 +1507,7 @@ class Game:
             self._check_fast(frame, act)
             return
         if isinstance(act, NpMove):
-            why = self._np_move_why(frame)
+            why = np_rules.np_move_why(self, frame)
             if why is None and act.figure != d["leader"]:
                 why = f"{act.figure} does not lead the active group"
             if why is not None:
@@ -1632,7 +1632,7 @@ class Game:
         elif isinstance(act, Exit):
             self._exit(frame, self.fig(act.figure))
         elif isinstance(act, NpMove):
-            self._np_move(frame)
+            np_rules.np_move(self, frame)
         elif isinstance(act, Reload):
             d["reloading"].append(act.figure)
             normal = float(act_rules.NORMAL_MOVE)
@@ -2151,54 +2151,6 @@ class Game:
         return any(not p["resolved"] for p in self.state["pefs"])
 
     # -- The solo enemy's table (11.4) -----------------------------------------
-
-    def _np_move_why(self, frame: Frame) -> str | None:
-        """None if NP Force Movement may be rolled now for the active group, else why not."""
-        d = frame.data
-        if self.battlefield.force(d["side"]).player:
-            return "NP Force Movement is rolled for the non-player side only (11.4)"
-        if "np_move" in d:
-            return "NP Force Movement is rolled once per activation (11.4)"
-        if d["moved"] or d["fired"]:
-            return "NP Force Movement is rolled before the group moves or fires (11.4)"
-        return None
-
-    def _closest_enemy_group(self, members: list[str]) -> list[str]:
-        """The player group closest to these figures (by base-to-base distance)."""
-        side = self.fig(members[0]).side
-        groups = self.cohesion.groups(self.rules, self.enemy_of(side))
-        if not groups:
-            return []
-        sight = self.sight()
-
-        def gap(group: Any) -> float:
-            return min(sight.distance(m, o) for m in members for o in group.members)
-
-        return list(min(groups, key=gap).members)
-
-    def _np_move(self, frame: Frame) -> None:
-        d = frame.data
-        members = [f.id for f in self._members(frame)]
-        self.cohesion.update()
-        target = self._closest_enemy_group(members)
-        if self.rules.interpretations.np_outnumbers_by_group:
-            outnumbers = bool(target) and len(members) >= 2 * len(target)
-        else:
-            player = self.alive(self.enemy_of(self.fig(members[0]).side))
-            outnumbers = bool(player) and len(self.alive(self.fig(members[0]).side)) >= 2 * len(
-                player
-            )
-        leader = self.fig(d["leader"])
-        res = np_move(self.roll(), leader.rep, outnumbers=outnumbers, who=leader.name)
-        d["np_move"] = {
-            "passed": res.passed,
-            "move": res.result,
-            "flank": res.get("flank"),
-            "closest": target,
-            "outnumbers": outnumbers,
-            "faces": list(res.faces),
-        }
-        self.emit("np_move", res.explain(), result=res, figures=members)
 
     # -- Retrieving wounded (7.12) ---------------------------------------------
 

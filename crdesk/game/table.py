@@ -107,6 +107,11 @@ class Table(Protocol):
         """Inches the figure may still move in the activation ``frame`` (7.4)."""
         ...
 
+    def members(self, frame: Frame) -> list[Figure]:
+        """The figures of the group active in ``frame`` that can still act: able to
+        act and not ducked back this turn (7.1, 7.4.4)."""
+        ...
+
     def member(self, frame: Frame, fid: str) -> Figure:
         """The figure ``fid`` of the group active in ``frame``, able to act and not
         ducked back this turn (7.1, 7.4.4); else ``IllegalActionError`` saying why."""
