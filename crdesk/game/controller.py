@@ -51,6 +51,8 @@ from crdesk.dice import DiceLog, DiceSource, counter_face
 from crdesk.errors import CrdeskError, IllegalActionError
 from crdesk.game import adapter, duck_back, encounter, firearms, grenades
 from crdesk.game import buildings as building_rules
+from crdesk.game import capture as capture_rules
+from crdesk.game import exits as exit_rules
 from crdesk.game import fire as shooting
 from crdesk.game import in_sight as sighting
 from crdesk.game import melee as melee_rules
@@ -92,7 +94,6 @@ from crdesk.game.procedures import PROCEDURES
 from crdesk.game.records import CHANCE, Decision, Event, Frame, Outcome, Seat, Step
 from crdesk.geometry import kernels, movement
 from crdesk.geometry.measure import (
-    base_distance,
     bearing,
 )
 from crdesk.model import (
@@ -1476,7 +1477,7 @@ class Game:
                 options.append(Ready(f.id))
             if f.id in self.state["carrying"]:
                 options.append(Drop(f.id))
-            if self._exit_edge(frame, f) is not None:
+            if exit_rules.exit_edge(self, frame, f) is not None:
                 options.append(Exit(f.id))
         if np_rules.np_move_why(self, frame) is None:
             options.append(NpMove(d["leader"]))
@@ -1548,10 +1549,10 @@ class Game:
         elif isinstance(act, ChangeFloor):
             building_rules.check_floor(self, frame, fig, act)
         elif isinstance(act, Capture):
-            self._check_capture(fig, act)
+            capture_rules.check_capture(self, fig, act)
         elif isinstance(act, Exit):
-            if self._exit_edge(frame, fig) is None:
-                raise IllegalActionError(self._no_exit(frame, fig))
+            if exit_rules.exit_edge(self, frame, fig) is None:
+                raise IllegalActionError(exit_rules.no_exit(self, frame, fig))
         elif isinstance(act, Reload):
             why = firearms.reload_problem(self, fig) if self.rules.firearms_detail else None
             if why is not None:
@@ -1628,9 +1629,11 @@ class Game:
         elif isinstance(act, ChangeFloor):
             building_rules.change_floor(self, frame, self.fig(act.figure), act.floor)
         elif isinstance(act, Capture):
-            self._capture(self.fig(act.figure), self.fig(act.target), isinstance(act, Dispatch))
+            capture_rules.capture(
+                self, self.fig(act.figure), self.fig(act.target), isinstance(act, Dispatch)
+            )
         elif isinstance(act, Exit):
-            self._exit(frame, self.fig(act.figure))
+            exit_rules.exit_table(self, frame, self.fig(act.figure))
         elif isinstance(act, NpMove):
             np_rules.np_move(self, frame)
         elif isinstance(act, Reload):
@@ -2016,99 +2019,6 @@ class Game:
     # -- Buildings: floors (8.2) ---------------------------------------------
 
     # -- Auto-kill or capture (7.9.12), leaving the table ----------------------
-
-    def _check_capture(self, fig: Figure, act: Capture) -> None:
-        try:
-            target = self.fig(act.target)
-        except CrdeskError:
-            raise IllegalActionError(f"there is no figure {act.target!r}") from None
-        if target.side == fig.side:
-            raise IllegalActionError(f"{target.name} is a friend")
-        if target.status is not Status.OUT_OF_THE_FIGHT:
-            raise IllegalActionError(f"{target.name} is not Out of the Fight (7.9.12)")
-        if target.id in self.state["captives"]:
-            raise IllegalActionError(f"{target.name} is already a captive")
-        if base_distance(fig, target) > 0.25:
-            raise IllegalActionError(
-                f"{fig.name} must be in base contact with {target.name} (7.9.12)"
-            )
-
-    def _capture(self, fig: Figure, target: Figure, dispatch: bool) -> None:
-        if dispatch:
-            self.battlefield.update_figure(target.id, status=Status.OBVIOUSLY_DEAD)
-            text = f"{fig.name} dispatches {target.name} (7.9.12)."
-        else:
-            self.state["captives"][target.id] = fig.id
-            text = (
-                f"{fig.name} captures {target.name}: captives need at least one armed guard, "
-                "one per six (7.9.12)."
-            )
-        self.emit("capture", text, section="7.9.12", figures=[fig.id, target.id])
-
-    def _allowed_edges(self, side: str) -> tuple[str, ...]:
-        """Edges a side may leave by: any in free play; in an encounter the player's
-        force by its own (near) edge and the other side by the far edge (12)."""
-        from crdesk.model import EncounterType
-
-        if self.scenario.encounter.type is EncounterType.FREE and "encounter" not in self.state:
-            return ("near", "far", "left", "right")
-        return ("near",) if self.battlefield.force(side).player else ("far",)
-
-    def _exit_edge(self, frame: Frame, fig: Figure) -> tuple[str, Point2] | None:
-        """The allowed edge the figure can reach with the movement it has left, if any."""
-        if fig.prone or frame.data["allow"].get(fig.id) is None:
-            return None
-        left = self.movement_left(frame, fig.id)
-        table = self.battlefield.table
-        r = fig.radius
-        spots = {
-            "near": (fig.x, table.height - r),
-            "far": (fig.x, r),
-            "left": (r, fig.y),
-            "right": (table.width - r, fig.y),
-        }
-        for edge in self._allowed_edges(fig.side):
-            spot = spots[edge]
-            if math.hypot(spot[0] - fig.x, spot[1] - fig.y) > left + 1e-9:
-                continue
-            cost = movement.path_cost(
-                self.battlefield,
-                [(fig.x, fig.y), spot],
-                self.rules,
-                index=self.vis.index,
-                radius=r,
-            )
-            if cost.allowed and cost.cost <= left + 1e-6:
-                return edge, spot
-        return None
-
-    def _no_exit(self, frame: Frame, fig: Figure) -> str:
-        edges = " or ".join(self._allowed_edges(fig.side))
-        return (
-            f"{fig.name} cannot reach the {edges} edge with "
-            f'{self.movement_left(frame, fig.id):.1f}" of movement left'
-        )
-
-    def _exit(self, frame: Frame, fig: Figure) -> None:
-        found = self._exit_edge(frame, fig)
-        assert found is not None
-        edge, spot = found
-        bf = self.battlefield
-        bf.update_figure(fig.id, x=spot[0], y=spot[1], status=Status.LEAVE_THE_BATTLEFIELD)
-        gone = [fig.id]
-        wounded = self.state["carrying"].pop(fig.id, None)
-        if wounded is not None:
-            bf.move_figure(wounded, spot[0], spot[1])
-            gone.append(wounded)
-        self.state["exited"] = sorted(set(self.state["exited"]) | set(gone))
-        frame.data["used"][fig.id] = frame.data["allow"][fig.id]
-        carried = f", carrying {self.fig(wounded).name}" if wounded else ""
-        self.emit(
-            "exit",
-            f"{fig.name} leaves the table by the {edge} edge{carried}.",
-            section="12",
-            figures=gone,
-        )
 
     # -- PEFs: Possible Enemy Forces (11) ----------------------------------------
     #
