@@ -306,7 +306,7 @@ def test_quiet_walks_play_exactly_as_walking_every_step(
 ) -> None:
     """The walk's shortcut (steps on which nothing can happen judged in one pass) gives
     the same game, event for event, as an In Sight check after every step."""
-    from crdesk.game import controller
+    from crdesk.game import moving
     from crdesk.simulate import Setup, default_band, game_seed, play_game
 
     setup = Setup(terrain="roll", band=default_band(), max_turns=6)
@@ -314,7 +314,7 @@ def test_quiet_walks_play_exactly_as_walking_every_step(
     result = simulate._result
     monkeypatch.setattr(simulate, "_result", lambda g, *a: games.append(g) or result(g, *a))
     fast = play_game(setup, index, game_seed(5, index))
-    monkeypatch.setattr(controller, "QUIET_WALKS", False)
+    monkeypatch.setattr(moving, "QUIET_WALKS", False)
     slow = play_game(setup, index, game_seed(5, index))
     assert fast.error is None and fast == slow
     quick, stepwise = games

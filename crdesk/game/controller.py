@@ -33,17 +33,14 @@ How it works inside (STYLE "Playing"):
 from __future__ import annotations
 
 import hashlib
-import itertools
 import json
 import marshal
-import math
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 import networkx as nx
-import numpy as np
 
 from crdesk import limits
 from crdesk.cohesion import Cohesion
@@ -56,6 +53,7 @@ from crdesk.game import exits as exit_rules
 from crdesk.game import fire as shooting
 from crdesk.game import in_sight as sighting
 from crdesk.game import melee as melee_rules
+from crdesk.game import moving as walking
 from crdesk.game import np_move as np_rules
 from crdesk.game import pefs as pef_rules
 from crdesk.game import wounded as wounds
@@ -92,17 +90,12 @@ from crdesk.game.adapter import Sight
 from crdesk.game.preview import Preview, Sighting
 from crdesk.game.procedures import PROCEDURES
 from crdesk.game.records import CHANCE, Decision, Event, Frame, Outcome, Seat, Step
-from crdesk.geometry import kernels, movement
-from crdesk.geometry.measure import (
-    bearing,
-)
+from crdesk.geometry import kernels
 from crdesk.model import (
     Battlefield,
-    Building,
     Figure,
     Scenario,
     Status,
-    normal_facing,
 )
 from crdesk.options import RulesOptions
 from crdesk.rules import activation as act_rules
@@ -116,17 +109,6 @@ from crdesk.visibility import VisibilityService
 SEEDED = "seeded"
 MANUAL = "manual"
 
-WALK_STEP = 1.0
-"""A move is walked in steps of this many inches, checking In Sight after each (7.6)."""
-QUIET_WALKS = True
-"""Judge the steps of a walk on which nothing can happen in one pass (the same play as
-step by step; False walks every step, as a check)."""
-WALK_REFINE = 3
-"""Halvings of the last step once something comes into sight: stop within 1/8"."""
-MAX_PATH_POINTS = 64
-"""A move's path is a few corners round obstacles; a longer list is refused, not walked."""
-FREE_MOVE = 2.0
-"""The moving group's free move after In Sight is triggered (7.6)."""
 CHECKPOINT_EVERY = 25
 """Steps between the snapshots :meth:`Game.undo` and :meth:`Game.fork` start from."""
 HASH_EVERY = 10
@@ -437,7 +419,7 @@ class Game:
         self._checkpoints = [self._mark()]
         self._hashes = {}
         self._version += 1
-        self._sync_moving()
+        self.sync_moving()
 
     def _replay_step(self, n: int, step: Step) -> None:
         typed = list(step.faces) if self.dice_mode == MANUAL else []
@@ -788,7 +770,7 @@ class Game:
         twin._sight = None
         twin._step_events = []
         twin._dice = None
-        twin._sync_moving()
+        twin.sync_moving()
         return twin
 
     def preview(self, action: Action | str) -> Preview:
@@ -916,9 +898,9 @@ class Game:
         self.dice_log.truncate(cp.dice_log)
         self._pending = None
         self._sight = None
-        self._sync_moving()
+        self.sync_moving()
 
-    def _sync_moving(self) -> None:
+    def sync_moving(self) -> None:
         """Tell the sight engine who is moving (concealed, not in Cover, 7.9.5): the
         figures that moved in the activation under way, as the frames record them;
         and who ducked back out of whose sight (7.4.4)."""
@@ -1456,7 +1438,7 @@ class Game:
         options: list[Action] = [End()]
         members = self.members(frame)
         if not d["fast"] and not d["moved"]:
-            movers = tuple(f.id for f in members if self._fast_problem(frame, f) is None)
+            movers = tuple(f.id for f in members if walking.fast_problem(self, frame, f) is None)
             if movers:
                 options.append(FastMove(movers))
         for f in members:
@@ -1505,7 +1487,7 @@ class Game:
         d = frame.data
         fid = act.who
         if isinstance(act, FastMove):
-            self._check_fast(frame, act)
+            walking.check_fast(self, frame, act)
             return
         if isinstance(act, NpMove):
             why = np_rules.np_move_why(self, frame)
@@ -1520,7 +1502,7 @@ class Game:
         if firearms.handles(act):  # indirect fire, readying a weapon (FD §4, §10)
             firearms.check_action(self, frame, fig, act)
         elif isinstance(act, Move):
-            self._check_move(frame, fig, act, free=False)
+            walking.check_move(self, frame, fig, act, free=False)
         elif isinstance(act, Fire):
             if fid in d["fired"]:
                 raise IllegalActionError(f"{fig.name} has already fired this activation (7.2)")
@@ -1589,9 +1571,9 @@ class Game:
         elif isinstance(act, End):
             self._finish_activation(frame)
         elif isinstance(act, FastMove):
-            self._fast_move(frame, act)
+            walking.fast_move(self, frame, act)
         elif isinstance(act, Move):
-            self._walk(frame, self.fig(act.figure), act)
+            walking.walk(self, frame, self.fig(act.figure), act)
         elif isinstance(act, Fire):
             d["fired"].append(act.figure)
             shooting.volley(self, self.fig(act.figure), act, rush=False, cause_of_reaction=None)
@@ -1653,358 +1635,9 @@ class Game:
 
     # -- Fast Move (7.4.2) ----------------------------------------------------
 
-    def _check_fast(self, frame: Frame, act: FastMove) -> None:
-        d = frame.data
-        if d["fast"]:
-            raise IllegalActionError("the group has already rolled its Fast Move (7.4.2)")
-        if d["moved"]:
-            raise IllegalActionError("Fast Move is declared before the group moves (7.4.2)")
-        if len(set(act.figures)) != len(act.figures):
-            raise IllegalActionError("name each fast mover once")
-        for fid in act.figures:
-            why = self._fast_problem(frame, self.member(frame, fid))
-            if why is not None:
-                raise IllegalActionError(why)
-
-    def _fast_problem(self, frame: Frame, fig: Figure) -> str | None:
-        """Why the figure may not be named a Fast Mover now, or None: prone, or
-        reloading this activation (Reload and Fast Move exclude each other, 7.9.2)."""
-        if fig.prone:
-            return f"{fig.name} is prone and cannot Fast Move"
-        if fig.id in frame.data["reloading"]:
-            return (
-                f"{fig.name} is reloading this activation: it moves no more than its normal "
-                "move, so it cannot Fast Move (7.9.2)"
-            )
-        return None
-
-    def _fast_move(self, frame: Frame, act: FastMove) -> None:
-        d = frame.data
-        carrying = self.state["carrying"]
-        movers = [
-            act_rules.FastMover(self.fig(f).name, self.fig(f).rep, f in carrying, id=f)
-            for f in act.figures
-        ]
-        res = act_rules.fast_move(self.roll(), movers)
-        d["fast"] = True
-        for f in res.figures:
-            d["allow"][f.id] = float(f.distance)
-            self.battlefield.update_figure(f.id, fast_moving=True)
-        self.emit("fast_move", res.explain(), result=res, figures=act.figures)
-
     # -- Movement and In Sight (7.4, 7.6) --------------------------------------
 
-    def _path_of(self, fig: Figure, act: Move) -> list[Point2]:
-        path = [(fig.x, fig.y), *act.path]
-        if len(path) >= 2 and path[1] == path[0]:
-            path.pop(0)
-        return path
-
-    def _check_move(self, frame: Frame, fig: Figure, act: Move, *, free: bool) -> None:
-        d = frame.data
-        if fig.prone:
-            raise IllegalActionError(f"{fig.name} is prone: stand up first (7.4.3)")
-        path = self._path_of(fig, act)
-        if len(path) > MAX_PATH_POINTS + 1:
-            raise IllegalActionError(f"a move's path has at most {MAX_PATH_POINTS} points")
-        if free:
-            if fig.id in d["free_moved"]:
-                raise IllegalActionError(f"{fig.name} has already made its free move (7.6)")
-            left = FREE_MOVE
-        else:
-            left = self.movement_left(frame, fig.id)
-            if left <= 1e-9:
-                raise IllegalActionError(f"{fig.name} has no movement left this activation")
-        table = self.battlefield.table
-        r = fig.radius
-        for x, y in path:
-            on_x = r - 1e-9 <= x <= table.width - r + 1e-9
-            if not (on_x and r - 1e-9 <= y <= table.height - r + 1e-9):
-                raise IllegalActionError(
-                    f"the path leaves the table at ({fmt_num(round(x, 2))}, "
-                    f"{fmt_num(round(y, 2))}): the base must stay on the table"
-                )
-        cost = movement.path_cost(
-            self.battlefield,
-            path,
-            self.rules,
-            index=self.vis.index,
-            radius=r,
-        )
-        if not cost.allowed:
-            what = "impassable ground" if cost.forbidden == "impassable" else "a wall"
-            raise IllegalActionError(
-                f"{fig.name}'s path runs into {what}"
-                + (f" ({cost.feature_id})" if cost.feature_id else "")
-                + f' after {cost.length:.1f}" (7.4)'
-            )
-        spend = cost.length if free else cost.cost
-        if spend > left + 1e-6:
-            extra = ' (woods count double, doors 2", windows 4")' if cost.cost > cost.length else ""
-            raise IllegalActionError(
-                f'{fig.name} has {left:.1f}" of movement left; the path costs {spend:.1f}"{extra}'
-            )
-        end = path[-1]
-        for other in self.battlefield.figures():
-            if other.id == fig.id or not other.status.can_act:
-                continue
-            if math.hypot(other.x - end[0], other.y - end[1]) < other.radius + r - 1e-6:
-                raise IllegalActionError(
-                    f"{fig.name} would end on {other.name}'s base: bases may not overlap"
-                )
-
-    def _walk(self, frame: Frame, fig: Figure, act: Move, *, free: bool = False) -> None:
-        """Walk the path in small steps, stopping when a new enemy comes into sight (7.6)."""
-        d = frame.data
-        path = self._path_of(fig, act)
-        side = fig.side
-        group = d["members"] if frame.kind == "activation" else d["movers"]
-        seen = set(d["seen"]) if frame.kind == "activation" else set(d["seen_all"])
-        if fig.id not in d["moved"]:
-            d["moved"].append(fig.id)
-        duck_back.unhide_figure(self, [fig.id])
-        if not self.rules.interpretations.ducked_back_unseen_while_in_cover:
-            duck_back.unhide_cause(self, fig.id)  # any move of the cause: it sees them as it goes
-        self._sync_moving()
-        bf = self.battlefield
-        enemies = {e.id for e in self.alive(self.enemy_of(side))}
-        start = (fig.x, fig.y)
-        points = _sample(path, WALK_STEP)
-        prev = start
-        prev_dist = 0.0
-        spotted: list[str] = []
-        stop_at: float | None = None
-        walked = 0.0
-        # a player figure resolves a PEF (and a building's, 11.1) the moment it sees
-        # it; enemies a contact puts in its sight stop it like any others (7.6)
-        watch = self.settings.solo and side == self.player_side()
-        # the steps on which nothing can happen are judged in one pass and skipped
-        quiet = 0
-        if QUIET_WALKS and not free:
-            quiet = self._quiet_steps(fig, points, enemies, seen, watch)
-        for k, (p, dist) in enumerate(points):
-            if k < quiet:
-                prev, prev_dist = p, dist
-                walked = dist
-                continue
-            if p != prev:
-                facing = bearing(prev, p)
-            else:  # the facing it has after the steps skipped (it has not moved yet)
-                facing = self._facing_at(fig, points, k) if k == quiet else fig.facing
-            bf.move_figure(fig.id, p[0], p[1], facing)
-            if watch and pef_rules.watch_pefs(self, only=self.fig(fig.id)):
-                enemies = {e.id for e in self.alive(self.enemy_of(side))}
-            new = self._new_sightings(fig.id, enemies, seen) if not free else []
-            if new:
-                lo, hi = prev_dist, dist
-                best = (p, new)
-                for _ in range(WALK_REFINE):
-                    mid = (lo + hi) / 2
-                    q = _point_at(path, mid)
-                    bf.move_figure(fig.id, q[0], q[1], facing)
-                    found = self._new_sightings(fig.id, enemies, seen)
-                    if found:
-                        hi, best = mid, (q, found)
-                    else:
-                        lo = mid
-                q, spotted = best
-                stop_at = self._free_spot(fig, path, hi, 0.0)
-                q = _point_at(path, stop_at)
-                bf.move_figure(fig.id, q[0], q[1], facing)
-                break
-            prev, prev_dist = p, dist
-            walked = dist
-        if points and quiet >= len(points):  # the whole walk was quiet: to its end
-            last = points[-1][0]
-            bf.move_figure(fig.id, last[0], last[1], self._facing_at(fig, points, len(points)))
-        if stop_at is not None:
-            walked = stop_at
-        travelled = _prefix(path, walked)
-        if act.facing is not None and stop_at is None:
-            bf.move_figure(fig.id, fig.x, fig.y, act.facing)
-        wounds.carry_along(self, fig)
-        duck_back.unhide_after_cause_moved(self, self.fig(fig.id))
-        if free:
-            d["free_moved"].append(fig.id)
-            cost_text = "free"
-        else:
-            cost = movement.path_cost(
-                bf, travelled, self.rules, index=self.vis.index, radius=fig.radius
-            ).cost
-            d["used"][fig.id] = float(d["used"][fig.id]) + cost
-            cost_text = f'{cost:.1f}" of movement, {self.movement_left(frame, fig.id):.1f}" left'
-        end = f"({fig.x:.1f}, {fig.y:.1f})"
-        if spotted:
-            names = ", ".join(self.fig(e).name for e in spotted)
-            self.emit(
-                "move",
-                f'{fig.name} moves {walked:.1f}" to {end} ({cost_text}) and stops: '
-                f"{names} in sight (7.6).",
-                section="7.6",
-                figures=[fig.id, *spotted],
-            )
-            self._start_in_sight(frame, fig.side, group)
-        else:
-            self.emit(
-                "move",
-                f'{fig.name} moves {walked:.1f}" to {end} ({cost_text}).',
-                section="7.4",
-                figures=[fig.id],
-            )
-
-    @staticmethod
-    def _walk_facings(fig: Figure, points: Sequence[tuple[Point2, float]]) -> list[float]:
-        """The facing the walker has on each step (along its path), as stored."""
-        out: list[float] = []
-        prev, facing = (fig.x, fig.y), fig.facing
-        for p, _dist in points:
-            if p != prev:
-                facing = normal_facing(bearing(prev, p))
-            out.append(facing)
-            prev = p
-        return out
-
-    def _facing_at(self, fig: Figure, points: Sequence[tuple[Point2, float]], k: int) -> float:
-        """The facing after step ``k - 1`` of a walk whose first ``k`` steps were skipped
-        (the figure's own facing when none was taken)."""
-        if k <= 0:
-            return fig.facing
-        return self._walk_facings(fig, points[:k])[-1]
-
-    def _quiet_steps(
-        self,
-        fig: Figure,
-        points: Sequence[tuple[Point2, float]],
-        enemies: set[str],
-        seen: set[str],
-        watch: bool,
-    ) -> int:
-        """How many of the walk's first steps nothing can happen on: no enemy not yet
-        seen comes into sight (7.6) and, in a solo game, the walker sees no PEF and
-        notices or enters no building (11.1, 11.3) -- judged for every step in one pass
-        instead of one sight row per step.  The walk plays step by step from there."""
-        if not points:
-            return 0
-        pts = [p for p, _d in points]
-        facings = self._walk_facings(fig, points)
-        first = len(points)
-        unseen = [e for e in sorted(enemies) if e not in seen and e != fig.id]
-        if unseen:
-            v = self.vis.spots(fig.id, pts, unseen, facings=facings)
-            hit = np.flatnonzero((v.sees | v.seen).any(axis=1))
-            if len(hit):
-                first = int(hit[0])
-        if watch and self.settings.solo and self.state["outcome"] is None:
-            first = min(first, self._first_watch_step(fig, pts[:first], facings[:first]))
-        return first
-
-    def _first_watch_step(self, fig: Figure, pts: Sequence[Point2], facings: list[float]) -> int:
-        """The first of the steps on which the walker would resolve a PEF or a building's
-        (what :meth:`_watch_pefs` with ``only`` would do there), else ``len(pts)``."""
-        walkers = [
-            replace(fig, x=float(x), y=float(y), facing=f)
-            for (x, y), f in zip(pts, facings, strict=True)
-        ]
-        first = len(pts)
-        pefs = [(p["x"], p["y"]) for p in self.state["pefs"] if not p["resolved"]]
-        if pefs and walkers:
-            seen = movement.sees_points(
-                self.battlefield,
-                walkers,
-                pefs,
-                self.rules,
-                index=self.vis.index,
-                behind_cover_hides=True,
-            )
-            hit = np.flatnonzero(seen.any(axis=1))
-            if len(hit):
-                first = int(hit[0])
-        if self.rules.interpretations.pef_buildings and self.state["pef"]["placed"]:
-            done: dict[str, str] = self.state["pef"].get("buildings", {})
-            for b in self.battlefield.terrain:
-                if not isinstance(b, Building) or done.get(b.id) == "noticed":
-                    continue
-                entering = done.get(b.id) == "enter"
-                for k in range(first):
-                    w = walkers[k]
-                    if (
-                        (building_rules.building_of(self, w) is b)
-                        if entering
-                        else pef_rules.notices(self, w, b)
-                    ):
-                        first = k
-                        break
-        return first
-
-    def _free_spot(self, fig: Figure, path: Sequence[Point2], at: float, floor: float) -> float:
-        """The distance along the path, at or before ``at``, where the base overlaps no
-        other standing base (a move stopped by In Sight must still end on free ground)."""
-        others = [o for o in self.battlefield.figures() if o.id != fig.id and o.status.can_act]
-        d = at
-        while d > floor + 1e-9:
-            x, y = _point_at(path, d)
-            if all(math.hypot(o.x - x, o.y - y) >= o.radius + fig.radius - 1e-6 for o in others):
-                return d
-            d -= 0.125
-        return floor
-
-    def _new_sightings(self, fid: str, enemies: set[str], seen: set[str]) -> list[str]:
-        row = self.vis.row(fid)
-        found = []
-        for j, other in enumerate(row.ids):
-            if other in enemies and other not in seen and (row.sees[j] or row.seen_by[j]):
-                found.append(other)
-        return found
-
     # -- In Sight (7.6) ---------------------------------------------------
-
-    def _start_in_sight(self, frame: Frame, side: str, group: list[str]) -> None:
-        if frame.kind == "free_move":
-            return  # the test is taken once the free moves are done
-        self.push(
-            "free_move",
-            side=side,
-            movers=list(group),
-            free_moved=[],
-            moved=[],
-            seen_all=list(frame.data["seen"]),
-        )
-
-    def _run_free_move(self, frame: Frame) -> bool:
-        movers = [m for m in frame.data["movers"] if self.fig(m).status.can_act]
-        if not any(m not in frame.data["free_moved"] and not self.fig(m).prone for m in movers):
-            sighting.in_sight_test(self, frame)
-            return True
-        return False
-
-    def _decide_free_move(self, frame: Frame) -> Decision:
-        return Decision(
-            0,
-            frame.data["side"],
-            "free_move",
-            'In Sight! The moving group may move each figure up to 2" more (free), '
-            "then the In Sight test is taken; pass to take it now.",
-            "7.6",
-            (Pass(),),
-            accepts=("move",),
-        )
-
-    def _check_free_move(self, frame: Frame, act: Action) -> None:
-        if not isinstance(act, Move):
-            raise IllegalActionError(f'{act} is not a choice now: move up to 2" or pass')
-        if act.figure not in frame.data["movers"]:
-            raise IllegalActionError(f"{act.figure} is not in the moving group")
-        fig = self.fig(act.figure)
-        if not fig.status.can_act:
-            raise IllegalActionError(f"{fig.name} cannot act")
-        self._check_move(frame, fig, act, free=True)
-
-    def _apply_free_move(self, frame: Frame, act: Action) -> None:
-        if isinstance(act, Pass):
-            sighting.in_sight_test(self, frame)
-            return
-        assert isinstance(act, Move)
-        self._walk(frame, self.fig(act.figure), act, free=True)
 
     # -- Shooting (7.9) --------------------------------------------------
 
@@ -2106,47 +1739,6 @@ def _plain(data: Any) -> Any:
 
 def _faces(faces: Sequence[int]) -> str:
     return ",".join(map(str, faces)) or "no dice"
-
-
-def _sample(path: Sequence[Point2], step: float) -> list[tuple[Point2, float]]:
-    """Points every ``step`` inches along the path (and its end), with their distance."""
-    out: list[tuple[Point2, float]] = []
-    done = 0.0
-    for (x0, y0), (x1, y1) in itertools.pairwise(path):
-        seg = math.hypot(x1 - x0, y1 - y0)
-        if seg <= 0:
-            continue
-        n = max(1, math.ceil(seg / step - 1e-9))
-        for k in range(1, n + 1):
-            t = k / n
-            out.append(((x0 + (x1 - x0) * t, y0 + (y1 - y0) * t), done + seg * t))
-        done += seg
-    return out
-
-
-def _point_at(path: Sequence[Point2], dist: float) -> Point2:
-    done = 0.0
-    for (x0, y0), (x1, y1) in itertools.pairwise(path):
-        seg = math.hypot(x1 - x0, y1 - y0)
-        if seg > 0 and done + seg >= dist:
-            t = (dist - done) / seg
-            return (x0 + (x1 - x0) * t, y0 + (y1 - y0) * t)
-        done += seg
-    return path[-1]
-
-
-def _prefix(path: Sequence[Point2], dist: float) -> list[Point2]:
-    """The path up to ``dist`` inches along it."""
-    out = [path[0]]
-    done = 0.0
-    for (x0, y0), (x1, y1) in itertools.pairwise(path):
-        seg = math.hypot(x1 - x0, y1 - y0)
-        if done + seg >= dist - 1e-12:
-            out.append(_point_at(path, dist))
-            return out
-        out.append((x1, y1))
-        done += seg
-    return out
 
 
 def _check_hidden(rows: Any) -> None:

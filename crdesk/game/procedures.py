@@ -8,7 +8,7 @@ not listed yet are still handled by methods of :class:`~crdesk.game.Game`
 
 from __future__ import annotations
 
-from crdesk.game import aftermath, duck_back, in_sight, melee, reaction
+from crdesk.game import aftermath, duck_back, in_sight, melee, moving, reaction
 from crdesk.game.table import Procedure
 
 PROCEDURES: dict[str, Procedure] = {
@@ -19,6 +19,7 @@ PROCEDURES: dict[str, Procedure] = {
         duck_back.PROCEDURE,
         melee.PROCEDURE,
         in_sight.PROCEDURE,
+        moving.PROCEDURE,
     )
 }
 """Every procedure by the kind of frame it handles."""

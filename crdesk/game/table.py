@@ -107,6 +107,11 @@ class Table(Protocol):
         """Inches the figure may still move in the activation ``frame`` (7.4)."""
         ...
 
+    def sync_moving(self) -> None:
+        """Tell the sight engine who is moving in the activation under way (concealed,
+        not in Cover, 7.9.5) and who ducked back out of whose sight (7.4.4)."""
+        ...
+
     def members(self, frame: Frame) -> list[Figure]:
         """The figures of the group active in ``frame`` that can still act: able to
         act and not ducked back this turn (7.1, 7.4.4)."""

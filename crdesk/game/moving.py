@@ -1,0 +1,447 @@
+"""Moving (7.4): a move walked step by step until an enemy comes into sight (7.6.2),
+Fast Move (7.4.2), the free move of the group that triggered an In Sight test, and
+what a move sees on its way -- PEFs and buildings in a solo game (11).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+from dataclasses import replace
+
+import numpy as np
+
+from crdesk.errors import IllegalActionError
+from crdesk.game import buildings as building_rules
+from crdesk.game import duck_back
+from crdesk.game import in_sight as sighting
+from crdesk.game import pefs as pef_rules
+from crdesk.game import wounded as wounds
+from crdesk.game.actions import Action, FastMove, Move, Pass, Point2, fmt_num
+from crdesk.game.records import Decision, Frame
+from crdesk.game.table import Procedure, Table
+from crdesk.geometry import movement
+from crdesk.geometry.measure import bearing
+from crdesk.model import Building, Figure, normal_facing
+from crdesk.rules import activation as act_rules
+
+WALK_STEP = 1.0
+"""A move is walked in steps of this many inches, checking In Sight after each (7.6)."""
+QUIET_WALKS = True
+"""Judge the steps of a walk on which nothing can happen in one pass (the same play as
+step by step; False walks every step, as a check)."""
+WALK_REFINE = 3
+"""Halvings of the last step once something comes into sight: stop within 1/8"."""
+MAX_PATH_POINTS = 64
+"""A move's path is a few corners round obstacles; a longer list is refused, not walked."""
+FREE_MOVE = 2.0
+"""The moving group's free move after In Sight is triggered (7.6)."""
+
+
+def check_fast(t: Table, frame: Frame, act: FastMove) -> None:
+    d = frame.data
+    if d["fast"]:
+        raise IllegalActionError("the group has already rolled its Fast Move (7.4.2)")
+    if d["moved"]:
+        raise IllegalActionError("Fast Move is declared before the group moves (7.4.2)")
+    if len(set(act.figures)) != len(act.figures):
+        raise IllegalActionError("name each fast mover once")
+    for fid in act.figures:
+        why = fast_problem(t, frame, t.member(frame, fid))
+        if why is not None:
+            raise IllegalActionError(why)
+
+
+def fast_problem(t: Table, frame: Frame, fig: Figure) -> str | None:
+    """Why the figure may not be named a Fast Mover now, or None: prone, or
+    reloading this activation (Reload and Fast Move exclude each other, 7.9.2)."""
+    if fig.prone:
+        return f"{fig.name} is prone and cannot Fast Move"
+    if fig.id in frame.data["reloading"]:
+        return (
+            f"{fig.name} is reloading this activation: it moves no more than its normal "
+            "move, so it cannot Fast Move (7.9.2)"
+        )
+    return None
+
+
+def fast_move(t: Table, frame: Frame, act: FastMove) -> None:
+    d = frame.data
+    carrying = t.state["carrying"]
+    movers = [
+        act_rules.FastMover(t.fig(f).name, t.fig(f).rep, f in carrying, id=f) for f in act.figures
+    ]
+    res = act_rules.fast_move(t.roll(), movers)
+    d["fast"] = True
+    for f in res.figures:
+        d["allow"][f.id] = float(f.distance)
+        t.battlefield.update_figure(f.id, fast_moving=True)
+    t.emit("fast_move", res.explain(), result=res, figures=act.figures)
+
+
+def path_of(t: Table, fig: Figure, act: Move) -> list[Point2]:
+    path = [(fig.x, fig.y), *act.path]
+    if len(path) >= 2 and path[1] == path[0]:
+        path.pop(0)
+    return path
+
+
+def check_move(t: Table, frame: Frame, fig: Figure, act: Move, *, free: bool) -> None:
+    d = frame.data
+    if fig.prone:
+        raise IllegalActionError(f"{fig.name} is prone: stand up first (7.4.3)")
+    path = path_of(t, fig, act)
+    if len(path) > MAX_PATH_POINTS + 1:
+        raise IllegalActionError(f"a move's path has at most {MAX_PATH_POINTS} points")
+    if free:
+        if fig.id in d["free_moved"]:
+            raise IllegalActionError(f"{fig.name} has already made its free move (7.6)")
+        left = FREE_MOVE
+    else:
+        left = t.movement_left(frame, fig.id)
+        if left <= 1e-9:
+            raise IllegalActionError(f"{fig.name} has no movement left this activation")
+    table = t.battlefield.table
+    r = fig.radius
+    for x, y in path:
+        on_x = r - 1e-9 <= x <= table.width - r + 1e-9
+        if not (on_x and r - 1e-9 <= y <= table.height - r + 1e-9):
+            raise IllegalActionError(
+                f"the path leaves the table at ({fmt_num(round(x, 2))}, "
+                f"{fmt_num(round(y, 2))}): the base must stay on the table"
+            )
+    cost = movement.path_cost(
+        t.battlefield,
+        path,
+        t.rules,
+        index=t.vis.index,
+        radius=r,
+    )
+    if not cost.allowed:
+        what = "impassable ground" if cost.forbidden == "impassable" else "a wall"
+        raise IllegalActionError(
+            f"{fig.name}'s path runs into {what}"
+            + (f" ({cost.feature_id})" if cost.feature_id else "")
+            + f' after {cost.length:.1f}" (7.4)'
+        )
+    spend = cost.length if free else cost.cost
+    if spend > left + 1e-6:
+        extra = ' (woods count double, doors 2", windows 4")' if cost.cost > cost.length else ""
+        raise IllegalActionError(
+            f'{fig.name} has {left:.1f}" of movement left; the path costs {spend:.1f}"{extra}'
+        )
+    end = path[-1]
+    for other in t.battlefield.figures():
+        if other.id == fig.id or not other.status.can_act:
+            continue
+        if math.hypot(other.x - end[0], other.y - end[1]) < other.radius + r - 1e-6:
+            raise IllegalActionError(
+                f"{fig.name} would end on {other.name}'s base: bases may not overlap"
+            )
+
+
+def walk(t: Table, frame: Frame, fig: Figure, act: Move, *, free: bool = False) -> None:
+    """Walk the path in small steps, stopping when a new enemy comes into sight (7.6)."""
+    d = frame.data
+    path = path_of(t, fig, act)
+    side = fig.side
+    group = d["members"] if frame.kind == "activation" else d["movers"]
+    seen = set(d["seen"]) if frame.kind == "activation" else set(d["seen_all"])
+    if fig.id not in d["moved"]:
+        d["moved"].append(fig.id)
+    duck_back.unhide_figure(t, [fig.id])
+    if not t.rules.interpretations.ducked_back_unseen_while_in_cover:
+        duck_back.unhide_cause(t, fig.id)  # any move of the cause: it sees them as it goes
+    t.sync_moving()
+    bf = t.battlefield
+    enemies = {e.id for e in t.alive(t.enemy_of(side))}
+    start = (fig.x, fig.y)
+    points = sample_path(path, WALK_STEP)
+    prev = start
+    prev_dist = 0.0
+    spotted: list[str] = []
+    stop_at: float | None = None
+    walked = 0.0
+    # a player figure resolves a PEF (and a building's, 11.1) the moment it sees
+    # it; enemies a contact puts in its sight stop it like any others (7.6)
+    watch = t.settings.solo and side == t.player_side()
+    # the steps on which nothing can happen are judged in one pass and skipped
+    quiet = 0
+    if QUIET_WALKS and not free:
+        quiet = quiet_steps(t, fig, points, enemies, seen, watch)
+    for k, (p, dist) in enumerate(points):
+        if k < quiet:
+            prev, prev_dist = p, dist
+            walked = dist
+            continue
+        if p != prev:
+            facing = bearing(prev, p)
+        else:  # the facing it has after the steps skipped (it has not moved yet)
+            facing = facing_at(t, fig, points, k) if k == quiet else fig.facing
+        bf.move_figure(fig.id, p[0], p[1], facing)
+        if watch and pef_rules.watch_pefs(t, only=t.fig(fig.id)):
+            enemies = {e.id for e in t.alive(t.enemy_of(side))}
+        new = new_sightings(t, fig.id, enemies, seen) if not free else []
+        if new:
+            lo, hi = prev_dist, dist
+            best = (p, new)
+            for _ in range(WALK_REFINE):
+                mid = (lo + hi) / 2
+                q = point_at(path, mid)
+                bf.move_figure(fig.id, q[0], q[1], facing)
+                found = new_sightings(t, fig.id, enemies, seen)
+                if found:
+                    hi, best = mid, (q, found)
+                else:
+                    lo = mid
+            q, spotted = best
+            stop_at = free_spot(t, fig, path, hi, 0.0)
+            q = point_at(path, stop_at)
+            bf.move_figure(fig.id, q[0], q[1], facing)
+            break
+        prev, prev_dist = p, dist
+        walked = dist
+    if points and quiet >= len(points):  # the whole walk was quiet: to its end
+        last = points[-1][0]
+        bf.move_figure(fig.id, last[0], last[1], facing_at(t, fig, points, len(points)))
+    if stop_at is not None:
+        walked = stop_at
+    travelled = prefix(path, walked)
+    if act.facing is not None and stop_at is None:
+        bf.move_figure(fig.id, fig.x, fig.y, act.facing)
+    wounds.carry_along(t, fig)
+    duck_back.unhide_after_cause_moved(t, t.fig(fig.id))
+    if free:
+        d["free_moved"].append(fig.id)
+        cost_text = "free"
+    else:
+        cost = movement.path_cost(bf, travelled, t.rules, index=t.vis.index, radius=fig.radius).cost
+        d["used"][fig.id] = float(d["used"][fig.id]) + cost
+        cost_text = f'{cost:.1f}" of movement, {t.movement_left(frame, fig.id):.1f}" left'
+    end = f"({fig.x:.1f}, {fig.y:.1f})"
+    if spotted:
+        names = ", ".join(t.fig(e).name for e in spotted)
+        t.emit(
+            "move",
+            f'{fig.name} moves {walked:.1f}" to {end} ({cost_text}) and stops: '
+            f"{names} in sight (7.6).",
+            section="7.6",
+            figures=[fig.id, *spotted],
+        )
+        start_in_sight(t, frame, fig.side, group)
+    else:
+        t.emit(
+            "move",
+            f'{fig.name} moves {walked:.1f}" to {end} ({cost_text}).',
+            section="7.4",
+            figures=[fig.id],
+        )
+
+
+def walk_facings(fig: Figure, points: Sequence[tuple[Point2, float]]) -> list[float]:
+    """The facing the walker has on each step (along its path), as stored."""
+    out: list[float] = []
+    prev, facing = (fig.x, fig.y), fig.facing
+    for p, _dist in points:
+        if p != prev:
+            facing = normal_facing(bearing(prev, p))
+        out.append(facing)
+        prev = p
+    return out
+
+
+def facing_at(t: Table, fig: Figure, points: Sequence[tuple[Point2, float]], k: int) -> float:
+    """The facing after step ``k - 1`` of a walk whose first ``k`` steps were skipped
+    (the figure's own facing when none was taken)."""
+    if k <= 0:
+        return fig.facing
+    return walk_facings(fig, points[:k])[-1]
+
+
+def quiet_steps(
+    t: Table,
+    fig: Figure,
+    points: Sequence[tuple[Point2, float]],
+    enemies: set[str],
+    seen: set[str],
+    watch: bool,
+) -> int:
+    """How many of the walk's first steps nothing can happen on: no enemy not yet
+    seen comes into sight (7.6) and, in a solo game, the walker sees no PEF and
+    notices or enters no building (11.1, 11.3) -- judged for every step in one pass
+    instead of one sight row per step.  The walk plays step by step from there."""
+    if not points:
+        return 0
+    pts = [p for p, _d in points]
+    facings = walk_facings(fig, points)
+    first = len(points)
+    unseen = [e for e in sorted(enemies) if e not in seen and e != fig.id]
+    if unseen:
+        v = t.vis.spots(fig.id, pts, unseen, facings=facings)
+        hit = np.flatnonzero((v.sees | v.seen).any(axis=1))
+        if len(hit):
+            first = int(hit[0])
+    if watch and t.settings.solo and t.state["outcome"] is None:
+        first = min(first, first_watch_step(t, fig, pts[:first], facings[:first]))
+    return first
+
+
+def first_watch_step(t: Table, fig: Figure, pts: Sequence[Point2], facings: list[float]) -> int:
+    """The first of the steps on which the walker would resolve a PEF or a building's
+    (what :meth:`_watch_pefs` with ``only`` would do there), else ``len(pts)``."""
+    walkers = [
+        replace(fig, x=float(x), y=float(y), facing=f)
+        for (x, y), f in zip(pts, facings, strict=True)
+    ]
+    first = len(pts)
+    pefs = [(p["x"], p["y"]) for p in t.state["pefs"] if not p["resolved"]]
+    if pefs and walkers:
+        seen = movement.sees_points(
+            t.battlefield,
+            walkers,
+            pefs,
+            t.rules,
+            index=t.vis.index,
+            behind_cover_hides=True,
+        )
+        hit = np.flatnonzero(seen.any(axis=1))
+        if len(hit):
+            first = int(hit[0])
+    if t.rules.interpretations.pef_buildings and t.state["pef"]["placed"]:
+        done: dict[str, str] = t.state["pef"].get("buildings", {})
+        for b in t.battlefield.terrain:
+            if not isinstance(b, Building) or done.get(b.id) == "noticed":
+                continue
+            entering = done.get(b.id) == "enter"
+            for k in range(first):
+                w = walkers[k]
+                if (
+                    (building_rules.building_of(t, w) is b)
+                    if entering
+                    else pef_rules.notices(t, w, b)
+                ):
+                    first = k
+                    break
+    return first
+
+
+def free_spot(t: Table, fig: Figure, path: Sequence[Point2], at: float, floor: float) -> float:
+    """The distance along the path, at or before ``at``, where the base overlaps no
+    other standing base (a move stopped by In Sight must still end on free ground)."""
+    others = [o for o in t.battlefield.figures() if o.id != fig.id and o.status.can_act]
+    d = at
+    while d > floor + 1e-9:
+        x, y = point_at(path, d)
+        if all(math.hypot(o.x - x, o.y - y) >= o.radius + fig.radius - 1e-6 for o in others):
+            return d
+        d -= 0.125
+    return floor
+
+
+def new_sightings(t: Table, fid: str, enemies: set[str], seen: set[str]) -> list[str]:
+    row = t.vis.row(fid)
+    found = []
+    for j, other in enumerate(row.ids):
+        if other in enemies and other not in seen and (row.sees[j] or row.seen_by[j]):
+            found.append(other)
+    return found
+
+
+def start_in_sight(t: Table, frame: Frame, side: str, group: list[str]) -> None:
+    if frame.kind == "free_move":
+        return  # the test is taken once the free moves are done
+    t.push(
+        "free_move",
+        side=side,
+        movers=list(group),
+        free_moved=[],
+        moved=[],
+        seen_all=list(frame.data["seen"]),
+    )
+
+
+def run_free_move(t: Table, frame: Frame) -> bool:
+    movers = [m for m in frame.data["movers"] if t.fig(m).status.can_act]
+    if not any(m not in frame.data["free_moved"] and not t.fig(m).prone for m in movers):
+        sighting.in_sight_test(t, frame)
+        return True
+    return False
+
+
+def decide_free_move(t: Table, frame: Frame) -> Decision:
+    return Decision(
+        0,
+        frame.data["side"],
+        "free_move",
+        'In Sight! The moving group may move each figure up to 2" more (free), '
+        "then the In Sight test is taken; pass to take it now.",
+        "7.6",
+        (Pass(),),
+        accepts=("move",),
+    )
+
+
+def check_free_move(t: Table, frame: Frame, act: Action) -> None:
+    if not isinstance(act, Move):
+        raise IllegalActionError(f'{act} is not a choice now: move up to 2" or pass')
+    if act.figure not in frame.data["movers"]:
+        raise IllegalActionError(f"{act.figure} is not in the moving group")
+    fig = t.fig(act.figure)
+    if not fig.status.can_act:
+        raise IllegalActionError(f"{fig.name} cannot act")
+    check_move(t, frame, fig, act, free=True)
+
+
+def apply_free_move(t: Table, frame: Frame, act: Action) -> None:
+    if isinstance(act, Pass):
+        sighting.in_sight_test(t, frame)
+        return
+    assert isinstance(act, Move)
+    walk(t, frame, t.fig(act.figure), act, free=True)
+
+
+def sample_path(path: Sequence[Point2], step: float) -> list[tuple[Point2, float]]:
+    """Points every ``step`` inches along the path (and its end), with their distance."""
+    out: list[tuple[Point2, float]] = []
+    done = 0.0
+    for (x0, y0), (x1, y1) in itertools.pairwise(path):
+        seg = math.hypot(x1 - x0, y1 - y0)
+        if seg <= 0:
+            continue
+        n = max(1, math.ceil(seg / step - 1e-9))
+        for k in range(1, n + 1):
+            t = k / n
+            out.append(((x0 + (x1 - x0) * t, y0 + (y1 - y0) * t), done + seg * t))
+        done += seg
+    return out
+
+
+def point_at(path: Sequence[Point2], dist: float) -> Point2:
+    done = 0.0
+    for (x0, y0), (x1, y1) in itertools.pairwise(path):
+        seg = math.hypot(x1 - x0, y1 - y0)
+        if seg > 0 and done + seg >= dist:
+            t = (dist - done) / seg
+            return (x0 + (x1 - x0) * t, y0 + (y1 - y0) * t)
+        done += seg
+    return path[-1]
+
+
+def prefix(path: Sequence[Point2], dist: float) -> list[Point2]:
+    """The path up to ``dist`` inches along it."""
+    out = [path[0]]
+    done = 0.0
+    for (x0, y0), (x1, y1) in itertools.pairwise(path):
+        seg = math.hypot(x1 - x0, y1 - y0)
+        if done + seg >= dist - 1e-12:
+            out.append(point_at(path, dist))
+            return out
+        out.append((x1, y1))
+        done += seg
+    return out
+
+
+PROCEDURE = Procedure(
+    "free_move", run_free_move, decide_free_move, check_free_move, apply_free_move
+)
