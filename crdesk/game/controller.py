@@ -47,44 +47,20 @@ from crdesk.cohesion import Cohesion
 from crdesk.dice import DiceLog, DiceSource, counter_face
 from crdesk.errors import CrdeskError, IllegalActionError
 from crdesk.game import adapter, duck_back, encounter, firearms, grenades
-from crdesk.game import buildings as building_rules
-from crdesk.game import capture as capture_rules
-from crdesk.game import exits as exit_rules
-from crdesk.game import fire as shooting
 from crdesk.game import in_sight as sighting
-from crdesk.game import melee as melee_rules
-from crdesk.game import moving as walking
-from crdesk.game import np_move as np_rules
 from crdesk.game import pefs as pef_rules
-from crdesk.game import wounded as wounds
 from crdesk.game.actions import (
     Action,
     Activate,
-    Capture,
-    ChangeFloor,
-    Charge,
     CheatDeath,
     DiceFaces,
-    Dispatch,
-    Drop,
     End,
-    Exit,
-    FastMove,
     Fire,
-    Move,
-    NpMove,
     Pass,
-    Pickup,
     Point2,
-    Prone,
-    Ready,
-    Reload,
     Roll,
-    Stand,
     StarPower,
     Start,
-    Throw,
-    fmt_num,
 )
 from crdesk.game.adapter import Sight
 from crdesk.game.preview import Preview, Sighting
@@ -1130,7 +1106,7 @@ class Game:
             if f.status.can_act and (side is None or f.side == side)
         ]
 
-    def _check_over(self) -> bool:
+    def check_over(self) -> bool:
         if "encounter" in self.state:  # an encounter ends by its objectives (12)
             return encounter.check_over(self)
         for side in self.sides:
@@ -1168,7 +1144,7 @@ class Game:
     def _run_turn(self, frame: Frame) -> bool:
         d = frame.data
         if d["phase"] == "roll":
-            if self._check_over():
+            if self.check_over():
                 return True
             res = act_rules.roll_activation(self.roll(), self.sides)
             scores = {s: res.score(s) for s in self.sides}
@@ -1276,7 +1252,7 @@ class Game:
         return [g for g in self._groups(frame.data["side"]) if act_rules.may_activate(g[1], die)]
 
     def _run_side(self, frame: Frame) -> bool:
-        if self._check_over():
+        if self.check_over():
             return True
         if (
             self.settings.solo
@@ -1409,150 +1385,6 @@ class Game:
             return 0.0
         return max(0.0, float(d["allow"][fid]) - float(d["used"][fid]))
 
-    def _run_activation(self, frame: Frame) -> bool:
-        if self._check_over():
-            return True
-        if not self.members(frame):
-            self._finish_activation(frame, "no figure of the group can act any more")
-            return True
-        return False
-
-    def _finish_activation(self, frame: Frame, why: str = "") -> None:
-        d = frame.data
-        self.state["activated"] = sorted(set(self.state["activated"]) | set(d["members"]))
-        self.vis.set_moving(())
-        if "encounter" in self.state:
-            encounter.on_activation_end(self, d["side"], d["members"])
-        self.emit(
-            "activation_end",
-            f"{self.fig(d['leader']).name}'s group ends its activation"
-            + (f": {why}" if why else "")
-            + ".",
-            section="7.1",
-            figures=d["members"],
-        )
-        self.pop(frame)
-
-    def _decide_activation(self, frame: Frame) -> Decision:
-        d = frame.data
-        options: list[Action] = [End()]
-        members = self.members(frame)
-        if not d["fast"] and not d["moved"]:
-            movers = tuple(f.id for f in members if walking.fast_problem(self, frame, f) is None)
-            if movers:
-                options.append(FastMove(movers))
-        for f in members:
-            if f.prone:
-                if self.movement_left(frame, f.id) > 0:
-                    options.append(Stand(f.id))
-            else:
-                options.append(Prone(f.id))
-            if (
-                f.out_of_ammo
-                and f.id not in d["fired"]
-                and f.id not in d["reloading"]
-                and not f.fast_moving
-                and firearms.may_reload(self, f)
-            ):
-                options.append(Reload(f.id))
-            if grenades.can_ready(self, frame, f) is None:
-                options.append(Ready(f.id))
-            if f.id in self.state["carrying"]:
-                options.append(Drop(f.id))
-            if exit_rules.exit_edge(self, frame, f) is not None:
-                options.append(Exit(f.id))
-        if np_rules.np_move_why(self, frame) is None:
-            options.append(NpMove(d["leader"]))
-        options.extend(firearms.activation_options(self, frame, members))
-        for f in members:
-            for target in shooting.auto_targets(self, f, active=True, frame=frame):
-                options.append(target)
-                break
-        leader = self.fig(d["leader"]).name
-        return Decision(
-            0,
-            d["side"],
-            "act",
-            f"{leader}'s group is active: move, fire (once each), charge, go prone, "
-            "reload, or end the activation.",
-            "7.2",
-            tuple(options),
-            accepts=(
-                *("move", "fire", "charge", "throw", "pickup", "floor", "capture", "dispatch"),
-                *firearms.accepts(self),
-            ),
-        )
-
-    def _check_activation(self, frame: Frame, act: Action) -> None:
-        d = frame.data
-        fid = act.who
-        if isinstance(act, FastMove):
-            walking.check_fast(self, frame, act)
-            return
-        if isinstance(act, NpMove):
-            why = np_rules.np_move_why(self, frame)
-            if why is None and act.figure != d["leader"]:
-                why = f"{act.figure} does not lead the active group"
-            if why is not None:
-                raise IllegalActionError(why)
-            return
-        if fid is None:
-            raise IllegalActionError(self.not_now())
-        fig = self.member(frame, fid)
-        if firearms.handles(act):  # indirect fire, readying a weapon (FD §4, §10)
-            firearms.check_action(self, frame, fig, act)
-        elif isinstance(act, Move):
-            walking.check_move(self, frame, fig, act, free=False)
-        elif isinstance(act, Fire):
-            if fid in d["fired"]:
-                raise IllegalActionError(f"{fig.name} has already fired this activation (7.2)")
-            if fid in d["reloading"]:
-                raise IllegalActionError(f"{fig.name} is reloading and cannot fire (7.9.2)")
-            shooting.check_fire(self, fig, act, reaction=False)
-        elif isinstance(act, Charge):
-            melee_rules.check_charge(self, frame, fig, act)
-        elif isinstance(act, Prone):
-            if fig.prone:
-                raise IllegalActionError(f"{fig.name} is already prone")
-        elif isinstance(act, Stand):
-            if not fig.prone:
-                raise IllegalActionError(f"{fig.name} is not prone")
-        elif isinstance(act, Ready):
-            why = grenades.can_ready(self, frame, fig)
-            if why is not None:
-                raise IllegalActionError(why)
-        elif isinstance(act, Throw):
-            grenades.check_throw(self, frame, fig, act)
-        elif isinstance(act, Pickup):
-            wounds.check_pickup(self, frame, fig, act)
-        elif isinstance(act, Drop):
-            if fid not in self.state["carrying"]:
-                raise IllegalActionError(f"{fig.name} is carrying nobody")
-        elif isinstance(act, ChangeFloor):
-            building_rules.check_floor(self, frame, fig, act)
-        elif isinstance(act, Capture):
-            capture_rules.check_capture(self, fig, act)
-        elif isinstance(act, Exit):
-            if exit_rules.exit_edge(self, frame, fig) is None:
-                raise IllegalActionError(exit_rules.no_exit(self, frame, fig))
-        elif isinstance(act, Reload):
-            why = firearms.reload_problem(self, fig) if self.rules.firearms_detail else None
-            if why is not None:
-                raise IllegalActionError(why)
-            if not fig.out_of_ammo and not self.rules.firearms_detail:
-                raise IllegalActionError(f"{fig.name}'s weapon is not out of ammo")
-            if fid in d["fired"]:
-                raise IllegalActionError(
-                    f"{fig.name} fired this activation: it reloads at its next (7.9.2)"
-                )
-            if fig.fast_moving:
-                raise IllegalActionError(
-                    f"{fig.name} was declared a Fast Mover this activation: a reloading "
-                    "figure moves no more than its normal move (7.9.2)"
-                )
-        else:
-            raise IllegalActionError(self.not_now())
-
     def member(self, frame: Frame, fid: str) -> Figure:
         if fid not in frame.data["members"]:
             raise IllegalActionError(f"{fid} is not in the active group")
@@ -1562,76 +1394,6 @@ class Game:
         if fid in self.state["ducked"]:
             raise IllegalActionError(f"{fig.name} ducked back this turn and cannot act (7.4.4)")
         return fig
-
-    def _apply_activation(self, frame: Frame, act: Action) -> None:
-        d = frame.data
-        bf = self.battlefield
-        if firearms.handles(act):  # indirect fire, readying a weapon (FD §4, §10)
-            firearms.apply_action(self, frame, act)
-        elif isinstance(act, End):
-            self._finish_activation(frame)
-        elif isinstance(act, FastMove):
-            walking.fast_move(self, frame, act)
-        elif isinstance(act, Move):
-            walking.walk(self, frame, self.fig(act.figure), act)
-        elif isinstance(act, Fire):
-            d["fired"].append(act.figure)
-            shooting.volley(self, self.fig(act.figure), act, rush=False, cause_of_reaction=None)
-        elif isinstance(act, Charge):
-            melee_rules.start_charge(self, frame, act)
-        elif isinstance(act, Prone):
-            d["used"][act.figure] = d["allow"][act.figure]
-            bf.update_figure(act.figure, prone=True)
-            self.emit(
-                "prone",
-                f"{self.fig(act.figure).name} goes prone: no more movement until next "
-                "active (7.4.3).",
-                section="7.4.3",
-                figures=[act.figure],
-            )
-        elif isinstance(act, Stand):
-            half = d["allow"][act.figure] / 2
-            d["used"][act.figure] = min(d["allow"][act.figure], d["used"][act.figure] + half)
-            bf.update_figure(act.figure, prone=False)
-            self.emit(
-                "stand",
-                f'{self.fig(act.figure).name} stands up, using half its movement ({fmt_num(half)}"'
-                ", 7.4.3).",
-                section="7.4.3",
-                figures=[act.figure],
-            )
-        elif isinstance(act, Ready):
-            grenades.ready(self, frame, self.fig(act.figure))
-        elif isinstance(act, Throw):
-            grenades.throw(self, frame, self.fig(act.figure), act.point)
-        elif isinstance(act, Pickup):
-            wounds.pickup(self, frame, self.fig(act.figure), self.fig(act.wounded))
-        elif isinstance(act, Drop):
-            wounds.drop(self, act.figure, "puts down")
-        elif isinstance(act, ChangeFloor):
-            building_rules.change_floor(self, frame, self.fig(act.figure), act.floor)
-        elif isinstance(act, Capture):
-            capture_rules.capture(
-                self, self.fig(act.figure), self.fig(act.target), isinstance(act, Dispatch)
-            )
-        elif isinstance(act, Exit):
-            exit_rules.exit_table(self, frame, self.fig(act.figure))
-        elif isinstance(act, NpMove):
-            np_rules.np_move(self, frame)
-        elif isinstance(act, Reload):
-            d["reloading"].append(act.figure)
-            normal = float(act_rules.NORMAL_MOVE)
-            d["allow"][act.figure] = min(d["allow"][act.figure], normal)
-            bf.update_figure(act.figure, out_of_ammo=False)
-            self.emit(
-                "reload",
-                f"{self.fig(act.figure).name} reloads: cannot fire this activation and moves "
-                "no more than normal (7.9.2).",
-                section="7.9.2",
-                figures=[act.figure],
-            )
-            if self.rules.firearms_detail:
-                firearms.do_reload(self, act.figure)
 
     # -- Fast Move (7.4.2) ----------------------------------------------------
 

@@ -8,12 +8,13 @@ not listed yet are still handled by methods of :class:`~crdesk.game.Game`
 
 from __future__ import annotations
 
-from crdesk.game import aftermath, duck_back, in_sight, melee, moving, reaction
+from crdesk.game import activation, aftermath, duck_back, in_sight, melee, moving, reaction
 from crdesk.game.table import Procedure
 
 PROCEDURES: dict[str, Procedure] = {
     p.kind: p
     for p in (
+        activation.PROCEDURE,
         aftermath.PROCEDURE,
         reaction.PROCEDURE,
         duck_back.PROCEDURE,

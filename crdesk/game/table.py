@@ -130,6 +130,11 @@ class Table(Protocol):
         """The non-player side, whose enemies PEFs may be (11)."""
         ...
 
+    def check_over(self) -> bool:
+        """Whether the encounter has just ended (a side has nobody left to fight, or
+        its objectives are settled, 12); True when it ended now."""
+        ...
+
     def pefs_left(self, side: str) -> bool:
         """Whether the side still has unresolved PEFs on the table (11)."""
         ...
