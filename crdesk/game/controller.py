@@ -40,18 +40,15 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-import networkx as nx
-
 from crdesk import limits
 from crdesk.cohesion import Cohesion
 from crdesk.dice import DiceLog, DiceSource, counter_face
 from crdesk.errors import CrdeskError, IllegalActionError
-from crdesk.game import adapter, duck_back, encounter, firearms, grenades
+from crdesk.game import duck_back, encounter, firearms, grenades
 from crdesk.game import in_sight as sighting
 from crdesk.game import pefs as pef_rules
 from crdesk.game.actions import (
     Action,
-    Activate,
     CheatDeath,
     DiceFaces,
     End,
@@ -71,14 +68,12 @@ from crdesk.model import (
     Battlefield,
     Figure,
     Scenario,
-    Status,
 )
 from crdesk.options import RulesOptions
 from crdesk.rules import activation as act_rules
 from crdesk.rules.common import RuleResult, words
 from crdesk.tables import (
     GRENADE,
-    PEF_REP,
 )
 from crdesk.visibility import VisibilityService
 
@@ -286,7 +281,6 @@ class Game:
         self._legal_memo: tuple[int, dict[Action, str | None]] | None = None
         """:meth:`legal`'s answers at ``_version``."""
         self._awaited: tuple[int, Decision | None] | None = None
-        self._group_memo: tuple[tuple[Any, ...], list[tuple[str, int, list[str]]]] | None = None
         self.memo: dict[str, Any] = {}
         """The procedures' caches between steps (never part of the state)."""
         self._checkpoint()
@@ -740,7 +734,6 @@ class Game:
         twin._version = 0
         twin._legal_memo = None
         twin._awaited = None
-        twin._group_memo = None
         twin.memo = {}
         twin._checkpoints = list(self._checkpoints)
         twin._sight = None
@@ -1125,250 +1118,7 @@ class Game:
     # ======================================================================
     # Turn (7.1)
 
-    def _apply_turn(self, frame: Frame, act: Action) -> None:
-        """Only the opening ``start`` step reaches the turn frame: it rolls activation.
-
-        First every Star the scenario gives no Star Power gets its encounter's dice,
-        1d6 per point of Rep (5.2.1); a value the scenario gives is kept."""
-        for fig in list(self.battlefield.figures()):
-            if fig.is_star and fig.star_power is None:
-                self.battlefield.update_figure(fig.id, star_power=fig.rep)
-                self.emit(
-                    "star_power",
-                    f"{fig.name} starts the encounter with {fig.rep} Star Power dice, "
-                    "1d6 per point of Rep (5.2.1).",
-                    section="5.2.1",
-                    figures=[fig.id],
-                )
-
-    def _run_turn(self, frame: Frame) -> bool:
-        d = frame.data
-        if d["phase"] == "roll":
-            if self.check_over():
-                return True
-            res = act_rules.roll_activation(self.roll(), self.sides)
-            scores = {s: res.score(s) for s in self.sides}
-            self.state["scores"] = scores
-            first = res.first
-            order = [first, self.enemy_of(first)]
-            d.update(phase="sides", order=order, index=0)
-            names = {s: self.battlefield.force(s).name for s in self.sides}
-            text = (
-                f"Turn {d['turn']}: activation dice "
-                + ", ".join(f"{names[s]} {scores[s]}" for s in self.sides)
-                + (" after rerolling doubles" if res.rerolled else "")
-                + f"; {names[first]} activates first (7.1)."
-            )
-            self.emit("activation_roll", text, result=res, section="7.1")
-            if self.settings.solo and not self.state["pef"]["placed"]:
-                pef_rules.place_pefs(self)
-            self.push("side", side=first, die=scores[first])
-            return True
-        if d["phase"] == "sides":
-            if d["index"] == 0:
-                d["index"] = 1
-                second = d["order"][1]
-                self.push("side", side=second, die=self.state["scores"][second])
-                return True
-            self._end_turn(frame)
-            return True
-        raise AssertionError(d["phase"])
-
-    def _end_turn(self, frame: Frame) -> None:
-        bf = self.battlefield
-        restore = self.state["rep_lost"]
-        for fig in list(bf.figures()):
-            values: dict[str, Any] = {}
-            if fig.fast_moving:
-                values["fast_moving"] = False
-            if fig.status in (Status.RETURN_FIRE, Status.RUSH_SHOT, Status.MINUS_ONE_REP):
-                values["status"] = Status.CARRY_ON
-            if values:
-                bf.update_figure(fig.id, **values)
-        if restore:
-            self.emit(
-                "rep_restored",
-                "Rep lost in this turn's melees is restored (7.8).",
-                section="7.8",
-                figures=sorted(restore),
-            )
-        turn = self.turn
-        self.emit("turn_end", f"Turn {turn} ends (7.1).", section="7.1")
-        self.state.update(
-            turn=turn + 1,
-            activated=[],
-            ducked=[],
-            rep_lost={},
-            volleys=0,
-            thrown=[],
-            fired_from={},
-        )
-        if self.settings.max_turns is not None and turn >= self.settings.max_turns:
-            if "encounter" in self.state:
-                encounter.time_up(self, turn)  # not won: the campaign goes on as after a loss
-            else:
-                played = f"{turn} turn{'' if turn == 1 else 's'} played"
-                self.end(None, f"{played}, the turn limit")
-            return
-        frame.data.update(turn=turn + 1, phase="roll")
-        frame.data.pop("order", None)
-        frame.data.pop("index", None)
-
     # -- side: activate groups one at a time (7.1) ------------------------
-
-    def _groups(self, side: str) -> list[tuple[str, int, list[str]]]:
-        """(leader, leader Rep, members) of the side's groups that have yet to activate."""
-        key = (
-            self.battlefield.revision,
-            side,
-            tuple(self.state["activated"]),
-            tuple(self.state["ducked"]),
-        )
-        if self._group_memo is not None and self._group_memo[0] == key:
-            return self._group_memo[1]
-        self.cohesion.update()
-        done = set(self.state["activated"]) | set(self.state["ducked"])
-        out = []
-        graph: nx.Graph = self.cohesion.graph
-        mine = [
-            n
-            for n in graph.nodes
-            if graph.nodes[n].get("side") == side and n not in done and self.fig(n).status.can_act
-        ]
-        sub = graph.subgraph(mine)
-        roster = {fid: k for k, fid in enumerate(self.battlefield.figure_ids())}
-        for comp in nx.connected_components(sub):
-            members = sorted(comp, key=roster.__getitem__)
-            figs = [self.fig(m) for m in members]
-            stars = [f for f in figs if f.is_star]
-            leader = max(stars or figs, key=lambda f: (f.rep, -roster[f.id]))
-            out.append((leader.id, leader.rep, members))
-        out.sort(key=lambda g: roster[g[2][0]])
-        self._group_memo = (key, out)
-        return out
-
-    def _eligible(self, frame: Frame) -> list[tuple[str, int, list[str]]]:
-        die = frame.data["die"]
-        return [g for g in self._groups(frame.data["side"]) if act_rules.may_activate(g[1], die)]
-
-    def _run_side(self, frame: Frame) -> bool:
-        if self.check_over():
-            return True
-        if (
-            self.settings.solo
-            and frame.data["side"] == self.np_side()
-            and frame.data.get("pefs") != "moved"
-        ):
-            if "pefs" not in frame.data:
-                die = int(frame.data["die"])
-                if self.rules.interpretations.pef_moves_on_any_die or die <= PEF_REP:
-                    frame.data["pefs"] = pef_rules.pef_order(self)
-                    return True
-                frame.data["pefs"] = "moved"
-                if any(not p["resolved"] for p in self.state["pefs"]):
-                    self.emit(
-                        "pef_move",
-                        f"The PEFs do not move: the activation die {die} is above their Rep "
-                        f"{PEF_REP} (11.2, as the rules settings read it).",
-                        section="11.2",
-                    )
-                return True
-            # one PEF at a time: a contact found on the way is an In Sight first (7.6)
-            queue: list[str] = frame.data["pefs"]
-            if not queue:
-                frame.data["pefs"] = "moved"
-                return True
-            contact = pef_rules.move_pef(self, queue.pop(0))
-            if contact and self.rules.interpretations.pef_contact_in_sight:
-                pef_rules.contact_in_sight(self, contact)
-            return True
-        if not self._eligible(frame):
-            side = frame.data["side"]
-            self.emit(
-                "side_done",
-                f"{self.battlefield.force(side).name}: no group left whose Leader's Rep is "
-                f"{frame.data['die']} or more (7.1).",
-                section="7.1",
-            )
-            self.pop(frame)
-            return True
-        return False
-
-    def _decide_side(self, frame: Frame) -> Decision:
-        side = frame.data["side"]
-        groups = self._eligible(frame)
-        top = max(g[1] for g in groups)
-        options: list[Action] = [Activate(g[0]) for g in groups if g[1] == top]
-        options.append(Pass())
-        names = ", ".join(self.fig(g[0]).name for g in groups if g[1] == top)
-        return Decision(
-            0,
-            side,
-            "activate",
-            f"{self.battlefield.force(side).name} (die {frame.data['die']}): activate a group, "
-            f"highest Leader Rep first ({names}), or pass.",
-            "7.1",
-            tuple(options),
-        )
-
-    def _apply_side(self, frame: Frame, act: Action) -> None:
-        if isinstance(act, Pass):
-            self.emit(
-                "side_done",
-                f"{self.battlefield.force(frame.data['side']).name} activates no more groups "
-                "this turn (7.1).",
-                section="7.1",
-            )
-            self.pop(frame)
-            return
-        assert isinstance(act, Activate)
-        group = next(g for g in self._eligible(frame) if g[0] == act.leader)
-        self._start_activation(frame.data["side"], group)
-
-    def _start_activation(self, side: str, group: tuple[str, int, list[str]]) -> None:
-        leader, rep, members = group
-        bf = self.battlefield
-        duck_back.unhide_figure(self, [m for m in members if m not in self.state["ducked"]])
-        for fid in members:
-            fig = self.fig(fid)
-            if fig.status in adapter.STILL_REACTING:
-                bf.update_figure(fid, status=Status.CARRY_ON)
-        sight = self.sight()
-        seen = sorted(
-            {
-                e.id
-                for e in self.alive(self.enemy_of(side))
-                for m in members
-                if sight.either(m, e.id)
-            }
-        )
-        allow = {m: float(act_rules.NORMAL_MOVE) for m in members}
-        self.state["activations"] += 1
-        self.push(
-            "activation",
-            number=self.state["activations"],
-            unwilling=[],
-            side=side,
-            leader=leader,
-            members=members,
-            seen=seen,
-            fired=[],
-            used={m: 0.0 for m in members},
-            allow=allow,
-            moved=[],
-            reloading=[],
-            fast=False,
-        )
-        names = ", ".join(self.fig(m).name for m in members)
-        self.emit(
-            "activate",
-            f"{self.fig(leader).name} (Rep {rep}) activates with {len(members)} figure(s): "
-            f"{names} (7.1).",
-            section="7.1",
-            figures=members,
-        )
-        if self.rules.firearms_detail:
-            firearms.start_activation(self, members)
 
     # -- activation: the group's actions (7.2-7.4, 7.9) -------------------
 

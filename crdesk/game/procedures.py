@@ -8,12 +8,23 @@ not listed yet are still handled by methods of :class:`~crdesk.game.Game`
 
 from __future__ import annotations
 
-from crdesk.game import activation, aftermath, duck_back, in_sight, melee, moving, reaction
+from crdesk.game import (
+    activation,
+    aftermath,
+    duck_back,
+    in_sight,
+    melee,
+    moving,
+    reaction,
+    turn,
+)
 from crdesk.game.table import Procedure
 
 PROCEDURES: dict[str, Procedure] = {
     p.kind: p
     for p in (
+        turn.PROCEDURE,
+        turn.SIDE,
         activation.PROCEDURE,
         aftermath.PROCEDURE,
         reaction.PROCEDURE,

@@ -61,6 +61,11 @@ class Table(Protocol):
     """The procedures' caches between steps, keyed by what they depend on; never
     part of the state (a fork starts without them)."""
 
+    @property
+    def turn(self) -> int:
+        """The turn under way, from 1 (7.1)."""
+        ...
+
     def fig(self, fid: str) -> Figure:
         """The figure with this id."""
         ...
