@@ -377,7 +377,7 @@ class Game:
         _check_hidden(doc["game"].get("hidden", []))
         frames = [Frame(str(f["kind"]), dict(f["data"])) for f in doc["frames"]]
         for frame in frames:
-            if frame.kind not in PROCEDURES and not hasattr(self, f"_run_{frame.kind}"):
+            if frame.kind not in PROCEDURES:
                 raise IllegalActionError(f"the snapshot has an unknown frame {frame.kind!r}")
         self.battlefield.update_figures(
             {r["id"]: {k: v for k, v in r.items() if k not in ("id", "side")} for r in rows}
@@ -880,10 +880,6 @@ class Game:
         self.vis.set_moving(moving)
         self.vis.set_hidden((f, c) for f, c in self.state.get("hidden", []))
 
-    # -- who a ducked-back figure is hidden from (7.4.4, 7.8) ---------------------
-
-    # -- In Sight started by an involuntary move (7.6.2) ------------------------
-
     def _mark(self) -> _Checkpoint:
         return _Checkpoint(
             len(self._steps),
@@ -1034,39 +1030,25 @@ class Game:
 
     def _run(self, frame: Frame) -> bool:
         """Do the frame's automatic work; False when it waits for a decision."""
-        proc = PROCEDURES.get(frame.kind)
-        if proc is not None:
-            return bool(proc.run(self, frame))
-        handler = getattr(self, f"_run_{frame.kind}")
-        return bool(handler(frame))
+        return bool(PROCEDURES[frame.kind].run(self, frame))
 
     def _decision(self, frame: Frame) -> Decision:
-        proc = PROCEDURES.get(frame.kind)
-        if proc is not None and proc.decide is not None:
-            d: Decision = proc.decide(self, frame)
-        else:
-            d = getattr(self, f"_decide_{frame.kind}")(frame)
+        decide = PROCEDURES[frame.kind].decide
+        assert decide is not None, f"a {frame.kind} frame never waits for a decision"
+        d = decide(self, frame)
         default = d.default or (_book_default(d.options) if d.options else None)
         return replace(d, step=len(self._steps) + 1, frames=self._frame_path(), default=default)
 
     def _check(self, frame: Frame, act: Action) -> None:
-        proc = PROCEDURES.get(frame.kind)
-        if proc is not None:
-            if proc.check is None:
-                raise IllegalActionError(self.not_now())
-            proc.check(self, frame, act)
-            return
-        handler = getattr(self, f"_check_{frame.kind}", None)
-        if handler is None:
+        check = PROCEDURES[frame.kind].check
+        if check is None:
             raise IllegalActionError(self.not_now())
-        handler(frame, act)
+        check(self, frame, act)
 
     def _apply(self, frame: Frame, act: Action) -> None:
-        proc = PROCEDURES.get(frame.kind)
-        if proc is not None and proc.apply is not None:
-            proc.apply(self, frame, act)
-            return
-        getattr(self, f"_apply_{frame.kind}")(frame, act)
+        apply = PROCEDURES[frame.kind].apply
+        assert apply is not None, f"a {frame.kind} frame takes no action"
+        apply(self, frame, act)
 
     def push(self, kind: str, **data: Any) -> Frame:
         frame = Frame(kind, data)
@@ -1118,9 +1100,7 @@ class Game:
     # ======================================================================
     # Turn (7.1)
 
-    # -- side: activate groups one at a time (7.1) ------------------------
-
-    # -- activation: the group's actions (7.2-7.4, 7.9) -------------------
+    # -- the active group (7.1, 7.4) ------------------------------------------------
 
     def members(self, frame: Frame) -> list[Figure]:
         return [
@@ -1145,50 +1125,7 @@ class Game:
             raise IllegalActionError(f"{fig.name} ducked back this turn and cannot act (7.4.4)")
         return fig
 
-    # -- Fast Move (7.4.2) ----------------------------------------------------
-
-    # -- Movement and In Sight (7.4, 7.6) --------------------------------------
-
-    # -- In Sight (7.6) ---------------------------------------------------
-
-    # -- Shooting (7.9) --------------------------------------------------
-
-    # -- after fire or melee: damage, Star Power, then the reaction tests ----
-
-    # -- Reaction tests (7.7) ---------------------------------------------
-
-    # -- Duck Back (7.4.4) -----------------------------------------------------
-
-    # -- Grenades and the Rocket Launcher (7.10, 8.4) -------------------------
-
-    # -- Buildings: floors (8.2) ---------------------------------------------
-
-    # -- Auto-kill or capture (7.9.12), leaving the table ----------------------
-
-    # -- PEFs: Possible Enemy Forces (11) ----------------------------------------
-    #
-    # Solo games only (GameSettings.solo).  PEFs are game state, not figures:
-    # ``_state["pefs"]`` lists {"id", "x", "y", "resolved"}; ``_state["pef"]``
-    # holds whether they were placed, whether the next resolution rolls 3d6
-    # counting the lowest two, and how many contacts there were.
-    #
-    # * Placement (11): in the start step, after the opening activation roll,
-    #   ``encounter.pef_count`` PEFs by 1d6 each (section 1-6); the spot is the
-    #   first of the section's centre and eight spots around it (a third and
-    #   two thirds across) on passable ground that no player figure sees
-    #   (movement.sees_point: its front 180°, terrain only), else the centre.
-    # * Movement (11.2): automatic work of the non-player side's "side" frame,
-    #   once each time that side is active (whatever its activation die; PEFs
-    #   are not groups), before its groups: the unresolved PEFs, farthest from
-    #   any player figure first, each roll 2d6 vs Rep 4 and go 8"/4"/0 straight
-    #   towards the nearest player figure, ignoring terrain costs, stopping
-    #   before impassable ground, at the table edge and 1" short of the
-    #   figure's base.  "Ending in Cover if possible" is not done yet.
-    # * Resolution (11.3): whenever the game runs (after any step and after
-    #   each PEF's move), a PEF that a player figure able to act sees is
-    #   resolved, the first such figure's group being the group that resolved
-    #   it.  A contact adds the enemy group to the non-player force where the
-    #   PEF stood (see :meth:`_generate_enemies`).
+    # -- the sides of a solo game (11) ---------------------------------------------
 
     def player_side(self) -> str:
         """The player's side in a solo game: the first force marked as the player's."""
@@ -1204,12 +1141,6 @@ class Game:
         if not self.state["pef"]["placed"]:
             return True
         return any(not p["resolved"] for p in self.state["pefs"])
-
-    # -- The solo enemy's table (11.4) -----------------------------------------
-
-    # -- Retrieving wounded (7.12) ---------------------------------------------
-
-    # -- Melee (7.11) --------------------------------------------------------
 
 
 class ReplayError(IllegalActionError):

@@ -3,6 +3,30 @@ activation (11.2), resolving one when a player figure sees it (11.3) with the
 enemies it hides, and the buildings that hide PEFs of their own (option
 ``pef_buildings``).  A contact that moves into sight takes the In Sight test as the
 moving side (option ``pef_contact_in_sight``).
+
+Solo games only (GameSettings.solo).  PEFs are game state, not figures:
+``state["pefs"]`` lists {"id", "x", "y", "resolved"}; ``state["pef"]``
+holds whether they were placed, whether the next resolution rolls 3d6
+counting the lowest two, and how many contacts there were.
+
+* Placement (11): in the start step, after the opening activation roll,
+  ``encounter.pef_count`` PEFs by 1d6 each (section 1-6); the spot is the
+  first of the section's centre and eight spots around it (a third and
+  two thirds across) on passable ground that no player figure sees
+  (movement.sees_point: its front 180°, terrain only), else the centre.
+* Movement (11.2): automatic work of the non-player side's "side" frame,
+  once each time that side is active (whatever its activation die; PEFs
+  are not groups), before its groups: the unresolved PEFs, farthest from
+  any player figure first, each roll 2d6 vs Rep 4 and go 8"/4"/0 straight
+  towards the nearest player figure, ignoring terrain costs, stopping
+  before impassable ground, at the table edge and 1" short of the
+  figure's base, ending in Cover when a spot within its move and within
+  ``pef_cover_fan`` degrees of the straight line gives it.
+* Resolution (11.3): whenever the game runs (after any step and after
+  each PEF's move), a PEF that a player figure able to act sees is
+  resolved, the first such figure's group being the group that resolved
+  it.  A contact adds the enemy group to the non-player force where the
+  PEF stood (see :func:`generate_enemies`).
 """
 
 from __future__ import annotations

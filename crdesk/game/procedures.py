@@ -1,9 +1,8 @@
 """The registry of the book's procedures: frame kind -> its handlers.
 
 Adding a procedure is adding its module (functions of a
-:class:`~crdesk.game.table.Table` and a ``PROCEDURE``) and a line here.  Frame kinds
-not listed yet are still handled by methods of :class:`~crdesk.game.Game`
-(``_run_<kind>`` ...), while the controller is moved into modules (issue 29).
+:class:`~crdesk.game.table.Table` and a ``PROCEDURE``) and a line here; the
+controller (:class:`~crdesk.game.Game`) hands every frame to its kind's handlers.
 """
 
 from __future__ import annotations
