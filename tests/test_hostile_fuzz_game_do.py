@@ -7,6 +7,7 @@ seed must find nothing, and its checks must catch what they are there for.
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import sys
 from collections.abc import Sequence
@@ -79,6 +80,12 @@ def _accepts_garbage(argv: Sequence[str]) -> int:
     return 0
 
 
+def _saves_another_layout(argv: Sequence[str]) -> int:
+    path = _path(argv)
+    path.write_text(json.dumps(json.loads(path.read_text(encoding="utf-8"))), encoding="utf-8")
+    return 0
+
+
 def _leaves_a_temp(argv: Sequence[str]) -> int:
     (_path(argv).parent / ".game.crgame.1-x.tmp").write_bytes(b"")
     return 2
@@ -95,6 +102,7 @@ def _exit_3(argv: Sequence[str]) -> int:
         (_prints_a_traceback, "printed 'Traceback'"),
         (_prints_a_surrogate, "UnicodeEncodeError"),
         (_accepts_garbage, "the saved game does not open again"),
+        (_saves_another_layout, "saves to another text"),
         (_leaves_a_temp, "left files behind"),
         (_exit_3, "exit status 3"),
     ],
@@ -113,3 +121,10 @@ def test_the_copy_is_removed() -> None:
 
     game_do.check_line(GAME, ["pass"], command=remember)
     assert seen and not os.path.exists(seen[0].parent)
+
+
+def test_help_leaves_the_file_alone_and_is_no_finding() -> None:
+    """Seed 102231 of the first runs: '-h' prints the help (exit 0) and saves nothing; the
+    seed file, written by an older crdesk, would gain the rules options added since."""
+    words = ["-h", "6,1", "-1"]
+    assert game_do.check_line(GAME, words) == ("accepted", "", False)
