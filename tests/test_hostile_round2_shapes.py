@@ -157,3 +157,44 @@ def test_every_command_plays_the_warned_about_shapes(
     assert main(["game", "auto", str(path), "--seed", "3", "--turns", "2", "-o", str(game)]) == 0
     assert main(["game", "show", str(game)]) == 0
     _no_traceback(capsys)
+
+
+# -- 9: sight over huge outlines, in bounded memory ------------------------------------------
+
+
+def test_9_the_numpy_edge_test_in_runs_gives_the_same_verdicts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The edge test takes its segment-edge pairs in runs of at most ``EDGE_PAIRS`` (its
+    memory bounded whatever the outlines' points); every verdict stays the same."""
+    import math
+
+    from crdesk.cli import los as los_cli
+    from crdesk.geometry import kernels, los
+
+    doc = io.to_document(io.load(BOW_TIE))
+    turn = [k * math.tau / 600 for k in range(600)]
+    ring = [
+        [24 + (5 + (k % 3) * 0.1) * math.cos(t), 9 + 5 * math.sin(t)] for k, t in enumerate(turn)
+    ]
+    doc["terrain"].append(
+        {"id": "big", "kind": "building", "outline": ring, "floors": 1, "areas": [ring]}
+    )
+    doc["forces"][0]["figures"] += [
+        {"id": f"x{i}", "rep": 4, "position": [1.5 + 1.5 * i, 2 + (i % 6) * 6]} for i in range(30)
+    ]
+    scenario = io.from_document(doc)
+
+    def judged() -> list[tuple[Any, ...]]:
+        with kernels.pinned(False):
+            rows = los_cli.verdicts(scenario.battlefield, scenario.rules)
+        return [(r.viewer, r.target, r.reason, r.feature_id, r.cover) for r in rows]
+
+    whole = judged()
+    runs: list[int] = []
+    run = los._edge_run
+    monkeypatch.setattr(los, "_edge_run", lambda *a: runs.append(len(a[3])) or run(*a))
+    monkeypatch.setattr(los, "EDGE_PAIRS", 700)  # a run: about one pair with the building
+    assert judged() == whole
+    assert len(runs) > 3 and min(runs) == 1  # the pairs were taken in runs
+    assert any(r[3] == "big" for r in whole)  # the building is on many lines
