@@ -64,6 +64,7 @@ from crdesk.rules.firearms.cards import (
     parse_cards,
 )
 from crdesk.schema import COORD_LIMIT, FORMAT_VERSION, POINT_SCHEMA, SCENARIO_SCHEMA
+from crdesk.shapes import repaired
 
 SUFFIX = ".crdesk"
 MAX_FILE_BYTES = limits.FILE_BYTES
@@ -657,8 +658,30 @@ def _closed_ring(points: list[list[float]]) -> list[tuple[float, float]]:
     return ring
 
 
-def _polygon(outline: list[list[float]], holes: list[list[list[float]]] | None = None) -> Polygon:
+def _written(outline: list[list[float]], holes: list[list[list[float]]] | None = None) -> Polygon:
     return Polygon(_closed_ring(outline), [_closed_ring(h) for h in holes or []])
+
+
+def _polygon(outline: list[list[float]], holes: list[list[list[float]]] | None = None) -> Polygon:
+    """The outline as every command plays it: repaired here, once, if it crosses itself
+    (:func:`crdesk.shapes.repaired`), so no later geometry meets an invalid polygon."""
+    return repaired(_written(outline, holes)).outline
+
+
+def outline_repairs(data: dict[str, Any]) -> list[tuple[str, Problem]]:
+    """What loading a checked document repairs: each outline or building area that
+    crosses itself, by feature id, with its path and how it is played (``crdesk validate``
+    warns of them: the table the file opens to is not quite the one written)."""
+    found: list[tuple[str, Problem]] = []
+    for i, item in enumerate(data.get("terrain", [])):
+        name = item.get("name") or item["id"]
+        rings = [("outline", item["outline"], item.get("holes"))]
+        rings += [(f"areas[{k}]", a, None) for k, a in enumerate(item.get("areas", []))]
+        for key, ring, holes in rings:
+            note = repaired(_written(ring, holes)).note
+            if note:
+                found.append((item["id"], Problem(f"terrain[{i}].{key}", f"{name}: {note}")))
+    return found
 
 
 def _whole(value: Any) -> Any:

@@ -13,8 +13,10 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+import shapely
 from shapely import affinity
 from shapely.geometry import LineString, MultiPolygon, Point, Polygon, box
+from shapely.geometry.base import BaseGeometry
 from shapely.ops import nearest_points
 from shapely.validation import explain_validity
 
@@ -97,6 +99,68 @@ def crossing_spot(poly: Polygon) -> Pt | None:
         return None
     match = _SPOT.search(explain_validity(poly))
     return (float(match.group(1)), float(match.group(2))) if match else None
+
+
+def ground(outline: BaseGeometry) -> Polygon | MultiPolygon:
+    """The ground an outline encloses, as valid polygons (empty when it encloses none).
+
+    A bow-tie is its two lobes, a hole outside the outline is dropped, a ring of
+    one repeated point or of points on a line is no ground.  GEOS's ``structure``
+    repair keeps polygons only, so no point or line ever joins them (a mixed
+    collection is refused by every predicate: "Overlay input is mixed-dimension").
+
+    >>> ground(Polygon([(10, 16), (14, 17), (14, 16), (10, 17)])).area
+    2.0
+    """
+    if outline.is_valid and isinstance(outline, Polygon | MultiPolygon):
+        return outline
+    fixed: BaseGeometry = shapely.make_valid(outline, method="structure", keep_collapsed=False)
+    if isinstance(fixed, Polygon | MultiPolygon):
+        return fixed
+    parts = [p for p in shapely.get_parts(fixed) if isinstance(p, Polygon) and not p.is_empty]
+    return MultiPolygon(parts) if parts else Polygon()
+
+
+@dataclass(frozen=True, slots=True)
+class Repair:
+    """An outline as crdesk plays it, and what was changed to make it valid ("" if nothing)."""
+
+    outline: Polygon
+    note: str = ""
+
+
+def repaired(outline: Polygon) -> Repair:
+    """The outline made valid once, where a file is read: what every command plays.
+
+    A valid outline is kept as it is.  One that crosses itself becomes its
+    largest valid part (a bow-tie, one lobe; a hole outside it, dropped), so
+    sight, movement and cover never meet a GEOS TopologyException.  An outline
+    that encloses no ground at all is kept as written: every part of crdesk
+    treats it as no ground, and the table checks flag it.
+
+    >>> fixed = repaired(Polygon([(0, 0), (4, 0), (4, 4), (0, 4)], [[(9, 9), (10, 9), (10, 10)]]))
+    >>> fixed.outline.area
+    16.0
+    >>> for part in fixed.note.split("; "): print(part)
+    the outline is not a simple shape (Hole lies outside shell at (9.0, 9.0))
+    played as its largest valid part, 16 of 16.5 square inches
+    """
+    if outline.is_valid:
+        return Repair(outline)
+    land = ground(outline)
+    parts = list(land.geoms) if isinstance(land, MultiPolygon) else [land]
+    parts = [p for p in parts if p.area > 0]
+    if not parts:
+        return Repair(outline)
+    largest = max(parts, key=lambda p: p.area)
+    whole = largest.area + sum(p.area for p in parts if p is not largest)
+    raw = explain_validity(outline)
+    reason = _SPOT.sub(lambda m: f" at {_where((float(m[1]), float(m[2])))}", raw)
+    note = (
+        f"the outline is not a simple shape ({reason}); played as its largest valid part, "
+        f"{largest.area:.3g} of {whole:.3g} square inches"
+    )
+    return Repair(largest, note)
 
 
 def _where(spot: Pt) -> str:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from shapely.geometry import Point, Polygon
-from shapely.validation import explain_validity, make_valid
+from shapely.validation import explain_validity
 
 from crdesk import limits
 from crdesk.errors import Problem, ScenarioFormatError
@@ -29,6 +29,7 @@ from crdesk.model import (
     TerrainFeature,
     TerrainKind,
 )
+from crdesk.shapes import ground
 
 _MIN_OVERLAP = 1e-6
 """Square inches of overlap below which shared edges do not count."""
@@ -143,7 +144,7 @@ def _feature_issues(
         issues.append(TableIssue(feature.id, severity, message, f"{at}.{key}"))
 
     valid = feature.outline.is_valid
-    if not valid and make_valid(feature.outline).area <= _MIN_OVERLAP:
+    if not valid and ground(feature.outline).area <= _MIN_OVERLAP:
         flag(Severity.ERROR, f"{name}: the outline encloses no ground (zero area)")
         return issues
     if not valid:
@@ -255,10 +256,15 @@ def check_file(path: str | os.PathLike[str]) -> FileCheck:
     Raises :class:`~crdesk.errors.UnreadableFileError` or
     :class:`~crdesk.errors.NewerFormatError` for files that are not scenarios.
     """
-    from crdesk.scenario import from_document, read_document
+    from crdesk.scenario import from_document, migrate, outline_repairs, read_document
 
+    data = read_document(path)
     try:  # migrates, checks the format (every problem at once), builds the table
-        scenario = from_document(read_document(path), str(path))
+        scenario = from_document(data, str(path))
     except ScenarioFormatError as exc:
         return FileCheck(exc.problems, [])
-    return FileCheck([], check_battlefield(scenario.battlefield))
+    repairs = [
+        TableIssue(item_id, Severity.WARNING, p.message, p.path)
+        for item_id, p in outline_repairs(migrate(data, str(path)))
+    ]
+    return FileCheck([], repairs + check_battlefield(scenario.battlefield))

@@ -1407,14 +1407,39 @@ def _edges(index: TerrainIndex) -> tuple[Floats, Ints, Ints]:
     return cached  # type: ignore[return-value]
 
 
+EDGE_PAIRS = 1 << 20
+"""Segment-edge pairs :func:`_edge_test` works on at a time: its arrays take some 200
+bytes a pair, so about 200 MB at most, however many points the outlines have (two
+buildings of 10,000 points once made 47 million pairs at once: 5.9 GB)."""
+
+
 def _edge_test(index: TerrainIndex, p: Floats, q: Floats, g: Ints) -> tuple[Bools, Bools]:
     """Does segment p[k]-q[k] meet sight geometry g[k]?  Exact where it answers (numpy).
 
     Returns (meets, unsure): ``meets`` when the segment properly crosses one of
     the geometry's edges or (for outlines) has an end inside it; ``unsure``
     when a cross product is exactly zero (a touch or a run along an edge),
-    which only shapely can settle.  Otherwise the two do not meet.
+    which only shapely can settle.  Otherwise the two do not meet.  Each pair's
+    answer depends on its own edges alone, so the pairs are taken in runs of at
+    most :data:`EDGE_PAIRS` edges (one pair with more edges is a run of its own).
     """
+    _seg, _start, count = _edges(index)
+    ends = np.cumsum(count[g])
+    if not len(g) or ends[-1] <= EDGE_PAIRS:
+        return _edge_run(index, p, q, g)
+    meets = np.zeros(len(g), dtype=bool)
+    unsure = np.zeros(len(g), dtype=bool)
+    lo = 0
+    while lo < len(g):
+        before = ends[lo - 1] if lo else 0
+        hi = max(int(np.searchsorted(ends, before + EDGE_PAIRS, side="right")), lo + 1)
+        meets[lo:hi], unsure[lo:hi] = _edge_run(index, p[lo:hi], q[lo:hi], g[lo:hi])
+        lo = hi
+    return meets, unsure
+
+
+def _edge_run(index: TerrainIndex, p: Floats, q: Floats, g: Ints) -> tuple[Bools, Bools]:
+    """:func:`_edge_test` on one run of pairs, all their edges at once."""
     seg, start, count = _edges(index)
     cnt = count[g]
     pair = np.repeat(np.arange(len(g)), cnt)

@@ -71,6 +71,63 @@ def document(seed: int = 1) -> dict[str, Any]:
     }
 
 
+def huge_buildings(buildings: int = 2, seed: int = 1) -> dict[str, Any]:
+    """A 72" x 48" table of 400 figures and ``buildings`` buildings whose outlines have
+    all but a few of :data:`~crdesk.limits.POINTS_PER_OUTLINE` points (issue 33, 9): a
+    file ``validate`` accepts whose sight once cost the numpy route gigabytes."""
+    rng = random.Random(seed)
+    width, height = 72.0, 48.0
+    per = limits.POINTS_PER_OUTLINE - 3
+    terrain = []
+    for i in range(buildings):
+        cx = width * (i + 1) / (buildings + 1)
+        cy = height / 2 + (4 if i % 2 else -4)
+        r = min(6.0, width / (2 * buildings + 2))
+        radii = [r * (1 + 0.05 * rng.random()) for _ in range(per)]  # star-shaped: simple
+        ring = [
+            [
+                round(cx + radii[k] * math.cos(2 * math.pi * k / per), 4),
+                round(cy + radii[k] * math.sin(2 * math.pi * k / per), 4),
+            ]
+            for k in range(per)
+        ]
+        door = ring[per // 4]
+        terrain.append(
+            {
+                "id": f"b{i}",
+                "kind": "building",
+                "name": f"Huge {i}",
+                "outline": ring,
+                "floors": 1,
+                # one area of three of its corners: 10,000 points a building in all
+                "areas": [[ring[0], ring[per // 3], ring[2 * per // 3]]],
+                "openings": [{"kind": "door", "start": door, "end": ring[per // 4 + 40]}],
+            }
+        )
+    forces = []
+    for k in range(2):
+        figures = [
+            {
+                "id": f"f{k}-{i}",
+                "rep": 4,
+                "position": [
+                    round(rng.uniform(1, width - 1), 3),
+                    round(rng.uniform(1, height - 1), 3),
+                ],
+                "facing": round(rng.uniform(0, 359), 1),
+            }
+            for i in range(limits.FIGURES_PER_TABLE // 2)
+        ]
+        forces.append({"id": f"side{k}", "player": k == 0, "figures": figures})
+    return {
+        "format_version": 1,
+        "title": f"{buildings} huge buildings",
+        "table": {"width": width, "height": height},
+        "terrain": terrain,
+        "forces": forces,
+    }
+
+
 def _timed(argv: list[str]) -> tuple[float, float, int]:
     start = time.perf_counter()
     proc = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)

@@ -72,6 +72,22 @@ def _feature(doc: dict[str, Any], feature: dict[str, Any]) -> None:
     doc["terrain"].append(feature)
 
 
+def _at_the_walls(doc: dict[str, Any], outline: Any, holes: Any = None) -> None:
+    """A Cover wall of this outline and a sound one beside it, the sides close by: fire
+    comes at once and the Duck Back looks for Cover among both walls (issue 33, 3)."""
+    wall: dict[str, Any] = {"id": "c1", "kind": "cover", "name": "Odd wall", "outline": outline}
+    if holes:
+        wall["holes"] = holes
+    _feature(doc, wall)
+    _feature(
+        doc, {"id": "c2", "kind": "cover", "outline": [[16, 12], [17, 12], [17, 18], [16, 18]]}
+    )
+    blue, red = doc["forces"][0]["figures"], doc["forces"][1]["figures"]
+    for fig, spot in zip(blue + red, ([12, 14], [14, 19], [30, 16], [30, 20]), strict=True):
+        fig["position"] = spot
+    red[1]["rep"] = 4
+
+
 CASES: dict[str, tuple[str, dict[str, Any]]] = {
     # name: (what the file does, the document)
     "01-rep-float": (
@@ -151,6 +167,34 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
             lambda d: (
                 d["terrain"][0].update(name='<img src="x.png"><b>Copse</b>'),
                 d["forces"][0]["figures"][0].update(name="<i>Sgt</i> &amp; <img src=y>"),
+            )
+        ),
+    ),
+    "33-bow-tie-cover": (
+        "a Cover wall crossing itself (a bow-tie) where Duck Back looks for Cover: "
+        "played as its largest lobe, warned; game auto --seed 1 plays",
+        _with(lambda d: _at_the_walls(d, [[10, 16], [14, 17], [14, 16], [10, 17]])),
+    ),
+    "33-free-hole-cover": (
+        "a Cover wall with a hole outside its outline where Duck Back looks for Cover: "
+        "played without the hole, warned; game auto --seed 1 plays",
+        _with(
+            lambda d: _at_the_walls(
+                d, [[10, 16], [14, 16], [14, 17], [10, 17]], [[[30, 30], [31, 30], [31, 31]]]
+            )
+        ),
+    ),
+    "33-point-woods-hole": (
+        "woods whose outline is one point repeated, with a hole: loads, flagged as no ground",
+        _with(
+            lambda d: _feature(
+                d,
+                {
+                    "id": "w2",
+                    "kind": "woods",
+                    "outline": [[5, 5], [5, 5], [5, 5]],
+                    "holes": [[[1, 1], [2, 1], [2, 2]]],
+                },
             )
         ),
     ),

@@ -21,6 +21,8 @@ from PySide6.QtGui import QFont, QPainterPath, QPainterPathStroker, QPolygonF, Q
 from shapely.geometry import LineString, MultiPolygon, Polygon
 from shapely.geometry.base import BaseGeometry
 
+from crdesk.shapes import ground
+
 
 def _ring(coords: Iterable[Sequence[float]]) -> QPolygonF:
     return QPolygonF([QPointF(float(x), float(y)) for x, y, *_ in coords])
@@ -131,18 +133,12 @@ def drawable(outline: BaseGeometry) -> BaseGeometry:
     """The outline, repaired if it is invalid (a bow-tie the editor has flagged).
 
     Invalid features may be saved (issue 6 flags them, it does not refuse them),
-    so decoration must never raise a GEOS TopologyException on one.
+    so decoration must never raise a GEOS TopologyException on one: the ground
+    the core finds in it (:func:`crdesk.shapes.ground`, polygons only).
     """
     if outline.is_valid:
         return outline
-    repaired = shapely.make_valid(outline)
-    if isinstance(repaired, Polygon | MultiPolygon):
-        return repaired
-    # a degenerate outline repairs to lines and points, perhaps with polygons: only the
-    # polygons are ground (GEOS refuses predicates on a mixed-dimension collection)
-    parts = [p for p in shapely.get_parts(repaired) if isinstance(p, Polygon | MultiPolygon)]
-    polygons = [q for p in parts for q in (p.geoms if isinstance(p, MultiPolygon) else [p])]
-    return MultiPolygon(polygons) if polygons else Polygon()
+    return ground(outline)
 
 
 def lines_path(geom: BaseGeometry) -> QPainterPath:
