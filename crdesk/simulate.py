@@ -40,7 +40,7 @@ from typing import Any
 
 from crdesk.dice import Dice
 from crdesk.game.actions import Action
-from crdesk.game.controller import Game, GameSettings
+from crdesk.game.controller import Game
 from crdesk.game.encounter import default_band as encounter_band
 from crdesk.game.encounter import deploy
 from crdesk.game.objective import (  # noqa: F401 - the names simulate has always offered
@@ -52,6 +52,7 @@ from crdesk.game.objective import (  # noqa: F401 - the names simulate has alway
 )
 from crdesk.game.policy import BookPolicy, Policy, play_policies
 from crdesk.game.records import Decision, Event
+from crdesk.game.settings import GameSettings
 from crdesk.generator import generate
 from crdesk.model import (
     BandType,

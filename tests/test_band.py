@@ -29,7 +29,8 @@ from crdesk.band import (
 )
 from crdesk.dice import CounterDice, ScriptedDice
 from crdesk.game.actions import DiceFaces
-from crdesk.game.controller import Game, GameSettings
+from crdesk.game.controller import Game
+from crdesk.game.settings import GameSettings
 from crdesk.model import BandType, EncounterType, Role, Status, WeaponCode
 from crdesk.rules.campaign import EncounterRecord, next_encounter
 from tests.game.games import scenario

@@ -278,8 +278,9 @@ def test_the_next_objective_is_the_first_open_one_with_a_place() -> None:
 def test_the_player_patrols_only_with_the_objective_policy(player: str) -> None:
     """With no enemy on the table the objective policy walks the Band towards the far
     edge; the book policy alone stays where it was deployed."""
-    from crdesk.game.controller import Game, GameSettings
+    from crdesk.game.controller import Game
     from crdesk.game.policy import BookPolicy, Policy, play_policies
+    from crdesk.game.settings import GameSettings
 
     setup = Setup(terrain="clear", band=default_band(), max_turns=1, player=player)
     seed = game_seed(11, 4)  # a table whose PEFs stay hidden at the start, the Band first

@@ -47,7 +47,7 @@ from crdesk.dice import CounterDice
 from crdesk.errors import CrdeskError, IllegalActionError
 from crdesk.game import actions as actions_module
 from crdesk.game.actions import ACTION_WORDS, parse_faces
-from crdesk.game.controller import MANUAL, SEEDED, Game, GameSettings
+from crdesk.game.controller import Game
 from crdesk.game.encounter import default_band, deploy, encounter_name
 from crdesk.game.policy import BookPolicy, Policy, play_policies
 from crdesk.game.records import Decision, Event
@@ -60,6 +60,7 @@ from crdesk.game.savefile import (
     read_game_document,
     save_game,
 )
+from crdesk.game.settings import MANUAL, SEEDED, GameSettings
 from crdesk.model import BandType, EncounterType, Scenario
 
 DESCRIPTION = (

@@ -50,8 +50,9 @@ True
 from __future__ import annotations
 
 from crdesk.game.actions import ACTION_WORDS, Action
-from crdesk.game.controller import MANUAL, SEEDED, Game, GameSettings, ReplayError
+from crdesk.game.controller import Game, ReplayError
 from crdesk.game.records import CHANCE, Decision, Event, Frame, Outcome, Step
+from crdesk.game.settings import MANUAL, SEEDED, GameSettings
 
 __all__ = [
     "ACTION_WORDS",

@@ -62,7 +62,8 @@ from crdesk.game.actions import (
 from crdesk.game.adapter import Sight
 from crdesk.game.preview import Preview, Sighting
 from crdesk.game.procedures import PROCEDURES
-from crdesk.game.records import CHANCE, Decision, Event, Frame, Outcome, Seat, Step
+from crdesk.game.records import CHANCE, Decision, Event, Frame, Outcome, Step
+from crdesk.game.settings import MANUAL, SEEDED, GameSettings
 from crdesk.geometry import kernels
 from crdesk.model import (
     Battlefield,
@@ -77,9 +78,6 @@ from crdesk.tables import (
 )
 from crdesk.visibility import VisibilityService
 
-SEEDED = "seeded"
-MANUAL = "manual"
-
 CHECKPOINT_EVERY = 25
 """Steps between the snapshots :meth:`Game.undo` and :meth:`Game.fork` start from."""
 HASH_EVERY = 10
@@ -88,61 +86,6 @@ OPTIONAL_STATE = frozenset({"hidden"})
 """Game state kept only while it holds something (so that other games' hashes stay)."""
 PEF_FIGURE = re.compile(r"pef[0-9]+-[0-9]+")
 """Ids of the figures contacted PEFs add to the non-player force (11.3)."""
-
-
-@dataclass(frozen=True, slots=True)
-class GameSettings:
-    """How this game is played beyond the scenario's rules settings."""
-
-    practice_undo: bool = False
-    """Let :meth:`Game.undo` go back past dice that were seen (no re-rolling by default)."""
-    max_turns: int | None = None
-    """End the encounter as a draw after this many turns (None: play to the end)."""
-    program_sides: tuple[str, ...] = ()
-    """Sides the program plays (saved so a resumed game seats them again; the
-    controller itself treats every side alike)."""
-    solo: bool = False
-    """Solo play (11): the non-player force's enemies hide as PEFs the controller
-    places, moves and resolves (see "PEFs" in :class:`Game`)."""
-    encounter: str = ""
-    """The encounter whose objectives the game tracks (12): "patrol", "raid" or
-    "defend" (solo games only), or "" for none (see :mod:`crdesk.game.encounter`)."""
-    hot_seat: bool = False
-    """Every side is played by people at one screen (saved so a resumed game does
-    not seat the program on a side: an empty ``program_sides`` alone may also be a
-    game made on the command line, which the app seats by the scenario)."""
-    seats: tuple[Seat, ...] = ()
-    """Co-op: the people at the screen sharing a side's groups (none: one person per
-    side); nothing the rules read (see :mod:`crdesk.game.seats`)."""
-
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "practice_undo": self.practice_undo,
-            "max_turns": self.max_turns,
-            "program_sides": list(self.program_sides),
-        }
-        if self.solo:  # written only when on: other games' files stay as they were
-            out["solo"] = True
-        if self.encounter:
-            out["encounter"] = self.encounter
-        if self.hot_seat:
-            out["hot_seat"] = True
-        if self.seats:  # written only when used: other games' files stay as they were
-            out["seats"] = [seat.to_dict() for seat in self.seats]
-        return out
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> GameSettings:
-        sides = data.get("program_sides", [])
-        return cls(
-            bool(data.get("practice_undo", False)),
-            data.get("max_turns"),
-            tuple(str(s) for s in sides),
-            bool(data.get("solo", False)),
-            str(data.get("encounter") or ""),
-            bool(data.get("hot_seat", False)),
-            tuple(Seat.from_dict(x) for x in data.get("seats", []) or [] if isinstance(x, dict)),
-        )
 
 
 class NeedDice(CrdeskError):

@@ -58,9 +58,10 @@ from crdesk.errors import (
     UnreadableFileError,
 )
 from crdesk.game.actions import Action
-from crdesk.game.controller import HASH_EVERY, MANUAL, SEEDED, Game, GameSettings, ReplayError
+from crdesk.game.controller import HASH_EVERY, Game, ReplayError
 from crdesk.game.records import Step
 from crdesk.game.seats import MAX_NAME, MAX_SEATS
+from crdesk.game.settings import MANUAL, SEEDED, GameSettings
 from crdesk.jsonfile import parse_object, read_file, write_atomic
 from crdesk.model import Scenario
 from crdesk.scenario import MAX_FILE_BYTES, from_document, to_document

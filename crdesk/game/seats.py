@@ -18,8 +18,9 @@ say which person at the screen is asked.
 from __future__ import annotations
 
 from crdesk.cohesion import Cohesion, Group
-from crdesk.game.controller import Game, GameSettings
+from crdesk.game.controller import Game
 from crdesk.game.records import CHANCE, Decision, Seat
+from crdesk.game.settings import GameSettings
 
 __all__ = ["MAX_NAME", "MAX_SEATS", "Seat", "deciders", "seat_of", "seats_of", "start_groups"]
 from crdesk.geometry import kernels

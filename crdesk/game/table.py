@@ -24,8 +24,8 @@ if TYPE_CHECKING:
     from crdesk.dice import DiceSource
     from crdesk.game.actions import Action
     from crdesk.game.adapter import Sight
-    from crdesk.game.controller import GameSettings
     from crdesk.game.records import Decision, Frame
+    from crdesk.game.settings import GameSettings
     from crdesk.model import Battlefield, Figure, Scenario
     from crdesk.options import RulesOptions
     from crdesk.rules.common import RuleResult

@@ -17,13 +17,13 @@ from crdesk.cli import main
 from crdesk.dice import CounterDice, ScriptedDice
 from crdesk.errors import IllegalActionError
 from crdesk.game import Game
-from crdesk.game.controller import GameSettings
 from crdesk.game.encounter import (
     default_band,
     deploy,
     next_encounter,
 )
 from crdesk.game.savefile import load_game, save_game
+from crdesk.game.settings import GameSettings
 from crdesk.model import BandType, EncounterType, Role, Status, WeaponCode
 from crdesk.options import Interpretations, RulesOptions
 from crdesk.resources import resource_root

@@ -36,8 +36,8 @@ import pytest
 from crdesk.errors import IllegalActionError
 from crdesk.game import Game
 from crdesk.game.actions import DiceFaces
-from crdesk.game.controller import GameSettings
 from crdesk.game.policy import BookPolicy, Policy
+from crdesk.game.settings import GameSettings
 from crdesk.solo import SoloEnemyPolicy
 from tests.game.games import scenario
 

@@ -11,9 +11,9 @@ import pytest
 
 from crdesk.cli import main
 from crdesk.game import Game
-from crdesk.game.controller import GameSettings
 from crdesk.game.policy import BookPolicy, play_policies
 from crdesk.game.savefile import load_game
+from crdesk.game.settings import GameSettings
 from crdesk.model import Scenario
 from crdesk.resources import demo_scenario
 from crdesk.solo import SoloEnemyPolicy

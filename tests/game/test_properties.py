@@ -44,9 +44,9 @@ from crdesk.game.actions import (
     Prone,
     Throw,
 )
-from crdesk.game.controller import MANUAL, GameSettings
 from crdesk.game.policy import BookPolicy
 from crdesk.game.records import CHANCE, Decision
+from crdesk.game.settings import MANUAL, GameSettings
 from crdesk.model import Scenario, TerrainKind
 from crdesk.resources import sample_scenarios
 from crdesk.scenario import load

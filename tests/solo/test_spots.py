@@ -216,7 +216,7 @@ def test_a_plain_ray_goes_as_far_as_the_full_movement_walk_says(seed: int) -> No
     """The bulk shortcut for rays meeting no costly terrain gives what the walk gives."""
     from dataclasses import replace
 
-    from crdesk.game.controller import GameSettings
+    from crdesk.game.settings import GameSettings
     from crdesk.generator import generate
     from crdesk.geometry import movement
     from crdesk.model import Battlefield, Figure, Force
