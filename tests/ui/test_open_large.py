@@ -76,6 +76,21 @@ def _short_batches(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("ui.progress.BATCH_MS", 5)
 
 
+@pytest.fixture(autouse=True)
+def _placing_takes_a_while(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each step of placing the items takes at least 2 ms, so the placing spans
+    several 10 ms beats on any machine (a fast one placed all 320 items inside one
+    slice, and the beat never saw the label: a flaky test, issue 17's CI run)."""
+    populate = BattlefieldScene.populate_steps
+
+    def slow(self: BattlefieldScene) -> Any:
+        for step in populate(self):
+            time.sleep(0.002)
+            yield step
+
+    monkeypatch.setattr(BattlefieldScene, "populate_steps", slow)
+
+
 @pytest.fixture
 def window(qtbot):  # type: ignore[no-untyped-def]
     window = MainWindow(make_scenario())
