@@ -72,7 +72,7 @@ from crdesk.game.actions import Activate, End, Fire, Move  # noqa: E402
 from crdesk.game.policy import BookPolicy, play_policies  # noqa: E402
 from crdesk.game.savefile import load_game, save_game  # noqa: E402
 from crdesk.generator import generate  # noqa: E402
-from crdesk.geometry import kernels, los  # noqa: E402
+from crdesk.geometry import kernels, warmup  # noqa: E402
 from crdesk.model import Battlefield, Figure, Force, Role, Scenario, TerrainKind  # noqa: E402
 from crdesk.scenario import save  # noqa: E402
 from crdesk.visibility import VisibilityService  # noqa: E402
@@ -664,7 +664,7 @@ def main(argv: list[str] | None = None) -> int:
     repeat = max(5, args.repeat // 3) if args.quick else args.repeat
     began = time.perf_counter()
 
-    ready = los.warm_up()
+    ready = warmup.warm_up()
     route = "numba kernels" if ready and kernels.usable() else "numpy route (no numba)"
     print(f"# sight kernels compiled: {ready}; this process judges sight on the {route}")
 

@@ -33,7 +33,7 @@ from crdesk.game import Game, GameSettings
 from crdesk.game.actions import Move
 from crdesk.game.policy import BookPolicy, Policy
 from crdesk.generator import generate
-from crdesk.geometry import los
+from crdesk.geometry import warmup
 from crdesk.model import (
     Battlefield,
     Building,
@@ -161,7 +161,7 @@ def main() -> int:
     parser.add_argument("--seeds", type=int, default=8)
     args = parser.parse_args()
     print("warming the sight kernels ...", flush=True)
-    los.warm_up()
+    warmup.warm_up()
     times = spot_times()
     med = statistics.median(times) * 1000
     print(

@@ -457,9 +457,9 @@ def warm_up(games: int) -> None:
     garbage cycles, and each collection would otherwise scan every module, table and
     compiled kernel again (about 4% of a long batch's time)."""
     if games >= WARM_UP_GAMES:
-        from crdesk.geometry import los
+        from crdesk.geometry import warmup
 
-        los.warm_up()
+        warmup.warm_up()
         gc.collect()
         gc.freeze()
 

@@ -72,7 +72,7 @@ from crdesk.model import (
 )
 from crdesk.rules import campaign
 from crdesk.rules.pef import defend_objective, raid_objective
-from crdesk.tables import PefResolution
+from crdesk.tables import BAND_WEAPONS, PefResolution
 
 if TYPE_CHECKING:
     from crdesk.game.table import Table
@@ -135,10 +135,8 @@ def default_band(band: BandType | str = BandType.MILITARY, *, prefix: str = "") 
     Grunts (6.1: up to the Star's Rep figures) with the band type's default weapons
     (6.1.1's defaults, as contacted enemies carry them: Military an AR each and one
     SAW per four, Ganger Pistol/Shotgun, Police Pistol/Shotgun/SMG...)."""
-    from crdesk.game.pefs import PEF_WEAPONS
-
     band = BandType(band)
-    weapons = PEF_WEAPONS.get(band, (WeaponCode.AR,))
+    weapons = BAND_WEAPONS.get(band, (WeaponCode.AR,))
     star = Figure(
         f"{prefix}star",
         "Star",

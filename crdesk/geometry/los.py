@@ -35,7 +35,8 @@ query run the same rules:
   night/weather distance; terrain along the line (nearest the viewer first);
   other figures' bases.
 
-Speed (issue 4): once :func:`warm_up` has compiled the :mod:`~crdesk.geometry.kernels`,
+Speed (issue 4): once :func:`crdesk.geometry.warmup.warm_up` has compiled the
+:mod:`~crdesk.geometry.kernels`,
 :func:`evaluate` (and the base rechecks and figure places the visibility
 service needs) runs as compiled loops doing the same tests line by line; GEOS
 then settles only what they leave (an exact touch).  The numpy route below
@@ -140,24 +141,9 @@ SAMPLE_FRACTION = 0.5
 
 def compiled_route() -> bool:
     """Whether sight is judged by the compiled kernels now (else by the numpy route):
-    switched on here, warmed up (:func:`warm_up`), not pinned off for this thread."""
+    switched on here, warmed up (:func:`crdesk.geometry.warmup.warm_up`), not pinned off
+    for this thread."""
     return USE_KERNELS and kernels.usable()
-
-
-def warm_up() -> bool:
-    """Compile the sight kernels now (waiting for a compile under way) and run them once
-    on a small table; True when they are ready (the engine then uses them:
-    :func:`compiled_route`)."""
-    return kernels.prepare(_run_kernels_once)
-
-
-def warm_up_in_background() -> None:
-    """:func:`warm_up` on a daemon thread; until it is done sight stays on numpy.
-
-    The GUI calls this at start, so that the first run after an install does not
-    freeze the window while numba compiles.
-    """
-    kernels.prepare_in_background(_run_kernels_once)
 
 
 _REASON_TEXT = {
@@ -2059,10 +2045,12 @@ def explain(index: TerrainIndex, vp: Viewpoints, v: int, t: int, rules: RulesOpt
     )
 
 
-def _run_kernels_once() -> None:
-    """Call every kernel, through the engine, on two figures and a wood: numba compiles
-    (or loads from its cache) each one for the argument types the engine passes, so a
-    game or a dragged figure never waits for a compile (:func:`warm_up`)."""
+def exercise_kernels() -> None:
+    """Call every sight kernel, through the engine, on two figures and a wood: numba
+    compiles (or loads from its cache) each one for the argument types the engine
+    passes, so a game or a dragged figure never waits for a compile
+    (:func:`crdesk.geometry.warmup.warm_up` runs this with the movement kernels'
+    exercise)."""
     from shapely.geometry import Polygon
 
     from crdesk.model import Force, Table, TerrainFeature
@@ -2106,9 +2094,3 @@ def _run_kernels_once() -> None:
     )
     targets = (*square, np.zeros((n, n)), np.zeros((n, n, 3), dtype=np.int8))
     kernels.store_pairs(verdicts, 0, (*targets, np.zeros((n, n), dtype=np.bool_)))
-    # the AIs' straight moves (movement sits above this module: imported here, late)
-    from crdesk.geometry import movement
-
-    ends = [(9.0, 9.0), (2.0, 11.0)]
-    rays = shapely.linestrings([[(2.0, 2.0), e] for e in ends])
-    movement._rays_reach_compiled(bf, index, (2.0, 2.0), ends, rays, 6.0, 0.5)
