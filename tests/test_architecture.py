@@ -51,7 +51,7 @@ def test_no_import_circle_inside_the_core() -> None:
     import grimp
     import networkx as nx
 
-    graph = grimp.build_graph("crdesk", exclude_type_checking_imports=True)
+    graph = grimp.build_graph("crdesk", exclude_type_checking_imports=True, cache_dir=None)
     edges = nx.DiGraph()
     for module in graph.modules:
         for imported in graph.find_modules_directly_imported_by(module):

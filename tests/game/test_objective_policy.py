@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 from crdesk import simulate
-from crdesk.game import Game, GameSettings
-from crdesk.game.actions import Exit, FastMove, Move
-from crdesk.game.objective import (
+from crdesk.ai.enemy import SoloEnemyPolicy
+from crdesk.ai.policy import play_policies
+from crdesk.ai.tactical import (
     ENGAGE,
     Situation,
     TacticalPolicy,
@@ -22,10 +22,10 @@ from crdesk.game.objective import (
     next_target,
     way_to,
 )
-from crdesk.game.policy import play_policies
+from crdesk.game import Game, GameSettings
+from crdesk.game.actions import Exit, FastMove, Move
 from crdesk.model import Status
 from crdesk.simulate import Setup, default_band, game_seed, play_game
-from crdesk.solo import SoloEnemyPolicy
 from tests.solo.tables import covered_from_all, sight_at, table
 
 # a wall to the right front of the Band; the enemy straight ahead across open ground
@@ -162,7 +162,7 @@ def test_rock_in_the_way_is_gone_round() -> None:
 def _fields(seed: int) -> tuple[np.ndarray, np.ndarray]:
     """The navigation field of a random grid (open, woods, buildings, impassable) by the
     compiled sweeps and by the numpy relaxation."""
-    from crdesk.game.objective import NAV_CELL, _relax
+    from crdesk.ai.tactical import NAV_CELL, _relax
     from crdesk.geometry import kernels
 
     rng = np.random.default_rng(seed)
