@@ -65,7 +65,7 @@ from crdesk.rules.campaign import (
     rep_change,
 )
 from crdesk.rules.common import TableRoll, faces_text
-from crdesk.scenario import _bad_texts, _path_sort_key, _printable, _problem
+from crdesk.scenario import bad_texts, path_sort_key, printable, schema_problem
 from crdesk.schema import _BOOL, _ID, _NAME, _enum, _values
 from crdesk.tables import BAND_WEAPONS
 
@@ -483,11 +483,11 @@ def check_band_document(data: dict[str, Any]) -> list[Problem]:
                 "open it.",
             )
         ]
-    problems = [_problem(err) for err in _VALIDATOR.iter_errors(data)]
+    problems = [schema_problem(err) for err in _VALIDATOR.iter_errors(data)]
     if not problems:
         problems = _cross_checks(data)
-    problems += _bad_texts(data, "")  # a lone surrogate would load, then never save
-    return sorted(map(_printable, problems), key=lambda p: _path_sort_key(p.path))
+    problems += bad_texts(data, "")  # a lone surrogate would load, then never save
+    return sorted(map(printable, problems), key=lambda p: path_sort_key(p.path))
 
 
 def _cross_checks(data: dict[str, Any]) -> list[Problem]:

@@ -64,11 +64,15 @@ from crdesk.game.seats import MAX_NAME, MAX_SEATS
 from crdesk.game.settings import MANUAL, SEEDED, GameSettings
 from crdesk.jsonfile import parse_object, read_file, write_atomic
 from crdesk.model import Scenario
-from crdesk.scenario import MAX_FILE_BYTES, from_document, to_document
-from crdesk.scenario import _bad_texts as bad_texts
-from crdesk.scenario import _path_sort_key as path_sort_key
-from crdesk.scenario import _printable as printable
-from crdesk.scenario import _problem as schema_problem
+from crdesk.scenario import (
+    MAX_FILE_BYTES,
+    bad_texts,
+    from_document,
+    path_sort_key,
+    printable,
+    schema_problem,
+    to_document,
+)
 
 SUFFIX = ".crgame"
 GAME_FORMAT_VERSION = 1
