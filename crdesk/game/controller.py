@@ -35,35 +35,31 @@ from __future__ import annotations
 import hashlib
 import json
 import marshal
-import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from crdesk import limits
 from crdesk.cohesion import Cohesion
-from crdesk.dice import DiceLog, DiceSource, counter_face
-from crdesk.errors import CrdeskError, IllegalActionError
-from crdesk.game import duck_back, encounter, firearms, grenades
+from crdesk.dice import DiceLog
+from crdesk.errors import IllegalActionError
+from crdesk.game import encounter, firearms, grenades, snapshot, summary
 from crdesk.game import in_sight as sighting
 from crdesk.game import pefs as pef_rules
 from crdesk.game.actions import (
     Action,
-    CheatDeath,
     DiceFaces,
-    End,
-    Fire,
     Pass,
     Point2,
-    Roll,
-    StarPower,
     Start,
+    book_default,
 )
 from crdesk.game.adapter import Sight
-from crdesk.game.preview import Preview, Sighting
+from crdesk.game.preview import Preview, sightings_of
 from crdesk.game.procedures import PROCEDURES
 from crdesk.game.records import CHANCE, Decision, Event, Frame, Outcome, Step
 from crdesk.game.settings import MANUAL, SEEDED, GameSettings
+from crdesk.game.stepdice import NeedDice, StepDice
 from crdesk.geometry import kernels
 from crdesk.model import (
     Battlefield,
@@ -71,7 +67,6 @@ from crdesk.model import (
     Scenario,
 )
 from crdesk.options import RulesOptions
-from crdesk.rules import activation as act_rules
 from crdesk.rules.common import RuleResult, words
 from crdesk.tables import (
     GRENADE,
@@ -82,55 +77,6 @@ CHECKPOINT_EVERY = 25
 """Steps between the snapshots :meth:`Game.undo` and :meth:`Game.fork` start from."""
 HASH_EVERY = 10
 """Steps between the state hashes recorded while playing (a saved game's checks)."""
-OPTIONAL_STATE = frozenset({"hidden"})
-"""Game state kept only while it holds something (so that other games' hashes stay)."""
-PEF_FIGURE = re.compile(r"pef[0-9]+-[0-9]+")
-"""Ids of the figures contacted PEFs add to the non-player force (11.3)."""
-
-
-class NeedDice(CrdeskError):
-    """A manual-dice step needs faces the player has not entered yet (internal)."""
-
-    def __init__(self, count: int, context: str) -> None:
-        super().__init__(f"{context} needs {count} d6")
-        self.count = count
-        self.context = context
-
-
-class _StepDice(DiceSource):
-    """The dice of one step: counter-based when seeded, typed faces when manual."""
-
-    def __init__(self, game: Game, typed: Sequence[int]) -> None:
-        super().__init__(game.dice_log)
-        self._game = game
-        self._typed = list(typed)
-        self._used = 0
-        self.faces: list[int] = []
-        self.emitted = 0
-        """How many of ``faces`` the events so far have shown."""
-
-    @property
-    def position(self) -> int:
-        return self._game.state["die"]  # type: ignore[no-any-return]
-
-    def _faces(self, count: int, context: str) -> tuple[int, ...]:
-        game = self._game
-        if game.dice_mode == SEEDED:
-            k = game.state["die"]
-            faces = tuple(counter_face(game.seed, k + i) for i in range(count))
-        else:
-            available = len(self._typed) - self._used
-            if count > available:
-                raise NeedDice(count - available, context)
-            faces = tuple(self._typed[self._used : self._used + count])
-            self._used += count
-        game.state["die"] += count
-        self.faces.extend(faces)
-        return faces
-
-    @property
-    def unused(self) -> int:
-        return len(self._typed) - self._used
 
 
 @dataclass(slots=True)
@@ -217,7 +163,7 @@ class Game:
         self._checkpoints: list[_Checkpoint] = []
         self._sight: Sight | None = None
         self._step_events: list[Event] = []
-        self._dice: _StepDice | None = None
+        self._dice: StepDice | None = None
         self._hashes: dict[int, str] = {}
         self._version = 0
         """Bumped whenever the state changes: the awaited decision is cached on it."""
@@ -296,32 +242,7 @@ class Game:
         return game
 
     def _load_state(self, doc: dict[str, Any], steps: list[Step]) -> None:
-        bf_doc = doc["battlefield"]
-        if bf_doc["terrain_digest"] != self.battlefield.terrain_digest():
-            raise IllegalActionError("the snapshot was taken on other terrain")
-        rows = [fig for force in bf_doc["forces"] for fig in force["figures"]]
-        if self.settings.solo:  # the enemies contacted PEFs generated (11.3)
-            for force_doc in bf_doc["forces"]:
-                for row in force_doc["figures"]:
-                    fid = row.get("id")
-                    new = isinstance(fid, str) and fid not in self.battlefield.figure_ids()
-                    if new and PEF_FIGURE.fullmatch(fid):
-                        self.battlefield.add_figure(
-                            str(force_doc["id"]), Figure(fid, fid, int(row["rep"]))
-                        )
-        if [r.get("id") for r in rows] != self.battlefield.figure_ids():
-            raise IllegalActionError("the snapshot's figures are not the scenario's")
-        if doc["steps"] != len(steps):
-            raise IllegalActionError(
-                f"the snapshot is of step {doc['steps']}, the file has {len(steps)} steps"
-            )
-        if set(doc["game"]) - OPTIONAL_STATE != set(self.state) - OPTIONAL_STATE:
-            raise IllegalActionError("the snapshot's game state is not this crdesk's")
-        _check_hidden(doc["game"].get("hidden", []))
-        frames = [Frame(str(f["kind"]), dict(f["data"])) for f in doc["frames"]]
-        for frame in frames:
-            if frame.kind not in PROCEDURES:
-                raise IllegalActionError(f"the snapshot has an unknown frame {frame.kind!r}")
+        rows, frames = snapshot.fitting(self, doc, len(steps))
         self.battlefield.update_figures(
             {r["id"]: {k: v for k, v in r.items() if k not in ("id", "side")} for r in rows}
         )
@@ -386,26 +307,9 @@ class Game:
         return tuple(self.frame_stack)
 
     def flags(self, fid: str) -> dict[str, Any]:
-        """What the table should show on a figure besides its model fields: movement
-        left in the activation under way, Duck Back this turn and whom it ducked back
-        out of sight of (7.4.4), a readied grenade, whom it carries or is carried by,
-        captive, gone off the table."""
-        active = next((f for f in reversed(self.frame_stack) if f.kind == "activation"), None)
-        carrying = self.state["carrying"]
-        grenade = self.state["grenades"].get(fid)
-        return {
-            "movement_left": self.movement_left(active, fid) if active else None,
-            "active": active is not None and fid in active.data["members"],
-            "activated": fid in self.state["activated"],
-            "ducked_back": fid in self.state["ducked"],
-            "unseen_by": [c for f, c in duck_back.hidden_pairs(self) if f == fid],
-            "grenade": None if grenade is None else ("ready" if grenade["now"] else "readied"),
-            "carrying": carrying.get(fid),
-            "carried_by": next((c for c, w in carrying.items() if w == fid), None),
-            "captive_of": self.state["captives"].get(fid),
-            "exited": fid in self.state["exited"],
-            "floor": int(self.state["floors"].get(fid, 1)),
-        }
+        """What the table should show on a figure besides its model fields
+        (:func:`crdesk.game.summary.flags`)."""
+        return summary.flags(self, fid)
 
     @property
     def pending_faces(self) -> tuple[int, ...]:
@@ -556,7 +460,7 @@ class Game:
         self._version += 1
         mark = self._mark()
         before = self._pending
-        dice = _StepDice(self, typed)
+        dice = StepDice(self, typed)
         self._dice = dice
         self._step_events = []
         self._pending = None
@@ -747,7 +651,7 @@ class Game:
         """Apply ``act`` for a preview (the caller rewinds): dice stop it, never roll."""
         places = {f.id: (f.x, f.y) for f in self.battlefield.figures()}
         mode, self.dice_mode = self.dice_mode, MANUAL  # no typed faces: any roll stops
-        self._dice = _StepDice(self, [])
+        self._dice = StepDice(self, [])
         self._step_events = []
         needs: str | None = None
         try:
@@ -766,22 +670,12 @@ class Game:
             for f in self.battlefield.figures()
             if f.id in places and places[f.id] != (f.x, f.y)
         }
-        sightings: list[Sighting] = []
-        for event in events:
-            if event.kind == "move" and event.section == "7.6" and event.figures:
-                mover = event.figures[0]
-                row = self.vis.row(mover)
-                where = {fid: j for j, fid in enumerate(row.ids)}
-                for enemy in event.figures[1:]:
-                    j = where.get(enemy)
-                    a, b = (mover, enemy) if j is not None and row.sees[j] else (enemy, mover)
-                    sightings.append(Sighting(a, b, self.fig(a).name, self.fig(b).name))
         over = needs is not None or self.state["outcome"] is not None or not self.frame_stack
         return Preview(
             act,
             events=events,
             moved=moved,
-            sightings=tuple(sightings),
+            sightings=sightings_of(self, events),
             needs_dice=needs,
             next_frame=None if over else self.frame_stack[-1].kind,
         )
@@ -861,72 +755,16 @@ class Game:
         return None if self._pending is None else _plain(self._pending)
 
     def summary(self) -> dict[str, Any]:
-        """The state a player asks for: turn, active side, every figure's place and flags."""
-        active = next((f for f in reversed(self.frame_stack) if f.kind == "activation"), None)
-        side = next((f for f in reversed(self.frame_stack) if f.kind == "side"), None)
-        figures = []
-        for fig in self.battlefield.figures():
-            figures.append(
-                {
-                    "id": fig.id,
-                    "name": fig.name,
-                    "side": fig.side,
-                    "rep": fig.rep,
-                    "x": round(fig.x, 3),
-                    "y": round(fig.y, 3),
-                    "facing": round(fig.facing, 1),
-                    "status": fig.status.value,
-                    "prone": fig.prone,
-                    "fast_moving": fig.fast_moving,
-                    "out_of_ammo": fig.out_of_ammo,
-                    "activated": fig.id in self.state["activated"],
-                    "movement_left": self.movement_left(active, fig.id) if active else None,
-                }
-            )
-        groups = []
-        side_frame = next((f for f in reversed(self.frame_stack) if f.kind == "side"), None)
-        self.cohesion.update()
-        for side_id in self.sides:
-            die = self.state["scores"].get(side_id)
-            for g in self.cohesion.groups(self.rules, side_id):
-                members = list(g.members)
-                done = all(m in self.state["activated"] for m in members)
-                leader = self.fig(g.leader)
-                groups.append(
-                    {
-                        "side": side_id,
-                        "leader": g.leader,
-                        "rep": leader.rep,
-                        "members": members,
-                        "activated": done,
-                        "may_activate": not done
-                        and die is not None
-                        and act_rules.may_activate(leader.rep, die)
-                        and (side_frame is None or side_frame.data["side"] == side_id),
-                    }
-                )
-        extra: dict[str, Any] = {}
-        if self.settings.solo:  # the unresolved PEF markers (11)
-            extra["pefs"] = [dict(p) for p in self.state["pefs"] if not p["resolved"]]
-        if "encounter" in self.state:  # the encounter's checklist (12)
-            extra["objectives"] = encounter.objectives(self)
-        return {
-            **extra,
-            "turn": self.turn,
-            "activation_dice": dict(self.state["scores"]),
-            "groups": groups,
-            "active_side": side.data["side"] if side else None,
-            "active_group": list(active.data["members"]) if active else None,
-            "outcome": self.state["outcome"],
-            "figures": figures,
-        }
+        """The state a player asks for: turn, active side, every figure's place and
+        flags (:func:`crdesk.game.summary.summary`)."""
+        return summary.summary(self)
 
     # -- the engine -----------------------------------------------------------
 
     def _frame_path(self) -> tuple[str, ...]:
         return tuple(f.label() for f in self.frame_stack)
 
-    def roll(self) -> _StepDice:
+    def roll(self) -> StepDice:
         assert self._dice is not None, "dice are rolled only inside a step"
         return self._dice
 
@@ -979,7 +817,7 @@ class Game:
         decide = PROCEDURES[frame.kind].decide
         assert decide is not None, f"a {frame.kind} frame never waits for a decision"
         d = decide(self, frame)
-        default = d.default or (_book_default(d.options) if d.options else None)
+        default = d.default or (book_default(d.options) if d.options else None)
         return replace(d, step=len(self._steps) + 1, frames=self._frame_path(), default=default)
 
     def _check(self, frame: Frame, act: Action) -> None:
@@ -1102,21 +940,6 @@ def _copy_battlefield(bf: Battlefield) -> Battlefield:
     return bf.copy()
 
 
-def _book_default(options: Sequence[Action]) -> Action:
-    """The book's pick among discrete options: fire if it can (7.6.4), roll the dice
-    rather than Free Will, use Star Power and Cheating Death, else the first option."""
-    for kind in (Fire, Roll):
-        found = next((o for o in options if isinstance(o, kind)), None)
-        if found is not None:
-            return found
-    for o in options:
-        if (isinstance(o, StarPower) and o.use) or (isinstance(o, CheatDeath) and o.cheat):
-            return o
-    if any(isinstance(o, End) for o in options):
-        return next(o for o in options if isinstance(o, End))
-    return options[0]
-
-
 def _plain(data: Any) -> Any:
     """A deep copy of plain JSON-like data (dicts, lists, str, numbers, None); marshal is
     the fastest exact copier for it (internal state only, never a file)."""
@@ -1125,12 +948,3 @@ def _plain(data: Any) -> Any:
 
 def _faces(faces: Sequence[int]) -> str:
     return ",".join(map(str, faces)) or "no dice"
-
-
-def _check_hidden(rows: Any) -> None:
-    """A snapshot's hidden pairs: a list of [figure, cause] id pairs (7.4.4)."""
-    ok = isinstance(rows, list) and all(
-        isinstance(r, list) and len(r) == 2 and all(isinstance(x, str) for x in r) for r in rows
-    )
-    if not ok:
-        raise IllegalActionError("the snapshot's hidden pairs are not [figure, cause] ids")
