@@ -36,40 +36,29 @@ import hashlib
 import json
 import marshal
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from crdesk import limits
 from crdesk.cohesion import Cohesion
 from crdesk.dice import DiceLog
 from crdesk.errors import IllegalActionError
-from crdesk.game import encounter, firearms, grenades, snapshot, summary
-from crdesk.game import in_sight as sighting
-from crdesk.game import pefs as pef_rules
+from crdesk.game import snapshot, summary
 from crdesk.game.actions import (
     Action,
     DiceFaces,
     Pass,
-    Point2,
     Start,
-    book_default,
 )
-from crdesk.game.adapter import Sight
+from crdesk.game.engine import Engine
 from crdesk.game.preview import Preview, sightings_of
-from crdesk.game.procedures import PROCEDURES
 from crdesk.game.records import CHANCE, Decision, Event, Frame, Outcome, Step
 from crdesk.game.settings import MANUAL, SEEDED, GameSettings
 from crdesk.game.stepdice import NeedDice, StepDice
 from crdesk.geometry import kernels
 from crdesk.model import (
     Battlefield,
-    Figure,
     Scenario,
-)
-from crdesk.options import RulesOptions
-from crdesk.rules.common import RuleResult, words
-from crdesk.tables import (
-    GRENADE,
 )
 from crdesk.visibility import VisibilityService
 
@@ -93,7 +82,7 @@ class _Checkpoint:
 # The game
 
 
-class Game:
+class Game(Engine):
     """One encounter being played.  Build with :meth:`new` or :meth:`replay`."""
 
     def __init__(
@@ -105,73 +94,18 @@ class Game:
         settings: GameSettings,
         start: bool = True,
     ) -> None:
-        if dice not in (SEEDED, MANUAL):
-            raise IllegalActionError(f"dice must be 'seeded' or 'manual', got {dice!r}")
-        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-            raise IllegalActionError(f"the seed must be a whole number 0 or more, got {seed!r}")
-        self.scenario = scenario
-        self.seed = seed
-        self.dice_mode = dice
-        self.settings = settings
-        self.rules: RulesOptions = scenario.rules
-        self.battlefield: Battlefield = _copy_battlefield(scenario.battlefield)
-        sides = [f.id for f in self.battlefield.forces]
-        if len(sides) != 2:
-            raise IllegalActionError(
-                f"a game is played by two sides; this scenario has {len(sides)} forces"
-            )
-        self.sides: tuple[str, str] = (sides[0], sides[1])
-        self.sight_route = kernels.usable()
-        """The sight engine's route this game keeps (compiled kernels or numpy)."""
-        self.vis = VisibilityService(self.battlefield, self.rules)
-        with kernels.pinned(self.sight_route):
-            self.cohesion = Cohesion(self.vis)
-        self.dice_log = DiceLog()
+        super().__init__(scenario, seed=seed, dice=dice, settings=settings)
         self._steps: list[Step] = []
         self._events: list[Event] = []
-        self.frame_stack: list[Frame] = [Frame("turn", {"turn": 1, "phase": "roll"})]
-        self.state: dict[str, Any] = {
-            "turn": 1,
-            "die": 0,
-            "scores": {},
-            "activated": [],
-            "ducked": [],
-            "rep_lost": {},
-            "outcome": None,
-            "volleys": 0,
-            "activations": 0,
-            "grenades": {},
-            "thrown": [],
-            "floors": {},
-            "carrying": {},
-            "collapsed": [],
-            "captives": {},
-            "exited": [],
-            "fired_from": {},
-        }
-        if settings.solo:
-            # only solo games carry PEF state, so other games' state hashes stay as they were
-            self.state["pefs"] = []
-            self.state["pef"] = {"placed": False, "lowest_two": False, "contacts": 0}
-        kind = encounter.tracked(settings)
-        if kind is not None:  # only games playing an encounter carry its objectives (12)
-            self.state["encounter"] = encounter.initial_state(kind, solo=settings.solo)
-        if self.rules.firearms_detail:  # rounds per figure, only then (hashes stay, FD §3)
-            self.state[firearms.KEY] = firearms.initial_state(self)
         self._pending: dict[str, Any] | None = None
         """Manual dice: the action waiting for faces and the faces typed so far."""
         self._checkpoints: list[_Checkpoint] = []
-        self._sight: Sight | None = None
-        self._step_events: list[Event] = []
-        self._dice: StepDice | None = None
         self._hashes: dict[int, str] = {}
         self._version = 0
         """Bumped whenever the state changes: the awaited decision is cached on it."""
         self._legal_memo: tuple[int, dict[Action, str | None]] | None = None
         """:meth:`legal`'s answers at ``_version``."""
         self._awaited: tuple[int, Decision | None] | None = None
-        self.memo: dict[str, Any] = {}
-        """The procedures' caches between steps (never part of the state)."""
         self._checkpoint()
         if start:
             self._run_step(Start(), CHANCE, [], "")
@@ -285,13 +219,13 @@ class Game:
         """Every step played, in order (the game is its scenario, seed and this list)."""
         return tuple(self._steps)
 
+    def next_step(self) -> int:
+        """The number the step being played has (the history's length + 1)."""
+        return len(self._steps) + 1
+
     @property
     def events(self) -> tuple[Event, ...]:
         return tuple(self._events)
-
-    @property
-    def turn(self) -> int:
-        return int(self.state["turn"])
 
     @property
     def outcome(self) -> Outcome | None:
@@ -346,10 +280,10 @@ class Game:
                 prompt=f"Roll {need['count']}d6 for {need['context']} and enter the faces.",
                 section="4.1",
                 accepts=("dice",),
-                frames=self._frame_path(),
+                frames=self.frame_path(),
                 dice=int(need["count"]),
             )
-        return self._decision(self.frame_stack[-1])
+        return self.decision_of(self.frame_stack[-1])
 
     def legal(self, action: Action | str) -> str | None:
         """None if the action may be played now, else why not, in a player's words."""
@@ -383,49 +317,12 @@ class Game:
             return None
         try:
             with kernels.pinned(self.sight_route):
-                self._check(self.frame_stack[-1], act)
+                self.check_action(self.frame_stack[-1], act)
         except IllegalActionError as exc:
             return str(exc)
         if act.word not in decision.accepts:
             return self.not_now(decision)
         return None
-
-    def blast(
-        self,
-        centre: Point2,
-        cause: str,
-        *,
-        attacker_rep: int | None,
-        weapon: str = GRENADE,
-        missed: bool = False,
-        exclude: Iterable[str] = (),
-    ) -> None:
-        """A blast circle (7.10.5), for the procedures that set one off: the Table's
-        way to :func:`crdesk.game.grenades.blast` (the aftermath's dropped grenade)."""
-        grenades.blast(
-            self,
-            centre,
-            cause,
-            attacker_rep=attacker_rep,
-            weapon=weapon,
-            missed=missed,
-            exclude=exclude,
-        )
-
-    def sighted_by(self, fid: str) -> set[str]:
-        """The enemies able to act in sight of the figure, either way (7.6)."""
-        return sighting.sighted_by(self, fid)
-
-    def involuntary_in_sight(self, fid: str, before: set[str], how: str) -> None:
-        """The Table's way to :func:`crdesk.game.in_sight.involuntary_in_sight` (7.6.2)."""
-        sighting.involuntary_in_sight(self, fid, before, how)
-
-    def not_now(self, decision: Decision | None = None) -> str:
-        """The prompt and the legal choices, for an action that is no choice now."""
-        decision = decision or self.awaiting()
-        assert decision is not None
-        allowed = [str(o) for o in decision.options[:8]] + [f"{w} ..." for w in decision.accepts]
-        return f"{decision.prompt} Legal now: {', '.join(allowed) or 'nothing'}"
 
     # -- playing ------------------------------------------------------------
 
@@ -461,13 +358,13 @@ class Game:
         mark = self._mark()
         before = self._pending
         dice = StepDice(self, typed)
-        self._dice = dice
-        self._step_events = []
+        self.step_dice = dice
+        self.step_events = []
         self._pending = None
         try:
             with kernels.pinned(self.sight_route):
-                self._apply(self.frame_stack[-1], act)
-                self._run_automatic()
+                self.apply_action(self.frame_stack[-1], act)
+                self.run_automatic()
         except NeedDice as need:
             self._rewind(mark)
             self._pending = {
@@ -483,7 +380,7 @@ class Game:
             self._pending = before  # a step waiting for dice keeps waiting
             raise
         finally:
-            self._dice = None
+            self.step_dice = None
         if dice.unused:
             self._rewind(mark)
             self._pending = before
@@ -494,9 +391,9 @@ class Game:
         self._version += 1
         if len(self._steps) % HASH_EVERY == 0:
             self._hashes[len(self._steps)] = self.state_hash()
-        events = self._step_events
+        events = self.step_events
         self._events.extend(events)
-        self._step_events = []
+        self.step_events = []
         if len(self._steps) % CHECKPOINT_EVERY == 0:
             self._checkpoint()
         return events
@@ -583,9 +480,9 @@ class Game:
         twin._awaited = None
         twin.memo = {}
         twin._checkpoints = list(self._checkpoints)
-        twin._sight = None
-        twin._step_events = []
-        twin._dice = None
+        twin.forget_sight()
+        twin.step_events = []
+        twin.step_dice = None
         twin.sync_moving()
         return twin
 
@@ -640,7 +537,7 @@ class Game:
                     if one.needs_dice is not None or one.next_frame != kind:
                         break
         finally:
-            self._dice = None
+            self.step_dice = None
             self._rewind(mark)
             bf._listeners = listeners
             self._version, self._awaited, self._pending = version, awaited, pending
@@ -651,19 +548,19 @@ class Game:
         """Apply ``act`` for a preview (the caller rewinds): dice stop it, never roll."""
         places = {f.id: (f.x, f.y) for f in self.battlefield.figures()}
         mode, self.dice_mode = self.dice_mode, MANUAL  # no typed faces: any roll stops
-        self._dice = StepDice(self, [])
-        self._step_events = []
+        self.step_dice = StepDice(self, [])
+        self.step_events = []
         needs: str | None = None
         try:
-            self._apply(self.frame_stack[-1], act)
-            self._run_automatic()
+            self.apply_action(self.frame_stack[-1], act)
+            self.run_automatic()
         except NeedDice as need:
             needs = f"{need.context} needs {need.count} d6"
         finally:
             self.dice_mode = mode
-            self._dice = None
-        events = tuple(self._step_events)
-        self._step_events = []
+            self.step_dice = None
+        events = tuple(self.step_events)
+        self.step_events = []
         self._version += 1  # the next action is judged against the state after this one
         moved = {
             f.id: (f.x, f.y)
@@ -703,19 +600,8 @@ class Game:
         del self._events[cp.events :]
         self.dice_log.truncate(cp.dice_log)
         self._pending = None
-        self._sight = None
+        self.forget_sight()
         self.sync_moving()
-
-    def sync_moving(self) -> None:
-        """Tell the sight engine who is moving (concealed, not in Cover, 7.9.5): the
-        figures that moved in the activation under way, as the frames record them;
-        and who ducked back out of whose sight (7.4.4)."""
-        moving: set[str] = set()
-        for frame in self.frame_stack:
-            if frame.kind in ("activation", "free_move"):
-                moving.update(frame.data["moved"])
-        self.vis.set_moving(moving)
-        self.vis.set_hidden((f, c) for f, c in self.state.get("hidden", []))
 
     def _mark(self) -> _Checkpoint:
         return _Checkpoint(
@@ -729,7 +615,7 @@ class Game:
 
     def _rewind(self, mark: _Checkpoint) -> None:
         self._restore(mark)
-        self._step_events = []
+        self.step_events = []
 
     # -- canonical state ------------------------------------------------------
 
@@ -758,170 +644,6 @@ class Game:
         """The state a player asks for: turn, active side, every figure's place and
         flags (:func:`crdesk.game.summary.summary`)."""
         return summary.summary(self)
-
-    # -- the engine -----------------------------------------------------------
-
-    def _frame_path(self) -> tuple[str, ...]:
-        return tuple(f.label() for f in self.frame_stack)
-
-    def roll(self) -> StepDice:
-        assert self._dice is not None, "dice are rolled only inside a step"
-        return self._dice
-
-    def emit(
-        self,
-        kind: str,
-        text: str,
-        *,
-        section: str = "",
-        figures: Iterable[str] = (),
-        result: RuleResult | None = None,
-        dice: Iterable[int] = (),
-    ) -> None:
-        data: dict[str, Any] = result.to_dict() if result is not None else {}
-        faces = tuple(dice)
-        if self._dice is not None:
-            rolled = self._dice.faces
-            faces = faces or tuple(rolled[self._dice.emitted :])
-            self._dice.emitted = len(rolled)
-        self._step_events.append(
-            Event(
-                step=len(self._steps) + 1,
-                kind=kind,
-                section=section or str(data.get("section", "")),
-                text=text,
-                figures=tuple(figures),
-                dice=faces,
-                data=data,
-            )
-        )
-
-    def _run_automatic(self) -> None:
-        """Run frames until one needs a decision (or the encounter ends)."""
-        for _ in range(100_000):
-            if self.state["outcome"] is not None or not self.frame_stack:
-                break
-            if pef_rules.watch_pefs(self):
-                continue
-            frame = self.frame_stack[-1]
-            if not self._run(frame) and not pef_rules.watch_pefs(self):
-                break
-        else:  # pragma: no cover - a bug guard
-            raise RuntimeError("the game did not reach a decision")
-
-    def _run(self, frame: Frame) -> bool:
-        """Do the frame's automatic work; False when it waits for a decision."""
-        return bool(PROCEDURES[frame.kind].run(self, frame))
-
-    def _decision(self, frame: Frame) -> Decision:
-        decide = PROCEDURES[frame.kind].decide
-        assert decide is not None, f"a {frame.kind} frame never waits for a decision"
-        d = decide(self, frame)
-        default = d.default or (book_default(d.options) if d.options else None)
-        return replace(d, step=len(self._steps) + 1, frames=self._frame_path(), default=default)
-
-    def _check(self, frame: Frame, act: Action) -> None:
-        check = PROCEDURES[frame.kind].check
-        if check is None:
-            raise IllegalActionError(self.not_now())
-        check(self, frame, act)
-
-    def _apply(self, frame: Frame, act: Action) -> None:
-        apply = PROCEDURES[frame.kind].apply
-        assert apply is not None, f"a {frame.kind} frame takes no action"
-        apply(self, frame, act)
-
-    def push(self, kind: str, **data: Any) -> Frame:
-        frame = Frame(kind, data)
-        self.frame_stack.append(frame)
-        return frame
-
-    def pop(self, frame: Frame) -> None:
-        assert self.frame_stack and self.frame_stack[-1] is frame, "popping a frame not on top"
-        self.frame_stack.pop()
-
-    # -- sight helpers -----------------------------------------------------
-
-    def sight(self) -> Sight:
-        """The sight matrix now, with its ids indexed."""
-        m = self.vis.matrix()
-        if self._sight is None or self._sight.matrix is not m:
-            self._sight = Sight.of(m)
-        return self._sight
-
-    def fig(self, fid: str) -> Figure:
-        return self.battlefield.figure(fid)
-
-    def enemy_of(self, side: str) -> str:
-        return self.sides[1] if side == self.sides[0] else self.sides[0]
-
-    def alive(self, side: str | None = None) -> list[Figure]:
-        return [
-            f
-            for f in self.battlefield.figures()
-            if f.status.can_act and (side is None or f.side == side)
-        ]
-
-    def check_over(self) -> bool:
-        if "encounter" in self.state:  # an encounter ends by its objectives (12)
-            return encounter.check_over(self)
-        for side in self.sides:
-            if not self.alive(side) and not self.pefs_left(side):
-                other = self.enemy_of(side)
-                name = self.battlefield.force(side).name
-                self.end(other, f"{name} has no figure left that can fight")
-                return True
-        return False
-
-    def end(self, winner: str | None, reason: str) -> None:
-        self.state["outcome"] = {"winner": winner, "reason": reason, "turn": self.turn}
-        self.emit("game_over", f"The encounter is over: {reason}.", section="12")
-        self.frame_stack.clear()
-
-    # ======================================================================
-    # Turn (7.1)
-
-    # -- the active group (7.1, 7.4) ------------------------------------------------
-
-    def members(self, frame: Frame) -> list[Figure]:
-        return [
-            self.fig(m)
-            for m in frame.data["members"]
-            if self.fig(m).status.can_act and m not in self.state["ducked"]
-        ]
-
-    def movement_left(self, frame: Frame, fid: str) -> float:
-        d = frame.data
-        if fid not in d["allow"]:
-            return 0.0
-        return max(0.0, float(d["allow"][fid]) - float(d["used"][fid]))
-
-    def member(self, frame: Frame, fid: str) -> Figure:
-        if fid not in frame.data["members"]:
-            raise IllegalActionError(f"{fid} is not in the active group")
-        fig = self.fig(fid)
-        if not fig.status.can_act:
-            raise IllegalActionError(f"{fig.name} is {words(fig.status)} and cannot act")
-        if fid in self.state["ducked"]:
-            raise IllegalActionError(f"{fig.name} ducked back this turn and cannot act (7.4.4)")
-        return fig
-
-    # -- the sides of a solo game (11) ---------------------------------------------
-
-    def player_side(self) -> str:
-        """The player's side in a solo game: the first force marked as the player's."""
-        return next((f.id for f in self.battlefield.forces if f.player), self.sides[0])
-
-    def np_side(self) -> str:
-        return self.enemy_of(self.player_side())
-
-    def pefs_left(self, side: str) -> bool:
-        """Whether the side still has enemies hidden as PEFs (so it is not destroyed)."""
-        if not self.settings.solo or side != self.np_side():
-            return False
-        if not self.state["pef"]["placed"]:
-            return True
-        return any(not p["resolved"] for p in self.state["pefs"])
 
 
 class ReplayError(IllegalActionError):
