@@ -10,7 +10,7 @@ list, or IllegalActionError).
 from __future__ import annotations
 
 from crdesk.errors import IllegalActionError
-from crdesk.game import firearms
+from crdesk.game import firearms, firearms_fire
 from crdesk.game.actions import Action, Fire
 from crdesk.game.controller import Game
 from crdesk.game.firearms import IndirectPlan, ModeChoice, WeaponPanel
@@ -42,7 +42,7 @@ def firearms_odds(game: Game, action: Fire | str) -> FirearmsOdds:
     act = Action.parse(action) if isinstance(action, str) else action
     if not isinstance(act, Fire):
         raise IllegalActionError(f"{act} is not a fire action")
-    return firearms.odds(game, game.fig(act.figure), act)
+    return firearms_fire.odds(game, game.fig(act.figure), act)
 
 
 def fire_plan(game: Game, action: Fire | str) -> str:
@@ -51,7 +51,7 @@ def fire_plan(game: Game, action: Fire | str) -> str:
     act = Action.parse(action) if isinstance(action, str) else action
     if not isinstance(act, Fire):
         raise IllegalActionError(f"{act} is not a fire action")
-    return firearms.plan(game, game.fig(act.figure), act)
+    return firearms_fire.plan(game, game.fig(act.figure), act)
 
 
 def indirect_plan(game: Game, figure_id: str, spot: Point2) -> IndirectPlan:
