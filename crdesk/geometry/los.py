@@ -73,11 +73,11 @@ from shapely.geometry import LineString
 
 from crdesk.geometry import kernels
 from crdesk.geometry.terrain_index import (
-    _NOWHERE,
     AT_OPENING,
     CREST_BAND,
     EDGE_BAND,
     GRAZE,
+    NOWHERE,
     Bools,
     Floats,
     Ints,
@@ -383,7 +383,7 @@ def _derive(places: Sequence[Place]) -> _Derived:
         np.full((n, max([len(p.deep) for p in places] + [1])), -9, dtype=np.int64),
     )
     for k, p in enumerate(places):
-        if p is not _NOWHERE:
+        if p is not NOWHERE:
             out.fill(k, p)
     return out
 
@@ -443,7 +443,7 @@ def viewpoints(
             [f.status is not _GONE for f in figs] + [True] * len(extra_points),
             bool,
         ),
-        places=_places(index, x, y, r, rules),
+        places=locate_places(index, x, y, r, rules),
     )
 
 
@@ -474,7 +474,7 @@ def probe_viewpoints(
         moving=np.full(n, bool(moving or figure.fast_moving)),
         lit=np.zeros(n, dtype=bool),
         present=np.full(n, figure.status is not _GONE),
-        places=_places(index, x, y, r, rules),
+        places=locate_places(index, x, y, r, rules),
     )
 
 
@@ -532,7 +532,7 @@ PLACE_CACHE_LIMIT = 20_000
 """Remembered figure places per terrain index (dragging adds one per mouse move)."""
 
 
-def _places(
+def locate_places(
     index: TerrainIndex, x: Floats, y: Floats, r: Floats, rules: RulesOptions
 ) -> list[Place]:
     """:func:`locate_many`, remembering each base's place on the index (same terrain, same
@@ -546,7 +546,7 @@ def _places(
     out: list[Place | None] = [cache.get(k) for k in keys]
     miss = [k for k, p in enumerate(out) if p is None]
     if miss:
-        locate = _locate_compiled if compiled_route() else locate_many
+        locate = locate_compiled if compiled_route() else locate_many
         found = locate(index, x[miss], y[miss], r[miss], rules)
         for k, place in zip(miss, found, strict=True):
             out[k] = place
@@ -975,7 +975,7 @@ def _kernel_terrain(index: TerrainIndex) -> tuple[Any, ...]:
             _kind_codes(index).astype(np.int64),
             _ROLE_CODE.astype(np.int64),
             np.array([k in index.convex for k in range(len(index.features))], dtype=bool),
-            *_edge_table(
+            *edge_table(
                 [
                     index.woods_core(k) if k in index.woods else None
                     for k in range(len(index.features))
@@ -993,7 +993,7 @@ _NEVER_BOX = np.array([np.inf, np.inf, -np.inf, -np.inf])
 """A bounding box that meets nothing (for a missing or empty geometry)."""
 
 
-def _edge_table(geoms: Sequence[object | None]) -> tuple[Floats, Floats, Ints, Ints]:
+def edge_table(geoms: Sequence[object | None]) -> tuple[Floats, Floats, Ints, Ints]:
     """Bounds, edges (x1, y1, x2, y2), first edge and edge count of each geometry's rings or
     lines, for the kernels; None or an empty geometry has no edges and a box meeting nothing."""
     n = len(geoms)
@@ -1016,10 +1016,10 @@ def _kernel_places(index: TerrainIndex) -> tuple[Any, ...]:
     cached = index.cache.get("kernel_places")
     if cached is None:
         n = len(index.features)
-        o_box, o_seg, o_start, o_count = _edge_table(index.outlines)
+        o_box, o_seg, o_start, o_count = edge_table(index.outlines)
         rings = [shapely.get_exterior_ring(o) for o in index.outlines]
-        _box, x_seg, x_start, x_count = _edge_table(rings)
-        _box, c_seg, c_start, c_count = _edge_table([index.crests.get(f) for f in range(n)])
+        _box, x_seg, x_start, x_count = edge_table(rings)
+        _box, c_seg, c_start, c_count = edge_table([index.crests.get(f) for f in range(n)])
         kind = np.zeros(n, dtype=np.int64)
         for f, k in enumerate(index.kinds):
             kind[f] = (
@@ -1049,7 +1049,7 @@ LOCATE_TOLERANCE = 1e-9
 """Inches: a distance this close to a limit it is compared with is left to GEOS."""
 
 
-def _locate_compiled(
+def locate_compiled(
     index: TerrainIndex, xs: Floats, ys: Floats, radii: Floats, rules: RulesOptions
 ) -> list[Place]:
     """:func:`locate_many` by :func:`kernels.locate_points`; bases at a limit (a centre on
@@ -1077,7 +1077,7 @@ def _locate_compiled(
         openings,
         defer,
     )
-    out: list[Place] = [_NOWHERE] * n
+    out: list[Place] = [NOWHERE] * n
     rows, feats = np.nonzero(flags)
     hits: dict[int, list[tuple[int, int]]] = {}
     for k, ff, bits in zip(rows.tolist(), feats.tolist(), flags[rows, feats].tolist(), strict=True):
@@ -1149,7 +1149,7 @@ def _kernel_walls(index: TerrainIndex, vp: Viewpoints) -> tuple[Floats, Ints, In
     vp._walls = (table, wall)
     if grew or table.arrays is None:
         order = sorted(keys, key=keys.__getitem__)
-        _box, seg, start, count = _edge_table([walls(index, b, at) for b, at in order])
+        _box, seg, start, count = edge_table([walls(index, b, at) for b, at in order])
         table.arrays = (seg, start, count)
     seg, start, count = table.arrays
     return seg, start, count, wall
@@ -2069,7 +2069,7 @@ def exercise_kernels() -> None:
     pair = np.array([0], dtype=np.int64), np.array([1], dtype=np.int64)
     vp = viewpoints(bf, index, rules)
     _evaluate_compiled(index, vp, *pair, rules)
-    _locate_compiled(index, vp.x, vp.y, vp.r, rules)
+    locate_compiled(index, vp.x, vp.y, vp.r, rules)
     n = len(vp)
     view = (vp.x, vp.y, vp.r, vp.fx, vp.fy, vp.blocks)
     square = [np.zeros((n, n), dtype=np.bool_) for _ in range(7)]
