@@ -460,6 +460,7 @@ class Game(Engine):
         twin.sight_route = self.sight_route
         twin.battlefield = _copy_battlefield(self.battlefield)
         twin.sides = self.sides
+        twin.modules = self.modules
         # the copy shares the terrain: its terrain index (~70 ms to build) is shared too
         twin.vis = VisibilityService(twin.battlefield, twin.rules, index=self.vis.index)
         with kernels.pinned(twin.sight_route):

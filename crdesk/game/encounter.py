@@ -57,6 +57,7 @@ from shapely.ops import unary_union
 
 from crdesk.dice import DiceSource
 from crdesk.errors import IllegalActionError
+from crdesk.game.table import RulesModule
 from crdesk.model import (
     BandType,
     Battlefield,
@@ -797,3 +798,23 @@ def _edge_gap(fig: Figure, spot: tuple[float, float]) -> float:
 
 def _num(value: float) -> str:
     return f"{value:.1f}".rstrip("0").rstrip(".")
+
+
+def _start(game: Table) -> None:
+    kind = tracked(game.settings)
+    assert kind is not None
+    game.state["encounter"] = initial_state(kind, solo=game.settings.solo)
+
+
+MODULE = RulesModule(
+    "the encounter's objectives",
+    plays=lambda settings, rules: tracked(settings) is not None,
+    start=_start,
+    over=check_over,
+    activation_end=on_activation_end,
+    pef_resolved=on_pef_resolved,
+    time_up=time_up,
+)
+"""The encounters of 12 (Patrol, Raid, Defend) as a plug-in: only games playing one
+carry its objectives, and the encounter, not "a side has no figure left", says when
+it is over."""

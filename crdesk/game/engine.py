@@ -19,12 +19,11 @@ from typing import Any
 from crdesk.cohesion import Cohesion
 from crdesk.dice import DiceLog
 from crdesk.errors import IllegalActionError
-from crdesk.game import encounter, firearms, grenades
+from crdesk.game import grenades
 from crdesk.game import in_sight as sighting
-from crdesk.game import pefs as pef_rules
 from crdesk.game.actions import Action, Point2, book_default
 from crdesk.game.adapter import Sight
-from crdesk.game.procedures import PROCEDURES
+from crdesk.game.procedures import MODULES, PROCEDURES
 from crdesk.game.records import Decision, Event, Frame
 from crdesk.game.settings import MANUAL, SEEDED, GameSettings
 from crdesk.game.stepdice import StepDice
@@ -82,15 +81,12 @@ class Engine:
             "exited": [],
             "fired_from": {},
         }
-        if settings.solo:
-            # only solo games carry PEF state, so other games' state hashes stay as they were
-            self.state["pefs"] = []
-            self.state["pef"] = {"placed": False, "lowest_two": False, "contacts": 0}
-        kind = encounter.tracked(settings)
-        if kind is not None:  # only games playing an encounter carry its objectives (12)
-            self.state["encounter"] = encounter.initial_state(kind, solo=settings.solo)
-        if self.rules.firearms_detail:  # rounds per figure, only then (hashes stay, FD §3)
-            self.state[firearms.KEY] = firearms.initial_state(self)
+        self.modules = tuple(m for m in MODULES if m.plays(settings, self.rules))
+        """The optional rules modules this game plays with (solo PEFs, an encounter,
+        Firearms Detail)."""
+        for module in self.modules:
+            if module.start is not None:
+                module.start(self)
         self.memo: dict[str, Any] = {}
         """The procedures' caches between steps (never part of the state)."""
         self.step_dice: StepDice | None = None
@@ -205,13 +201,21 @@ class Engine:
         for _ in range(100_000):
             if self.state["outcome"] is not None or not self.frame_stack:
                 break
-            if pef_rules.watch_pefs(self):
+            if self._watch():
                 continue
             frame = self.frame_stack[-1]
-            if not self.run_frame(frame) and not pef_rules.watch_pefs(self):
+            if not self.run_frame(frame) and not self._watch():
                 break
         else:  # pragma: no cover - a bug guard
             raise RuntimeError("the game did not reach a decision")
+
+    def _watch(self) -> bool:
+        """The modules' work between frames (PEFs coming into sight, 11.3); True if any."""
+        did = False
+        for module in self.modules:
+            if module.watch is not None and module.watch(self):
+                did = True
+        return did
 
     def run_frame(self, frame: Frame) -> bool:
         """Do the frame's automatic work; False when it waits for a decision."""
@@ -269,8 +273,9 @@ class Engine:
         ]
 
     def check_over(self) -> bool:
-        if "encounter" in self.state:  # an encounter ends by its objectives (12)
-            return encounter.check_over(self)
+        for module in self.modules:  # an encounter ends by its objectives (12)
+            if module.over is not None:
+                return module.over(self)
         for side in self.sides:
             if not self.alive(side) and not self.pefs_left(side):
                 other = self.enemy_of(side)

@@ -68,6 +68,7 @@ from typing import TYPE_CHECKING, Any
 from crdesk.errors import IllegalActionError
 from crdesk.game import adapter, aftermath
 from crdesk.game.actions import Action, Indirect, Ready
+from crdesk.game.table import RulesModule
 from crdesk.geometry import movement
 from crdesk.geometry.measure import base_distance, distance_to_point
 from crdesk.model import Figure
@@ -142,6 +143,20 @@ def initial_state(game: Table) -> dict[str, dict[str, Any]]:
                 ws = replace(ws, rounds=0)
             out[fig.id] = _row(ws)
     return out
+
+
+def _start(game: Table) -> None:
+    game.state[KEY] = initial_state(game)  # rounds per figure, only then (hashes stay, FD §3)
+
+
+MODULE = RulesModule(
+    "Firearms Detail",
+    plays=lambda settings, rules: bool(rules.firearms_detail),
+    start=_start,
+)
+"""Firearms Detail as a plug-in: the weapons' state from the start of the game; its
+rules hook into fire (7.9), blasts (7.10), reactions (7.8) and reloading through
+the calls the procedures make when ``rules.firearms_detail`` is on."""
 
 
 def weapon_state(game: Table, fig: Figure) -> WeaponState | None:
@@ -670,6 +685,7 @@ def start_activation(game: Table, members: list[str]) -> None:
 
 __all__ = [
     "KEY",
+    "MODULE",
     "IndirectPlan",
     "ModeChoice",
     "WeaponPanel",

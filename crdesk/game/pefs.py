@@ -41,9 +41,9 @@ import shapely
 from shapely.geometry.base import BaseGeometry
 
 from crdesk.game import buildings as building_rules
-from crdesk.game import duck_back, encounter
+from crdesk.game import duck_back
 from crdesk.game.actions import Point2, fmt_num
-from crdesk.game.table import Table
+from crdesk.game.table import RulesModule, Table
 from crdesk.geometry import movement
 from crdesk.geometry.measure import bearing
 from crdesk.model import Building, CoverObstacle, Figure, Role, WeaponCode
@@ -495,8 +495,9 @@ def resolve_pef(
     if res.outcome is PefResolution.CONTACT:
         flags["contacts"] += 1
         generate_enemies(t, pef, res.enemy_size, t.fig(viewer))
-    if "encounter" in t.state:  # 12.2.6 / 12.3.6
-        encounter.on_pef_resolved(t, pef, res.outcome)
+    for module in t.modules:  # the encounter's objectives (12.2.6, 12.3.6)
+        if module.pef_resolved is not None:
+            module.pef_resolved(t, pef, res.outcome)
 
 
 def generate_enemies(t: Table, pef: dict[str, Any], size: int, viewer: Figure) -> None:
@@ -543,3 +544,19 @@ def generate_enemies(t: Table, pef: dict[str, Any], size: int, viewer: Figure) -
         section="11.3",
         figures=added,
     )
+
+
+def _start(t: Table) -> None:
+    # only solo games carry PEF state, so other games' state hashes stay as they were
+    t.state["pefs"] = []
+    t.state["pef"] = {"placed": False, "lowest_two": False, "contacts": 0}
+
+
+MODULE = RulesModule(
+    "solo play's PEFs",
+    plays=lambda settings, rules: bool(settings.solo),
+    start=_start,
+    watch=watch_pefs,
+)
+"""Solo play (11) as a plug-in: the PEFs' state from the start, and between frames
+every PEF a player figure sees is resolved (11.3)."""
