@@ -64,7 +64,7 @@ from crdesk.rules.firearms.cards import (
     parse_cards,
 )
 from crdesk.schema import COORD_LIMIT, FORMAT_VERSION, POINT_SCHEMA, SCENARIO_SCHEMA
-from crdesk.shapes import repaired
+from crdesk.shapes import crossings, repaired
 
 SUFFIX = ".crdesk"
 MAX_FILE_BYTES = limits.FILE_BYTES
@@ -500,7 +500,53 @@ def _cross_checks(data: dict[str, Any]) -> list[Problem]:
             )
         )
     problems += _far_points(data)
+    problems += _scribbles(data)
     problems += bad_texts(data, "")
+    return problems
+
+
+def _scribbles(data: dict[str, Any]) -> list[Problem]:
+    """Outlines that cross themselves too often to repair where the file is read
+    (:data:`crdesk.limits.CROSSINGS_PER_OUTLINE`; a repair costs time on every load)."""
+    problems: list[Problem] = []
+    total = 0
+    per = limits.CROSSINGS_PER_OUTLINE
+    for i, item in enumerate(_objects(data.get("terrain"))):
+        name = item.get("name") or item.get("id")
+        rings: list[tuple[str, Any]] = [("outline", item.get("outline"))]
+        holes = item.get("holes")
+        rings += [
+            (f"holes[{k}]", h) for k, h in enumerate(holes if isinstance(holes, list) else [])
+        ]
+        areas = item.get("areas")
+        rings += [
+            (f"areas[{k}]", a) for k, a in enumerate(areas if isinstance(areas, list) else [])
+        ]
+        for key, ring in rings:
+            if not (isinstance(ring, list) and len(ring) >= 4 and all(map(_is_point, ring))):
+                continue
+            points = _closed_ring(ring)
+            if len(points) < 4 or Polygon(points).is_valid:
+                continue
+            count = crossings(points, per)
+            total += count
+            if count > per:
+                problems.append(
+                    Problem(
+                        f"terrain[{i}].{key}",
+                        f"{name}: the line crosses itself more than {per:,} times; crdesk "
+                        "repairs a line that crosses itself a few times (a slip of the mouse), "
+                        "not a scribble: draw it again",
+                    )
+                )
+    if total > limits.CROSSINGS_TOTAL and not problems:
+        problems.append(
+            Problem(
+                "terrain",
+                f"the outlines cross themselves {total:,} times in all; crdesk repairs at most "
+                f"{limits.CROSSINGS_TOTAL:,} crossings on one table: draw the crossing ones again",
+            )
+        )
     return problems
 
 
