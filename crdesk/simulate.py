@@ -45,8 +45,8 @@ from crdesk.ai.tactical import TacticalPolicy
 from crdesk.dice import Dice
 from crdesk.game.actions import Action
 from crdesk.game.controller import Game
-from crdesk.game.encounter import default_band as encounter_band
-from crdesk.game.encounter import deploy
+from crdesk.game.deployment import default_band as encounter_band
+from crdesk.game.deployment import deploy
 from crdesk.game.records import Decision, Event
 from crdesk.game.settings import GameSettings
 from crdesk.generator import generate
@@ -213,7 +213,7 @@ class Setup:
 
 def default_band(band_type: str = BandType.MILITARY.value) -> tuple[Member, ...]:
     """The default Band of ``--generate``: a Rep 5 Star and four Rep 4 Grunts with the
-    band type's default weapons (:func:`crdesk.game.encounter.default_band`)."""
+    band type's default weapons (:func:`crdesk.game.deployment.default_band`)."""
     return band_members(encounter_band(BandType(band_type)))
 
 
@@ -277,7 +277,7 @@ _LOSS_KINDS = {
 
 def _deployed(scenario: Scenario, setup: Setup, seed: int) -> Scenario:
     """The scenario with the set-up's Band deployed by the encounter's rules
-    (:func:`crdesk.game.encounter.deploy`, its 1d6 from the game's "deploy" seed) and
+    (:func:`crdesk.game.deployment.deploy`, its 1d6 from the game's "deploy" seed) and
     an enemy force to hold what the PEFs bring; the scenario as it stands without a Band."""
     kind = EncounterType(setup.encounter or scenario.encounter.type.value)
     if setup.band is None:

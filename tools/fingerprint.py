@@ -63,7 +63,7 @@ if str(ROOT) not in sys.path:  # the data games' runner lives in the test suite
 from crdesk.ai.enemy import SoloEnemyPolicy  # noqa: E402
 from crdesk.dice import Dice  # noqa: E402
 from crdesk.game import CHANCE, Game, GameSettings  # noqa: E402
-from crdesk.game.encounter import deploy  # noqa: E402
+from crdesk.game.deployment import deploy  # noqa: E402
 from crdesk.game.savefile import loads_game  # noqa: E402
 from crdesk.generator import generate  # noqa: E402
 from crdesk.model import BandType, Battlefield, EncounterType, Force, Scenario  # noqa: E402

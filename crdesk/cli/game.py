@@ -49,7 +49,8 @@ from crdesk.errors import CrdeskError, IllegalActionError
 from crdesk.game import actions as actions_module
 from crdesk.game.actions import ACTION_WORDS, parse_faces
 from crdesk.game.controller import Game
-from crdesk.game.encounter import default_band, deploy, encounter_name
+from crdesk.game.deployment import default_band, deploy
+from crdesk.game.encounter import encounter_name
 from crdesk.game.records import Decision, Event
 from crdesk.game.savefile import (
     GameFileError,
