@@ -1173,7 +1173,7 @@ def nav_relax(field: Any, cost: Any, cell: float) -> None:
     values (inf elsewhere); a step from cell u to its neighbour v costs
     ``step * (cost[v] + cost[u]) / 2`` (``step`` 1 or 1.414 cells).  Sweeps forwards
     and backwards until nothing changes -- the same fixpoint, to the last bit, as the
-    whole-array relaxation of :func:`crdesk.ai.tactical._nav_field` (each value is
+    whole-array relaxation of :func:`crdesk.ai.navigation._nav_field` (each value is
     the least over paths of the same sums, and adding is monotone), in a few sweeps."""
     rows, cols = field.shape
     straight = math.hypot(1, 0) * cell

@@ -17,11 +17,8 @@ from crdesk.cli import main
 from crdesk.dice import CounterDice, ScriptedDice
 from crdesk.errors import IllegalActionError
 from crdesk.game import Game
-from crdesk.game.encounter import (
-    default_band,
-    deploy,
-    next_encounter,
-)
+from crdesk.game.deployment import default_band, deploy
+from crdesk.game.encounter import next_encounter
 from crdesk.game.savefile import load_game, save_game
 from crdesk.game.settings import GameSettings
 from crdesk.model import BandType, EncounterType, Role, Status, WeaponCode
