@@ -82,6 +82,23 @@ def test_a_game_opened_from_its_snapshot_saves_and_opens_again() -> None:
     assert savefile.dumps_game(again.game) == text
 
 
+def test_a_game_opened_from_its_snapshot_saves_the_same_twice() -> None:
+    """Fuzz finding (seed 3572): the file's hash at step 10 differs from the replay's, so
+    the game opens from its snapshot at step 43 and saves only that check; opened again,
+    the replay (no checks left to meet) ran on to an illegal step 42, and the hashes it
+    made on the way (steps 10-40, of a replay known to differ from the game) were saved
+    as checks: a second save gave another file.  Only the checks the file confirmed are
+    kept for a game opened from its snapshot."""
+    raw = (HOSTILE / "17-snapshot-steps-replay-partly.crgame").read_bytes()
+    loaded = savefile.loads_game(raw, strict=False)
+    assert "opened from the saved snapshot at step 43" in loaded.warnings[0]
+    text = savefile.dumps_game(loaded.game)
+    again = savefile.loads_game(text, strict=False)
+    assert "step 42" in again.warnings[0] and "snapshot at step 43" in again.warnings[0]
+    assert savefile.dumps_game(again.game) == text
+    assert [c["step"] for c in json.loads(text)["checks"]] == [43]
+
+
 def test_a_lone_surrogate_in_a_game_is_refused_with_its_path() -> None:
     """Fuzz finding: a step's ``why`` spelt ``\\ud800`` opened, then could never be saved."""
     with pytest.raises(savefile.GameFileError) as info:

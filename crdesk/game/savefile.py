@@ -518,8 +518,9 @@ def load_document(
         if snapshot is not None:
             game = snapshot
             # Its steps do not replay (or not as recorded): saving it writes the check
-            # hashes this replay confirmed, and never replays the steps again.
-            _remember(game, {k: h for k, h in hashes.items() if k <= exc.good})
+            # hashes the file confirmed (a replay that went on past them made hashes of
+            # states the game may never have had), and never replays the steps again.
+            _remember(game, {k: h for k, h in hashes.items() if k <= exc.matched})
         else:
             game = _open_at(data, scenario, steps[: exc.good], settings, source)
             where = f"opened at step {exc.good}" if exc.good else "opened at the start of the game"
