@@ -66,7 +66,7 @@ from crdesk.rules.campaign import (
 )
 from crdesk.rules.common import TableRoll, faces_text
 from crdesk.scenario import bad_texts, path_sort_key, printable, schema_problem
-from crdesk.schema import _BOOL, _ID, _NAME, _enum, _values
+from crdesk.schema import BOOL, ID, NAME, enum_schema, enum_values
 from crdesk.tables import BAND_WEAPONS
 
 if TYPE_CHECKING:  # the game is only read, never built, here
@@ -132,8 +132,8 @@ _LINES = {
     "x-expected": "a list of texts",
 }
 _ENCOUNTER_TYPE = {
-    "enum": [*_values(EncounterType), None],
-    "x-expected": f"null or one of {', '.join(_values(EncounterType))}",
+    "enum": [*enum_values(EncounterType), None],
+    "x-expected": f"null or one of {', '.join(enum_values(EncounterType))}",
 }
 _HISTORY_ITEM = {
     "type": "object",
@@ -157,13 +157,13 @@ _BAND_FIGURE = {
     "required": ["id", "name", "role", "rep", "weapon"],
     "additionalProperties": False,
     "properties": {
-        "id": _ID,
-        "name": _NAME,
-        "role": _enum(_values(Role), "a role"),
+        "id": ID,
+        "name": NAME,
+        "role": enum_schema(enum_values(Role), "a role"),
         "rep": _REP,
-        "weapon": _enum(_values(WeaponCode), "a weapon"),
-        "melee": _enum(_values(MeleeWeapon), "a melee weapon"),
-        "status": _enum(list(FIGURE_STATUSES), "a Band member status"),
+        "weapon": enum_schema(enum_values(WeaponCode), "a weapon"),
+        "melee": enum_schema(enum_values(MeleeWeapon), "a melee weapon"),
+        "status": enum_schema(list(FIGURE_STATUSES), "a Band member status"),
         "joined": _COUNT,
         "history": {
             "type": "array",
@@ -181,8 +181,8 @@ _ENCOUNTER_ENTRY = {
     "properties": {
         "number": _COUNT,
         "date": {"type": "string", "maxLength": 40, "x-expected": "a date like 2026-12-01"},
-        "type": _enum(_values(EncounterType), "an encounter type"),
-        "outcome": _enum(_values(EncounterResult), "an outcome"),
+        "type": enum_schema(enum_values(EncounterType), "an encounter type"),
+        "outcome": enum_schema(enum_values(EncounterResult), "an outcome"),
         "reason": _TEXT,
         "turns": _COUNT,
         "next": _ENCOUNTER_TYPE,
@@ -210,8 +210,8 @@ BAND_SCHEMA: dict[str, Any] = {
         },
         "kind": {"const": KIND, "x-expected": f'"{KIND}"'},
         "crdesk_version": {"type": "string", "maxLength": 40, "x-expected": "a version text"},
-        "name": {**_NAME, "minLength": 1, "x-expected": "a name of 1-200 characters"},
-        "band_type": _enum(_values(BandType), "a band type"),
+        "name": {**NAME, "minLength": 1, "x-expected": "a name of 1-200 characters"},
+        "band_type": enum_schema(enum_values(BandType), "a band type"),
         "next_encounter": _ENCOUNTER_TYPE,
         "figures": {
             "type": "array",
@@ -237,7 +237,7 @@ BAND_SCHEMA: dict[str, Any] = {
                 "date": {"type": "string", "maxLength": 40, "x-expected": "a date"},
             },
         },
-        "ended": _BOOL,
+        "ended": BOOL,
     },
 }
 
@@ -842,7 +842,7 @@ def after_battle(
     tracked = game.settings.encounter
     played = (
         EncounterType(tracked)
-        if tracked in _values(EncounterType)
+        if tracked in enum_values(EncounterType)
         else game.scenario.encounter.type
     )
     lines.append(
@@ -958,7 +958,7 @@ def after_battle(
             )
 
     told = outcome.next_encounter
-    nxt = EncounterType(told) if told in _values(EncounterType) else next_encounter(played, won)
+    nxt = EncounterType(told) if told in enum_values(EncounterType) else next_encounter(played, won)
     band.next_encounter = nxt
     if nxt is not None:
         lines.append(f"Next encounter: {nxt.value.title()} (12, {played.value} {result}).")

@@ -41,27 +41,30 @@ MAX_POINTS = limits.POINTS_PER_OUTLINE
 MAX_FIGURES = limits.FIGURES_PER_FORCE
 
 
-def _enum(values: list[str], what: str) -> dict[str, Any]:
+def enum_schema(values: list[str], what: str) -> dict[str, Any]:
+    """A field that takes one of ``values``; its message names ``what`` it is."""
     return {"enum": values, "x-expected": f"{what}: one of {', '.join(values)}"}
 
 
-def _values(enum_type: Any) -> list[str]:
+def enum_values(enum_type: Any) -> list[str]:
+    """The values of an enum, in order (for :func:`enum_schema`)."""
     return [member.value for member in enum_type]
 
 
-_ID = {
+ID = {
     "type": "string",
     "minLength": 1,
     "maxLength": limits.ID_CHARS,
     "pattern": "^[A-Za-z0-9_.:-]+$",
     "x-expected": "an id of 1-64 letters, digits, '_', '.', ':' or '-'",
 }
-_NAME = {
+NAME = {
     "type": "string",
     "maxLength": limits.NAME_CHARS,
     "x-expected": f"a text of at most {limits.NAME_CHARS} characters",
 }
-_BOOL = {"type": "boolean", "x-expected": "true or false"}
+BOOL = {"type": "boolean", "x-expected": "true or false"}
+"""The schemas of an id, a name and a yes/no field, shared with the Band file's."""
 _COORD = {
     "type": "number",
     "minimum": -COORD_LIMIT,
@@ -98,7 +101,7 @@ _OPENING = {
     "required": ["kind", "start", "end"],
     "additionalProperties": False,
     "properties": {
-        "kind": _enum(_values(OpeningKind), "an opening kind"),
+        "kind": enum_schema(enum_values(OpeningKind), "an opening kind"),
         "start": _POINT,
         "end": _POINT,
     },
@@ -110,9 +113,9 @@ _FEATURE = {
     "required": ["id", "kind", "outline"],
     "additionalProperties": False,
     "properties": {
-        "id": _ID,
-        "kind": _enum(_values(TerrainKind), "a terrain kind"),
-        "name": _NAME,
+        "id": ID,
+        "kind": enum_schema(enum_values(TerrainKind), "a terrain kind"),
+        "name": NAME,
         "outline": _RING,
         "holes": {
             "type": "array",
@@ -140,7 +143,7 @@ _FEATURE = {
             "maxItems": limits.OPENINGS_PER_BUILDING,
             "x-expected": "a list of doors and windows",
         },
-        "cover_type": _enum(_values(CoverType), "a cover type"),
+        "cover_type": enum_schema(enum_values(CoverType), "a cover type"),
     },
 }
 
@@ -150,17 +153,17 @@ _FIGURE = {
     "required": ["id", "rep", "position"],
     "additionalProperties": False,
     "properties": {
-        "id": _ID,
-        "name": _NAME,
-        "role": _enum(_values(Role), "a role"),
+        "id": ID,
+        "name": NAME,
+        "role": enum_schema(enum_values(Role), "a role"),
         "rep": {
             "type": "integer",
             "minimum": REP_MIN,
             "maximum": REP_MAX,
             "x-expected": f"an integer {REP_MIN}..{REP_MAX}",
         },
-        "weapon": _enum(_values(WeaponCode), "a weapon"),
-        "melee": _enum(_values(MeleeWeapon), "a melee weapon"),
+        "weapon": enum_schema(enum_values(WeaponCode), "a weapon"),
+        "melee": enum_schema(enum_values(MeleeWeapon), "a melee weapon"),
         "position": _POINT,
         "facing": {
             "type": "number",
@@ -174,16 +177,16 @@ _FIGURE = {
             "maximum": 12,
             "x-expected": "a base diameter in inches, above 0 and at most 12",
         },
-        "status": _enum(_values(Status), "a status"),
+        "status": enum_schema(enum_values(Status), "a status"),
         "star_power": {
             "type": ["integer", "null"],
             "minimum": 0,
             "maximum": 20,
             "x-expected": "null or an integer 0..20",
         },
-        "out_of_ammo": _BOOL,
-        "prone": _BOOL,
-        "fast_moving": _BOOL,
+        "out_of_ammo": BOOL,
+        "prone": BOOL,
+        "fast_moving": BOOL,
         "weapon_card": {
             "type": "string",
             "maxLength": WEAPON_NAME_CHARS,
@@ -199,10 +202,10 @@ _FORCE = {
     "required": ["id", "figures"],
     "additionalProperties": False,
     "properties": {
-        "id": _ID,
-        "name": _NAME,
-        "band": _enum(_values(BandType), "a band type"),
-        "player": _BOOL,
+        "id": ID,
+        "name": NAME,
+        "band": enum_schema(enum_values(BandType), "a band type"),
+        "player": BOOL,
         "colour": {
             "type": "string",
             "pattern": "^#[0-9a-fA-F]{6}$",
@@ -222,7 +225,7 @@ def _interpretations_schema() -> dict[str, Any]:
     props: dict[str, Any] = {}
     for f in dataclasses.fields(Interpretations):
         if f.type in ("bool", bool):
-            props[f.name] = _BOOL
+            props[f.name] = BOOL
         else:
             props[f.name] = {
                 "type": "number",
@@ -243,11 +246,11 @@ _RULES = {
     "x-expected": "a rules settings object",
     "additionalProperties": False,
     "properties": {
-        "scale": _enum(_values(Scale), "a figure scale"),
-        "old_school": _BOOL,
-        "firearms_detail": _BOOL,
-        "night": _BOOL,
-        "weather": _enum(_values(Weather), "a weather"),
+        "scale": enum_schema(enum_values(Scale), "a figure scale"),
+        "old_school": BOOL,
+        "firearms_detail": BOOL,
+        "night": BOOL,
+        "weather": enum_schema(enum_values(Weather), "a weather"),
         "interpretations": _interpretations_schema(),
     },
 }
@@ -257,10 +260,10 @@ _ENCOUNTER = {
     "x-expected": "an encounter object",
     "additionalProperties": False,
     "properties": {
-        "type": _enum(_values(EncounterType), "an encounter type"),
+        "type": enum_schema(enum_values(EncounterType), "an encounter type"),
         "enemy_band": {
-            "enum": [*_values(BandType), None],
-            "x-expected": f"null or one of {', '.join(_values(BandType))}",
+            "enum": [*enum_values(BandType), None],
+            "x-expected": f"null or one of {', '.join(enum_values(BandType))}",
         },
         "pef_count": {
             "type": "integer",
@@ -303,7 +306,7 @@ SCENARIO_SCHEMA: dict[str, Any] = {
             "x-expected": f"an integer format version (this crdesk writes {FORMAT_VERSION})",
         },
         "generator": {"type": "string", "maxLength": 100, "x-expected": "a text"},
-        "title": _NAME,
+        "title": NAME,
         "description": {
             "type": "string",
             "maxLength": limits.DESCRIPTION_CHARS,
