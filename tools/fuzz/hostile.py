@@ -198,6 +198,11 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
             )
         ),
     ),
+    "33-10-print-480": (
+        'a 480" x 480" table of a few features: its 1:1 PDF, 3,217 A4 pages, refused '
+        "at once naming the count and the bound; PNG and SVG draw",
+        _with(lambda d: d.update(table={"width": 480, "height": 480})),
+    ),
     "misc-blank-name": (
         "a figure named with spaces only: loads, named by its id",
         _with(lambda d: d["forces"][0]["figures"][1].update(name="   ")),
