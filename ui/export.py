@@ -24,6 +24,7 @@ from crdesk.jsonfile import remove_stale_temps
 from crdesk.model import Scenario
 from crdesk.printing import HEADER, Tile, plan_tiles
 from ui.render import (
+    ClippingPainter,
     RenderOptions,
     RenderTooLargeError,
     ensure_app,
@@ -90,7 +91,7 @@ def save_pdf(
     scene = make_scene(
         scenario.battlefield, RenderOptions(sections=sections, grid=grid, frame=False)
     )
-    painter = QPainter()
+    painter = ClippingPainter()
     if not painter.begin(writer):
         scene.deleteLater()
         raise OSError(f"could not write {out}")
@@ -213,7 +214,13 @@ def _tile_page(
     source = QRectF(tile.x, tile.y, tile.width, tile.height)
     painter.save()
     painter.setClipRect(target)
-    paint_battlefield(scene, painter, target, source)  # type: ignore[arg-type]
+    if isinstance(painter, ClippingPainter):  # the page stores only the paths it shows
+        painter.clip, painter.units_per_inch = target, PDF_DPI
+    try:
+        paint_battlefield(scene, painter, target, source)  # type: ignore[arg-type]
+    finally:
+        if isinstance(painter, ClippingPainter):
+            painter.clip = None
     painter.restore()
     # Overlap marks: where the next page's picture starts, right and below.
     painter.setPen(QPen(QColor(200, 0, 0), _inch(0.01), Qt.PenStyle.DashLine))
