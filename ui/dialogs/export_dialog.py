@@ -149,7 +149,6 @@ class ExportDialog(QDialog):
     def _show_pages(self) -> None:
         """The PDF's page count on this paper, or why it is refused (Export then off)."""
         plan = self.print_plan()
-        pdf = self.format_combo.currentData() == ".pdf"
         problem = self.print_problem()
         if plan is None:
             text = ""
@@ -158,11 +157,15 @@ class ExportDialog(QDialog):
         else:
             text = (
                 f"{plan.pages:,} {plan.paper.upper()} pages at 1:1 "
-                f"({plan.rows} x {plan.cols} and a page map)"
+                f"({plan.rows} rows of {plan.cols} and a page map)"
             )
-        self.pages_label.setText(text)
-        self.pages_label.setVisible(bool(text))
-        self.pages_label.setEnabled(pdf)
+        if text != self.pages_label.text():
+            self.pages_label.setText(text)
+            self.pages_label.setVisible(bool(text))
+            if self.isVisible():  # room for the lines of a refusal
+                self.layout().activate()
+                self.adjustSize()
+        self.pages_label.setEnabled(self.format_combo.currentData() == ".pdf")
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(problem is None)
 
     def _browse(self) -> None:
