@@ -185,7 +185,15 @@ def _long_outlines() -> Scenario:
         "title": "Long outlines",
         "table": {"width": 30, "height": 20},
         "terrain": terrain,
-        "forces": [],
+        "forces": [  # figures across the pages' edges (7.225" apart across, 10.2" down)
+            {
+                "id": "blue",
+                "figures": [
+                    {"id": f"b{i}", "rep": 4, "position": [x, y], "facing": 40 * i}
+                    for i, (x, y) in enumerate([(7.2, 3), (7.3, 10.2), (14.45, 10.3), (22, 9)])
+                ],
+            }
+        ],
     }
     return io.from_document(document)
 

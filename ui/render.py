@@ -194,6 +194,7 @@ class ClippingPainter(QPainter):
     the margin, which the painter's clip hides.  Subpaths wholly outside are
     dropped, wholly inside kept as they are.
 
+    A path wholly outside is dropped (a tree crown of woods across the table).
     Only paths of straight lines of :data:`CLIP_MIN_ELEMENTS` elements or more
     are cut (outlines, contours, hatching, section lines); curves, dashed pens,
     pens wider than the margin and open subpaths both filled and stroked are
@@ -217,24 +218,30 @@ class ClippingPainter(QPainter):
 
     def _cut(self, path: QPainterPath) -> QPainterPath | None:
         assert self.clip is not None
-        if path.elementCount() < self.CLIP_MIN_ELEMENTS:
-            return path
         inverse, ok = self.worldTransform().inverted()
         if not ok:
             return path
         m = self.CLIP_MARGIN * self.units_per_inch
         area = inverse.mapRect(self.clip.adjusted(-m, -m, m, m))
-        box = path.controlPointRect()
-        if area.contains(box):
-            return path
         pen, filled = self.pen(), self.brush().style() != Qt.BrushStyle.NoBrush
         stroked = pen.style() != Qt.PenStyle.NoPen
         if stroked and (
-            pen.style() != Qt.PenStyle.SolidLine
-            or pen.isCosmetic()
-            or 4 * pen.widthF() > inverse.mapRect(QRectF(0, 0, m, m)).width()
+            pen.isCosmetic() or 4 * pen.widthF() > inverse.mapRect(QRectF(0, 0, m, m)).width()
+        ):
+            return path  # a pen that may reach past the margin
+        box = path.controlPointRect()
+        left, top, right, bottom = box.left(), box.top(), box.right(), box.bottom()
+        if right < area.left() or left > area.right() or bottom < area.top() or top > area.bottom():
+            return None  # wholly outside: its pen reaches less than the margin past it
+        if path.elementCount() < self.CLIP_MIN_ELEMENTS or (
+            left >= area.left()
+            and right <= area.right()
+            and top >= area.top()
+            and bottom <= area.bottom()
         ):
             return path
+        if stroked and pen.style() != Qt.PenStyle.SolidLine:
+            return path  # a cut would restart the dashes
         read = path_lines(path)
         if read is None:
             return path
