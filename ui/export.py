@@ -2,7 +2,8 @@
 
 A player prints the PDF at actual size, trims or overlaps the pages along the
 dashed overlap marks, and lays real terrain on a real table.  The first page is
-a page map: the whole table small, with the tile grid and each tile's label.
+a page map: the whole table small (a 200 dpi picture), with the tile grid and
+each tile's label.
 Every tile is drawn by the same scene the GUI shows (:mod:`ui.render`); there
 is no second drawing code path.
 """
@@ -17,7 +18,16 @@ from enum import StrEnum
 from pathlib import Path
 
 from PySide6.QtCore import QMarginsF, QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QPageLayout, QPageSize, QPainter, QPdfWriter, QPen
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QImage,
+    QPageLayout,
+    QPageSize,
+    QPainter,
+    QPdfWriter,
+    QPen,
+)
 
 from crdesk import limits, printing
 from crdesk.jsonfile import remove_stale_temps
@@ -37,6 +47,9 @@ from ui.scene.scene import BattlefieldScene
 
 PDF_DPI = printing.PRINT_UNITS
 """Device units per inch of the PDF painter; vector output, so this is precision only."""
+
+MAP_DPI = 200
+"""Pixels per printed inch of the page map's picture of the whole table."""
 
 __all__ = ["HEADER", "PDF_DPI", "Paper", "Tile", "export_map", "plan_tiles", "save_pdf"]
 
@@ -169,7 +182,23 @@ def _page_map(
     top = 1.7
     scale = min(page_w / table.width, (page_h - top - 0.2) / table.height)
     target = QRectF(0, _inch(top), _inch(table.width * scale), _inch(table.height * scale))
-    paint_battlefield(scene, painter, target, scene.table_rect())
+    # a picture: drawn in vectors, every outline of the table would be stored whole
+    # on this one page, which the PDF writer then compresses holding the GIL (1.2 s
+    # of a frozen window for 1,000 features)
+    picture = QImage(
+        max(1, round(table.width * scale * MAP_DPI)),
+        max(1, round(table.height * scale * MAP_DPI)),
+        QImage.Format.Format_RGB32,
+    )
+    picture.fill(QColor("white"))
+    map_painter = QPainter(picture)
+    try:
+        paint_battlefield(
+            scene, map_painter, QRectF(0, 0, picture.width(), picture.height()), scene.table_rect()
+        )
+    finally:
+        map_painter.end()
+    painter.drawImage(target, picture)
     painter.setBrush(Qt.BrushStyle.NoBrush)
     for tile in tiles:
         rect = QRectF(
