@@ -17,9 +17,10 @@ target: every accepted render under about 30 s and 1 GB on a developer's machine
   Cover, which the blocking-cover limit does not bound) that each cross the whole
   table, so every page meets every outline.
 - refused: the PDF of the 480" table, which must be refused at once.
-- app: the first PDF drawn by the window's Export (``MainWindow.export_to``: a
-  worker thread under the progress dialog), in a subprocess whose GUI thread
-  runs a 5 ms heartbeat; it prints the longest gap between beats, the longest
+- app, app-png, app-svg: the PDF, PNG and SVG above made by the window's Export
+  (``MainWindow.export_to``: a worker thread under the progress dialog), in a
+  subprocess whose GUI thread runs a 5 ms heartbeat once the window's own checks
+  of the table have ended; it prints the longest gap between beats, the longest
   the window could not repaint.
 
 ``--code DIR`` runs the commands from another checkout (``--code /work/main`` for
@@ -43,13 +44,12 @@ from typing import Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, os.environ.get("CRDESK_BENCH_CODE", str(ROOT)))  # --code, in the app child
 sys.path.insert(0, str(ROOT / "tools" / "fuzz"))
 
 from at_limits import document  # noqa: E402
 
 from crdesk import limits  # noqa: E402
-from crdesk.printing import plan_print  # noqa: E402
 
 TARGET_S = 30.0
 TARGET_MB = 1024.0
@@ -59,6 +59,8 @@ FRAME = 2 * (0.8 + 0.1)
 
 def largest_printable_side(paper: str = "a4") -> int:
     """The largest whole-inch square table whose print is within the page limit."""
+    from crdesk.printing import plan_print
+
     side = int(limits.TABLE_MAX)
     while side > limits.TABLE_MIN and plan_print(side, side, paper).pages > limits.PRINT_PAGES:
         side -= 1
@@ -115,7 +117,7 @@ def long_outlines(side: float, seed: int = 1) -> dict[str, Any]:
     return doc
 
 
-def app_export(table: Path, out: Path) -> int:
+def app_export(table: Path, out: Path, dpi: float) -> int:
     """The ``app`` case, in the child process: the window exports ``table`` to ``out``."""
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
@@ -147,7 +149,7 @@ def app_export(table: Path, out: Path) -> int:
     timer.start()
     start = time.perf_counter()
     beats.append(start)
-    ok = window.export_to(out, paper="a4")
+    ok = window.export_to(out, paper="a4", dpi=float(dpi))
     took = time.perf_counter() - start
     timer.stop()
     gap = max((b - a for a, b in itertools.pairwise(beats)), default=0.0)
@@ -160,7 +162,7 @@ def timed(argv: list[str], code: str | None) -> tuple[float, float, int, str]:
     """Wall seconds, peak resident MB, exit status and output of one command."""
     env = dict(os.environ)
     if code is not None:
-        env["PYTHONPATH"] = code
+        env["PYTHONPATH"] = env["CRDESK_BENCH_CODE"] = code
     start = time.perf_counter()
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
     assert proc.stdout is not None
@@ -172,12 +174,14 @@ def timed(argv: list[str], code: str | None) -> tuple[float, float, int, str]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", default="png,svg,pdf,pdf-long,refused,app")
-    parser.add_argument("--app-child", nargs=2, metavar=("TABLE", "OUT"), help=argparse.SUPPRESS)
+    parser.add_argument("--only", default="png,svg,pdf,pdf-long,refused,app,app-png,app-svg")
+    parser.add_argument("--app-child", nargs=3, help=argparse.SUPPRESS)  # TABLE OUT DPI
     parser.add_argument("--code", metavar="DIR", help="run crdesk from this checkout")
     args = parser.parse_args()
     if args.app_child:
-        return app_export(Path(args.app_child[0]), Path(args.app_child[1]))
+        return app_export(
+            Path(args.app_child[0]), Path(args.app_child[1]), float(args.app_child[2])
+        )
     only = set(args.only.split(","))
     exe = [sys.executable, "-m", "crdesk", "render"]
     with tempfile.TemporaryDirectory(prefix="bench-render-") as tmp:
@@ -190,6 +194,8 @@ def main() -> int:
         long = folder / "long.crdesk"
         long.write_text(json.dumps(long_outlines(side)), encoding="utf-8")
         dpi = limits.max_dpi(limits.TABLE_MAX + FRAME, limits.TABLE_MAX + FRAME)
+        from crdesk.printing import plan_print
+
         pages = plan_print(side, side, "a4").pages
         cases = [
             ("png", f'PNG, 480" at {dpi:g} dpi', [str(big), "-o", str(folder / "m.png")]),
@@ -198,6 +204,12 @@ def main() -> int:
             ("pdf-long", f'PDF, {side}" of long outlines', [str(long), "-o", "m.pdf"]),
             ("refused", 'PDF, 480" (refused)', [str(big), "-o", str(folder / "big.pdf")]),
             ("app", f'PDF, {side}" from the window', [str(printable), str(folder / "m.pdf")]),
+            (
+                "app-png",
+                f'PNG, 480" at {dpi:g} dpi from the window',
+                [str(big), str(folder / "m.png")],
+            ),
+            ("app-svg", 'SVG, 480" from the window', [str(big), str(folder / "m.svg")]),
         ]
         print(f"target: each accepted render under {TARGET_S:g} s and {TARGET_MB:g} MB")
         for key, name, argv in cases:
@@ -208,8 +220,8 @@ def main() -> int:
             if key.startswith("pdf"):
                 argv[2] = str(folder / "m.pdf")
             command = [*exe, *argv]
-            if key == "app":
-                command = [sys.executable, __file__, "--app-child", *argv]
+            if key.startswith("app"):
+                command = [sys.executable, __file__, "--app-child", *argv, f"{dpi:g}"]
             seconds, peak, status, out = timed(command, args.code)
             written = [p for p in folder.iterdir() if p.suffix in (".png", ".svg", ".pdf")]
             size = sum(p.stat().st_size for p in written)

@@ -258,3 +258,52 @@ def test_the_pages_store_only_what_they_show(
     export.save_pdf(scenario, tmp_path / "whole.pdf")
     cut, whole = (tmp_path / "cut.pdf").stat().st_size, (tmp_path / "whole.pdf").stat().st_size
     assert cut < 0.6 * whole, (cut, whole)
+
+
+# -- a worker thread drawing a big picture lets the window repaint ---------------------------
+
+
+def test_an_svg_stores_no_huge_picture(qapp, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A huge image (a 480" table's cloth) is stored scaled down: the SVG writer encodes
+    it in one call that holds Python's lock, and the window exporting it froze."""
+    import base64
+
+    from PySide6.QtCore import QRectF, QSize
+    from PySide6.QtGui import QColor, QImage
+    from PySide6.QtSvg import QSvgGenerator
+
+    from ui.render import SvgPainter
+
+    out = tmp_path / "pictures.svg"
+    generator = QSvgGenerator()
+    generator.setFileName(str(out))
+    generator.setSize(QSize(2000, 1000))
+    generator.setViewBox(QRectF(0, 0, 2000, 1000))
+    huge, small = (
+        QImage(1500, 1000, QImage.Format.Format_RGB32),
+        QImage(300, 200, QImage.Format.Format_RGB32),
+    )
+    huge.fill(QColor("green"))
+    small.fill(QColor("red"))
+    painter = SvgPainter(generator)
+    painter.drawImage(QRectF(0, 0, 1500, 1000), huge)
+    painter.drawImage(QRectF(1500, 0, 300, 200), small)
+    painter.end()
+    stored = [
+        QImage.fromData(base64.b64decode(data))
+        for data in re.findall(r"base64,([A-Za-z0-9+/=\s]+)", out.read_text(encoding="utf-8"))
+    ]
+    sizes = sorted((image.width(), image.height()) for image in stored)
+    assert sizes[0] == (300, 200)  # a small one as it is
+    w, h = sizes[1]
+    assert w * h <= SvgPainter.IMAGE_PIXELS < 1500 * 1000  # scaled down ...
+    assert abs(w / h - 1.5) < 0.01  # ... in proportion
+
+
+def test_a_png_is_transparent_around_its_frame(qapp) -> None:  # type: ignore[no-untyped-def]
+    from ui.render import RenderOptions, render_scene
+
+    image = render_scene(Battlefield(Table(12, 8), [], []), RenderOptions(pixels_per_inch=10))
+    assert image.pixelColor(0, 0).alpha() == 0
+    assert image.pixelColor(image.width() - 1, image.height() - 1).alpha() == 0
+    assert image.pixelColor(image.width() // 2, image.height() // 2).alpha() == 255

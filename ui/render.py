@@ -12,6 +12,7 @@ import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from PySide6.QtCore import QByteArray, QDataStream, QIODevice, QRectF, QSize, Qt
@@ -124,9 +125,16 @@ def render_scene(battlefield: Battlefield, options: RenderOptions | None = None)
         image = QImage(size, QImage.Format.Format_ARGB32_Premultiplied)
         if image.isNull():
             raise OSError(f"not enough memory for a {size.width()} x {size.height()} pixel picture")
-        image.fill(options.background or QColor(0, 0, 0, 0))
         painter = QPainter(image)
         try:
+            # in bands: one fill of 100 Mpx holds Python's lock 0.7 s, and a window
+            # exporting in a worker thread could not repaint meanwhile
+            fill = options.background or QColor(0, 0, 0, 0)
+            painter.setCompositionMode(QPainter.CompositionMode.CompositionMode_Source)
+            band = max(1, -(-size.height() // 16))
+            for y in range(0, size.height(), band):
+                painter.fillRect(0, y, size.width(), min(band, size.height() - y), fill)
+            painter.setCompositionMode(QPainter.CompositionMode.CompositionMode_SourceOver)
             paint_battlefield(scene, painter, QRectF(0, 0, size.width(), size.height()), source)
         finally:
             painter.end()
@@ -166,7 +174,7 @@ def save_svg(
         generator.setSize(QSize(round(target.width()), round(target.height())))
         generator.setViewBox(target)
         generator.setResolution(round(units))
-        painter = QPainter()
+        painter = SvgPainter()
         if not painter.begin(generator):
             raise OSError(f"could not write {out}")
         try:
@@ -178,6 +186,42 @@ def save_svg(
         return out
     finally:
         scene.deleteLater()
+
+
+class SvgPainter(QPainter):
+    """A painter for SVG that stores no picture of more than :data:`IMAGE_PIXELS`.
+
+    The SVG writer stores each image as a PNG, encoded in one call that holds
+    Python's lock: a 480" table's cloth (2,880 x 2,880 pixels, 6 per inch) took
+    3.5 s, and the window exporting it in a worker thread froze as long.  A
+    larger image is drawn smoothly scaled down to that many pixels, about 0.2 s
+    to store (the cloth's mottling is blurry by design; any table up to 288" x
+    288" keeps its 6 pixels per inch, a 72" x 48" table's is 0.12 Mpx).
+    """
+
+    IMAGE_PIXELS = 500_000
+
+    def __init__(self, *args: object) -> None:
+        super().__init__(*args)  # type: ignore[arg-type]
+        self._scaled: dict[int, QImage] = {}
+
+    def drawImage(self, *args: Any) -> None:
+        if len(args) == 2 and isinstance(args[0], QRectF) and isinstance(args[1], QImage):
+            image: QImage = args[1]
+            pixels = image.width() * image.height()
+            if pixels > self.IMAGE_PIXELS:
+                key = image.cacheKey()
+                small = self._scaled.get(key)
+                if small is None:
+                    f = (self.IMAGE_PIXELS / pixels) ** 0.5
+                    small = self._scaled[key] = image.scaled(
+                        max(1, int(image.width() * f)),
+                        max(1, int(image.height() * f)),
+                        Qt.AspectRatioMode.IgnoreAspectRatio,
+                        Qt.TransformationMode.SmoothTransformation,
+                    )
+                args = (args[0], small)
+        super().drawImage(*args)
 
 
 class ClippingPainter(QPainter):
