@@ -38,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_visibility import dense_table
 
 from crdesk.generator import generate
-from crdesk.geometry import los, movement
+from crdesk.geometry import los, movement, warmup
 from crdesk.geometry.terrain_index import TerrainIndex, build_index
 from crdesk.model import Battlefield, Figure, TerrainKind
 from crdesk.options import RulesOptions
@@ -137,7 +137,7 @@ def main() -> int:
     ap.add_argument("--cases", type=int, default=40, help="figures per table")
     ap.add_argument("--repeat", type=int, default=3, help="runs per case (the fastest counts)")
     args = ap.parse_args()
-    print(f"kernels warmed: {los.warm_up()}")
+    print(f"kernels warmed: {warmup.warm_up()}")
     tables: list[tuple[str, Battlefield]] = [("dense 72x48, 300 polygons", dense_table(args.seed))]
     for k, kind in enumerate(("urban", "wooded", "mountain", "roll"), start=1):
         sc = generate(k, 48, 48, kind)

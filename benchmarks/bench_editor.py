@@ -42,7 +42,7 @@ from PySide6.QtGui import QMouseEvent  # noqa: E402
 from PySide6.QtWidgets import QApplication, QMainWindow  # noqa: E402
 
 from crdesk.generator import generate  # noqa: E402
-from crdesk.geometry import los  # noqa: E402
+from crdesk.geometry import warmup  # noqa: E402
 from crdesk.model import Scenario  # noqa: E402
 from crdesk.resources import sample_scenarios  # noqa: E402
 from crdesk.scenario import load  # noqa: E402
@@ -113,7 +113,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--repeat", type=int, default=60)
     args = parser.parse_args(argv)
     app = QApplication.instance() or QApplication([])
-    print(f"# sight kernels compiled: {los.warm_up()} (the app compiles them at start)")
+    print(f"# sight kernels compiled: {warmup.warm_up()} (the app compiles them at start)")
     doc = Document(Scenario(dense_table()))
     scene = BattlefieldScene(doc.battlefield)
     view = BattlefieldView(scene)

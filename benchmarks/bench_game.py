@@ -67,12 +67,12 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from bench_visibility import dense_table  # noqa: E402
 
+from crdesk.ai.policy import BookPolicy, play_policies  # noqa: E402
 from crdesk.game import Event, Game, GameSettings  # noqa: E402
 from crdesk.game.actions import Activate, End, Fire, Move  # noqa: E402
-from crdesk.game.policy import BookPolicy, play_policies  # noqa: E402
 from crdesk.game.savefile import load_game, save_game  # noqa: E402
 from crdesk.generator import generate  # noqa: E402
-from crdesk.geometry import kernels, los  # noqa: E402
+from crdesk.geometry import kernels, warmup  # noqa: E402
 from crdesk.model import Battlefield, Figure, Force, Role, Scenario, TerrainKind  # noqa: E402
 from crdesk.scenario import save  # noqa: E402
 from crdesk.visibility import VisibilityService  # noqa: E402
@@ -358,7 +358,7 @@ FALLBACK = """\
 import sys
 from crdesk.scenario import load
 from crdesk.game import Game, GameSettings
-from crdesk.game.policy import BookPolicy, play_policies
+from crdesk.ai.policy import BookPolicy, play_policies
 g = Game.new(load(sys.argv[1]), seed=int(sys.argv[2]), settings=GameSettings(max_turns=10))
 n = play_policies(g, {s: BookPolicy() for s in g.sides})
 print(n, "steps", g.outcome)
@@ -616,7 +616,7 @@ def cli_rows(seed: int, quick: bool, tmp: Path) -> list[Row]:
         )
     ]
     base = []
-    imports = "import crdesk.cli, crdesk.scenario, crdesk.game, crdesk.game.policy"
+    imports = "import crdesk.cli, crdesk.scenario, crdesk.game, crdesk.ai.policy"
     for _ in range(3):
         t0 = time.perf_counter()
         subprocess.run([str(PYTHON), "-c", imports], check=True, cwd=ROOT)
@@ -664,7 +664,7 @@ def main(argv: list[str] | None = None) -> int:
     repeat = max(5, args.repeat // 3) if args.quick else args.repeat
     began = time.perf_counter()
 
-    ready = los.warm_up()
+    ready = warmup.warm_up()
     route = "numba kernels" if ready and kernels.usable() else "numpy route (no numba)"
     print(f"# sight kernels compiled: {ready}; this process judges sight on the {route}")
 

@@ -118,12 +118,12 @@ def main(argv: list[str] | None = None) -> None:
         app, DISPATCHES = timed_application([])
     else:
         app = QApplication.instance() or QApplication([])
-    from crdesk.geometry import los
+    from crdesk.geometry import warmup
     from crdesk.resources import demo_scenario
     from crdesk.scenario import load
     from ui.main_window import MainWindow
 
-    los.warm_up()
+    warmup.warm_up()
     path = args.file or _limits_file()
     print(f"# {path.name}: {path.stat().st_size / 1e6:.1f} MB")
     window = MainWindow(load(str(demo_scenario())))

@@ -53,7 +53,7 @@ from PySide6.QtCore import QEvent  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from crdesk.game.actions import Activate  # noqa: E402
-from crdesk.geometry import los  # noqa: E402
+from crdesk.geometry import warmup  # noqa: E402
 from ui.main_window import MainWindow  # noqa: E402
 
 TARGETS = {"drag frame": 16.0, "next decision": 30.0}
@@ -100,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
         app, DISPATCHES = timed_application([])
     else:
         app = QApplication.instance() or QApplication([])
-    warm = los.warm_up()
+    warm = warmup.warm_up()
     if args.program_only:
         _print_program_blocks(program_blocks(args.seed, sample=not args.no_watch))
         return 0

@@ -9,7 +9,7 @@ Run:  python benchmarks/bench_simulate.py [--games N] [--seed S] [--terrain TYPE
   ``crdesk simulate`` defaults to the book's 36x36; ``--terrain``, default rolled
   on 9.2), deploys the default Band (a
   Rep 5 Star and four Rep 4 Grunts, Military) by 12.1 and plays it against PEFs,
-  the tactical policy for the player (crdesk.game.objective) and the solo enemy
+  the tactical policy for the player (crdesk.ai.tactical) and the solo enemy
   (table 11.4) for the PEFs' side, to the Patrol's end or ``--max-turns``
   (default 20).  Timed end to end with ``run_batch(..., jobs=2)``, worker
   start-up included; the figure for 1,000 games is scaled from N when N is smaller.

@@ -3,7 +3,7 @@
 Run:  python benchmarks/bench_solo.py [--seeds N]
 
 1. **Spot decision per figure** on the two 36"x36" demo tables: the time
-   :func:`crdesk.solo.plan_move` takes for each move the solo enemy makes in
+   :func:`crdesk.ai.enemy.plan_move` takes for each move the solo enemy makes in
    five-turn games (seeds 0-2).  Guideline: median <= 30 ms.
 2. **One enemy side's activation** on 72"x48" generated tables (seeds 1..N,
    every terrain type in turn): three unresolved PEFs and three NP groups of
@@ -29,11 +29,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from crdesk.ai.enemy import SoloEnemyPolicy, plan_move
+from crdesk.ai.policy import BookPolicy, Policy
 from crdesk.game import Game, GameSettings
 from crdesk.game.actions import Move
-from crdesk.game.policy import BookPolicy, Policy
 from crdesk.generator import generate
-from crdesk.geometry import los
+from crdesk.geometry import warmup
 from crdesk.model import (
     Battlefield,
     Building,
@@ -46,7 +47,6 @@ from crdesk.model import (
 )
 from crdesk.resources import resource_root
 from crdesk.scenario import load
-from crdesk.solo import SoloEnemyPolicy, plan_move
 
 TYPES = ("urban", "wooded", "mountain", "clear")
 
@@ -161,7 +161,7 @@ def main() -> int:
     parser.add_argument("--seeds", type=int, default=8)
     args = parser.parse_args()
     print("warming the sight kernels ...", flush=True)
-    los.warm_up()
+    warmup.warm_up()
     times = spot_times()
     med = statistics.median(times) * 1000
     print(

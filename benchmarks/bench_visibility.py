@@ -35,7 +35,7 @@ from shapely.geometry import LineString, Polygon
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from crdesk.cohesion import Cohesion, groups
-from crdesk.geometry import los
+from crdesk.geometry import warmup
 from crdesk.geometry.terrain_index import build_index
 from crdesk.model import (
     Battlefield,
@@ -209,7 +209,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--moves", type=int, default=200, help="timed single-figure moves")
     args = parser.parse_args(argv)
     rules = RulesOptions()
-    print(f"# sight kernels compiled: {los.warm_up()}")
+    print(f"# sight kernels compiled: {warmup.warm_up()}")
     bf = dense_table(args.seed)
     rows: list[Row] = []
     naive_full = timed_ms(lambda: naive_all_pairs(bf), 3, warmup=1)

@@ -65,8 +65,9 @@ from crdesk.rules.campaign import (
     rep_change,
 )
 from crdesk.rules.common import TableRoll, faces_text
-from crdesk.scenario import _bad_texts, _path_sort_key, _printable, _problem
+from crdesk.scenario import bad_texts, path_sort_key, printable, schema_problem
 from crdesk.schema import _BOOL, _ID, _NAME, _enum, _values
+from crdesk.tables import BAND_WEAPONS
 
 if TYPE_CHECKING:  # the game is only read, never built, here
     from crdesk.game.controller import Game
@@ -97,17 +98,6 @@ STATUS_WORDS = {
     KILLED: "killed",
     GONE: "did not return",
     LEFT: "left the Band",
-}
-
-# Weapons by band type (6.1.1's defaults), cycled through the Band Star first, so a
-# Military Band has one Squad Auto Weapon per four.  The same cycle as the contacted
-# enemies of 11.3 (crdesk.game.pefs.PEF_WEAPONS).
-BAND_WEAPONS: Mapping[BandType, tuple[WeaponCode, ...]] = {
-    BandType.MILITARY: (WeaponCode.AR, WeaponCode.AR, WeaponCode.AR, WeaponCode.SAW),
-    BandType.GUERILLA: (WeaponCode.AR,),
-    BandType.MILITIA: (WeaponCode.AR, WeaponCode.BAR),
-    BandType.GANGER: (WeaponCode.P, WeaponCode.SG),
-    BandType.POLICE: (WeaponCode.P, WeaponCode.SG, WeaponCode.SMG),
 }
 
 
@@ -493,11 +483,11 @@ def check_band_document(data: dict[str, Any]) -> list[Problem]:
                 "open it.",
             )
         ]
-    problems = [_problem(err) for err in _VALIDATOR.iter_errors(data)]
+    problems = [schema_problem(err) for err in _VALIDATOR.iter_errors(data)]
     if not problems:
         problems = _cross_checks(data)
-    problems += _bad_texts(data, "")  # a lone surrogate would load, then never save
-    return sorted(map(_printable, problems), key=lambda p: _path_sort_key(p.path))
+    problems += bad_texts(data, "")  # a lone surrogate would load, then never save
+    return sorted(map(printable, problems), key=lambda p: path_sort_key(p.path))
 
 
 def _cross_checks(data: dict[str, Any]) -> list[Problem]:

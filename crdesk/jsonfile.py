@@ -31,7 +31,7 @@ class TooLarge(float):
     """A JSON number beyond a float's range (``1e999``), kept to be reported with its path.
 
     It would load as infinity and then could never be saved (JSON has no infinity);
-    the files' checks (:func:`crdesk.scenario._bad_texts`) name it where it stands.
+    the files' checks (:func:`crdesk.scenario.bad_texts`) name it where it stands.
     """
 
     text: str

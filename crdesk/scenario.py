@@ -64,7 +64,7 @@ from crdesk.rules.firearms.cards import (
     parse_cards,
 )
 from crdesk.schema import COORD_LIMIT, FORMAT_VERSION, POINT_SCHEMA, SCENARIO_SCHEMA
-from crdesk.shapes import repaired
+from crdesk.shapes import crossings, repaired
 
 SUFFIX = ".crdesk"
 MAX_FILE_BYTES = limits.FILE_BYTES
@@ -187,7 +187,7 @@ def parse_document(raw: bytes, source: str = "<data>") -> dict[str, Any]:
         raise UnreadableFileError(f"{source}: invalid JSON value: {exc}") from None
     if not isinstance(data, dict):
         what = f"expected a JSON object (a crdesk scenario), got {_describe(data)}"
-        raise ScenarioFormatError([_printable(Problem("", what))], source)
+        raise ScenarioFormatError([printable(Problem("", what))], source)
     return data
 
 
@@ -223,13 +223,13 @@ def check_document(data: dict[str, Any]) -> list[Problem]:
     if problems:
         return problems
     problems = [
-        _problem(err)
+        schema_problem(err)
         for err in _VALIDATOR.iter_errors(data)
         if not (err.absolute_path and err.absolute_path[0] == "weapons")
     ]
     problems += _weapon_problems(data)
     problems += _cross_checks(data)
-    return sorted(map(_printable, problems), key=lambda p: _path_sort_key(p.path))
+    return sorted(map(printable, problems), key=lambda p: path_sort_key(p.path))
 
 
 def _weapon_problems(data: dict[str, Any]) -> list[Problem]:
@@ -253,7 +253,7 @@ def _weapon_problems(data: dict[str, Any]) -> list[Problem]:
     return problems
 
 
-def _printable(problem: Problem) -> Problem:
+def printable(problem: Problem) -> Problem:
     """The problem with lone surrogates shown as U+FFFD, so it can be printed and shown."""
     if _SURROGATE.search(problem.path) or _SURROGATE.search(problem.message):
         return Problem(
@@ -407,7 +407,7 @@ def _format_path(parts: Iterable[str | int]) -> str:
     return out
 
 
-def _path_sort_key(path: str) -> list[tuple[int, int | str]]:
+def path_sort_key(path: str) -> list[tuple[int, int | str]]:
     key: list[tuple[int, int | str]] = []
     for token in path.replace("[", ".[").split("."):
         if token.startswith("[") and token.endswith("]") and token[1:-1].isdigit():
@@ -426,7 +426,7 @@ def _describe(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _problem(err: ValidationError) -> Problem:
+def schema_problem(err: ValidationError) -> Problem:
     path = list(err.absolute_path)
     schema = err.schema if isinstance(err.schema, dict) else {}
     if err.validator == "required":
@@ -500,7 +500,53 @@ def _cross_checks(data: dict[str, Any]) -> list[Problem]:
             )
         )
     problems += _far_points(data)
-    problems += _bad_texts(data, "")
+    problems += _scribbles(data)
+    problems += bad_texts(data, "")
+    return problems
+
+
+def _scribbles(data: dict[str, Any]) -> list[Problem]:
+    """Outlines that cross themselves too often to repair where the file is read
+    (:data:`crdesk.limits.CROSSINGS_PER_OUTLINE`; a repair costs time on every load)."""
+    problems: list[Problem] = []
+    total = 0
+    per = limits.CROSSINGS_PER_OUTLINE
+    for i, item in enumerate(_objects(data.get("terrain"))):
+        name = item.get("name") or item.get("id")
+        rings: list[tuple[str, Any]] = [("outline", item.get("outline"))]
+        holes = item.get("holes")
+        rings += [
+            (f"holes[{k}]", h) for k, h in enumerate(holes if isinstance(holes, list) else [])
+        ]
+        areas = item.get("areas")
+        rings += [
+            (f"areas[{k}]", a) for k, a in enumerate(areas if isinstance(areas, list) else [])
+        ]
+        for key, ring in rings:
+            if not (isinstance(ring, list) and len(ring) >= 4 and all(map(_is_point, ring))):
+                continue
+            points = _closed_ring(ring)
+            if len(points) < 4 or Polygon(points).is_valid:
+                continue
+            count = crossings(points, per)
+            total += count
+            if count > per:
+                problems.append(
+                    Problem(
+                        f"terrain[{i}].{key}",
+                        f"{name}: the line crosses itself more than {per:,} times; crdesk "
+                        "repairs a line that crosses itself a few times (a slip of the mouse), "
+                        "not a scribble: draw it again",
+                    )
+                )
+    if total > limits.CROSSINGS_TOTAL and not problems:
+        problems.append(
+            Problem(
+                "terrain",
+                f"the outlines cross themselves {total:,} times in all; crdesk repairs at most "
+                f"{limits.CROSSINGS_TOTAL:,} crossings on one table: draw the crossing ones again",
+            )
+        )
     return problems
 
 
@@ -594,7 +640,7 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 _NUMBERS = (int, float, bool, type(None))
 
 
-def _bad_texts(value: Any, path: str) -> list[Problem]:
+def bad_texts(value: Any, path: str) -> list[Problem]:
     """Texts (and keys) holding a lone UTF-16 surrogate such as ``\\ud800``, and numbers
     too large for a float.
 
@@ -851,7 +897,7 @@ def feature_to_dict(feature: TerrainFeature) -> dict[str, Any]:
 
 def feature_from_dict(data: dict[str, Any]) -> TerrainFeature:
     """A feature from its file form, validated against the schema first."""
-    problems = [_problem(e) for e in Draft202012Validator(_FEATURE_SCHEMA).iter_errors(data)]
+    problems = [schema_problem(e) for e in Draft202012Validator(_FEATURE_SCHEMA).iter_errors(data)]
     if problems:
         raise ScenarioFormatError(problems, "feature")
     return _feature(data)
@@ -864,7 +910,7 @@ def figure_to_dict(figure: Figure) -> dict[str, Any]:
 
 def figure_from_dict(data: dict[str, Any]) -> Figure:
     """A figure from its file form, validated against the schema first."""
-    problems = [_problem(e) for e in Draft202012Validator(_FIGURE_SCHEMA).iter_errors(data)]
+    problems = [schema_problem(e) for e in Draft202012Validator(_FIGURE_SCHEMA).iter_errors(data)]
     if problems:
         raise ScenarioFormatError(problems, "figure")
     return _figure(data)

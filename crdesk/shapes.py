@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+import numpy as np
 import shapely
 from shapely import affinity
 from shapely.geometry import LineString, MultiPolygon, Point, Polygon, box
@@ -20,6 +21,7 @@ from shapely.geometry.base import BaseGeometry
 from shapely.ops import nearest_points
 from shapely.validation import explain_validity
 
+from crdesk import limits
 from crdesk.model import Opening, OpeningKind, Table, TerrainFeature
 
 Pt = tuple[float, float]
@@ -160,7 +162,47 @@ def repaired(outline: Polygon) -> Repair:
         f"the outline is not a simple shape ({reason}); played as its largest valid part, "
         f"{largest.area:.3g} of {whole:.3g} square inches"
     )
+    points = _points(largest)
+    if points > limits.POINTS_PER_OUTLINE:  # each crossing became a point of the part
+        tolerance = 0.001
+        while points > limits.POINTS_PER_OUTLINE:
+            simpler = shapely.simplify(largest, tolerance, preserve_topology=True)
+            if isinstance(simpler, Polygon) and simpler.is_valid and not simpler.is_empty:
+                largest, points = simpler, _points(simpler)
+            tolerance *= 2
+        note += f', simplified to {points:,} points (within {tolerance / 2:g}")'
     return Repair(largest, note)
+
+
+def _points(polygon: Polygon) -> int:
+    """Points of the polygon's rings, the closing point of each not counted."""
+    return int(shapely.get_num_coordinates(polygon)) - 1 - len(polygon.interiors)
+
+
+def crossings(ring: Sequence[Pt], limit: int) -> int:
+    """How many times the closed ring's edges cross or touch edges other than their
+    neighbours, counted only until the count passes ``limit`` (a scribble crosses
+    itself at almost every edge: the count stops after the first few edges).
+
+    >>> crossings([(0, 0), (4, 4), (4, 0), (0, 4)], 10)
+    1
+    """
+    pts = np.asarray(ring, dtype=np.float64).reshape(-1, 2)
+    pts = pts[np.any(pts != np.roll(pts, 1, axis=0), axis=1)]  # a repeated point is no edge
+    n = len(pts)
+    if n < 4:
+        return 0
+    edges = shapely.linestrings(np.stack([pts, np.roll(pts, -1, axis=0)], axis=1))
+    tree = shapely.STRtree(edges)
+    count, start, chunk = 0, 0, 8
+    while start < n and count <= limit:
+        mine = np.arange(start, min(n, start + chunk))
+        src, other = tree.query(edges[mine], predicate="intersects")
+        src = mine[src]
+        apart = (other > src) & ((other - src) % n != 1) & ((src - other) % n != 1)
+        count += int(np.count_nonzero(apart))
+        start, chunk = start + chunk, min(chunk * 2, 1024)
+    return count
 
 
 def _where(spot: Pt) -> str:

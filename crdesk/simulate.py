@@ -1,10 +1,10 @@
 """Batch simulation for balance: many encounters played by the policies, and what they say.
 
 ``crdesk simulate`` (:mod:`crdesk.cli.simulate`) plays N games with both sides
-automated -- the player's Band by :class:`~crdesk.game.objective.TacticalPolicy` by
+automated -- the player's Band by :class:`~crdesk.ai.tactical.TacticalPolicy` by
 default (the encounter's objective, Cover to Cover; ``--player objective`` and
 ``--player book`` keep the plainer players, :data:`PLAYER_POLICIES`), the non-player side by
-:class:`~crdesk.solo.SoloEnemyPolicy` in a solo game (PEFs, table 11.4), else by
+:class:`~crdesk.ai.enemy.SoloEnemyPolicy` in a solo game (PEFs, table 11.4), else by
 the book policy too -- and sums them up: who wins (with
 Wilson 95% intervals), the losses on each side, how many turns, why games end,
 and which rules decide them (:func:`summarize`).
@@ -38,19 +38,15 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
+from crdesk.ai.enemy import SoloEnemyPolicy
+from crdesk.ai.objective import ObjectivePolicy
+from crdesk.ai.policy import BookPolicy, Policy, play_policies
+from crdesk.ai.tactical import TacticalPolicy
 from crdesk.dice import Dice
 from crdesk.game.actions import Action
 from crdesk.game.controller import Game
-from crdesk.game.encounter import default_band as encounter_band
-from crdesk.game.encounter import deploy
-from crdesk.game.objective import (  # noqa: F401 - the names simulate has always offered
-    ObjectivePolicy,
-    TacticalPolicy,
-    _nearest_pef,
-    _next_goal,
-    _towards,
-)
-from crdesk.game.policy import BookPolicy, Policy, play_policies
+from crdesk.game.deployment import default_band as encounter_band
+from crdesk.game.deployment import deploy
 from crdesk.game.records import Decision, Event
 from crdesk.game.settings import GameSettings
 from crdesk.generator import generate
@@ -67,7 +63,6 @@ from crdesk.model import (
     WeaponCode,
 )
 from crdesk.scenario import from_document
-from crdesk.solo import SoloEnemyPolicy
 
 PLAYER = "player"
 ENEMY = "enemy"
@@ -218,7 +213,7 @@ class Setup:
 
 def default_band(band_type: str = BandType.MILITARY.value) -> tuple[Member, ...]:
     """The default Band of ``--generate``: a Rep 5 Star and four Rep 4 Grunts with the
-    band type's default weapons (:func:`crdesk.game.encounter.default_band`)."""
+    band type's default weapons (:func:`crdesk.game.deployment.default_band`)."""
     return band_members(encounter_band(BandType(band_type)))
 
 
@@ -282,7 +277,7 @@ _LOSS_KINDS = {
 
 def _deployed(scenario: Scenario, setup: Setup, seed: int) -> Scenario:
     """The scenario with the set-up's Band deployed by the encounter's rules
-    (:func:`crdesk.game.encounter.deploy`, its 1d6 from the game's "deploy" seed) and
+    (:func:`crdesk.game.deployment.deploy`, its 1d6 from the game's "deploy" seed) and
     an enemy force to hold what the PEFs bring; the scenario as it stands without a Band."""
     kind = EncounterType(setup.encounter or scenario.encounter.type.value)
     if setup.band is None:
@@ -361,11 +356,11 @@ class _Watcher:
 
 PLAYER_POLICIES = ("tactical", "objective", "book")
 """How the player's Band is played: ``tactical`` (the default) is
-:class:`~crdesk.game.objective.TacticalPolicy`, which plays for the encounter's
+:class:`~crdesk.ai.tactical.TacticalPolicy`, which plays for the encounter's
 objective Cover to Cover, fires when it has shots and leaves when done or too weak;
-``objective`` is the plainer :class:`~crdesk.game.objective.ObjectivePolicy` (the book
+``objective`` is the plainer :class:`~crdesk.ai.objective.ObjectivePolicy` (the book
 policy that, with no enemy on the table, walks to the next objective); ``book`` is
-:class:`~crdesk.game.policy.BookPolicy` alone (it never walks to an objective, so it can
+:class:`~crdesk.ai.policy.BookPolicy` alone (it never walks to an objective, so it can
 never win a Patrol)."""
 
 
@@ -457,9 +452,9 @@ def warm_up(games: int) -> None:
     garbage cycles, and each collection would otherwise scan every module, table and
     compiled kernel again (about 4% of a long batch's time)."""
     if games >= WARM_UP_GAMES:
-        from crdesk.geometry import los
+        from crdesk.geometry import warmup
 
-        los.warm_up()
+        warmup.warm_up()
         gc.collect()
         gc.freeze()
 

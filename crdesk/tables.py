@@ -50,6 +50,19 @@ RECRUITING: Mapping[BandType, tuple[int, ...]] = _ro(
 )
 """Recruiting 6.1.1: the recruit's Rep for 1d6 = 1..6 (index face - 1), per band type."""
 
+BAND_WEAPONS: Mapping[BandType, tuple[WeaponCode, ...]] = _ro(
+    {
+        BandType.MILITARY: (WeaponCode.AR, WeaponCode.AR, WeaponCode.AR, WeaponCode.SAW),
+        BandType.GUERILLA: (WeaponCode.AR,),
+        BandType.MILITIA: (WeaponCode.AR, WeaponCode.BAR),
+        BandType.GANGER: (WeaponCode.P, WeaponCode.SG),
+        BandType.POLICE: (WeaponCode.P, WeaponCode.SG, WeaponCode.SMG),
+    }
+)
+"""Weapons by band type (6.1.1's defaults), cycled through a group in order, so a
+Military group has one Squad Auto Weapon per four: a recruited Band (Star first),
+the quick games' default Band and the enemies a PEF turns into (11.3)."""
+
 GRENADE_BANDS = frozenset({BandType.MILITARY, BandType.GUERILLA, BandType.MILITIA})
 """Band types that may use hand grenades (6.1, 7.10)."""
 

@@ -4,7 +4,7 @@ import os
 
 import pytest
 
-from crdesk.geometry import los
+from crdesk.geometry import warmup
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -13,4 +13,4 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 def _sight_kernels() -> None:
     """Compile the sight engine's kernels once per worker, as the GUI does at start, so the
     suite checks the compiled route (tests that need the numpy route switch it off)."""
-    los.warm_up()
+    warmup.warm_up()

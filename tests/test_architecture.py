@@ -42,3 +42,20 @@ def test_import_linter_contracts_hold() -> None:
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "Contracts: 4 kept, 0 broken." in result.stdout
+
+
+def test_no_import_circle_inside_the_core() -> None:
+    """Imports flow one way (STYLE.md, issue 29): no crdesk module imports, even late
+    inside a function, a module that imports it back.  Imports for type checking only
+    are not imports at run time and may point up."""
+    import grimp
+    import networkx as nx
+
+    graph = grimp.build_graph("crdesk", exclude_type_checking_imports=True, cache_dir=None)
+    edges = nx.DiGraph()
+    for module in graph.modules:
+        for imported in graph.find_modules_directly_imported_by(module):
+            if imported.startswith("crdesk"):
+                edges.add_edge(module, imported)
+    circles = [sorted(c) for c in nx.strongly_connected_components(edges) if len(c) > 1]
+    assert not circles, f"modules importing each other: {circles}"

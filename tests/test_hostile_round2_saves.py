@@ -387,7 +387,7 @@ def test_6_an_edited_snapshot_is_not_used(tmp_path: Path, capsys: Capsys, argv: 
 
 def test_6_the_app_s_open_game_is_the_same_load() -> None:
     """The app opens games with load_game(strict=False), as 'game show' does."""
-    from crdesk.game.savefile import snapshot_problems
+    from crdesk.game.gamefile_schema import snapshot_problems
 
     loaded = load_game(HOSTILE / "33-snapshot-turn-object.crgame", strict=False)
     assert not loaded.complete and "opened at step 2" in loaded.warnings[0]
@@ -402,7 +402,7 @@ def test_6_the_app_s_open_game_is_the_same_load() -> None:
     "path", sorted((ROOT / "tests" / "data" / "games").glob("*.json")), ids=lambda p: p.stem
 )
 def test_6_every_state_the_games_reach_passes_the_snapshot_checks(path: Path) -> None:
-    from crdesk.game.savefile import snapshot_problems
+    from crdesk.game.gamefile_schema import snapshot_problems
     from tests.game.test_game_data import play_case
 
     game = play_case(json.loads(path.read_text(encoding="utf-8")))

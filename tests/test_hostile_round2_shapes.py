@@ -19,6 +19,7 @@ from shapely.geometry import Polygon
 
 from crdesk import scenario as io
 from crdesk.cli import main
+from crdesk.errors import ScenarioError
 from crdesk.geometry.movement import nearest_cover
 from crdesk.model import CoverObstacle
 from crdesk.shapes import ground, repaired
@@ -28,6 +29,7 @@ HOSTILE = Path(__file__).resolve().parent / "data" / "hostile"
 BOW_TIE = HOSTILE / "33-bow-tie-cover.crdesk"
 FREE_HOLE = HOSTILE / "33-free-hole-cover.crdesk"
 POINT_WOODS = HOSTILE / "33-point-woods-hole.crdesk"
+TANGLED = HOSTILE / "33-tangled-woods.crdesk"
 SHAPES = [BOW_TIE, FREE_HOLE, POINT_WOODS]
 
 ISSUE_4 = {
@@ -115,6 +117,47 @@ def test_3_repair_rules() -> None:
     assert fixed.outline.is_valid and fixed.outline.area == pytest.approx(12.0)
     flat = Polygon([(30, 5), (32, 5), (34, 5)], [[(31, 6), (33, 6), (32, 8)]])
     assert repaired(flat).outline is flat  # no ground at all: kept as written, and flagged
+
+
+def test_3_a_scribbled_outline_is_refused_with_its_path_at_once(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Repair is for a slip of the mouse (a few crossings): an outline crossing itself
+    hundreds of thousands of times took 25 s to repair (GEOS's make_valid) and came
+    out at 29,014 points, past the 10,000 a file may hold; it is refused instead."""
+    assert main(["validate", str(TANGLED)]) == 1
+    out = _no_traceback(capsys)
+    assert "terrain[2].outline: " in out and "crosses itself more than 1,000 times" in out
+    with pytest.raises(ScenarioError, match=r"terrain\[2\]\.outline"):
+        io.load(TANGLED)
+
+
+def test_3_the_crossings_are_counted_up_to_the_limit_only() -> None:
+    from crdesk.shapes import crossings
+
+    square = [(0.0, 0.0), (4.0, 0.0), (4.0, 4.0), (0.0, 4.0)]
+    assert crossings(square, 10) == 0
+    assert crossings([(0.0, 0.0), (4.0, 4.0), (4.0, 0.0), (0.0, 4.0)], 10) == 1
+    scribble = json.loads(TANGLED.read_text(encoding="utf-8"))["terrain"][2]["outline"]
+    assert 1_000 < crossings([tuple(p) for p in scribble], 1_000) < 100_000  # stops early
+
+
+def test_3_a_repaired_outline_stays_within_the_points_an_outline_may_hold(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The repair adds a point at every crossing; past the limit the part played is
+    simplified (within a hair of the drawn line) back under it, and the note says so."""
+    import math
+
+    from crdesk import limits
+
+    monkeypatch.setattr(limits, "POINTS_PER_OUTLINE", 60)
+    ring = [(10 + 8 * math.cos(k / 20), 10 + 8 * math.sin(k / 20)) for k in range(126)]
+    ring[40], ring[41] = ring[41], ring[40]  # one small bow-tie on a 126-point circle
+    fixed = repaired(Polygon(ring))
+    assert fixed.outline.is_valid and len(fixed.outline.exterior.coords) - 1 <= 60
+    assert fixed.outline.area == pytest.approx(Polygon(ring).buffer(0).area, rel=0.02)
+    assert "simplified to" in fixed.note
 
 
 # -- 4: an outline of one repeated point, with a hole ---------------------------------------

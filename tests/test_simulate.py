@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from crdesk import simulate
+from crdesk.ai.objective import ObjectivePolicy, next_goal
 from crdesk.cli import main
 from crdesk.cli.simulate import report_lines
 from crdesk.dice import CounterDice
@@ -264,22 +265,22 @@ def test_the_next_objective_is_the_first_open_one_with_a_place() -> None:
         ]
     }
     # an objective still to be found: to the nearest PEF, else hold (never on to the exit)
-    assert simulate._next_goal(checklist, 36.0, (9.0, 8.0)) == (False, (9.0, 8.0), "find")
-    assert simulate._next_goal(checklist, 36.0) is None
+    assert next_goal(checklist, 36.0, (9.0, 8.0)) == (False, (9.0, 8.0), "find")
+    assert next_goal(checklist, 36.0) is None
     checklist["items"][1]["state"] = "done"
-    assert simulate._next_goal(checklist, 36.0) == (False, (18.0, 3.0), "s2")
+    assert next_goal(checklist, 36.0) == (False, (18.0, 3.0), "s2")
     checklist["items"][2]["state"] = "done"
-    assert simulate._next_goal(checklist, 36.0) == (True, (18.0, 36.0), "exit")
+    assert next_goal(checklist, 36.0) == (True, (18.0, 36.0), "exit")
     checklist["items"][3]["state"] = "failed"
-    assert simulate._next_goal(checklist, 36.0) is None
+    assert next_goal(checklist, 36.0) is None
 
 
 @pytest.mark.parametrize("player", ["objective", "book"])
 def test_the_player_patrols_only_with_the_objective_policy(player: str) -> None:
     """With no enemy on the table the objective policy walks the Band towards the far
     edge; the book policy alone stays where it was deployed."""
+    from crdesk.ai.policy import BookPolicy, Policy, play_policies
     from crdesk.game.controller import Game
-    from crdesk.game.policy import BookPolicy, Policy, play_policies
     from crdesk.game.settings import GameSettings
 
     setup = Setup(terrain="clear", band=default_band(), max_turns=1, player=player)
@@ -288,7 +289,7 @@ def test_the_player_patrols_only_with_the_objective_policy(player: str) -> None:
     game = Game.new(scenario, seed=seed, settings=GameSettings(solo=True, encounter="patrol"))
     start = {f.id: f.y for f in game.battlefield.figures() if f.side == "band"}
     assert len(start) == 5 and len(list(game.battlefield.figures())) == 5
-    mine: Policy = simulate.ObjectivePolicy() if player == "objective" else BookPolicy()
+    mine: Policy = ObjectivePolicy() if player == "objective" else BookPolicy()
     policies = {"band": mine, "enemy": simulate.SoloEnemyPolicy()}
     while not any(f.side != "band" for f in game.battlefield.figures()) and game.turn == 1:
         if game.awaiting() is None or play_policies(game, policies, max_steps=1) == 0:

@@ -60,9 +60,10 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # the data games' runner lives in the test suite
     sys.path.insert(0, str(ROOT))
 
+from crdesk.ai.enemy import SoloEnemyPolicy  # noqa: E402
 from crdesk.dice import Dice  # noqa: E402
 from crdesk.game import CHANCE, Game, GameSettings  # noqa: E402
-from crdesk.game.encounter import deploy  # noqa: E402
+from crdesk.game.deployment import deploy  # noqa: E402
 from crdesk.game.savefile import loads_game  # noqa: E402
 from crdesk.generator import generate  # noqa: E402
 from crdesk.model import BandType, Battlefield, EncounterType, Force, Scenario  # noqa: E402
@@ -80,7 +81,6 @@ from crdesk.simulate import (  # noqa: E402
     sub_seed,
     warm_up,
 )
-from crdesk.solo import SoloEnemyPolicy  # noqa: E402
 
 FORMAT = 1
 DATA = ROOT / "tests" / "data"

@@ -16,7 +16,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from crdesk.errors import ScenarioError
-from crdesk.geometry import los
+from crdesk.geometry import warmup
 from crdesk.recovery import RecoveryStore
 from ui.autosave import default_recovery_folder
 from ui.dialogs.new_dialog import empty_scenario
@@ -147,7 +147,7 @@ def main(argv: Sequence[str] | None = None, instance_name: str | None = None) ->
         if server.listen():
             server.files_received.connect(partial(open_handed_over, windows=main_windows))
     # compile the sight kernels while the windows open (numpy serves meanwhile)
-    los.warm_up_in_background()
+    warmup.warm_up_in_background()
     opened: list[tuple[MainWindow, list[tuple[str, str]]]] = [
         (window, []) for window in recover_windows(RecoveryStore(default_recovery_folder()))
     ]
@@ -190,6 +190,6 @@ def _smoke_report(app: QApplication, windows: list[MainWindow]) -> None:
         figures = len(window.scene.figure_items()) if window.scene is not None else 0
         print(f"crdesk smoke test: window {window.windowTitle()!r} with {figures} figures")
     start = time.perf_counter()
-    route = "numba kernels" if los.warm_up() else "numpy (kernels off)"
+    route = "numba kernels" if warmup.warm_up() else "numpy (kernels off)"
     print(f"crdesk smoke test: sight engine on {route} ({time.perf_counter() - start:.1f} s)")
     app.quit()

@@ -32,6 +32,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from crdesk.ai.policy import BookPolicy, Policy, play_policies
 from crdesk.cli.common import (
     EXIT_OK,
     EXIT_PROBLEMS,
@@ -48,8 +49,8 @@ from crdesk.errors import CrdeskError, IllegalActionError
 from crdesk.game import actions as actions_module
 from crdesk.game.actions import ACTION_WORDS, parse_faces
 from crdesk.game.controller import Game
-from crdesk.game.encounter import default_band, deploy, encounter_name
-from crdesk.game.policy import BookPolicy, Policy, play_policies
+from crdesk.game.deployment import default_band, deploy
+from crdesk.game.encounter import encounter_name
 from crdesk.game.records import Decision, Event
 from crdesk.game.savefile import (
     GameFileError,
@@ -211,7 +212,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         choices=("book", "solo"),
         default=None,
         help="who plays the non-player force: the book policy (default) or the solo enemy "
-        "AI, which moves by table 11.4 (crdesk.solo; the default with --solo)",
+        "AI, which moves by table 11.4 (crdesk.ai.enemy; the default with --solo)",
     )
     p.add_argument(
         "--solo",
@@ -681,7 +682,7 @@ def cmd_auto(args: argparse.Namespace) -> int:
     who = "book policy both sides"
     solo_sides: set[str] = set()
     if args.enemy == "solo" or (args.enemy is None and args.solo):
-        from crdesk.solo import SoloEnemyPolicy
+        from crdesk.ai.enemy import SoloEnemyPolicy
 
         solo = SoloEnemyPolicy()
         for force in game.battlefield.forces:

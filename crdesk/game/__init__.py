@@ -8,7 +8,7 @@ so every game can be saved, resumed and replayed exactly.
 The parts: :mod:`~crdesk.game.actions` (frozen actions with a text form),
 :mod:`~crdesk.game.records` (decisions, events, steps, frames),
 :mod:`~crdesk.game.controller` (the :class:`Game`), :mod:`~crdesk.game.adapter`
-(figures and sight into rules inputs), :mod:`~crdesk.game.policy` (who decides
+(figures and sight into rules inputs), :mod:`~crdesk.ai.policy` (who decides
 for a side the program plays).
 
 A worked example: Cpl. Diaz fires at Knuckles with real dice typed in.

@@ -41,6 +41,7 @@ Numbers are written as short as they round-trip: ``10`` for 10.0, ``12.5``.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -717,3 +718,18 @@ _WORDS: dict[str, type[Action]] = {
 
 ACTION_WORDS: tuple[str, ...] = tuple(_WORDS)
 """Every action's first word (what a Decision's ``accepts`` lists)."""
+
+
+def book_default(options: Sequence[Action]) -> Action:
+    """The book's pick among discrete options: fire if it can (7.6.4), roll the dice
+    rather than Free Will, use Star Power and Cheating Death, else the first option."""
+    for kind in (Fire, Roll):
+        found: Action | None = next((o for o in options if isinstance(o, kind)), None)
+        if found is not None:
+            return found
+    for o in options:
+        if (isinstance(o, StarPower) and o.use) or (isinstance(o, CheatDeath) and o.cheat):
+            return o
+    if any(isinstance(o, End) for o in options):
+        return next(o for o in options if isinstance(o, End))
+    return options[0]

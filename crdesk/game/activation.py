@@ -10,8 +10,8 @@ from __future__ import annotations
 from crdesk.errors import IllegalActionError
 from crdesk.game import buildings as building_rules
 from crdesk.game import capture as capture_rules
-from crdesk.game import encounter, fire, firearms, grenades
 from crdesk.game import exits as exit_rules
+from crdesk.game import fire, firearms, grenades
 from crdesk.game import melee as melee_rules
 from crdesk.game import moving as walking
 from crdesk.game import np_move as np_rules
@@ -55,8 +55,9 @@ def finish_activation(t: Table, frame: Frame, why: str = "") -> None:
     d = frame.data
     t.state["activated"] = sorted(set(t.state["activated"]) | set(d["members"]))
     t.vis.set_moving(())
-    if "encounter" in t.state:
-        encounter.on_activation_end(t, d["side"], d["members"])
+    for module in t.modules:  # the encounter's objectives (12.1, 12.2)
+        if module.activation_end is not None:
+            module.activation_end(t, d["side"], d["members"])
     t.emit(
         "activation_end",
         f"{t.fig(d['leader']).name}'s group ends its activation"

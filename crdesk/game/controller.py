@@ -35,46 +35,30 @@ from __future__ import annotations
 import hashlib
 import json
 import marshal
-import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from crdesk import limits
 from crdesk.cohesion import Cohesion
-from crdesk.dice import DiceLog, DiceSource, counter_face
-from crdesk.errors import CrdeskError, IllegalActionError
-from crdesk.game import duck_back, encounter, firearms, grenades
-from crdesk.game import in_sight as sighting
-from crdesk.game import pefs as pef_rules
+from crdesk.dice import DiceLog
+from crdesk.errors import IllegalActionError
+from crdesk.game import snapshot, summary
 from crdesk.game.actions import (
     Action,
-    CheatDeath,
     DiceFaces,
-    End,
-    Fire,
     Pass,
-    Point2,
-    Roll,
-    StarPower,
     Start,
 )
-from crdesk.game.adapter import Sight
-from crdesk.game.preview import Preview, Sighting
-from crdesk.game.procedures import PROCEDURES
+from crdesk.game.engine import Engine
+from crdesk.game.preview import Preview, sightings_of
 from crdesk.game.records import CHANCE, Decision, Event, Frame, Outcome, Step
 from crdesk.game.settings import MANUAL, SEEDED, GameSettings
+from crdesk.game.stepdice import NeedDice, StepDice
 from crdesk.geometry import kernels
 from crdesk.model import (
     Battlefield,
-    Figure,
     Scenario,
-)
-from crdesk.options import RulesOptions
-from crdesk.rules import activation as act_rules
-from crdesk.rules.common import RuleResult, words
-from crdesk.tables import (
-    GRENADE,
 )
 from crdesk.visibility import VisibilityService
 
@@ -82,55 +66,6 @@ CHECKPOINT_EVERY = 25
 """Steps between the snapshots :meth:`Game.undo` and :meth:`Game.fork` start from."""
 HASH_EVERY = 10
 """Steps between the state hashes recorded while playing (a saved game's checks)."""
-OPTIONAL_STATE = frozenset({"hidden"})
-"""Game state kept only while it holds something (so that other games' hashes stay)."""
-PEF_FIGURE = re.compile(r"pef[0-9]+-[0-9]+")
-"""Ids of the figures contacted PEFs add to the non-player force (11.3)."""
-
-
-class NeedDice(CrdeskError):
-    """A manual-dice step needs faces the player has not entered yet (internal)."""
-
-    def __init__(self, count: int, context: str) -> None:
-        super().__init__(f"{context} needs {count} d6")
-        self.count = count
-        self.context = context
-
-
-class _StepDice(DiceSource):
-    """The dice of one step: counter-based when seeded, typed faces when manual."""
-
-    def __init__(self, game: Game, typed: Sequence[int]) -> None:
-        super().__init__(game.dice_log)
-        self._game = game
-        self._typed = list(typed)
-        self._used = 0
-        self.faces: list[int] = []
-        self.emitted = 0
-        """How many of ``faces`` the events so far have shown."""
-
-    @property
-    def position(self) -> int:
-        return self._game.state["die"]  # type: ignore[no-any-return]
-
-    def _faces(self, count: int, context: str) -> tuple[int, ...]:
-        game = self._game
-        if game.dice_mode == SEEDED:
-            k = game.state["die"]
-            faces = tuple(counter_face(game.seed, k + i) for i in range(count))
-        else:
-            available = len(self._typed) - self._used
-            if count > available:
-                raise NeedDice(count - available, context)
-            faces = tuple(self._typed[self._used : self._used + count])
-            self._used += count
-        game.state["die"] += count
-        self.faces.extend(faces)
-        return faces
-
-    @property
-    def unused(self) -> int:
-        return len(self._typed) - self._used
 
 
 @dataclass(slots=True)
@@ -147,7 +82,7 @@ class _Checkpoint:
 # The game
 
 
-class Game:
+class Game(Engine):
     """One encounter being played.  Build with :meth:`new` or :meth:`replay`."""
 
     def __init__(
@@ -159,73 +94,18 @@ class Game:
         settings: GameSettings,
         start: bool = True,
     ) -> None:
-        if dice not in (SEEDED, MANUAL):
-            raise IllegalActionError(f"dice must be 'seeded' or 'manual', got {dice!r}")
-        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-            raise IllegalActionError(f"the seed must be a whole number 0 or more, got {seed!r}")
-        self.scenario = scenario
-        self.seed = seed
-        self.dice_mode = dice
-        self.settings = settings
-        self.rules: RulesOptions = scenario.rules
-        self.battlefield: Battlefield = _copy_battlefield(scenario.battlefield)
-        sides = [f.id for f in self.battlefield.forces]
-        if len(sides) != 2:
-            raise IllegalActionError(
-                f"a game is played by two sides; this scenario has {len(sides)} forces"
-            )
-        self.sides: tuple[str, str] = (sides[0], sides[1])
-        self.sight_route = kernels.usable()
-        """The sight engine's route this game keeps (compiled kernels or numpy)."""
-        self.vis = VisibilityService(self.battlefield, self.rules)
-        with kernels.pinned(self.sight_route):
-            self.cohesion = Cohesion(self.vis)
-        self.dice_log = DiceLog()
+        super().__init__(scenario, seed=seed, dice=dice, settings=settings)
         self._steps: list[Step] = []
         self._events: list[Event] = []
-        self.frame_stack: list[Frame] = [Frame("turn", {"turn": 1, "phase": "roll"})]
-        self.state: dict[str, Any] = {
-            "turn": 1,
-            "die": 0,
-            "scores": {},
-            "activated": [],
-            "ducked": [],
-            "rep_lost": {},
-            "outcome": None,
-            "volleys": 0,
-            "activations": 0,
-            "grenades": {},
-            "thrown": [],
-            "floors": {},
-            "carrying": {},
-            "collapsed": [],
-            "captives": {},
-            "exited": [],
-            "fired_from": {},
-        }
-        if settings.solo:
-            # only solo games carry PEF state, so other games' state hashes stay as they were
-            self.state["pefs"] = []
-            self.state["pef"] = {"placed": False, "lowest_two": False, "contacts": 0}
-        kind = encounter.tracked(settings)
-        if kind is not None:  # only games playing an encounter carry its objectives (12)
-            self.state["encounter"] = encounter.initial_state(kind, solo=settings.solo)
-        if self.rules.firearms_detail:  # rounds per figure, only then (hashes stay, FD §3)
-            self.state[firearms.KEY] = firearms.initial_state(self)
         self._pending: dict[str, Any] | None = None
         """Manual dice: the action waiting for faces and the faces typed so far."""
         self._checkpoints: list[_Checkpoint] = []
-        self._sight: Sight | None = None
-        self._step_events: list[Event] = []
-        self._dice: _StepDice | None = None
         self._hashes: dict[int, str] = {}
         self._version = 0
         """Bumped whenever the state changes: the awaited decision is cached on it."""
         self._legal_memo: tuple[int, dict[Action, str | None]] | None = None
         """:meth:`legal`'s answers at ``_version``."""
         self._awaited: tuple[int, Decision | None] | None = None
-        self.memo: dict[str, Any] = {}
-        """The procedures' caches between steps (never part of the state)."""
         self._checkpoint()
         if start:
             self._run_step(Start(), CHANCE, [], "")
@@ -296,32 +176,7 @@ class Game:
         return game
 
     def _load_state(self, doc: dict[str, Any], steps: list[Step]) -> None:
-        bf_doc = doc["battlefield"]
-        if bf_doc["terrain_digest"] != self.battlefield.terrain_digest():
-            raise IllegalActionError("the snapshot was taken on other terrain")
-        rows = [fig for force in bf_doc["forces"] for fig in force["figures"]]
-        if self.settings.solo:  # the enemies contacted PEFs generated (11.3)
-            for force_doc in bf_doc["forces"]:
-                for row in force_doc["figures"]:
-                    fid = row.get("id")
-                    new = isinstance(fid, str) and fid not in self.battlefield.figure_ids()
-                    if new and PEF_FIGURE.fullmatch(fid):
-                        self.battlefield.add_figure(
-                            str(force_doc["id"]), Figure(fid, fid, int(row["rep"]))
-                        )
-        if [r.get("id") for r in rows] != self.battlefield.figure_ids():
-            raise IllegalActionError("the snapshot's figures are not the scenario's")
-        if doc["steps"] != len(steps):
-            raise IllegalActionError(
-                f"the snapshot is of step {doc['steps']}, the file has {len(steps)} steps"
-            )
-        if set(doc["game"]) - OPTIONAL_STATE != set(self.state) - OPTIONAL_STATE:
-            raise IllegalActionError("the snapshot's game state is not this crdesk's")
-        _check_hidden(doc["game"].get("hidden", []))
-        frames = [Frame(str(f["kind"]), dict(f["data"])) for f in doc["frames"]]
-        for frame in frames:
-            if frame.kind not in PROCEDURES:
-                raise IllegalActionError(f"the snapshot has an unknown frame {frame.kind!r}")
+        rows, frames = snapshot.fitting(self, doc, len(steps))
         self.battlefield.update_figures(
             {r["id"]: {k: v for k, v in r.items() if k not in ("id", "side")} for r in rows}
         )
@@ -364,13 +219,13 @@ class Game:
         """Every step played, in order (the game is its scenario, seed and this list)."""
         return tuple(self._steps)
 
+    def next_step(self) -> int:
+        """The number the step being played has (the history's length + 1)."""
+        return len(self._steps) + 1
+
     @property
     def events(self) -> tuple[Event, ...]:
         return tuple(self._events)
-
-    @property
-    def turn(self) -> int:
-        return int(self.state["turn"])
 
     @property
     def outcome(self) -> Outcome | None:
@@ -386,26 +241,9 @@ class Game:
         return tuple(self.frame_stack)
 
     def flags(self, fid: str) -> dict[str, Any]:
-        """What the table should show on a figure besides its model fields: movement
-        left in the activation under way, Duck Back this turn and whom it ducked back
-        out of sight of (7.4.4), a readied grenade, whom it carries or is carried by,
-        captive, gone off the table."""
-        active = next((f for f in reversed(self.frame_stack) if f.kind == "activation"), None)
-        carrying = self.state["carrying"]
-        grenade = self.state["grenades"].get(fid)
-        return {
-            "movement_left": self.movement_left(active, fid) if active else None,
-            "active": active is not None and fid in active.data["members"],
-            "activated": fid in self.state["activated"],
-            "ducked_back": fid in self.state["ducked"],
-            "unseen_by": [c for f, c in duck_back.hidden_pairs(self) if f == fid],
-            "grenade": None if grenade is None else ("ready" if grenade["now"] else "readied"),
-            "carrying": carrying.get(fid),
-            "carried_by": next((c for c, w in carrying.items() if w == fid), None),
-            "captive_of": self.state["captives"].get(fid),
-            "exited": fid in self.state["exited"],
-            "floor": int(self.state["floors"].get(fid, 1)),
-        }
+        """What the table should show on a figure besides its model fields
+        (:func:`crdesk.game.summary.flags`)."""
+        return summary.flags(self, fid)
 
     @property
     def pending_faces(self) -> tuple[int, ...]:
@@ -442,10 +280,10 @@ class Game:
                 prompt=f"Roll {need['count']}d6 for {need['context']} and enter the faces.",
                 section="4.1",
                 accepts=("dice",),
-                frames=self._frame_path(),
+                frames=self.frame_path(),
                 dice=int(need["count"]),
             )
-        return self._decision(self.frame_stack[-1])
+        return self.decision_of(self.frame_stack[-1])
 
     def legal(self, action: Action | str) -> str | None:
         """None if the action may be played now, else why not, in a player's words."""
@@ -479,49 +317,12 @@ class Game:
             return None
         try:
             with kernels.pinned(self.sight_route):
-                self._check(self.frame_stack[-1], act)
+                self.check_action(self.frame_stack[-1], act)
         except IllegalActionError as exc:
             return str(exc)
         if act.word not in decision.accepts:
             return self.not_now(decision)
         return None
-
-    def blast(
-        self,
-        centre: Point2,
-        cause: str,
-        *,
-        attacker_rep: int | None,
-        weapon: str = GRENADE,
-        missed: bool = False,
-        exclude: Iterable[str] = (),
-    ) -> None:
-        """A blast circle (7.10.5), for the procedures that set one off: the Table's
-        way to :func:`crdesk.game.grenades.blast` (the aftermath's dropped grenade)."""
-        grenades.blast(
-            self,
-            centre,
-            cause,
-            attacker_rep=attacker_rep,
-            weapon=weapon,
-            missed=missed,
-            exclude=exclude,
-        )
-
-    def sighted_by(self, fid: str) -> set[str]:
-        """The enemies able to act in sight of the figure, either way (7.6)."""
-        return sighting.sighted_by(self, fid)
-
-    def involuntary_in_sight(self, fid: str, before: set[str], how: str) -> None:
-        """The Table's way to :func:`crdesk.game.in_sight.involuntary_in_sight` (7.6.2)."""
-        sighting.involuntary_in_sight(self, fid, before, how)
-
-    def not_now(self, decision: Decision | None = None) -> str:
-        """The prompt and the legal choices, for an action that is no choice now."""
-        decision = decision or self.awaiting()
-        assert decision is not None
-        allowed = [str(o) for o in decision.options[:8]] + [f"{w} ..." for w in decision.accepts]
-        return f"{decision.prompt} Legal now: {', '.join(allowed) or 'nothing'}"
 
     # -- playing ------------------------------------------------------------
 
@@ -556,14 +357,14 @@ class Game:
         self._version += 1
         mark = self._mark()
         before = self._pending
-        dice = _StepDice(self, typed)
-        self._dice = dice
-        self._step_events = []
+        dice = StepDice(self, typed)
+        self.step_dice = dice
+        self.step_events = []
         self._pending = None
         try:
             with kernels.pinned(self.sight_route):
-                self._apply(self.frame_stack[-1], act)
-                self._run_automatic()
+                self.apply_action(self.frame_stack[-1], act)
+                self.run_automatic()
         except NeedDice as need:
             self._rewind(mark)
             self._pending = {
@@ -579,7 +380,7 @@ class Game:
             self._pending = before  # a step waiting for dice keeps waiting
             raise
         finally:
-            self._dice = None
+            self.step_dice = None
         if dice.unused:
             self._rewind(mark)
             self._pending = before
@@ -590,9 +391,9 @@ class Game:
         self._version += 1
         if len(self._steps) % HASH_EVERY == 0:
             self._hashes[len(self._steps)] = self.state_hash()
-        events = self._step_events
+        events = self.step_events
         self._events.extend(events)
-        self._step_events = []
+        self.step_events = []
         if len(self._steps) % CHECKPOINT_EVERY == 0:
             self._checkpoint()
         return events
@@ -659,6 +460,7 @@ class Game:
         twin.sight_route = self.sight_route
         twin.battlefield = _copy_battlefield(self.battlefield)
         twin.sides = self.sides
+        twin.modules = self.modules
         # the copy shares the terrain: its terrain index (~70 ms to build) is shared too
         twin.vis = VisibilityService(twin.battlefield, twin.rules, index=self.vis.index)
         with kernels.pinned(twin.sight_route):
@@ -679,9 +481,9 @@ class Game:
         twin._awaited = None
         twin.memo = {}
         twin._checkpoints = list(self._checkpoints)
-        twin._sight = None
-        twin._step_events = []
-        twin._dice = None
+        twin.forget_sight()
+        twin.step_events = []
+        twin.step_dice = None
         twin.sync_moving()
         return twin
 
@@ -736,7 +538,7 @@ class Game:
                     if one.needs_dice is not None or one.next_frame != kind:
                         break
         finally:
-            self._dice = None
+            self.step_dice = None
             self._rewind(mark)
             bf._listeners = listeners
             self._version, self._awaited, self._pending = version, awaited, pending
@@ -747,41 +549,31 @@ class Game:
         """Apply ``act`` for a preview (the caller rewinds): dice stop it, never roll."""
         places = {f.id: (f.x, f.y) for f in self.battlefield.figures()}
         mode, self.dice_mode = self.dice_mode, MANUAL  # no typed faces: any roll stops
-        self._dice = _StepDice(self, [])
-        self._step_events = []
+        self.step_dice = StepDice(self, [])
+        self.step_events = []
         needs: str | None = None
         try:
-            self._apply(self.frame_stack[-1], act)
-            self._run_automatic()
+            self.apply_action(self.frame_stack[-1], act)
+            self.run_automatic()
         except NeedDice as need:
             needs = f"{need.context} needs {need.count} d6"
         finally:
             self.dice_mode = mode
-            self._dice = None
-        events = tuple(self._step_events)
-        self._step_events = []
+            self.step_dice = None
+        events = tuple(self.step_events)
+        self.step_events = []
         self._version += 1  # the next action is judged against the state after this one
         moved = {
             f.id: (f.x, f.y)
             for f in self.battlefield.figures()
             if f.id in places and places[f.id] != (f.x, f.y)
         }
-        sightings: list[Sighting] = []
-        for event in events:
-            if event.kind == "move" and event.section == "7.6" and event.figures:
-                mover = event.figures[0]
-                row = self.vis.row(mover)
-                where = {fid: j for j, fid in enumerate(row.ids)}
-                for enemy in event.figures[1:]:
-                    j = where.get(enemy)
-                    a, b = (mover, enemy) if j is not None and row.sees[j] else (enemy, mover)
-                    sightings.append(Sighting(a, b, self.fig(a).name, self.fig(b).name))
         over = needs is not None or self.state["outcome"] is not None or not self.frame_stack
         return Preview(
             act,
             events=events,
             moved=moved,
-            sightings=tuple(sightings),
+            sightings=sightings_of(self, events),
             needs_dice=needs,
             next_frame=None if over else self.frame_stack[-1].kind,
         )
@@ -809,19 +601,8 @@ class Game:
         del self._events[cp.events :]
         self.dice_log.truncate(cp.dice_log)
         self._pending = None
-        self._sight = None
+        self.forget_sight()
         self.sync_moving()
-
-    def sync_moving(self) -> None:
-        """Tell the sight engine who is moving (concealed, not in Cover, 7.9.5): the
-        figures that moved in the activation under way, as the frames record them;
-        and who ducked back out of whose sight (7.4.4)."""
-        moving: set[str] = set()
-        for frame in self.frame_stack:
-            if frame.kind in ("activation", "free_move"):
-                moving.update(frame.data["moved"])
-        self.vis.set_moving(moving)
-        self.vis.set_hidden((f, c) for f, c in self.state.get("hidden", []))
 
     def _mark(self) -> _Checkpoint:
         return _Checkpoint(
@@ -835,7 +616,7 @@ class Game:
 
     def _rewind(self, mark: _Checkpoint) -> None:
         self._restore(mark)
-        self._step_events = []
+        self.step_events = []
 
     # -- canonical state ------------------------------------------------------
 
@@ -861,229 +642,9 @@ class Game:
         return None if self._pending is None else _plain(self._pending)
 
     def summary(self) -> dict[str, Any]:
-        """The state a player asks for: turn, active side, every figure's place and flags."""
-        active = next((f for f in reversed(self.frame_stack) if f.kind == "activation"), None)
-        side = next((f for f in reversed(self.frame_stack) if f.kind == "side"), None)
-        figures = []
-        for fig in self.battlefield.figures():
-            figures.append(
-                {
-                    "id": fig.id,
-                    "name": fig.name,
-                    "side": fig.side,
-                    "rep": fig.rep,
-                    "x": round(fig.x, 3),
-                    "y": round(fig.y, 3),
-                    "facing": round(fig.facing, 1),
-                    "status": fig.status.value,
-                    "prone": fig.prone,
-                    "fast_moving": fig.fast_moving,
-                    "out_of_ammo": fig.out_of_ammo,
-                    "activated": fig.id in self.state["activated"],
-                    "movement_left": self.movement_left(active, fig.id) if active else None,
-                }
-            )
-        groups = []
-        side_frame = next((f for f in reversed(self.frame_stack) if f.kind == "side"), None)
-        self.cohesion.update()
-        for side_id in self.sides:
-            die = self.state["scores"].get(side_id)
-            for g in self.cohesion.groups(self.rules, side_id):
-                members = list(g.members)
-                done = all(m in self.state["activated"] for m in members)
-                leader = self.fig(g.leader)
-                groups.append(
-                    {
-                        "side": side_id,
-                        "leader": g.leader,
-                        "rep": leader.rep,
-                        "members": members,
-                        "activated": done,
-                        "may_activate": not done
-                        and die is not None
-                        and act_rules.may_activate(leader.rep, die)
-                        and (side_frame is None or side_frame.data["side"] == side_id),
-                    }
-                )
-        extra: dict[str, Any] = {}
-        if self.settings.solo:  # the unresolved PEF markers (11)
-            extra["pefs"] = [dict(p) for p in self.state["pefs"] if not p["resolved"]]
-        if "encounter" in self.state:  # the encounter's checklist (12)
-            extra["objectives"] = encounter.objectives(self)
-        return {
-            **extra,
-            "turn": self.turn,
-            "activation_dice": dict(self.state["scores"]),
-            "groups": groups,
-            "active_side": side.data["side"] if side else None,
-            "active_group": list(active.data["members"]) if active else None,
-            "outcome": self.state["outcome"],
-            "figures": figures,
-        }
-
-    # -- the engine -----------------------------------------------------------
-
-    def _frame_path(self) -> tuple[str, ...]:
-        return tuple(f.label() for f in self.frame_stack)
-
-    def roll(self) -> _StepDice:
-        assert self._dice is not None, "dice are rolled only inside a step"
-        return self._dice
-
-    def emit(
-        self,
-        kind: str,
-        text: str,
-        *,
-        section: str = "",
-        figures: Iterable[str] = (),
-        result: RuleResult | None = None,
-        dice: Iterable[int] = (),
-    ) -> None:
-        data: dict[str, Any] = result.to_dict() if result is not None else {}
-        faces = tuple(dice)
-        if self._dice is not None:
-            rolled = self._dice.faces
-            faces = faces or tuple(rolled[self._dice.emitted :])
-            self._dice.emitted = len(rolled)
-        self._step_events.append(
-            Event(
-                step=len(self._steps) + 1,
-                kind=kind,
-                section=section or str(data.get("section", "")),
-                text=text,
-                figures=tuple(figures),
-                dice=faces,
-                data=data,
-            )
-        )
-
-    def _run_automatic(self) -> None:
-        """Run frames until one needs a decision (or the encounter ends)."""
-        for _ in range(100_000):
-            if self.state["outcome"] is not None or not self.frame_stack:
-                break
-            if pef_rules.watch_pefs(self):
-                continue
-            frame = self.frame_stack[-1]
-            if not self._run(frame) and not pef_rules.watch_pefs(self):
-                break
-        else:  # pragma: no cover - a bug guard
-            raise RuntimeError("the game did not reach a decision")
-
-    def _run(self, frame: Frame) -> bool:
-        """Do the frame's automatic work; False when it waits for a decision."""
-        return bool(PROCEDURES[frame.kind].run(self, frame))
-
-    def _decision(self, frame: Frame) -> Decision:
-        decide = PROCEDURES[frame.kind].decide
-        assert decide is not None, f"a {frame.kind} frame never waits for a decision"
-        d = decide(self, frame)
-        default = d.default or (_book_default(d.options) if d.options else None)
-        return replace(d, step=len(self._steps) + 1, frames=self._frame_path(), default=default)
-
-    def _check(self, frame: Frame, act: Action) -> None:
-        check = PROCEDURES[frame.kind].check
-        if check is None:
-            raise IllegalActionError(self.not_now())
-        check(self, frame, act)
-
-    def _apply(self, frame: Frame, act: Action) -> None:
-        apply = PROCEDURES[frame.kind].apply
-        assert apply is not None, f"a {frame.kind} frame takes no action"
-        apply(self, frame, act)
-
-    def push(self, kind: str, **data: Any) -> Frame:
-        frame = Frame(kind, data)
-        self.frame_stack.append(frame)
-        return frame
-
-    def pop(self, frame: Frame) -> None:
-        assert self.frame_stack and self.frame_stack[-1] is frame, "popping a frame not on top"
-        self.frame_stack.pop()
-
-    # -- sight helpers -----------------------------------------------------
-
-    def sight(self) -> Sight:
-        """The sight matrix now, with its ids indexed."""
-        m = self.vis.matrix()
-        if self._sight is None or self._sight.matrix is not m:
-            self._sight = Sight.of(m)
-        return self._sight
-
-    def fig(self, fid: str) -> Figure:
-        return self.battlefield.figure(fid)
-
-    def enemy_of(self, side: str) -> str:
-        return self.sides[1] if side == self.sides[0] else self.sides[0]
-
-    def alive(self, side: str | None = None) -> list[Figure]:
-        return [
-            f
-            for f in self.battlefield.figures()
-            if f.status.can_act and (side is None or f.side == side)
-        ]
-
-    def check_over(self) -> bool:
-        if "encounter" in self.state:  # an encounter ends by its objectives (12)
-            return encounter.check_over(self)
-        for side in self.sides:
-            if not self.alive(side) and not self.pefs_left(side):
-                other = self.enemy_of(side)
-                name = self.battlefield.force(side).name
-                self.end(other, f"{name} has no figure left that can fight")
-                return True
-        return False
-
-    def end(self, winner: str | None, reason: str) -> None:
-        self.state["outcome"] = {"winner": winner, "reason": reason, "turn": self.turn}
-        self.emit("game_over", f"The encounter is over: {reason}.", section="12")
-        self.frame_stack.clear()
-
-    # ======================================================================
-    # Turn (7.1)
-
-    # -- the active group (7.1, 7.4) ------------------------------------------------
-
-    def members(self, frame: Frame) -> list[Figure]:
-        return [
-            self.fig(m)
-            for m in frame.data["members"]
-            if self.fig(m).status.can_act and m not in self.state["ducked"]
-        ]
-
-    def movement_left(self, frame: Frame, fid: str) -> float:
-        d = frame.data
-        if fid not in d["allow"]:
-            return 0.0
-        return max(0.0, float(d["allow"][fid]) - float(d["used"][fid]))
-
-    def member(self, frame: Frame, fid: str) -> Figure:
-        if fid not in frame.data["members"]:
-            raise IllegalActionError(f"{fid} is not in the active group")
-        fig = self.fig(fid)
-        if not fig.status.can_act:
-            raise IllegalActionError(f"{fig.name} is {words(fig.status)} and cannot act")
-        if fid in self.state["ducked"]:
-            raise IllegalActionError(f"{fig.name} ducked back this turn and cannot act (7.4.4)")
-        return fig
-
-    # -- the sides of a solo game (11) ---------------------------------------------
-
-    def player_side(self) -> str:
-        """The player's side in a solo game: the first force marked as the player's."""
-        return next((f.id for f in self.battlefield.forces if f.player), self.sides[0])
-
-    def np_side(self) -> str:
-        return self.enemy_of(self.player_side())
-
-    def pefs_left(self, side: str) -> bool:
-        """Whether the side still has enemies hidden as PEFs (so it is not destroyed)."""
-        if not self.settings.solo or side != self.np_side():
-            return False
-        if not self.state["pef"]["placed"]:
-            return True
-        return any(not p["resolved"] for p in self.state["pefs"])
+        """The state a player asks for: turn, active side, every figure's place and
+        flags (:func:`crdesk.game.summary.summary`)."""
+        return summary.summary(self)
 
 
 class ReplayError(IllegalActionError):
@@ -1102,21 +663,6 @@ def _copy_battlefield(bf: Battlefield) -> Battlefield:
     return bf.copy()
 
 
-def _book_default(options: Sequence[Action]) -> Action:
-    """The book's pick among discrete options: fire if it can (7.6.4), roll the dice
-    rather than Free Will, use Star Power and Cheating Death, else the first option."""
-    for kind in (Fire, Roll):
-        found = next((o for o in options if isinstance(o, kind)), None)
-        if found is not None:
-            return found
-    for o in options:
-        if (isinstance(o, StarPower) and o.use) or (isinstance(o, CheatDeath) and o.cheat):
-            return o
-    if any(isinstance(o, End) for o in options):
-        return next(o for o in options if isinstance(o, End))
-    return options[0]
-
-
 def _plain(data: Any) -> Any:
     """A deep copy of plain JSON-like data (dicts, lists, str, numbers, None); marshal is
     the fastest exact copier for it (internal state only, never a file)."""
@@ -1125,12 +671,3 @@ def _plain(data: Any) -> Any:
 
 def _faces(faces: Sequence[int]) -> str:
     return ",".join(map(str, faces)) or "no dice"
-
-
-def _check_hidden(rows: Any) -> None:
-    """A snapshot's hidden pairs: a list of [figure, cause] id pairs (7.4.4)."""
-    ok = isinstance(rows, list) and all(
-        isinstance(r, list) and len(r) == 2 and all(isinstance(x, str) for x in r) for r in rows
-    )
-    if not ok:
-        raise IllegalActionError("the snapshot's hidden pairs are not [figure, cause] ids")

@@ -48,27 +48,18 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import shapely
-from shapely.geometry import Point
 from shapely.ops import unary_union
 
-from crdesk.dice import DiceSource
 from crdesk.errors import IllegalActionError
+from crdesk.game.table import RulesModule
 from crdesk.model import (
-    BandType,
-    Battlefield,
     Building,
-    CoverObstacle,
     EncounterType,
     Figure,
-    Force,
     Role,
-    Scenario,
-    Status,
-    WeaponCode,
 )
 from crdesk.rules import campaign
 from crdesk.rules.pef import defend_objective, raid_objective
@@ -92,8 +83,6 @@ OBJECTIVE_REACH = 1.0
 """Inches (base edge to the objective) within which a player figure takes it (12.2)."""
 ITEM_GUARD = 2.0
 """Inches (base edge to the item) within which a player figure is *with* it (12.3.6)."""
-DEPLOY_GAP = 0.5
-"""Inches between the bases of figures deployed side by side."""
 
 _NAMES = {
     EncounterType.PATROL: "Patrol",
@@ -101,7 +90,8 @@ _NAMES = {
     EncounterType.DEFEND: "Defend",
     EncounterType.FREE: "Free play",
 }
-_SECTION = {EncounterType.PATROL: "12.1", EncounterType.RAID: "12.2", EncounterType.DEFEND: "12.3"}
+SECTION = {EncounterType.PATROL: "12.1", EncounterType.RAID: "12.2", EncounterType.DEFEND: "12.3"}
+"""The book's section of each encounter."""
 
 
 def encounter_name(kind: EncounterType | str) -> str:
@@ -124,180 +114,6 @@ def parse_encounter(text: str, where: str = "the encounter") -> EncounterType:
     except ValueError:
         allowed = ", ".join(e.value for e in EncounterType)
         raise IllegalActionError(f"{where} must be one of {allowed}, got {text!r}") from None
-
-
-# ----------------------------------------------------------------------------
-# The Band and its deployment
-
-
-def default_band(band: BandType | str = BandType.MILITARY, *, prefix: str = "") -> list[Figure]:
-    """A starting Band for quick games and the simulator: a Rep 5 Star and four Rep 4
-    Grunts (6.1: up to the Star's Rep figures) with the band type's default weapons
-    (6.1.1's defaults, as contacted enemies carry them: Military an AR each and one
-    SAW per four, Ganger Pistol/Shotgun, Police Pistol/Shotgun/SMG...)."""
-    from crdesk.game.pefs import PEF_WEAPONS
-
-    band = BandType(band)
-    weapons = PEF_WEAPONS.get(band, (WeaponCode.AR,))
-    star = Figure(
-        f"{prefix}star",
-        "Star",
-        5,
-        role=Role.STAR,
-        weapon=weapons[0],
-        star_power=5,
-    )
-    grunts = [
-        Figure(f"{prefix}g{k}", f"Grunt {k}", 4, weapon=weapons[(k - 1) % len(weapons)])
-        for k in range(1, 5)
-    ]
-    return [star, *grunts]
-
-
-def deploy(
-    scenario: Scenario,
-    force: Force | Sequence[Figure],
-    encounter_type: EncounterType | str,
-    dice: DiceSource,
-) -> Scenario:
-    """A copy of the scenario with the player's force deployed for the encounter.
-
-    Patrol and Raid enter from the player's edge of sections 7-9, Defend sets up
-    anywhere in sections 7-9 (12).  1d6 chooses the section the Band starts from
-    (1-2: 7, 3-4: 8, 5-6: 9), so the deployment is recorded with every other die;
-    the figures stand side by side (Patrol, Raid: on the edge; Defend: in rings
-    round the section's centre) on the spots nearest that section's middle that
-    are on the table, in sections 7-9, off impassable ground, buildings and Cover
-    obstacles, and off every other base.  The player's force keeps its id; a
-    :class:`Force` given brings its name and band type.  The scenario's encounter
-    type becomes ``encounter_type``.
-    """
-    kind = EncounterType(encounter_type)
-    bf = scenario.battlefield
-    table = bf.table
-    given = force if isinstance(force, Force) else None
-    figures = list(force.figures if isinstance(force, Force) else force)
-    if not figures:
-        raise IllegalActionError("deploying needs at least one figure in the player's force")
-    ids = [f.id for f in figures]
-    if len(set(ids)) != len(ids):
-        raise IllegalActionError(f"the player's force has repeated figure ids: {ids}")
-    old = bf.player_force()
-    player_id = old.id if old is not None else (given.id if given else "player")
-    others = [f for f in bf.forces if f.id != player_id]
-    clash = {f.id for o in others for f in o.figures} & set(ids)
-    if clash:
-        raise IllegalActionError(f"figure id(s) {sorted(clash)} are already used by another force")
-    roll = dice.roll(1, section=_SECTION.get(kind, "12"), table="Deployment", who="player")
-    section = 7 + (roll.faces[0] - 1) // 2
-    dice.note(roll, f"section {section}")
-    blocked = _blocked(bf)
-    taken: list[tuple[float, float, float]] = [
-        (f.x, f.y, f.radius) for o in others for f in o.figures if f.status.can_act
-    ]
-    placed: list[Figure] = []
-    for fig in figures:
-        spot = _first_spot(table, section, kind, fig.radius, blocked, taken)
-        if spot is None:
-            raise IllegalActionError(
-                f"no room to deploy {fig.name} ({fig.id}) in sections 7-9 for the "
-                f"{encounter_name(kind)}"
-            )
-        taken.append((spot[0], spot[1], fig.radius))
-        placed.append(
-            replace(
-                fig,
-                x=round(spot[0], 3),
-                y=round(spot[1], 3),
-                facing=0.0,
-                status=Status.CARRY_ON,
-                prone=False,
-                fast_moving=False,
-            )
-        )
-    base = given or old
-    player = Force(
-        player_id,
-        base.name if base else "Player",
-        base.band if base else BandType.MILITARY,
-        True,
-        base.colour if base else "#1f5fbf",
-        placed,
-    )
-    forces = [player if f.id == player_id else _copy_force(f) for f in bf.forces]
-    if old is None:
-        forces.insert(0, player)
-    new_bf = Battlefield(bf.table, list(bf.terrain), forces)
-    return replace(
-        scenario,
-        battlefield=new_bf,
-        encounter=replace(scenario.encounter, type=kind),
-    )
-
-
-def _copy_force(force: Force) -> Force:
-    return Force(
-        force.id,
-        force.name,
-        force.band,
-        force.player,
-        force.colour,
-        [replace(f) for f in force.figures],
-    )
-
-
-def _blocked(bf: Battlefield) -> Any:
-    shapes = [
-        f.outline
-        for f in bf.terrain
-        if f.blocks_movement or isinstance(f, Building | CoverObstacle)
-    ]
-    return unary_union(shapes) if shapes else None
-
-
-def _first_spot(
-    table: Any,
-    section: int,
-    kind: EncounterType,
-    radius: float,
-    blocked: Any,
-    taken: list[tuple[float, float, float]],
-) -> tuple[float, float] | None:
-    cx, cy = table.section_centre(section)
-    pitch = 2 * radius + DEPLOY_GAP
-    near_row = table.height * 2 / 3
-    if kind is EncounterType.DEFEND:
-        candidates = [(cx, cy)]
-        rings = int(max(table.width, table.height / 3) / pitch) + 1
-        for ring in range(1, rings + 1):
-            count = max(6, int(2 * math.pi * ring))
-            for k in range(count):
-                ang = 2 * math.pi * k / count
-                candidates.append(
-                    (cx + ring * pitch * math.sin(ang), cy - ring * pitch * math.cos(ang))
-                )
-    else:  # entering from the player's edge: bases on the edge, nearest the section first
-        # (where rock, buildings or walls line the whole edge, the row just inside it,
-        # and so on: as near the edge as the terrain lets them enter)
-        steps = int(table.width / pitch) + 1
-        rows = int(table.height / 3 / pitch) + 1
-        candidates = []
-        for row in range(rows):
-            y = table.height - radius - row * pitch
-            for n in range(steps + 1):
-                for sign in (1, -1) if n else (1,):
-                    candidates.append((cx + sign * n * pitch, y))
-    for x, y in candidates:
-        if not (radius <= x <= table.width - radius and radius <= y <= table.height - radius):
-            continue
-        if y - radius < near_row - 1e-9:
-            continue
-        if any(math.hypot(x - ox, y - oy) < r + radius + 1e-6 for ox, oy, r in taken):
-            continue
-        if blocked is not None and blocked.intersects(Point(x, y).buffer(radius, quad_segs=8)):
-            continue
-        return (x, y)
-    return None
 
 
 # ----------------------------------------------------------------------------
@@ -799,3 +615,23 @@ def _edge_gap(fig: Figure, spot: tuple[float, float]) -> float:
 
 def _num(value: float) -> str:
     return f"{value:.1f}".rstrip("0").rstrip(".")
+
+
+def _start(game: Table) -> None:
+    kind = tracked(game.settings)
+    assert kind is not None
+    game.state["encounter"] = initial_state(kind, solo=game.settings.solo)
+
+
+MODULE = RulesModule(
+    "the encounter's objectives",
+    plays=lambda settings, rules: tracked(settings) is not None,
+    start=_start,
+    over=check_over,
+    activation_end=on_activation_end,
+    pef_resolved=on_pef_resolved,
+    time_up=time_up,
+)
+"""The encounters of 12 (Patrol, Raid, Defend) as a plug-in: only games playing one
+carry its objectives, and the encounter, not "a side has no figure left", says when
+it is over."""

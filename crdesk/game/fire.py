@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from crdesk.errors import CrdeskError, IllegalActionError
-from crdesk.game import adapter, aftermath, buildings, firearms, grenades
+from crdesk.game import adapter, aftermath, buildings, firearms_fire, grenades
 from crdesk.game import wounded as wounds
 from crdesk.game.actions import Fire, fmt_num
 from crdesk.game.records import Frame
@@ -72,7 +72,7 @@ def check_fire(t: Table, shooter: Figure, act: Fire, *, reaction: bool) -> None:
             + " (FD §5)"
         )
     if t.rules.firearms_detail and not stats.blast:
-        firearms.check_fire(t, shooter, act, reaction=reaction)
+        firearms_fire.check_fire(t, shooter, act, reaction=reaction)
     if stats.blast and len(act.targets) != 1:
         raise IllegalActionError(
             f"{stats.name} fires at the spot of one figure, with a blast circle (7.10.5)"
@@ -194,7 +194,7 @@ def volley(
     if t.rules.firearms_detail:  # fire by the weapon's card (FD §5-§8)
         how = verb or ("Rush Shot" if rush else ("returns fire" if cause_of_reaction else "fires"))
         how = how if verb else f"{how} at"
-        firearms.volley(t, shooter, act, rush=rush, how=how, missed_carry_on=missed_carry_on)
+        firearms_fire.volley(t, shooter, act, rush=rush, how=how, missed_carry_on=missed_carry_on)
         return
     specs = [
         adapter.target_spec(tgt, shooter, sight, carrying=wounds.carried(t, tgt.id))

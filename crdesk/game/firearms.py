@@ -66,11 +66,12 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from crdesk.errors import IllegalActionError
-from crdesk.game import adapter, aftermath, wounded
-from crdesk.game.actions import Action, Fire, Indirect, Ready
+from crdesk.game import adapter, aftermath
+from crdesk.game.actions import Action, Indirect, Ready
+from crdesk.game.table import RulesModule
 from crdesk.geometry import movement
 from crdesk.geometry.measure import base_distance, distance_to_point
-from crdesk.model import Figure, Status
+from crdesk.model import Figure
 from crdesk.rules.common import plural
 from crdesk.rules.firearms.ammo import (
     ReadinessResult,
@@ -84,37 +85,21 @@ from crdesk.rules.firearms.ammo import (
 from crdesk.rules.firearms.cards import WeaponCard, figure_card
 from crdesk.rules.firearms.effects import RingFigure, RingsResult, explosive_rings, ring_class
 from crdesk.rules.firearms.fire import (
-    FireOptions,
-    FireTarget,
-    Nearby,
-    PushGeometry,
-    fire_weapon,
-    firing_mode,
     indirect_fire,
     indirect_steps,
-    spread_row,
 )
 from crdesk.rules.firearms.odds import (
     FigureOdds,
-    FirearmsOdds,
     die_hit_chance,
-    fire_weapon_odds,
     rings_odds,
 )
 from crdesk.rules.firearms.tables import (
-    BURST_MODES,
     EXPLOSIVE_RECEIVED_FIRE,
     EXPLOSIVE_RINGS,
-    FA_DICE,
     FA_RANK_BONUS,
-    FA_ROUNDS,
-    ROUNDS_PER_DIE,
-    SINGLE_SHOT_MODES,
     SPOTTER_REACH,
     DamageClass,
     FireMode,
-    Support,
-    buckshot_band,
     fd,
 )
 from crdesk.rules.shooting import TargetSpec, shot_circumstances
@@ -160,6 +145,20 @@ def initial_state(game: Table) -> dict[str, dict[str, Any]]:
     return out
 
 
+def _start(game: Table) -> None:
+    game.state[KEY] = initial_state(game)  # rounds per figure, only then (hashes stay, FD §3)
+
+
+MODULE = RulesModule(
+    "Firearms Detail",
+    plays=lambda settings, rules: bool(rules.firearms_detail),
+    start=_start,
+)
+"""Firearms Detail as a plug-in: the weapons' state from the start of the game; its
+rules hook into fire (7.9), blasts (7.10), reactions (7.8) and reloading through
+the calls the procedures make when ``rules.firearms_detail`` is on."""
+
+
 def weapon_state(game: Table, fig: Figure) -> WeaponState | None:
     """The figure's weapon now (FD §3, §4); None when unarmed or the module is off."""
     if not on(game):
@@ -181,7 +180,8 @@ def can_fire_now(ws: WeaponState, old_school: bool = False) -> bool:
     return any(max_dice(ws, m, old_school=old_school) > 0 for m in ws.card.modes)
 
 
-def _store(game: Table, fid: str, ws: WeaponState) -> None:
+def store(game: Table, fid: str, ws: WeaponState) -> None:
+    """Write the figure's weapon state back into the game state (FD §3)."""
     game.state.setdefault(KEY, {})[fid] = _row(ws)
     empty = not can_fire_now(ws, game.rules.old_school)
     if game.fig(fid).out_of_ammo != empty:
@@ -226,262 +226,20 @@ def modes(game: Table, fig: Figure) -> list[ModeChoice]:
     return out
 
 
-def _activation_of(game: Table, fid: str) -> Frame | None:
+def activation_of(game: Table, fid: str) -> Frame | None:
+    """The activation under way the figure acts in, if any."""
     for frame in reversed(game.frame_stack):
         if frame.kind == "activation" and fid in frame.data["members"]:
             return frame
     return None
 
 
-def _moved(game: Table, fig: Figure) -> bool:
-    frame = _activation_of(game, fig.id)
+def has_moved(game: Table, fig: Figure) -> bool:
+    """Whether the figure moved in its activation or is fast moving: no aiming (FD §5.1)
+    and no supported fire (FD §7)."""
+    frame = activation_of(game, fig.id)
     moved = frame is not None and fig.id in frame.data["moved"]
     return moved or fig.fast_moving
-
-
-def _choose_mode(game: Table, ws: WeaponState, act: Fire) -> FireMode:
-    """The mode the action fires in: the named one, else the current, else the first
-    that can fire (see the module's Interpretations)."""
-    if act.mode:
-        return FireMode(act.mode)
-    old = game.rules.old_school
-    if max_dice(ws, ws.current_mode, old_school=old) > 0:
-        return ws.current_mode
-    for m in ws.card.modes:
-        if max_dice(ws, m, old_school=old) > 0:
-            return m
-    return ws.current_mode
-
-
-def _one_target(ws: WeaponState, mode: FireMode) -> bool:
-    return ws.card.buckshot or mode is FireMode.FA
-
-
-def _targets_fired_at(ws: WeaponState, mode: FireMode, act: Fire) -> tuple[str, ...]:
-    ids = act.target_ids
-    if not act.mode and _one_target(ws, mode):
-        return ids[:1]
-    return ids
-
-
-def _support(act: Fire) -> Support:
-    return Support(act.support) if act.support else Support.NONE
-
-
-def _fire_targets(game: Table, shooter: Figure, ids: tuple[str, ...]) -> list[FireTarget]:
-    """Each target with its range and every other standing figure near it (friend or foe)."""
-    sight = game.sight()
-    standing = [f for f in game.battlefield.figures() if f.status.can_act and f.id != shooter.id]
-    specs = {
-        f.id: adapter.target_spec(f, shooter, sight, carrying=wounded.carried(game, f.id))
-        for f in standing
-    }
-    out = []
-    for tid in ids:
-        t = game.fig(tid)
-        spec = specs.get(tid) or adapter.target_spec(t, shooter, sight)
-        nearby = tuple(Nearby(specs[o.id], base_distance(t, o)) for o in standing if o.id != tid)
-        out.append(FireTarget(spec, sight.distance(shooter.id, tid), nearby))
-    return out
-
-
-def _options(
-    game: Table,
-    shooter: Figure,
-    ws: WeaponState,
-    act: Fire,
-    mode: FireMode,
-    *,
-    rush: bool,
-    with_geometry: bool,
-) -> FireOptions:
-    counts = [n for _, n in act.targets]
-    one_round = mode in SINGLE_SHOT_MODES and not ws.card.buckshot
-    allocation = tuple(counts) if one_round and any(counts) else None
-    geometry = None
-    if with_geometry:
-        geometry = PushGeometry(
-            (shooter.x, shooter.y),
-            {f.id: (f.x, f.y) for f in game.battlefield.figures()},
-            can_push=lambda key, point: _can_stand(game, key, point),
-        )
-    return FireOptions(
-        mode=mode,
-        aim=act.aim,
-        walk_pairs=act.walk,
-        support=_support(act),
-        moved=_moved(game, shooter),
-        fast_moving=shooter.fast_moving,
-        rush_shot=rush,
-        keep_tight_ammo=game.rules.interpretations.fd_keep_tight_ammo,
-        dice_count=sum(allocation) if allocation else None,
-        allocation=allocation,
-        options=game.rules,
-        geometry=geometry,
-        who=shooter.name,
-    )
-
-
-def _can_stand(game: Table, fid: str, point: tuple[float, float]) -> bool:
-    """May the pushed figure be moved straight from where it stands to ``point``?"""
-    fig = game.fig(fid)
-    table = game.battlefield.table
-    r = fig.radius
-    x, y = point
-    if not (r - 1e-9 <= x <= table.width - r + 1e-9 and r - 1e-9 <= y <= table.height - r + 1e-9):
-        return False
-    cost = movement.path_cost(
-        game.battlefield, [(fig.x, fig.y), point], game.rules, index=game.vis.index, radius=r
-    )
-    return cost.allowed
-
-
-# --------------------------------------------------------------------------
-# Judging and firing
-
-
-def check_fire(game: Table, shooter: Figure, act: Fire, *, reaction: bool) -> None:
-    """Refuse a fire action the figure's card or ammunition does not allow, saying why
-    (FD §2-§7); the base game's checks (sight, range, arc) follow in the controller."""
-    ws = weapon_state(game, shooter)
-    if ws is None:
-        return
-    card = ws.card
-    if act.mode and FireMode(act.mode) not in card.modes:
-        have = ", ".join(f"{m.label} ({m.value})" for m in card.modes)
-        raise IllegalActionError(
-            f"{shooter.name}'s {card.name} has no {FireMode(act.mode).label} mode; "
-            f"its card has {have} (FD §2)"
-        )
-    mode = _choose_mode(game, ws, act)
-    n = max_dice(ws, mode, old_school=game.rules.old_school)
-    if n <= 0:
-        for m in modes(game, shooter):
-            if m.mode is mode and m.reason:
-                raise IllegalActionError(f"{shooter.name}'s {m.reason}")
-    if act.aim:
-        if reaction or _activation_of(game, shooter.id) is None:
-            raise IllegalActionError(f"{shooter.name} may aim only when active (FD §5.1)")
-        if _moved(game, shooter):
-            raise IllegalActionError(
-                f"{shooter.name} has moved this activation: aiming needs a figure that does "
-                "not move (FD §5.1)"
-            )
-    if act.support and _moved(game, shooter):
-        raise IllegalActionError(
-            f"{shooter.name} has moved this activation: supported fire ({act.support}) needs "
-            "a shooter that did not move (FD §7)"
-        )
-    if act.aim and act.walk:
-        raise IllegalActionError("aiming is not allowed with walking fire (FD §5.1)")
-    if act.walk and act.walk > 4:
-        raise IllegalActionError("at most 4 pairs may be sacrificed to walk the target (FD §5.2)")
-    counts = [n for _, n in act.targets]
-    if any(counts) and (mode not in SINGLE_SHOT_MODES or card.buckshot):
-        raise IllegalActionError(
-            f"{mode.label} sets its own dice (FD §5, §6): name the targets without dice counts"
-        )
-    if any(counts) and sum(counts) > n:
-        raise IllegalActionError(
-            f"{card.name} on {mode.label} fires {plural(n, 'die', 'dice')} now "
-            f"({plural(ws.rounds, 'round')} left), not {sum(counts)} (FD §3)"
-        )
-    ids = _targets_fired_at(ws, mode, act)
-    placeholder = [FireTarget(adapter.target_spec(game.fig(t), shooter, game.sight())) for t in ids]
-    choice = _options(game, shooter, ws, act, mode, rush=False, with_geometry=False)
-    firing_mode(replace(ws, mode=mode), placeholder, choice)
-
-
-def volley(
-    game: Table,
-    shooter: Figure,
-    act: Fire,
-    *,
-    rush: bool,
-    how: str,
-    missed_carry_on: bool,
-) -> None:
-    """Fire by the weapon's card (FD §5-§8) and queue what follows as the base game's
-    volley does: damage, then the Man Down and Received Fire tests."""
-    ws = weapon_state(game, shooter)
-    assert ws is not None
-    mode = _choose_mode(game, ws, act)
-    ids = _targets_fired_at(ws, mode, act)
-    targets = _fire_targets(game, shooter, ids)
-    choice = _options(game, shooter, ws, act, mode, rush=rush, with_geometry=True)
-    res = fire_weapon(game.roll(), shooter.rep, replace(ws, mode=mode), targets, choice)
-    _store(game, shooter.id, res.ammo.after)
-    names = ", ".join(game.fig(t).name for t in ids)
-    chosen = ", ".join(
-        (["aimed"] if act.aim else [])
-        + ([f"walking {plural(act.walk, 'pair')}"] if act.walk else [])
-        + ([f"supported ({act.support})"] if act.support else [])
-    )
-    said = res.explain()
-    if missed_carry_on:
-        said += " A missed charger takes no Reaction Test, the charge goes on (7.11.2)."
-    involved = [shooter.id, *dict.fromkeys(f.id for f in res.figures)]
-    game.emit(
-        "fire",
-        f"{shooter.name} {how} {names} with {ws.card.name} on {mode.label}"
-        + (f" ({chosen})" if chosen else "")
-        + f": {said}",
-        result=res,
-        section=res.section,
-        figures=involved,
-    )
-    if res.ammo.after.empty:
-        game.emit(
-            "out_of_ammo",
-            f"{shooter.name}'s {ws.card.name} is empty: "
-            + (
-                f"reload with one of {plural(res.ammo.after.spares, 'spare magazine')} (FD §3)."
-                if res.ammo.after.spares
-                else "no spare magazine is left (FD §3)."
-            ),
-            section=fd(3),
-            figures=[shooter.id],
-        )
-    hits: dict[str, list[str]] = {}
-    for f in res.figures:
-        statuses = [d.status.value for d in f.damage if d.status is not None]
-        if f.forced_status is not None:
-            statuses.append(f.forced_status.value)
-        if f.hits and statuses:
-            hits.setdefault(f.id, []).extend(statuses)
-    pushed: list[tuple[str, set[str]]] = []
-    for f in res.figures:
-        kd = f.knockdown
-        if kd is None or not kd.knocked_down or f.id in _down(hits):
-            continue
-        fig = game.fig(f.id)
-        end = kd.push.end if kd.push is not None else (fig.x, fig.y)
-        before = game.sighted_by(f.id)
-        game.battlefield.update_figure(f.id, prone=True, x=end[0], y=end[1])
-        game.emit("knockdown", kd.reason, result=kd, section=fd(8), figures=[f.id])
-        if (end[0], end[1]) != (fig.x, fig.y):
-            pushed.append((f.id, before))
-    for fid, before in pushed:  # pushed into an enemy's sight: In Sight after the fire (7.6.2)
-        game.involuntary_in_sight(fid, before, "is pushed")
-    missed: list[str] = []
-    if not missed_carry_on:
-        missed = list(dict.fromkeys(f.id for f in res.figures if f.received_fire))
-        missed = [m for m in missed if m not in _down(hits)]
-    if missed:
-        names_rf = ", ".join(game.fig(m).name for m in missed)
-        game.emit(
-            "received_fire",
-            f"{names_rf} {'is' if len(missed) == 1 else 'are'} in the line of fire and "
-            f"{'takes' if len(missed) == 1 else 'take'} Received Fire ({fd(5)}, 7.7).",
-            section=fd(5),
-            figures=missed,
-        )
-    aftermath.push_aftermath(game, shooter.id, shooter.rep, hits, missed)
-
-
-def _down(hits: dict[str, list[str]]) -> set[str]:
-    worst = (Status.OUT_OF_THE_FIGHT.value, Status.OBVIOUSLY_DEAD.value)
-    return {fid for fid, statuses in hits.items() if any(s in worst for s in statuses)}
 
 
 # --------------------------------------------------------------------------
@@ -495,7 +253,7 @@ def spend_blast_round(game: Table, shooter: Figure) -> None:
     if ws is None or ws.rounds <= 0:
         return
     res = spend_rounds(ws, ws.current_mode, 1)
-    _store(game, shooter.id, res.after)
+    store(game, shooter.id, res.after)
     game.emit(
         "magazine",
         f"{shooter.name}: {res.explain()}",
@@ -665,7 +423,7 @@ def apply_action(game: Table, frame: Frame, act: Action) -> None:
     res = _ready_weapon(game, frame, fig)
     d = frame.data
     d["used"][fig.id] = float(d["used"][fig.id]) + res.movement_spent
-    _store(game, fig.id, res.after)
+    store(game, fig.id, res.after)
     game.emit(
         "ready_weapon", f"{fig.name}: {res.reason}", result=res, section=fd(4), figures=[fig.id]
     )
@@ -783,7 +541,7 @@ def _indirect(game: Table, frame: Frame, fig: Figure, spot: tuple[float, float])
         options=game.rules,
         who=fig.name,
     )
-    _store(game, fig.id, res.ammo.after)
+    store(game, fig.id, res.ammo.after)
     where = f"({spot[0]:.1f}, {spot[1]:.1f})"
     if helper is None:
         radio = " or on the radio" if game.rules.interpretations.fd_spotter_by_radio else ""
@@ -876,7 +634,7 @@ def indirect_problem(game: Table, fig: Figure) -> str | None:
     spot's own checks -- range, sight -- are :meth:`Game.legal`'s)."""
     if not on(game):
         return "Indirect fire (FD §10) is for the Firearms Detail rules, off in this scenario"
-    frame = _activation_of(game, fig.id)
+    frame = activation_of(game, fig.id)
     if frame is None:
         return f"{fig.name} is not in the active group"
     return _indirect_shooter_why(game, frame, fig)
@@ -909,7 +667,7 @@ def do_reload(game: Table, fid: str) -> None:
     ws = weapon_state(game, fig)
     assert ws is not None
     res = reload(ws)
-    _store(game, fid, res.after)
+    store(game, fid, res.after)
     game.emit("magazine", f"{fig.name}: {res.reason}", result=res, section=fd(3), figures=[fid])
 
 
@@ -921,94 +679,38 @@ def start_activation(game: Table, members: list[str]) -> None:
         if ws is None or ws.ready:
             continue
         res = start_of_activation(ws)
-        _store(game, fid, res.after)
+        store(game, fid, res.after)
         game.emit("ready_weapon", f"{fig.name}: {res.reason}", section=fd(4), figures=[fid])
-
-
-# --------------------------------------------------------------------------
-# What the play mode shows
-
-
-def plan(game: Table, shooter: Figure, act: Fire) -> str:
-    """How the firing's dice go, in one sentence (FD §5, §6): the fire dialog's header,
-    which must not say "share N dice among the enemies" of a Full Auto volley or a
-    buckshot shell, whose dice the rules give out."""
-    ws = weapon_state(game, shooter)
-    if ws is None:
-        raise IllegalActionError(f"{shooter.name} has no weapon card (Firearms Detail is off)")
-    mode = _choose_mode(game, ws, act)
-    first = game.fig(act.target_ids[0])
-    away = game.sight().distance(shooter.id, first.id)
-    if ws.card.buckshot:
-        band = buckshot_band(away)
-        return (
-            f'one buckshot shell (1 round) at {first.name} ({away:.1f}" away): '
-            f"{plural(band.figures, 'figure')} in the spread, {band.words} (FD §6)"
-        )
-    n = max_dice(ws, mode, old_school=game.rules.old_school)
-    if mode is FireMode.FA:
-        _, row = spread_row(away, _support(act))
-        rolled = FA_DICE - 2 * act.walk
-        on_primary = min(row.primary_dice, rolled)
-        walked = f", {2 * act.walk} sacrificed to walk the target" if act.walk else ""
-        return (
-            f"one Full Auto volley, {FA_DICE} dice ({FA_ROUNDS} rounds){walked}: {on_primary} "
-            f'on {first.name} ({away:.1f}" away), the other {rolled - on_primary} on the '
-            f'figures within {row.spread:g}" of {first.name}, friend or foe, nearest first '
-            f"({fd(5)})"
-        )
-    if mode in BURST_MODES:
-        per = ROUNDS_PER_DIE[mode]
-        return (
-            f"{mode.label}: up to {plural(n, 'burst')} ({per} rounds each), one per target; "
-            f'a burst that misses may fall on the nearest figure within 1" ({fd(5)})'
-        )
-    return (
-        f"{mode.label}: up to {plural(n, 'die', 'dice')}, one round each, shared among "
-        f"the targets in the arc of fire (7.9.7-7.9.9, {fd(3)})"
-    )
-
-
-def odds(game: Table, shooter: Figure, act: Fire) -> FirearmsOdds:
-    """The exact odds per die of this fire action (FD §11), as it would be fired now."""
-    ws = weapon_state(game, shooter)
-    if ws is None:
-        raise IllegalActionError(f"{shooter.name} has no weapon card (Firearms Detail is off)")
-    mode = _choose_mode(game, ws, act)
-    ids = _targets_fired_at(ws, mode, act)
-    targets = _fire_targets(game, shooter, ids)
-    choice = _options(game, shooter, ws, act, mode, rush=False, with_geometry=False)
-    return fire_weapon_odds(shooter.rep, replace(ws, mode=mode), targets, choice)
 
 
 __all__ = [
     "KEY",
+    "MODULE",
     "IndirectPlan",
     "ModeChoice",
     "WeaponPanel",
     "accepts",
+    "activation_of",
     "activation_options",
     "apply_action",
     "blast",
     "card_of",
     "check_action",
-    "check_fire",
     "do_reload",
     "full_auto_rank",
     "handles",
+    "has_moved",
     "indirect_plan",
     "indirect_problem",
     "initial_state",
     "may_reload",
     "modes",
-    "odds",
     "on",
     "panel",
-    "plan",
     "reload_problem",
     "spotter",
     "start_activation",
-    "volley",
+    "store",
     "weapon_state",
 ]
 
@@ -1048,8 +750,8 @@ def panel(game: Table, fig: Figure) -> WeaponPanel | None:
     ws = weapon_state(game, fig)
     if ws is None:
         return None
-    moved = _moved(game, fig)
-    active = _activation_of(game, fig.id) is not None
+    moved = has_moved(game, fig)
+    active = activation_of(game, fig.id) is not None
     aim = None
     if FireMode.FA not in ws.card.modes:
         aim = f"{ws.card.name} has no Full Auto: aiming is for Full Auto (FD §5.1)"

@@ -41,24 +41,14 @@ import shapely
 from shapely.geometry.base import BaseGeometry
 
 from crdesk.game import buildings as building_rules
-from crdesk.game import duck_back, encounter
+from crdesk.game import duck_back
 from crdesk.game.actions import Point2, fmt_num
-from crdesk.game.table import Table
+from crdesk.game.table import RulesModule, Table
 from crdesk.geometry import movement
 from crdesk.geometry.measure import bearing
-from crdesk.model import BandType, Building, CoverObstacle, Figure, Role, WeaponCode
+from crdesk.model import Building, CoverObstacle, Figure, Role, WeaponCode
 from crdesk.rules.pef import enemy_reps, pef_move, pef_resolve, place_pef
-from crdesk.tables import PEF_REP, PefResolution
-
-PEF_WEAPONS: dict[BandType, tuple[WeaponCode, ...]] = {
-    BandType.MILITARY: (WeaponCode.AR, WeaponCode.AR, WeaponCode.AR, WeaponCode.SAW),
-    BandType.GUERILLA: (WeaponCode.AR,),
-    BandType.MILITIA: (WeaponCode.AR, WeaponCode.BAR),
-    BandType.GANGER: (WeaponCode.P, WeaponCode.SG),
-    BandType.POLICE: (WeaponCode.P, WeaponCode.SG, WeaponCode.SMG),
-}
-"""Weapons of contacted enemies by band type (11.3, 6.1.1's defaults), cycled through
-the group in order: Military one SAW per four."""
+from crdesk.tables import BAND_WEAPONS, PEF_REP, PefResolution
 
 
 def spot_free(t: Table, spot: Point2, radius: float = 0.5) -> bool:
@@ -505,19 +495,20 @@ def resolve_pef(
     if res.outcome is PefResolution.CONTACT:
         flags["contacts"] += 1
         generate_enemies(t, pef, res.enemy_size, t.fig(viewer))
-    if "encounter" in t.state:  # 12.2.6 / 12.3.6
-        encounter.on_pef_resolved(t, pef, res.outcome)
+    for module in t.modules:  # the encounter's objectives (12.2.6, 12.3.6)
+        if module.pef_resolved is not None:
+            module.pef_resolved(t, pef, res.outcome)
 
 
 def generate_enemies(t: Table, pef: dict[str, Any], size: int, viewer: Figure) -> None:
     """The contacted group (11.3): ``size`` figures of the encounter's enemy band
     (default the non-player force's), Reps from its Recruiting column, weapons by
-    band (:data:`PEF_WEAPONS`, cycled), all Grunts (the Leader is the highest Rep),
+    band (:data:`crdesk.tables.BAND_WEAPONS`, cycled), all Grunts (the Leader is the highest Rep),
     on free spots around where the PEF stood, facing the figure that saw it."""
     side = t.np_side()
     band = t.scenario.encounter.enemy_band or t.battlefield.force(side).band
     reps = enemy_reps(t.roll(), band, size)
-    weapons = PEF_WEAPONS.get(band, (WeaponCode.AR,))
+    weapons = BAND_WEAPONS.get(band, (WeaponCode.AR,))
     centre: Point2 = (pef["x"], pef["y"])
     rings = [centre] + [
         (centre[0] + r * math.sin(math.radians(a)), centre[1] - r * math.cos(math.radians(a)))
@@ -553,3 +544,19 @@ def generate_enemies(t: Table, pef: dict[str, Any], size: int, viewer: Figure) -
         section="11.3",
         figures=added,
     )
+
+
+def _start(t: Table) -> None:
+    # only solo games carry PEF state, so other games' state hashes stay as they were
+    t.state["pefs"] = []
+    t.state["pef"] = {"placed": False, "lowest_two": False, "contacts": 0}
+
+
+MODULE = RulesModule(
+    "solo play's PEFs",
+    plays=lambda settings, rules: bool(settings.solo),
+    start=_start,
+    watch=watch_pefs,
+)
+"""Solo play (11) as a plug-in: the PEFs' state from the start, and between frames
+every PEF a player figure sees is resolved (11.3)."""

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from crdesk.game.actions import Action, Point2
 from crdesk.game.records import Event
+from crdesk.game.table import Table
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,3 +67,19 @@ class Preview:
         if self.needs_dice is not None:
             return "stops for a test"
         return None
+
+
+def sightings_of(t: Table, events: tuple[Event, ...]) -> tuple[Sighting, ...]:
+    """Who came into sight of whom on a previewed move: the In Sight stops (7.6) among
+    ``events``, each the right way round (the mover sees the enemy, or is seen)."""
+    found: list[Sighting] = []
+    for event in events:
+        if event.kind == "move" and event.section == "7.6" and event.figures:
+            mover = event.figures[0]
+            row = t.vis.row(mover)
+            where = {fid: j for j, fid in enumerate(row.ids)}
+            for enemy in event.figures[1:]:
+                j = where.get(enemy)
+                a, b = (mover, enemy) if j is not None and row.sees[j] else (enemy, mover)
+                found.append(Sighting(a, b, t.fig(a).name, t.fig(b).name))
+    return tuple(found)

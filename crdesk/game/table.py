@@ -15,7 +15,7 @@ game's log; *alive* means able to act (not Out of the Fight, dead, gone).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from crdesk.model import Battlefield, Figure, Scenario
     from crdesk.options import RulesOptions
     from crdesk.rules.common import RuleResult
+    from crdesk.tables import PefResolution
     from crdesk.visibility import VisibilityService
 
 
@@ -60,6 +61,10 @@ class Table(Protocol):
     memo: dict[str, Any]
     """The procedures' caches between steps, keyed by what they depend on; never
     part of the state (a fork starts without them)."""
+    modules: tuple[RulesModule, ...]
+    """The optional rules modules this game plays with (solo PEFs, an encounter's
+    objectives, Firearms Detail), in the registry's order
+    (:data:`crdesk.game.procedures.MODULES`)."""
 
     @property
     def turn(self) -> int:
@@ -195,3 +200,31 @@ class Procedure:
     decide: Callable[[Table, Frame], Decision] | None = None
     check: Callable[[Table, Frame, Action], None] | None = None
     apply: Callable[[Table, Frame, Action], None] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RulesModule:
+    """An optional part of the rules a game may play with -- the solo game's PEFs (11),
+    an encounter's objectives (12), Firearms Detail -- as a plug-in of the procedures.
+
+    ``plays`` says from the game's settings and rules options whether a game plays
+    with it (fixed for the game).  The hooks, each optional, are called by the
+    procedures at fixed points, for the modules in play only (:attr:`Table.modules`):
+    ``start`` adds the module's part of the game state when the game is made (so a
+    game without the module keeps its state, and its hash, as they were);
+    ``watch`` does automatic work between frames (True when it did some);
+    ``over`` decides whether the encounter has ended (instead of "a side has no
+    figure left"); ``activation_end`` hears that a group ended its activation
+    (side, members); ``pef_resolved`` that a PEF was resolved (the PEF, the
+    outcome); ``time_up`` ends the encounter at the turn limit (the last turn).
+    A module never reaches into the controller: it plays on the :class:`Table`.
+    """
+
+    name: str
+    plays: Callable[[GameSettings, RulesOptions], bool]
+    start: Callable[[Table], None] | None = None
+    watch: Callable[[Table], bool] | None = None
+    over: Callable[[Table], bool] | None = None
+    activation_end: Callable[[Table, str, Sequence[str]], None] | None = None
+    pef_resolved: Callable[[Table, dict[str, Any], PefResolution], None] | None = None
+    time_up: Callable[[Table, int], None] | None = None

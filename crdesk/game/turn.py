@@ -10,7 +10,7 @@ from typing import Any
 
 import networkx as nx
 
-from crdesk.game import adapter, duck_back, encounter, firearms
+from crdesk.game import adapter, duck_back, firearms
 from crdesk.game import pefs as pef_rules
 from crdesk.game.actions import Action, Activate, Pass
 from crdesk.game.records import Decision, Frame
@@ -101,8 +101,9 @@ def end_turn(t: Table, frame: Frame) -> None:
         fired_from={},
     )
     if t.settings.max_turns is not None and turn >= t.settings.max_turns:
-        if "encounter" in t.state:
-            encounter.time_up(t, turn)  # not won: the campaign goes on as after a loss
+        ender = next((m.time_up for m in t.modules if m.time_up is not None), None)
+        if ender is not None:
+            ender(t, turn)  # an encounter not won: the campaign goes on as after a loss
         else:
             played = f"{turn} turn{'' if turn == 1 else 's'} played"
             t.end(None, f"{played}, the turn limit")

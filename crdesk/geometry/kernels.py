@@ -15,8 +15,8 @@ an outline blocks; no contact at all leaves the line open; anything else (an
 end inside woods or a building, an exact touch) is *deferred* to the exact
 GEOS rules.  Property tests run both routes on random tables and compare.
 
-The engine uses them once :func:`crdesk.geometry.los.warm_up` (in the GUI,
-:func:`~crdesk.geometry.los.warm_up_in_background`) has compiled them; until then, and without
+The engine uses them once :func:`crdesk.geometry.warmup.warm_up` (in the GUI,
+:func:`~crdesk.geometry.warmup.warm_up_in_background`) has compiled them; until then, and without
 numba or with ``CRDESK_NO_JIT=1`` in the environment, it keeps its numpy
 route.  Compiled code is cached on disk: the first run after an install
 compiles for 15-30 seconds on one core (the GUI does it in the background),
@@ -1173,7 +1173,7 @@ def nav_relax(field: Any, cost: Any, cell: float) -> None:
     values (inf elsewhere); a step from cell u to its neighbour v costs
     ``step * (cost[v] + cost[u]) / 2`` (``step`` 1 or 1.414 cells).  Sweeps forwards
     and backwards until nothing changes -- the same fixpoint, to the last bit, as the
-    whole-array relaxation of :func:`crdesk.game.objective._nav_field` (each value is
+    whole-array relaxation of :func:`crdesk.ai.navigation._nav_field` (each value is
     the least over paths of the same sums, and adding is monotone), in a few sweeps."""
     rows, cols = field.shape
     straight = math.hypot(1, 0) * cell
@@ -1289,7 +1289,7 @@ def prepare(exercise: Callable[[], None]) -> bool:
     """Compile the kernels, run ``exercise`` on them, and let the engine use them; waits
     for a compile under way.  True when they are ready.
 
-    ``exercise`` is the sight engine's sample table (:func:`crdesk.geometry.los.warm_up`),
+    ``exercise`` is the sight engine's sample table (:func:`crdesk.geometry.warmup.warm_up`),
     which calls every kernel with the argument types the engine passes, so nothing
     compiles again later; it lives with the engine, which this module never imports.
     """
@@ -1319,7 +1319,7 @@ def usable() -> bool:
     Nothing compiles implicitly: a one-shot command (``crdesk los``) is done on
     the numpy route long before numba would be, while the GUI, the tests and
     the benchmarks -- which judge sight thousands of times -- warm up first
-    (:func:`crdesk.geometry.los.warm_up`).
+    (:func:`crdesk.geometry.warmup.warm_up`).
     Inside :func:`pinned` the answer is the pinned route's (kernels only if ready).
     """
     route = getattr(_pin, "route", None)

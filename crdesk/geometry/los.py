@@ -35,7 +35,8 @@ query run the same rules:
   night/weather distance; terrain along the line (nearest the viewer first);
   other figures' bases.
 
-Speed (issue 4): once :func:`warm_up` has compiled the :mod:`~crdesk.geometry.kernels`,
+Speed (issue 4): once :func:`crdesk.geometry.warmup.warm_up` has compiled the
+:mod:`~crdesk.geometry.kernels`,
 :func:`evaluate` (and the base rechecks and figure places the visibility
 service needs) runs as compiled loops doing the same tests line by line; GEOS
 then settles only what they leave (an exact touch).  The numpy route below
@@ -72,11 +73,11 @@ from shapely.geometry import LineString
 
 from crdesk.geometry import kernels
 from crdesk.geometry.terrain_index import (
-    _NOWHERE,
     AT_OPENING,
     CREST_BAND,
     EDGE_BAND,
     GRAZE,
+    NOWHERE,
     Bools,
     Floats,
     Ints,
@@ -140,24 +141,9 @@ SAMPLE_FRACTION = 0.5
 
 def compiled_route() -> bool:
     """Whether sight is judged by the compiled kernels now (else by the numpy route):
-    switched on here, warmed up (:func:`warm_up`), not pinned off for this thread."""
+    switched on here, warmed up (:func:`crdesk.geometry.warmup.warm_up`), not pinned off
+    for this thread."""
     return USE_KERNELS and kernels.usable()
-
-
-def warm_up() -> bool:
-    """Compile the sight kernels now (waiting for a compile under way) and run them once
-    on a small table; True when they are ready (the engine then uses them:
-    :func:`compiled_route`)."""
-    return kernels.prepare(_run_kernels_once)
-
-
-def warm_up_in_background() -> None:
-    """:func:`warm_up` on a daemon thread; until it is done sight stays on numpy.
-
-    The GUI calls this at start, so that the first run after an install does not
-    freeze the window while numba compiles.
-    """
-    kernels.prepare_in_background(_run_kernels_once)
 
 
 _REASON_TEXT = {
@@ -397,7 +383,7 @@ def _derive(places: Sequence[Place]) -> _Derived:
         np.full((n, max([len(p.deep) for p in places] + [1])), -9, dtype=np.int64),
     )
     for k, p in enumerate(places):
-        if p is not _NOWHERE:
+        if p is not NOWHERE:
             out.fill(k, p)
     return out
 
@@ -457,7 +443,7 @@ def viewpoints(
             [f.status is not _GONE for f in figs] + [True] * len(extra_points),
             bool,
         ),
-        places=_places(index, x, y, r, rules),
+        places=locate_places(index, x, y, r, rules),
     )
 
 
@@ -488,7 +474,7 @@ def probe_viewpoints(
         moving=np.full(n, bool(moving or figure.fast_moving)),
         lit=np.zeros(n, dtype=bool),
         present=np.full(n, figure.status is not _GONE),
-        places=_places(index, x, y, r, rules),
+        places=locate_places(index, x, y, r, rules),
     )
 
 
@@ -546,7 +532,7 @@ PLACE_CACHE_LIMIT = 20_000
 """Remembered figure places per terrain index (dragging adds one per mouse move)."""
 
 
-def _places(
+def locate_places(
     index: TerrainIndex, x: Floats, y: Floats, r: Floats, rules: RulesOptions
 ) -> list[Place]:
     """:func:`locate_many`, remembering each base's place on the index (same terrain, same
@@ -560,7 +546,7 @@ def _places(
     out: list[Place | None] = [cache.get(k) for k in keys]
     miss = [k for k, p in enumerate(out) if p is None]
     if miss:
-        locate = _locate_compiled if compiled_route() else locate_many
+        locate = locate_compiled if compiled_route() else locate_many
         found = locate(index, x[miss], y[miss], r[miss], rules)
         for k, place in zip(miss, found, strict=True):
             out[k] = place
@@ -989,7 +975,7 @@ def _kernel_terrain(index: TerrainIndex) -> tuple[Any, ...]:
             _kind_codes(index).astype(np.int64),
             _ROLE_CODE.astype(np.int64),
             np.array([k in index.convex for k in range(len(index.features))], dtype=bool),
-            *_edge_table(
+            *edge_table(
                 [
                     index.woods_core(k) if k in index.woods else None
                     for k in range(len(index.features))
@@ -1007,7 +993,7 @@ _NEVER_BOX = np.array([np.inf, np.inf, -np.inf, -np.inf])
 """A bounding box that meets nothing (for a missing or empty geometry)."""
 
 
-def _edge_table(geoms: Sequence[object | None]) -> tuple[Floats, Floats, Ints, Ints]:
+def edge_table(geoms: Sequence[object | None]) -> tuple[Floats, Floats, Ints, Ints]:
     """Bounds, edges (x1, y1, x2, y2), first edge and edge count of each geometry's rings or
     lines, for the kernels; None or an empty geometry has no edges and a box meeting nothing."""
     n = len(geoms)
@@ -1030,10 +1016,10 @@ def _kernel_places(index: TerrainIndex) -> tuple[Any, ...]:
     cached = index.cache.get("kernel_places")
     if cached is None:
         n = len(index.features)
-        o_box, o_seg, o_start, o_count = _edge_table(index.outlines)
+        o_box, o_seg, o_start, o_count = edge_table(index.outlines)
         rings = [shapely.get_exterior_ring(o) for o in index.outlines]
-        _box, x_seg, x_start, x_count = _edge_table(rings)
-        _box, c_seg, c_start, c_count = _edge_table([index.crests.get(f) for f in range(n)])
+        _box, x_seg, x_start, x_count = edge_table(rings)
+        _box, c_seg, c_start, c_count = edge_table([index.crests.get(f) for f in range(n)])
         kind = np.zeros(n, dtype=np.int64)
         for f, k in enumerate(index.kinds):
             kind[f] = (
@@ -1063,7 +1049,7 @@ LOCATE_TOLERANCE = 1e-9
 """Inches: a distance this close to a limit it is compared with is left to GEOS."""
 
 
-def _locate_compiled(
+def locate_compiled(
     index: TerrainIndex, xs: Floats, ys: Floats, radii: Floats, rules: RulesOptions
 ) -> list[Place]:
     """:func:`locate_many` by :func:`kernels.locate_points`; bases at a limit (a centre on
@@ -1091,7 +1077,7 @@ def _locate_compiled(
         openings,
         defer,
     )
-    out: list[Place] = [_NOWHERE] * n
+    out: list[Place] = [NOWHERE] * n
     rows, feats = np.nonzero(flags)
     hits: dict[int, list[tuple[int, int]]] = {}
     for k, ff, bits in zip(rows.tolist(), feats.tolist(), flags[rows, feats].tolist(), strict=True):
@@ -1163,7 +1149,7 @@ def _kernel_walls(index: TerrainIndex, vp: Viewpoints) -> tuple[Floats, Ints, In
     vp._walls = (table, wall)
     if grew or table.arrays is None:
         order = sorted(keys, key=keys.__getitem__)
-        _box, seg, start, count = _edge_table([walls(index, b, at) for b, at in order])
+        _box, seg, start, count = edge_table([walls(index, b, at) for b, at in order])
         table.arrays = (seg, start, count)
     seg, start, count = table.arrays
     return seg, start, count, wall
@@ -2059,10 +2045,12 @@ def explain(index: TerrainIndex, vp: Viewpoints, v: int, t: int, rules: RulesOpt
     )
 
 
-def _run_kernels_once() -> None:
-    """Call every kernel, through the engine, on two figures and a wood: numba compiles
-    (or loads from its cache) each one for the argument types the engine passes, so a
-    game or a dragged figure never waits for a compile (:func:`warm_up`)."""
+def exercise_kernels() -> None:
+    """Call every sight kernel, through the engine, on two figures and a wood: numba
+    compiles (or loads from its cache) each one for the argument types the engine
+    passes, so a game or a dragged figure never waits for a compile
+    (:func:`crdesk.geometry.warmup.warm_up` runs this with the movement kernels'
+    exercise)."""
     from shapely.geometry import Polygon
 
     from crdesk.model import Force, Table, TerrainFeature
@@ -2081,7 +2069,7 @@ def _run_kernels_once() -> None:
     pair = np.array([0], dtype=np.int64), np.array([1], dtype=np.int64)
     vp = viewpoints(bf, index, rules)
     _evaluate_compiled(index, vp, *pair, rules)
-    _locate_compiled(index, vp.x, vp.y, vp.r, rules)
+    locate_compiled(index, vp.x, vp.y, vp.r, rules)
     n = len(vp)
     view = (vp.x, vp.y, vp.r, vp.fx, vp.fy, vp.blocks)
     square = [np.zeros((n, n), dtype=np.bool_) for _ in range(7)]
@@ -2106,9 +2094,3 @@ def _run_kernels_once() -> None:
     )
     targets = (*square, np.zeros((n, n)), np.zeros((n, n, 3), dtype=np.int8))
     kernels.store_pairs(verdicts, 0, (*targets, np.zeros((n, n), dtype=np.bool_)))
-    # the AIs' straight moves (movement sits above this module: imported here, late)
-    from crdesk.geometry import movement
-
-    ends = [(9.0, 9.0), (2.0, 11.0)]
-    rays = shapely.linestrings([[(2.0, 2.0), e] for e in ends])
-    movement._rays_reach_compiled(bf, index, (2.0, 2.0), ends, rays, 6.0, 0.5)

@@ -27,8 +27,8 @@ from shapely.geometry.base import BaseGeometry
 from crdesk.geometry import kernels, los
 from crdesk.geometry.los import CODE, CoverKind, Reason, Viewpoints, cover_reasons, evaluate
 from crdesk.geometry.terrain_index import (
-    _NOWHERE,
     GRAZE,
+    NOWHERE,
     Bools,
     Floats,
     Ints,
@@ -416,6 +416,27 @@ _STOPPED_BY: tuple[str | None, ...] = (None, "wall", "impassable", "edge", "allo
 """Reach.stopped_by for the kernels' STOP_* codes."""
 
 
+def exercise_kernels() -> None:
+    """Walk two rays through the compiled ray kernel on a small table with a wood, so
+    the AIs' straight moves never wait for a compile
+    (:func:`crdesk.geometry.warmup.warm_up` runs this after the sight kernels')."""
+    from crdesk.model import Force, Table, TerrainFeature
+
+    wood = TerrainFeature("w", K.WOODS, "w", Polygon([(4, 4), (8, 4), (8, 8), (4, 8)]))
+    bf = Battlefield(Table(12, 12), [wood], [])
+    bf.add_force(
+        Force(
+            "a",
+            "A",
+            figures=[Figure("f1", "f1", rep=4, x=2, y=2), Figure("f2", "f2", rep=4, x=9, y=9)],
+        )
+    )
+    index = build_index(bf, RulesOptions())
+    ends = [(9.0, 9.0), (2.0, 11.0)]
+    rays = shapely.linestrings([[(2.0, 2.0), e] for e in ends])
+    _rays_reach_compiled(bf, index, (2.0, 2.0), ends, rays, 6.0, 0.5)
+
+
 def _rays_reach_compiled(
     battlefield: Battlefield,
     index: TerrainIndex,
@@ -542,7 +563,7 @@ def _ray_tables(index: TerrainIndex, radius: float) -> tuple[Any, ...]:
     def edges(geoms: Sequence[BaseGeometry | None]) -> tuple[Floats, Ints, Ints, Ints]:
         """Edges, first edge, edge count, and how many of them are the exterior's (the
         boundary lists the exterior ring first)."""
-        _box, seg, start, count = los._edge_table(geoms)
+        _box, seg, start, count = los.edge_table(geoms)
         ext = [
             len(g.exterior.coords) - 1 if isinstance(g, Polygon) and not g.is_empty else 0
             for g in geoms
@@ -924,7 +945,7 @@ def _locate_spots(
     near = np.unique(hits)
     if len(near) * 4 >= n * 3:
         return locate_many(index, xs, ys, radii, rules, reach=reach)
-    out = [_NOWHERE] * n
+    out = [NOWHERE] * n
     found = locate_many(index, xs[near], ys[near], radii[near], rules, reach=reach)
     for k, place in zip(near.tolist(), found, strict=True):
         out[k] = place
@@ -990,7 +1011,7 @@ def nearest_cover(
     order, dist_sorted = cand[rank], dist_all[rank]
     grown, walls_grown = _duck_solids(index, r)
     compiled = los.compiled_route()
-    locate_all = los._locate_compiled if compiled else _locate_spots
+    locate_all = los.locate_compiled if compiled else _locate_spots
     threat_place = locate_all(
         index, np.array([threat[0]], dtype=np.float64), np.array([threat[1]]), np.zeros(1), calm
     )[0]
@@ -1127,7 +1148,7 @@ def _spot_sight(
     r = np.array([f.radius for f in figures] + [0.0] * m, dtype=np.float64)
     # one batched lookup, remembered on the index: the same figures and PEF spots are
     # asked about after every step
-    places = los._places(index, x, y, r, rules)
+    places = los.locate_places(index, x, y, r, rules)
     vp = Viewpoints(
         ids=[f.id for f in figures] + [f"@spot{k}" for k in range(m)],
         x=x,

@@ -490,12 +490,12 @@ def locate_many(
             impassable=impassable[k],
         )
         if k in found
-        else _NOWHERE
+        else NOWHERE
         for k in range(n)
     ]
 
 
-_NOWHERE = Place()
+NOWHERE = Place()
 """The place of a base near no feature (shared: places are immutable)."""
 
 

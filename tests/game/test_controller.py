@@ -396,9 +396,9 @@ def test_a_carrier_fires_with_the_rush_shot_penalty_and_counts_as_in_cover() -> 
 
 
 def test_a_game_keeps_the_sight_route_it_started_on(monkeypatch: pytest.MonkeyPatch) -> None:
-    from crdesk.geometry import kernels, los
+    from crdesk.geometry import kernels, los, warmup
 
-    if not los.warm_up():
+    if not warmup.warm_up():
         pytest.skip("the compiled sight kernels are not available here")
     with kernels.pinned(False):
         assert not kernels.usable()

@@ -17,11 +17,8 @@ from crdesk.cli import main
 from crdesk.dice import CounterDice, ScriptedDice
 from crdesk.errors import IllegalActionError
 from crdesk.game import Game
-from crdesk.game.encounter import (
-    default_band,
-    deploy,
-    next_encounter,
-)
+from crdesk.game.deployment import default_band, deploy
+from crdesk.game.encounter import next_encounter
 from crdesk.game.savefile import load_game, save_game
 from crdesk.game.settings import GameSettings
 from crdesk.model import BandType, EncounterType, Role, Status, WeaponCode
@@ -100,8 +97,8 @@ def test_free_play_has_no_next_encounter() -> None:
 
 
 def test_the_turn_limit_is_no_win_and_the_campaign_goes_on_as_after_a_loss() -> None:
-    from crdesk.game.policy import BookPolicy, play_policies
-    from crdesk.solo import SoloEnemyPolicy
+    from crdesk.ai.enemy import SoloEnemyPolicy
+    from crdesk.ai.policy import BookPolicy, play_policies
 
     case = json.loads((DATA / "encounter_patrol_lost.json").read_text())
     settings = GameSettings(solo=True, encounter="patrol", max_turns=1)

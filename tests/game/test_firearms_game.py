@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from crdesk.errors import IllegalActionError
-from crdesk.game import Game, adapter, firearms
+from crdesk.game import Game, firearms, firearms_view
 from crdesk.game.actions import DiceFaces
 from crdesk.rules.firearms.tables import FireMode
 from tests.game.games import scenario
@@ -54,8 +54,8 @@ def test_with_the_switch_off_modes_are_refused_and_the_state_has_no_weapons() ->
     assert why is not None and "Firearms Detail rules, off in this scenario" in why
     assert "weapons" not in game.state_document()["game"]
     assert game.legal("fire p1 at e1") is None
-    assert adapter.weapon_panel(game, "p1") is None
-    assert adapter.rounds_left(game, "p1") is None
+    assert firearms_view.weapon_panel(game, "p1") is None
+    assert firearms_view.rounds_left(game, "p1") is None
 
 
 @pytest.mark.parametrize(
@@ -83,30 +83,30 @@ def test_aiming_and_support_need_a_shooter_that_did_not_move() -> None:
     game.play("move p1 12,19")
     assert "has moved this activation" in (game.legal("fire p1 at e1 mode FA aim") or "")
     assert "has moved this activation" in (game.legal("fire p1 at e1 support bipod") or "")
-    panel = adapter.weapon_panel(game, "p1")
+    panel = firearms_view.weapon_panel(game, "p1")
     assert panel is not None and panel.aim is not None and "moved" in panel.aim
 
 
 def test_the_adapter_gives_the_card_modes_and_rounds_and_the_rounds_are_game_state() -> None:
     game = _game(True)
-    panel = adapter.weapon_panel(game, "p1")
+    panel = firearms_view.weapon_panel(game, "p1")
     assert panel is not None
     assert [m.mode for m in panel.modes] == [FireMode.SEMI, FireMode.RB3, FireMode.FA]
     assert [m.dice for m in panel.modes] == [3, 3, 10]
     assert panel.rounds == 30 and panel.spares == 3 and panel.aim is None
     assert panel.summary.startswith("Assault Rifle (AR), Semi: 30/30 rounds, 3 spare magazines")
-    odds = adapter.firearms_odds(game, "fire p1 at e1 mode FA aim")
+    odds = firearms_view.firearms_odds(game, "fire p1 at e1 mode FA aim")
     assert odds.explain()
     before = game.state_hash()
     # ten fire dice all missing (1s), then Knuckles' Received Fire test
     game.play("fire p1 at e1 mode FA", faces=[1] * 10 + [6, 6])
-    assert adapter.rounds_left(game, "p1") == 20
-    modes = {m.mode: m for m in adapter.fire_modes(game, "p1")}
+    assert firearms_view.rounds_left(game, "p1") == 20
+    modes = {m.mode: m for m in firearms_view.fire_modes(game, "p1")}
     assert modes[FireMode.FA].dice == 10
     # the rounds are game state: the game before the volley, replayed, holds them all
     back = Game.replay(game.scenario, game.history[:-1], dice="manual", settings=game.settings)
     assert back.state_hash() == before
-    assert adapter.rounds_left(back, "p1") == 30
+    assert firearms_view.rounds_left(back, "p1") == 30
 
 
 @pytest.mark.parametrize(
@@ -158,7 +158,7 @@ def _rocket_game(on: bool = True) -> Game:
 
 def test_a_rocket_on_target_bursts_in_rings_and_spends_the_launchers_round() -> None:
     game = _rocket_game()
-    assert adapter.rounds_left(game, "p1") == 1
+    assert firearms_view.rounds_left(game, "p1") == 1
     # 4+5=9 on target; Knuckles (Deadly) 2+1=3 Duck Back, Shiv at 3" (Severe) 6 OD,
     # Tiny at 8" is outside the rings: Received Fire
     game.play("fire p1 at e1", faces=[4, 2, 6])
@@ -168,7 +168,7 @@ def test_a_rocket_on_target_bursts_in_rings_and_spends_the_launchers_round() -> 
     assert "Severe damage 6 vs Rep 4: Obviously Dead" in rings[1].text
     assert 'Tiny at 8"' in rings[2].text and "Received Fire" in rings[2].text
     assert game.fig("e2").status.value == "obviously_dead"
-    assert adapter.rounds_left(game, "p1") == 0
+    assert firearms_view.rounds_left(game, "p1") == 0
     assert game.fig("p1").out_of_ammo
     assert not any(e.kind == "blast" and "blast circle (7.10.5)" in e.text for e in game.events)
 
@@ -197,7 +197,7 @@ def test_the_fired_launcher_may_be_reloaded_from_its_spares() -> None:
     assert firearms.reload_problem(game, game.fig("p1")) is not None  # full: 1/1
     game.play("fire p1 at e1", faces=[1, 3, 5])
     assert firearms.reload_problem(game, game.fig("p1")) is None
-    panel = adapter.weapon_panel(game, "p1")
+    panel = firearms_view.weapon_panel(game, "p1")
     assert panel is not None and panel.rounds == 0 and panel.spares == 3
 
 
@@ -216,10 +216,10 @@ def test_keep_tight_ammo_too_makes_two_ones_jam_the_weapon(jams: bool, rounds: i
     game.play("fire p1 at e1 mode semi", faces=[1, 1, 2, 6, 6])
     fire = next(e for e in game.events if e.kind == "fire")
     assert ("Jammed: 2 ones rolled empty the weapon" in fire.text) is jams
-    assert adapter.rounds_left(game, "p1") == rounds
+    assert firearms_view.rounds_left(game, "p1") == rounds
     assert game.fig("p1").out_of_ammo is jams
     assert any(e.kind == "out_of_ammo" for e in game.events) is jams
-    panel = adapter.weapon_panel(game, "p1")
+    panel = firearms_view.weapon_panel(game, "p1")
     assert panel is not None and panel.spares == 3  # the magazines are not lost
 
 
@@ -230,7 +230,7 @@ def test_one_single_one_never_jams() -> None:
     game.play(DiceFaces((4, 1)))
     game.play("activate p1")
     game.play("fire p1 at e1 mode semi", faces=[1, 2, 2, 6, 6])
-    assert adapter.rounds_left(game, "p1") == 27 and not game.fig("p1").out_of_ammo
+    assert firearms_view.rounds_left(game, "p1") == 27 and not game.fig("p1").out_of_ammo
 
 
 # --------------------------------------------------------------------------
@@ -266,7 +266,7 @@ def test_without_a_spotter_indirect_fire_is_at_minus_three_and_a_miss_shakes_the
     miss = next(e for e in game.events if e.kind == "blast")
     assert 'misses the spot (22.0, 10.0): no damage; Knuckles, Shiv are within 10"' in miss.text
     assert not any(e.kind == "blast_ring" for e in game.events)
-    assert adapter.rounds_left(game, "p1") == 0
+    assert firearms_view.rounds_left(game, "p1") == 0
 
 
 @pytest.mark.parametrize(
@@ -330,7 +330,7 @@ def _bolt_action_fired(on: bool = True) -> Game:
 
 def test_an_unready_weapon_is_readied_by_giving_up_two_inches() -> None:
     game = _bolt_action_fired()
-    panel = adapter.weapon_panel(game, "p1")
+    panel = firearms_view.weapon_panel(game, "p1")
     assert panel is not None and not panel.state.ready
     decision = game.awaiting()
     assert decision is not None and "ready p1 weapon" in [str(o) for o in decision.options]
@@ -339,7 +339,7 @@ def test_an_unready_weapon_is_readied_by_giving_up_two_inches() -> None:
     event = game.events[-1]
     assert event.kind == "ready_weapon" and event.section == "FD §4"
     assert 'Bolt Action Rifle readied by giving up 2" of movement (FD §4)' in event.text
-    panel = adapter.weapon_panel(game, "p1")
+    panel = firearms_view.weapon_panel(game, "p1")
     assert panel is not None and panel.state.ready
     assert game.legal("move p1 18,20") is None
     assert 'has 6.0" of movement left' in (game.legal("move p1 18.5,20") or "")
@@ -387,12 +387,12 @@ def test_a_ready_weapon_needs_no_readying_and_the_module_off_has_none() -> None:
     ],
 )
 def test_the_plan_of_a_firing_says_how_its_dice_go(action: str, words: str) -> None:
-    plan = adapter.fire_plan(_game(True), action)
+    plan = firearms_view.fire_plan(_game(True), action)
     assert words in plan
 
 
 def test_the_plan_of_buckshot_names_its_band() -> None:
     game = _game(True)
     game.play("move p2 14,12")
-    plan = adapter.fire_plan(game, "fire p2 at e1")
+    plan = firearms_view.fire_plan(game, "fire p2 at e1")
     assert "one buckshot shell (1 round) at Knuckles" in plan and "(FD §6)" in plan

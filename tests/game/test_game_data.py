@@ -33,12 +33,12 @@ from typing import Any
 
 import pytest
 
+from crdesk.ai.enemy import SoloEnemyPolicy
+from crdesk.ai.policy import BookPolicy, Policy
 from crdesk.errors import IllegalActionError
 from crdesk.game import Game
 from crdesk.game.actions import DiceFaces
-from crdesk.game.policy import BookPolicy, Policy
 from crdesk.game.settings import GameSettings
-from crdesk.solo import SoloEnemyPolicy
 from tests.game.games import scenario
 
 CASES = sorted((Path(__file__).parents[1] / "data" / "games").glob("*.json"))

@@ -11,21 +11,20 @@ import numpy as np
 import pytest
 
 from crdesk import simulate
-from crdesk.game import Game, GameSettings
-from crdesk.game.actions import Exit, FastMove, Move
-from crdesk.game.objective import (
+from crdesk.ai.enemy import SoloEnemyPolicy
+from crdesk.ai.navigation import rect_distance, way_to
+from crdesk.ai.policy import play_policies
+from crdesk.ai.tactical import (
     ENGAGE,
     Situation,
     TacticalPolicy,
     Target,
-    _rect_distance,
     next_target,
-    way_to,
 )
-from crdesk.game.policy import play_policies
+from crdesk.game import Game, GameSettings
+from crdesk.game.actions import Exit, FastMove, Move
 from crdesk.model import Status
 from crdesk.simulate import Setup, default_band, game_seed, play_game
-from crdesk.solo import SoloEnemyPolicy
 from tests.solo.tables import covered_from_all, sight_at, table
 
 # a wall to the right front of the Band; the enemy straight ahead across open ground
@@ -149,7 +148,7 @@ def test_rock_in_the_way_is_gone_round() -> None:
     game = _player_active((2, 2), rock)
     game.battlefield.update_figure("e1", status=Status.OBVIOUSLY_DEAD)
     here = np.array([[18.0, 24.0]])
-    straight = float(_rect_distance(here, NORTH.area)[0])
+    straight = float(rect_distance(here, NORTH.area)[0])
     around = float(way_to(game, NORTH.area, here)[0])
     assert around > straight + 4.0  # 18" straight; round the rock's end it is longer
     choice = TacticalPolicy().plan(game, Situation("advance", NORTH, False, NORTH.words), "p1")
@@ -162,7 +161,7 @@ def test_rock_in_the_way_is_gone_round() -> None:
 def _fields(seed: int) -> tuple[np.ndarray, np.ndarray]:
     """The navigation field of a random grid (open, woods, buildings, impassable) by the
     compiled sweeps and by the numpy relaxation."""
-    from crdesk.game.objective import NAV_CELL, _relax
+    from crdesk.ai.navigation import NAV_CELL, _relax
     from crdesk.geometry import kernels
 
     rng = np.random.default_rng(seed)

@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
+from crdesk.ai.enemy import SoloEnemyPolicy
+from crdesk.ai.policy import BookPolicy, play_policies
 from crdesk.cli import main
 from crdesk.game import Game
-from crdesk.game.policy import BookPolicy, play_policies
 from crdesk.game.savefile import load_game
 from crdesk.game.settings import GameSettings
 from crdesk.model import Scenario
 from crdesk.resources import demo_scenario
-from crdesk.solo import SoloEnemyPolicy
 from tests.game.test_properties import demo
 
 TURNS = 4

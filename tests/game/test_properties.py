@@ -27,6 +27,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from shapely.geometry import Point
 
+from crdesk.ai.policy import BookPolicy
 from crdesk.errors import IllegalActionError
 from crdesk.game import Game
 from crdesk.game.actions import (
@@ -44,7 +45,6 @@ from crdesk.game.actions import (
     Prone,
     Throw,
 )
-from crdesk.game.policy import BookPolicy
 from crdesk.game.records import CHANCE, Decision
 from crdesk.game.settings import MANUAL, GameSettings
 from crdesk.model import Scenario, TerrainKind

@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
+from crdesk.ai.policy import BookPolicy, play_policies
 from crdesk.errors import NewerFormatError, ScenarioError, UnreadableFileError
 from crdesk.game import Game, GameSettings
 from crdesk.game import savefile as sf
-from crdesk.game.policy import BookPolicy, play_policies
 from crdesk.game.savefile import (
     GameDivergedError,
     GameFileError,

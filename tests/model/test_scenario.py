@@ -228,7 +228,7 @@ def test_the_quick_point_check_reports_exactly_what_the_schema_does(data: st.Dat
         ring = data.draw(st.sampled_from(rings))
         ring[data.draw(st.integers(0, len(ring) - 1))] = data.draw(_BAD_POINTS)
     plain = sorted(
-        str(io._problem(e)) for e in Draft202012Validator(SCENARIO_SCHEMA).iter_errors(doc)
+        str(io.schema_problem(e)) for e in Draft202012Validator(SCENARIO_SCHEMA).iter_errors(doc)
     )
-    quick = sorted(str(io._problem(e)) for e in io._VALIDATOR.iter_errors(doc))
+    quick = sorted(str(io.schema_problem(e)) for e in io._VALIDATOR.iter_errors(doc))
     assert quick == plain

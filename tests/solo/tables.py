@@ -6,11 +6,11 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from crdesk.ai.enemy import SoloEnemyPolicy
 from crdesk.dice import DiceSource, ScriptedDice
 from crdesk.game import Game
 from crdesk.game.actions import Move
 from crdesk.model import Scenario
-from crdesk.solo import SoloEnemyPolicy
 from tests.game.games import scenario
 
 WALL = [[12, 13], [26, 13], [26, 13.5], [12, 13.5]]

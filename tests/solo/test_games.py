@@ -10,13 +10,13 @@ from importlib.resources import as_file
 
 import pytest
 
+from crdesk.ai.enemy import FIRE, SoloEnemyPolicy, plan_move
+from crdesk.ai.policy import BookPolicy, Policy
 from crdesk.game import Decision, Game, GameSettings
 from crdesk.game.actions import Action, Move, NpMove
-from crdesk.game.policy import BookPolicy, Policy
 from crdesk.model import Scenario
 from crdesk.resources import resource_root
 from crdesk.scenario import load
-from crdesk.solo import FIRE, SoloEnemyPolicy, plan_move
 from tests.solo.tables import covered_from_all, sight_at
 
 DEMOS = ("demo-urban", "demo-wooded")

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from crdesk.dice import CounterDice, counter_face
-from crdesk.game import Game
-from crdesk.solo import (
+from crdesk.ai.enemy import (
+    AI_SALT,
+    AI_SEED_FACTOR,
+    DICE_PER_ACTIVATION,
     ENCIRCLE,
     FIRE,
     HOLD,
@@ -15,7 +16,8 @@ from crdesk.solo import (
     table_dice,
     table_row,
 )
-from crdesk.solo.enemy import AI_SALT, AI_SEED_FACTOR, DICE_PER_ACTIVATION
+from crdesk.dice import CounterDice, counter_face
+from crdesk.game import Game
 from crdesk.tables import NpMove
 from tests.solo.tables import first_act, scripted, table
 

@@ -9,10 +9,12 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
+from crdesk.ai import spots
+from crdesk.ai.enemy import FIRE, SoloEnemyPolicy, flank_goal, plan_move
+from crdesk.ai.spots import spots_for
 from crdesk.game import Game
 from crdesk.game.actions import End, Fire, Move
 from crdesk.model import Scenario
-from crdesk.solo import FIRE, SoloEnemyPolicy, flank_goal, plan_move, spots, spots_for
 from tests.solo.tables import WALL, covered_from_all, first_act, scripted, sight_at, table
 
 WALL_TERRAIN = [{"kind": "cover", "outline": WALL, "cover_type": "wall"}]
@@ -216,11 +218,11 @@ def test_a_plain_ray_goes_as_far_as_the_full_movement_walk_says(seed: int) -> No
     """The bulk shortcut for rays meeting no costly terrain gives what the walk gives."""
     from dataclasses import replace
 
+    from crdesk.ai import spots
     from crdesk.game.settings import GameSettings
     from crdesk.generator import generate
     from crdesk.geometry import movement
     from crdesk.model import Battlefield, Figure, Force
-    from crdesk.solo import spots
 
     sc = generate(seed, terrain_type="urban" if seed == 3 else "wooded")
     bf = sc.battlefield

@@ -15,10 +15,10 @@ import pytest
 from PySide6.QtCore import QElapsedTimer, QPointF, Qt, QTimer
 from PySide6.QtWidgets import QApplication
 
+from crdesk.ai.enemy import SoloEnemyPolicy
+from crdesk.ai.policy import BookPolicy, play_policies
 from crdesk.game import Action, Decision, Game, GameSettings
-from crdesk.game.policy import BookPolicy, play_policies
 from crdesk.scenario import from_document, to_document
-from crdesk.solo import SoloEnemyPolicy
 from tests.ui.mouse import drag
 from tests.ui.windows import open_window
 from ui.main_window import MainWindow

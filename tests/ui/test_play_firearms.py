@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 
-from crdesk.game import adapter
+from crdesk.game import firearms_view
 from crdesk.game.actions import Indirect, Ready
 from crdesk.options import RulesOptions
 from crdesk.rules.firearms.tables import FireMode
@@ -56,12 +56,12 @@ def test_the_dialog_offers_the_modes_with_odds_per_die_and_fires_full_auto_aimed
     assert dialog.lines["e2"].pen().style() == Qt.PenStyle.SolidLine
     assert dialog.lines["e1"].pen().style() == Qt.PenStyle.DashLine
     assert not any(spin.isEnabled() for spin in dialog.spins.values())  # FA sets its dice
-    want = adapter.firearms_odds(game, "fire p1 at e2 mode FA")
+    want = firearms_view.firearms_odds(game, "fire p1 at e2 mode FA")
     assert dialog.detail_odds == want
     # at 8" the spread is 1" (5 dice on the primary); nobody stands within 1" of Knuckles
     assert dialog.dice_odds_label.text().count("Die ") == len(want.dice) == 5
     qtbot.mouseClick(dialog.aim_box, Qt.MouseButton.LeftButton)
-    aimed = adapter.firearms_odds(game, "fire p1 at e2 mode FA aim")
+    aimed = firearms_view.firearms_odds(game, "fire p1 at e2 mode FA aim")
     assert dialog.detail_odds == aimed and aimed != want
     assert "aimed pair 1-2 +2" in dialog.dice_odds_label.text()
     assert not dialog.walk_spin.isEnabled()  # no walking an aimed volley (FD §5.1)
@@ -71,7 +71,7 @@ def test_the_dialog_offers_the_modes_with_odds_per_die_and_fires_full_auto_aimed
     qtbot.mouseClick(dialog.fire_button, Qt.MouseButton.LeftButton)
     assert len(game.history) > steps
     assert game.history[steps].action == "fire p1 at e2 mode FA aim"
-    assert adapter.rounds_left(game, "p1") == 20
+    assert firearms_view.rounds_left(game, "p1") == 20
     card.refresh()
     assert card.figure_id == "p1"  # the card stays on the shooter after it fired
     assert "Rounds: 20/30" in card.view.text() and "Full Auto" in card.view.text()

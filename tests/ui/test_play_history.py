@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 
-from crdesk.game.policy import BookPolicy
+from crdesk.ai.policy import BookPolicy
 from tests.ui.mouse import drag
 from tests.ui.windows import activate, open_window, start
 from ui.main_window import MainWindow

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 
-from crdesk.game import Game, adapter
+from crdesk.game import Game, firearms_view
 from crdesk.scenario import Scenario
 from tests.game.games import scenario
 from tests.ui.mouse import click
@@ -51,7 +51,7 @@ def window(qtbot) -> MainWindow:  # type: ignore[no-untyped-def]
 def test_the_plan_gives_the_spotter_the_steps_the_exact_odds_and_the_rings() -> None:
     game = Game.new(_scenario(), seed=1)
     game.play("activate p1")
-    plan = adapter.indirect_plan(game, "p1", SPOT)
+    plan = firearms_view.indirect_plan(game, "p1", SPOT)
     assert plan.spotter == "p2" and plan.steps == -2
     assert plan.on_spot == Fraction(2, 6)  # Rep 5, -2: 5 or 6 reach 8 (7.9.10)
     assert [(f, ring) for f, ring, _d, _s in plan.rings] == [("e1", "Deadly"), ("e2", "Severe")]
@@ -59,12 +59,12 @@ def test_the_plan_gives_the_spotter_the_steps_the_exact_odds_and_the_rings() -> 
     knuckles, shiv = plan.damage  # if it lands: the Deadly and the Severe ring (FD §9)
     assert (knuckles.id, knuckles.obviously_dead) == ("e1", Fraction(1, 3))
     assert (shiv.id, shiv.obviously_dead) == ("e2", Fraction(1, 6))
-    assert adapter.indirect_problem(game, "p1") is None
-    why = adapter.indirect_problem(game, "p2")
+    assert firearms_view.indirect_problem(game, "p1") is None
+    why = firearms_view.indirect_problem(game, "p2")
     assert why is not None and "only blast weapons" in why
     far = Game.new(scenario(_moved_eyes()), seed=1)
     far.play("activate p1")
-    alone = adapter.indirect_plan(far, "p1", SPOT)
+    alone = firearms_view.indirect_plan(far, "p1", SPOT)
     assert alone.spotter is None and alone.steps == -3 and alone.on_spot == Fraction(1, 6)
 
 
@@ -130,7 +130,7 @@ def test_the_menu_offers_indirect_fire_and_the_rings_follow_the_mouse_then_a_cli
     assert game.history[steps].action == "indirect p1 at 22,10"
     logged = [e for e in window.play.log_dock.events() if e.kind == "indirect"]
     assert len(logged) == 1 and "Pvt. Eyes spots for it" in logged[0].text
-    assert adapter.rounds_left(game, "p1") == 0
+    assert firearms_view.rounds_left(game, "p1") == 0
     assert window.play.session is not None
     # one step of the session like any fire: undo knows it and keeps its seen dice
     why = window.play.session.undo()
@@ -179,7 +179,7 @@ def test_ready_weapon_from_the_menu_readies_a_bolt_action_that_fired(qtbot) -> N
     assert dialog is not None
     qtbot.mouseClick(dialog.fire_button, Qt.MouseButton.LeftButton)
     window.play.run_program()  # Shiv's Duck Back
-    panel = adapter.weapon_panel(game, "p2")
+    panel = firearms_view.weapon_panel(game, "p2")
     assert panel is not None and not panel.state.ready
     menu = right_click(window, *EYES)
     ready = entry(menu, "ready_weapon")

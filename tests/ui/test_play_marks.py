@@ -9,8 +9,8 @@ from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QColor
 from PySide6.QtTest import QTest
 
+from crdesk.ai.policy import BookPolicy
 from crdesk.game import CHANCE, GameSettings
-from crdesk.game.policy import BookPolicy
 from crdesk.model import Status
 from tests.ui import windows
 from ui.main_window import MainWindow

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from crdesk.dice import CounterDice
 from crdesk.game import GameSettings
-from crdesk.game.encounter import default_band, deploy
+from crdesk.game.deployment import default_band, deploy
 from crdesk.generator import generate
 from crdesk.model import BandType, Battlefield, Force
 from crdesk.simulate import ObjectivePolicy

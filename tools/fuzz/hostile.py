@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 import sys
 from pathlib import Path
 from typing import Any
@@ -70,6 +71,12 @@ def _with(change: Any) -> dict[str, Any]:
 
 def _feature(doc: dict[str, Any], feature: dict[str, Any]) -> None:
     doc["terrain"].append(feature)
+
+
+def _scribble(points: int) -> list[list[float]]:
+    """A ring of random points on the table: it crosses itself at almost every edge."""
+    rng = random.Random(33)
+    return [[round(rng.uniform(2, 46), 3), round(rng.uniform(2, 34), 3)] for _ in range(points)]
 
 
 def _at_the_walls(doc: dict[str, Any], outline: Any, holes: Any = None) -> None:
@@ -197,6 +204,11 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
                 },
             )
         ),
+    ),
+    "33-tangled-woods": (
+        "woods whose 2,000-point outline crosses itself about 600,000 times (a random "
+        "scribble): refused with its path, at once (repairing it took 25 s and 29,014 points)",
+        _with(lambda d: _feature(d, {"id": "w3", "kind": "woods", "outline": _scribble(2_000)})),
     ),
     "33-10-print-480": (
         'a 480" x 480" table of a few features: its 1:1 PDF, 3,217 A4 pages, refused '

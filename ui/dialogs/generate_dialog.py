@@ -206,7 +206,7 @@ class GenerateDialog(QDialog):
 def deploy_on(current: Scenario, generated: Scenario, seed: int) -> tuple[Scenario, list[str]]:
     """The generated table with the current forces set out on it by the encounter's rules.
 
-    The player's force deploys by :func:`crdesk.game.encounter.deploy` (12: its
+    The player's force deploys by :func:`crdesk.game.deployment.deploy` (12: its
     edge of sections 7-9, Defend anywhere in 7-9).  Every other force deploys
     the same way from the far edge (sections 1-3): the table is turned half
     round, the force deployed as if it were the player's, and turned back, so
@@ -214,7 +214,7 @@ def deploy_on(current: Scenario, generated: Scenario, seed: int) -> tuple[Scenar
     another base.  The scenario returned carries the generated encounter, title
     and description.  The notes say what could not be placed (it stays put).
     """
-    from crdesk.game.encounter import deploy
+    from crdesk.game.deployment import deploy
 
     kind = generated.encounter.type
     table = generated.battlefield.table

@@ -4,7 +4,7 @@ shows in play — the card, the mode chosen, rounds left and spare magazines.
 :class:`WeaponCardView` draws one card; :class:`FigureCardDock` is the play mode's
 panel of it for one figure, following the game (a :class:`~ui.play._dock.SessionDock`).
 With Firearms Detail on, the rounds, spares, readiness and mode are the game
-controller's (:func:`crdesk.game.adapter.weapon_panel`); with it off the card is
+controller's (:func:`crdesk.game.firearms_view.weapon_panel`); with it off the card is
 shown loaded, in its first mode (:func:`shown_state`), for reference.
 """
 
@@ -17,7 +17,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
 
 from crdesk.errors import ModelError
-from crdesk.game import adapter
+from crdesk.game import firearms_view
 from crdesk.model import Figure, Scenario
 from crdesk.rules.firearms.ammo import WeaponState
 from crdesk.rules.firearms.cards import WeaponCard, figure_card
@@ -138,7 +138,7 @@ class FigureCardDock(SessionDock):
         set_text(self.name_label, f"{figure.name} — Rep {figure.rep}")
         state = shown_state(scenario, figure)
         if scenario.rules.firearms_detail:  # the rounds the controller counts (FD §3, §11)
-            panel = adapter.weapon_panel(session.game, figure.id)
+            panel = firearms_view.weapon_panel(session.game, figure.id)
             state = panel.state if panel is not None else None
         self.view.show_state(state, module_on=scenario.rules.firearms_detail)
         self.view.show()

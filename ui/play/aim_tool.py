@@ -41,7 +41,7 @@ from PySide6.QtWidgets import (
 )
 
 from crdesk.errors import CrdeskError
-from crdesk.game import adapter
+from crdesk.game import firearms_view
 from crdesk.game.actions import Charge, Throw
 from crdesk.rules.firearms.tables import EXPLOSIVE_RECEIVED_FIRE, EXPLOSIVE_RINGS
 from crdesk.tables import ChargeResult
@@ -137,7 +137,7 @@ class AimTool(QObject):
         why not (the controller's reasons that hold for every spot)."""
         why = self.may_act(fid, INDIRECT)
         if why is None:
-            why = adapter.indirect_problem(self.session.game, fid)
+            why = firearms_view.indirect_problem(self.session.game, fid)
         if why is None:
             self._enter(INDIRECT, fid)
             self._draw_range(fid)
@@ -183,7 +183,9 @@ class AimTool(QObject):
         if self.mode is None or self.figure is None:
             return
         word = {CHARGE: "charge", THROW: "throw"}.get(self.mode, INDIRECT)
-        stale = self.mode == INDIRECT and adapter.indirect_problem(self.session.game, self.figure)
+        stale = self.mode == INDIRECT and firearms_view.indirect_problem(
+            self.session.game, self.figure
+        )
         if self.may_act(self.figure, word) is not None or stale:
             self.stop()
         elif self.mode in (THROW, INDIRECT):
@@ -372,7 +374,7 @@ class AimTool(QObject):
             self._ring.scene().removeItem(self._ring)
         fig = self.session.game.fig(fid)
         if self.mode == INDIRECT:
-            spec_range = adapter.indirect_plan(self.session.game, fid, (fig.x, fig.y)).range
+            spec_range = firearms_view.indirect_plan(self.session.game, fid, (fig.x, fig.y)).range
             tip = f'{fig.name} fires indirectly up to {spec_range:g}" from the base (FD §10)'
         else:
             spec_range = preview_throw(self.session.game, fid, (fig.x, fig.y)).spec.range

@@ -28,7 +28,7 @@ from PySide6.QtCore import QObject, QPoint, QPointF, Qt
 from PySide6.QtGui import QAction, QColor, QKeySequence, QPalette
 from PySide6.QtWidgets import QMenu
 
-from crdesk.game import adapter
+from crdesk.game import firearms_view
 from crdesk.game.actions import (
     Action,
     Capture,
@@ -112,11 +112,11 @@ def figure_entries(legal: Callable[[Action], str | None], tool: MoveTool, fid: s
     add("ready", "Ready grenade", Ready(fid))
     if game.flags(fid).get("grenade") is not None:  # a readied grenade (7.10)
         add("throw", "Throw grenade…", None, tool.aim.may_act(fid, "throw"))
-    panel = adapter.weapon_panel(game, fid)  # None: Firearms Detail off, or unarmed
+    panel = firearms_view.weapon_panel(game, fid)  # None: Firearms Detail off, or unarmed
     if panel is not None:
         add("ready_weapon", 'Ready weapon (2" of movement)', Ready(fid, weapon=True))
         if panel.card.stats(game.rules.old_school).blast:  # FD §10: the RL category
-            why = tool.aim.may_act(fid, "indirect") or adapter.indirect_problem(game, fid)
+            why = tool.aim.may_act(fid, "indirect") or firearms_view.indirect_problem(game, fid)
             add("indirect", "Indirect fire…", None, why)
     add("drop", "Drop wounded", Drop(fid))
     floor = int(game.flags(fid).get("floor") or 1)

@@ -37,7 +37,7 @@ from PySide6.QtWidgets import (
 )
 
 from crdesk.errors import CrdeskError
-from crdesk.game import adapter
+from crdesk.game import adapter, firearms_view
 from crdesk.game.actions import Fire
 from crdesk.odds import FireOdds, fire_odds
 from crdesk.rules.firearms.odds import FirearmsOdds
@@ -86,7 +86,7 @@ class FireDialog(QDialog):
         """The exact odds of the share shown (None when the share is incomplete)."""
         self.detail_odds: FirearmsOdds | None = None
         """Firearms Detail: the exact odds per die of the firing shown (FD §11)."""
-        self.panel = adapter.weapon_panel(session.game, choice.shooter)
+        self.panel = firearms_view.weapon_panel(session.game, choice.shooter)
         """Firearms Detail's weapon card and choices (None with the module off)."""
         self._playing = False
         game = session.game
@@ -297,14 +297,14 @@ class FireDialog(QDialog):
         game = self.session.game
         shooter = game.fig(self.choice.shooter)
         try:
-            plan = adapter.fire_plan(game, self.action())
+            plan = firearms_view.fire_plan(game, self.action())
         except CrdeskError as exc:
             plan = f"<i>{exc}</i>"
         self.head.setText(
             f"<b>{self._name(shooter.id)}</b> (Rep {shooter.rep}, {panel.card.name}): {plan}"
         )
         try:
-            self.detail_odds = adapter.firearms_odds(self.session.game, self.action())
+            self.detail_odds = firearms_view.firearms_odds(self.session.game, self.action())
         except CrdeskError as exc:
             self.detail_odds = None
             self.dice_odds_label.setText(f"<i>No odds: {exc}</i>")

@@ -22,7 +22,7 @@ from fractions import Fraction
 from html import escape
 
 from crdesk.errors import CrdeskError
-from crdesk.game import Decision, Game, adapter
+from crdesk.game import Decision, Game, adapter, firearms_view
 from crdesk.game.actions import Fire
 from crdesk.odds import FireOdds, fire_odds
 from crdesk.tables import weapon_stats
@@ -202,7 +202,7 @@ def preview_shot(game: Game, shooter: str, target: str, legal: Legal | None = No
         if stats.blast:
             note = f"{stats.name}: a blast weapon (no per-target odds)"
         elif game.rules.firearms_detail:  # the odds depend on the mode chosen (FD §11)
-            panel = adapter.weapon_panel(game, shooter)
+            panel = firearms_view.weapon_panel(game, shooter)
             rounds = f" — {panel.summary}" if panel is not None else ""
             note = f"Firearms Detail{rounds}: click to choose the mode; the odds per die are there"
         else:
@@ -238,6 +238,6 @@ def preview_shot(game: Game, shooter: str, target: str, legal: Legal | None = No
             bool(game.rules.firearms_detail)
             and stats.blast
             and not sees
-            and adapter.indirect_problem(game, shooter) is None
+            and firearms_view.indirect_problem(game, shooter) is None
         ),
     )

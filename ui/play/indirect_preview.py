@@ -2,7 +2,7 @@
 
 No rule is decided here.  The reach, the spotter who counts, the steps, the exact
 chance on the spot and who stands in which ring of FD §9 are the adapter's
-:func:`~crdesk.game.adapter.indirect_plan`; whether the shot may be fired is the
+:func:`~crdesk.game.firearms_view.indirect_plan`; whether the shot may be fired is the
 controller's :meth:`~crdesk.game.Game.legal` of ``Indirect(shooter, spot)``.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from crdesk.game import Game, adapter
+from crdesk.game import Game, firearms_view
 from crdesk.game.actions import Indirect, Point2
 from crdesk.game.firearms import IndirectPlan
 from ui.play.fire_preview import pct, tip_html
@@ -73,7 +73,7 @@ def preview_indirect(
     spot = (round(point[0], 1), round(point[1], 1))  # a tenth of an inch: the tape's reading
     action = Indirect(shooter, spot)
     reason = judge(action)
-    plan = adapter.indirect_plan(game, shooter, spot)
+    plan = firearms_view.indirect_plan(game, shooter, spot)
     side = game.fig(shooter).side
     friends = tuple(f for f, *_ in plan.rings if game.fig(f).side == side)
     return IndirectPreview(

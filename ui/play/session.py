@@ -3,8 +3,8 @@
 The session is the only part of the play mode that talks to the
 :class:`~crdesk.game.Game`.  It holds no rules: it asks the controller what it
 awaits, sends the choices of the people at the screen, and lets a policy decide
-for the sides the program plays (:class:`~crdesk.game.policy.BookPolicy`, or in
-a solo game :class:`~crdesk.solo.SoloEnemyPolicy` for the non-player force),
+for the sides the program plays (:class:`~crdesk.ai.policy.BookPolicy`, or in
+a solo game :class:`~crdesk.ai.enemy.SoloEnemyPolicy` for the non-player force),
 one step at a time so that a person can follow the program's moves.
 
 The window never waits for the program to think: a policy decides in a worker
@@ -26,10 +26,10 @@ from dataclasses import dataclass, replace
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from crdesk.ai.policy import BookPolicy, Policy
 from crdesk.errors import CrdeskError
 from crdesk.game import CHANCE, MANUAL, Action, Decision, Event, Game, Step
 from crdesk.game.actions import Move
-from crdesk.game.policy import BookPolicy, Policy
 
 STEP_DELAY_MS = 450
 """The pause before each step the program plays: long enough to read, short enough to flow."""
@@ -515,14 +515,14 @@ def _think(shadow: Game, policy: Policy, steps: tuple[Step, ...], key: str) -> t
 
 def default_policy(game: Game, side: str) -> Policy:
     """Who decides for a side the program plays: in a solo game the non-player force
-    moves by table 11.4 (:class:`~crdesk.solo.SoloEnemyPolicy`), else the book."""
+    moves by table 11.4 (:class:`~crdesk.ai.enemy.SoloEnemyPolicy`), else the book."""
     if game.settings.solo:
         try:
             player = game.battlefield.force(side).player
         except ValueError:
             player = True
         if not player:
-            from crdesk.solo import SoloEnemyPolicy
+            from crdesk.ai.enemy import SoloEnemyPolicy
 
             return SoloEnemyPolicy()
     return BookPolicy()

@@ -260,6 +260,6 @@ def test_compiled_places_equal_geos_places(seed: int, ragged: bool, radius: floa
         pts += [corners, mids, corners + shift[0], corners + shift[1], mids + shift[2]]
     xy = np.vstack(pts)
     radii = np.full(len(xy), radius)
-    assert los._locate_compiled(index, xy[:, 0], xy[:, 1], radii, RULES) == locate_many(
+    assert los.locate_compiled(index, xy[:, 0], xy[:, 1], radii, RULES) == locate_many(
         index, xy[:, 0], xy[:, 1], radii, RULES
     )

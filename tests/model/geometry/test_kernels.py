@@ -20,7 +20,7 @@ MATRIX = """
 import sys
 import numpy as np
 import crdesk.geometry.los as los
-from crdesk.geometry import kernels
+from crdesk.geometry import kernels, warmup
 from crdesk.options import RulesOptions
 from crdesk.visibility import VisibilityService
 from tests.model.geometry.random_tables import random_table
@@ -62,7 +62,7 @@ def test_warmed_up_kernels_give_the_numpy_matrix() -> None:
     out = _run(
         """
         slow = matrix(False)
-        print(los.warm_up(), kernels.usable(), matrix(True).same_as(slow))
+        print(warmup.warm_up(), kernels.usable(), matrix(True).same_as(slow))
         """
     )
     assert out == "True True True"
@@ -73,7 +73,7 @@ def test_background_warm_up_switches_when_ready() -> None:
     out = _run(
         """
         import time
-        los.warm_up_in_background()
+        warmup.warm_up_in_background()
         before = matrix(True)  # served by numpy, or the kernels if already done
         deadline = time.monotonic() + 100
         while not kernels.usable() and time.monotonic() < deadline:
@@ -88,7 +88,7 @@ def test_switched_off_by_the_environment() -> None:
     out = _run(
         """
         same = matrix(True).same_as(matrix(False))
-        print(kernels.AVAILABLE, los.warm_up(), kernels.usable(), same)
+        print(kernels.AVAILABLE, warmup.warm_up(), kernels.usable(), same)
         """,
         CRDESK_NO_JIT="1",
     )
@@ -104,7 +104,7 @@ def test_warm_up_compiles_every_signature_the_engine_uses() -> None:
         """
         from crdesk.cohesion import Cohesion
         from crdesk.model import Figure, Status
-        los.warm_up()
+        warmup.warm_up()
         bf = random_table(5, n_features=14, n_figures=10)
         service = VisibilityService(bf, RulesOptions(), moving=["f1"], lit=["f2"])
         cohesion = Cohesion(service)

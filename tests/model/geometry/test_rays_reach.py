@@ -12,7 +12,7 @@ import shapely
 from shapely.geometry import Polygon
 
 from crdesk.generator import generate
-from crdesk.geometry import kernels, los, movement
+from crdesk.geometry import kernels, movement, warmup
 from crdesk.geometry.terrain_index import build_index
 from crdesk.model import Battlefield, Building, Table, TerrainFeature, TerrainKind
 from crdesk.options import RulesOptions
@@ -72,7 +72,7 @@ def _fans(
     ("seed", "terrain"), [(3, "urban"), (11, "wooded"), (5, "mountain"), (8, "roll"), (21, "urban")]
 )
 def test_the_compiled_walk_agrees_with_geos(seed: int, terrain: str) -> None:
-    assert los.warm_up()
+    assert warmup.warm_up()
     stops: dict[str | None, int] = {}
     for bf, index, origin, ends, allowance, radius in _fans(seed, terrain):
         lines = shapely.linestrings([[origin, e] for e in ends])
@@ -92,7 +92,7 @@ def test_the_compiled_walk_agrees_with_geos(seed: int, terrain: str) -> None:
 
 def test_the_compiled_walk_leaves_touches_to_geos() -> None:
     """A move running along a wall, or ending exactly on a wood's edge, is walked by GEOS."""
-    assert los.warm_up()
+    assert warmup.warm_up()
     wood = TerrainFeature("w", TerrainKind.WOODS, "w", Polygon([(4, 4), (8, 4), (8, 8), (4, 8)]))
     house = Building("h", TerrainKind.BUILDING, "h", Polygon([(10, 2), (14, 2), (14, 6), (10, 6)]))
     bf = Battlefield(Table(20, 20), [wood, house], [])

@@ -1,4 +1,5 @@
-"""Policies for the player's Band in batch simulation: the encounter's objective, played.
+"""The tactical player for the player's Band in batch simulation: the encounter's
+objective, played.
 
 :class:`TacticalPolicy` (``crdesk simulate --player tactical``, the default) plays
 the Band the way a sensible wargamer would, so that a balance report measures the
@@ -12,7 +13,7 @@ rules rather than a clumsy player:
   leaves it, and a Defend is never left, 12.3.6).  A figure that can leave by
   the entry edge when leaving is the goal does so.
 * **Cover to Cover.**  Each figure picks its spot from the same candidates the
-  enemy AI uses (:func:`crdesk.solo.spots.spots_for`: rays within its movement,
+  enemy AI uses (:func:`crdesk.ai.spots.spots_for`: rays within its movement,
   judged against every enemy figure by the game's sight engine) by a score:
   inches of progress towards the goal, plus a bonus for standing in terrain that
   gives Cover whatever the direction (woods, buildings, beside walls: what
@@ -36,8 +37,9 @@ Deterministic: no randomness outside the game's dice; every choice is a pure
 function of the game's state (ties broken by the candidates' stable order), and
 every step carries its why.  The caches only save time.
 
-:class:`ObjectivePolicy` is the earlier, plainer player (``--player objective``):
-the book policy, walking to the objective only when no enemy is on the table.
+:class:`crdesk.ai.objective.ObjectivePolicy` is the earlier, plainer player
+(``--player objective``): the book policy, walking to the objective only when no
+enemy is on the table.
 """
 
 from __future__ import annotations
@@ -51,120 +53,19 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
+from crdesk.ai.navigation import blocked_way, nearest_in, rect_distance, way_to
+from crdesk.ai.policy import BookPolicy
+from crdesk.ai.spots import MIN_MOVE, RAYS, Spots, candidates, judge, spots_for
 from crdesk.game import adapter, encounter
 from crdesk.game.actions import Action, End, Exit, FastMove, Fire, Move, Prone, Reload, Stand
 from crdesk.game.controller import Game
-from crdesk.game.policy import BookPolicy
 from crdesk.game.records import Decision, Frame
-from crdesk.geometry import kernels
 from crdesk.geometry.terrain_index import TerrainIndex
 from crdesk.model import Figure, TerrainKind
-from crdesk.solo.spots import MIN_MOVE, RAYS, Spots, candidates, judge, spots_for
 
 Point2 = tuple[float, float]
 Rect = tuple[float, float, float, float]
 Floats = npt.NDArray[np.float64]
-
-# --------------------------------------------------------------------------
-# The plain objective policy (--player objective)
-
-_HEADINGS = (0.0, 30.0, -30.0, 60.0, -60.0, 90.0, -90.0)
-"""Degrees off the straight line to the goal tried when the straight move is refused."""
-
-
-class ObjectivePolicy(BookPolicy):
-    """The book policy, and with no enemy on the table the encounter's objective: each
-    figure walks straight (or up to 90 degrees off it where the straight move is
-    refused) towards the first open objective when it has a place on the table --
-    the Patrol's far-edge sections in order, then the near edge; the Raid's
-    objective once found, the nearest PEF until then -- and leaves by the entry
-    edge when that is what is left to do.  Every other choice is the book's."""
-
-    def _act(self, game: Game, decision: Decision) -> tuple[Action, str]:
-        for option in decision.options:
-            if isinstance(option, Fire):
-                return option, "fires at the nearest enemy in sight and range (7.9.8)"
-        frame = game.frames[-1]
-        side = game.fig(frame.data["members"][0]).side
-        if game.alive(game.enemy_of(side)) or "encounter" not in game.state:
-            return super()._act(game, decision)
-        search = _nearest_pef(game, frame.data["members"])
-        goal = _next_goal(encounter.objectives(game), game.battlefield.table.height, search)
-        if goal is None:
-            return super()._act(game, decision)
-        leaving, point, what = goal
-        for fid in frame.data["members"]:
-            fig = game.fig(fid)
-            if not fig.status.can_act or fig.prone or fid in frame.data["moved"]:
-                continue
-            if leaving:
-                out = Exit(fid)
-                if game.legal(out) is None:
-                    return out, f"the objective is done: leaves by the entry edge ({what})"
-            move = _towards(game, frame, fig, point)
-            if move is not None:
-                return move, f"no enemy on the table: heads for the objective ({what})"
-        return super()._act(game, decision)
-
-
-def _next_goal(
-    checklist: dict[str, Any], near_edge: float, search: tuple[float, float] | None = None
-) -> tuple[bool, tuple[float, float], str] | None:
-    """(leave the table?, where to head, the item's words) for the first open item of
-    the checklist; None when it has no place on the table (hold, as the book does).
-    An objective still to be found (the Raid's 12.2.6) is looked for at ``search``
-    (the nearest PEF: resolving PEFs is how it is found)."""
-    for item in checklist.get("items", []):
-        if item["state"] != "open":
-            continue
-        leaving = item["id"] in ("exit", "carry_off")
-        if item.get("at") is not None:
-            x, y = item["at"]
-        elif item.get("area") is not None:
-            x0, y0, x1, y1 = item["area"]
-            x, y = (x0 + x1) / 2, (y0 + y1) / 2
-        elif item["id"] == "find" and search is not None:
-            x, y = search
-        else:
-            return None
-        if leaving:
-            y = near_edge
-        return leaving, (float(x), float(y)), item["text"]
-    return None
-
-
-def _nearest_pef(game: Game, members: Sequence[str]) -> tuple[float, float] | None:
-    """The unresolved PEF nearest the group (by its first member; ties: the PEF's id)."""
-    pefs = [p for p in game.state.get("pefs", []) if not p["resolved"]]
-    if not pefs or not members:
-        return None
-    lead = game.fig(members[0])
-    near = min(pefs, key=lambda p: (math.hypot(p["x"] - lead.x, p["y"] - lead.y), p["id"]))
-    return (float(near["x"]), float(near["y"]))
-
-
-def _towards(game: Game, frame: Frame, fig: Figure, goal: tuple[float, float]) -> Move | None:
-    """The longest legal straight move towards ``goal`` (or up to 90 degrees off it)."""
-    left = game.movement_left(frame, fig.id)
-    dx, dy = goal[0] - fig.x, goal[1] - fig.y
-    dist = math.hypot(dx, dy)
-    if left < 1.0 or dist < 1.0:
-        return None
-    base = math.atan2(dx, -dy)
-    table = game.battlefield.table
-    for turn in _HEADINGS:
-        ang = base + math.radians(turn)
-        ux, uy = math.sin(ang), -math.cos(ang)
-        for frac in (1.0, 0.75, 0.5, 0.25):
-            step = min(left, dist) * frac
-            if step < 0.5:
-                break
-            x = min(max(fig.x + ux * step, fig.radius), table.width - fig.radius)
-            y = min(max(fig.y + uy * step, fig.radius), table.height - fig.radius)
-            act = Move(fig.id, ((round(x, 3), round(y, 3)),))
-            if game.legal(act) is None:
-                return act
-    return None
 
 
 # --------------------------------------------------------------------------
@@ -243,14 +144,7 @@ class Situation:
 def _distance(game: Game, sit: Situation, points: Floats) -> Floats:
     if sit.nav:
         return way_to(game, sit.target.area, points)
-    return _rect_distance(points, sit.target.area)
-
-
-def _rect_distance(points: npt.NDArray[np.float64], area: Rect) -> npt.NDArray[np.float64]:
-    x0, y0, x1, y1 = area
-    dx = np.maximum(np.maximum(x0 - points[:, 0], points[:, 0] - x1), 0.0)
-    dy = np.maximum(np.maximum(y0 - points[:, 1], points[:, 1] - y1), 0.0)
-    return np.hypot(dx, dy)
+    return rect_distance(points, sit.target.area)
 
 
 def _point_area(x: float, y: float) -> Rect:
@@ -296,7 +190,7 @@ def next_target(game: Game, members: Sequence[str]) -> Target | None:
             return (x0 + r + GOAL_MARGIN, r, x0 + w3 - r - GOAL_MARGIN, top)
 
         here = np.array([[cx, cy]])
-        s = min(open_, key=lambda s: (float(_rect_distance(here, area(s))[0]), s))
+        s = min(open_, key=lambda s: (float(rect_distance(here, area(s))[0]), s))
         rest = w3 * (len(open_) - 1) + home
         return Target(area(s), f'to within 6" of the far edge in section {s} (12.1)', rest=rest)
     if kind == "raid":
@@ -358,128 +252,6 @@ def sheltered(game: Game, points: npt.NDArray[np.float64]) -> npt.NDArray[np.boo
     return np.asarray(shapely.contains_xy(geom, points[:, 0], points[:, 1]), dtype=bool)
 
 
-NAV_CELL = 1.0
-"""Inches a side of the navigation grid's cells (:func:`way_to`)."""
-NAV_COST = {TerrainKind.WOODS: 2.0, TerrainKind.WOODED_HILL: 2.0, TerrainKind.BUILDING: 6.0}
-"""Cost of crossing a cell of the terrain, per inch (woods half speed, 7.4; buildings only
-by their doors and windows, so best gone round)."""
-NAV_IMPASSABLE = 50.0
-"""Cost per inch of impassable ground (a base's margin round it included): not infinite,
-so that a figure pressed against rock still finds the way out of it the cheapest."""
-NAV_STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
-
-
-def _nav_costs(game: Game) -> Floats:
-    """(rows, cols) cost per inch of each grid cell (impassable ground, with a base's
-    margin, :data:`NAV_IMPASSABLE`); cached per terrain index."""
-    index = game.vis.index
-    found = index.cache.get("tactical_nav_costs")
-    if isinstance(found, np.ndarray):
-        return found
-    table = game.battlefield.table
-    cols, rows = math.ceil(table.width / NAV_CELL), math.ceil(table.height / NAV_CELL)
-    xs = (np.arange(cols) + 0.5) * NAV_CELL
-    ys = (np.arange(rows) + 0.5) * NAV_CELL
-    gx, gy = np.meshgrid(xs, ys)
-    cost = np.ones((rows, cols), dtype=np.float64)
-    for n, kind in enumerate(index.kinds):
-        outline = index.outlines[n]
-        if kind is TerrainKind.IMPASSABLE:
-            inside = shapely.contains_xy(outline.buffer(0.5), gx, gy)
-            cost[inside] = NAV_IMPASSABLE
-        elif kind in NAV_COST:
-            inside = shapely.contains_xy(outline, gx, gy)
-            cost[inside] = np.maximum(cost[inside], NAV_COST[kind])
-    index.cache["tactical_nav_costs"] = cost
-    return cost
-
-
-def _nav_field(game: Game, area: Rect) -> Floats:
-    """(rows, cols) inches of travel from each cell's centre to ``area``, round impassable
-    ground and through woods at double cost: the grid's eight neighbours relaxed until
-    nothing changes (compiled sweeps once the kernels are ready, else whole arrays at a
-    time: the same field either way); cached per terrain index and goal."""
-    index = game.vis.index
-    cache = index.cache.get("tactical_nav")
-    if not isinstance(cache, dict):
-        cache = {}
-        index.cache["tactical_nav"] = cache
-    key = tuple(round(v, 3) for v in area)
-    found = cache.get(key)
-    if found is not None:
-        return found  # type: ignore[no-any-return]
-    cost = _nav_costs(game)
-    rows, cols = cost.shape
-    xs = (np.arange(cols) + 0.5) * NAV_CELL
-    ys = (np.arange(rows) + 0.5) * NAV_CELL
-    gx, gy = np.meshgrid(xs, ys)
-    centres = np.column_stack([gx.ravel(), gy.ravel()])
-    start = _rect_distance(centres, area).reshape(rows, cols)
-    field = np.where((start <= NAV_CELL) & np.isfinite(cost), start, np.inf)
-    if kernels.usable():
-        kernels.nav_relax(field, cost, NAV_CELL)  # the same field, in a few compiled sweeps
-    else:
-        field = _relax(field, cost)
-    if len(cache) > 64:
-        cache.clear()
-    cache[key] = field
-    return field
-
-
-def _relax(field: Floats, cost: Floats) -> Floats:
-    """The numpy route of :func:`crdesk.geometry.kernels.nav_relax`: every cell's eight
-    neighbours relaxed at once, whole arrays at a time, until nothing changes."""
-    rows, cols = field.shape
-    for _ in range(rows * cols):
-        before = field
-        field = field.copy()
-        for dr, dc in NAV_STEPS:
-            step = math.hypot(dr, dc) * NAV_CELL
-            src = before[max(0, -dr) : rows - max(0, dr), max(0, -dc) : cols - max(0, dc)]
-            there = cost[max(0, dr) : rows - max(0, -dr), max(0, dc) : cols - max(0, -dc)]
-            here = cost[max(0, -dr) : rows - max(0, dr), max(0, -dc) : cols - max(0, dc)]
-            via = src + step * (there + here) / 2
-            view = field[max(0, dr) : rows - max(0, -dr), max(0, dc) : cols - max(0, -dc)]
-            np.minimum(view, via, out=view)
-        if np.array_equal(field, before):
-            break
-    return field
-
-
-def _blocked_way(game: Game, fig: Figure, area: Rect) -> bool:
-    """Whether impassable ground lies on the straight line from the figure to its goal."""
-    union = game.vis.index.impassable_union
-    if union is None:
-        return False
-    goal = _nearest_in(area, (fig.x, fig.y))
-    if math.hypot(goal[0] - fig.x, goal[1] - fig.y) < 1e-6:
-        return False
-    return bool(union.intersects(shapely.LineString([(fig.x, fig.y), goal])))
-
-
-def way_to(game: Game, area: Rect, points: Floats) -> Floats:
-    """(P,) inches of travel from each point to ``area`` by the navigation grid (round
-    what a straight line would run into), 0 inside it; where the grid knows no way, the
-    straight distance."""
-    straight = _rect_distance(points, area)
-    if not len(points):
-        return straight
-    field = _nav_field(game, area)
-    rows, cols = field.shape
-    best = np.full(len(points), np.inf)
-    fx = points[:, 0] / NAV_CELL - 0.5
-    fy = points[:, 1] / NAV_CELL - 0.5
-    for ox in (0, 1):
-        for oy in (0, 1):
-            c = np.clip(np.floor(fx).astype(np.int64) + ox, 0, cols - 1)
-            r = np.clip(np.floor(fy).astype(np.int64) + oy, 0, rows - 1)
-            cx = (c + 0.5) * NAV_CELL
-            cy = (r + 0.5) * NAV_CELL
-            best = np.minimum(best, field[r, c] + np.hypot(points[:, 0] - cx, points[:, 1] - cy))
-    out = np.where(np.isfinite(best), np.maximum(best, straight), straight)
-    return np.where(straight <= 1e-9, 0.0, out)
-
-
 @dataclass(frozen=True, slots=True)
 class Choice:
     """Where one figure goes (None: it stays), and why."""
@@ -529,7 +301,7 @@ class TacticalPolicy:
         limit = game.settings.max_turns
         if limit is not None and mode != ADVANCE:
             pts = np.array([[game.fig(m).x, game.fig(m).y] for m in members] or [[0.0, 0.0]])
-            togo = float(_rect_distance(pts, target.area).min()) + target.rest
+            togo = float(rect_distance(pts, target.area).min()) + target.rest
             turns_left = max(0, int(limit) - game.turn + 1)
             push = togo > 0.0 and (mode == LEAVE or turns_left * WALK_PER_TURN < togo)
         words = target.words + ("; pushes on" if push and mode != LEAVE else "")
@@ -598,7 +370,7 @@ class TacticalPolicy:
         if fast is None or game.alive(game.enemy_of(frame.data["side"])):
             return None
         pts = np.array([[game.fig(m).x, game.fig(m).y] for m in fast.figures], dtype=np.float64)
-        if not len(pts) or float(np.median(_rect_distance(pts, sit.target.area))) < (
+        if not len(pts) or float(np.median(rect_distance(pts, sit.target.area))) < (
             FAST_MOVE_BEYOND
         ):
             return None
@@ -652,7 +424,7 @@ class TacticalPolicy:
                 and rng > 0
                 and bool((own.sees[0] & (own.distance[0] <= rng)).any())
             ):
-                dist = _rect_distance(own.points, sit.target.area)
+                dist = rect_distance(own.points, sit.target.area)
                 zero = np.zeros(1)
                 rated = Rated(
                     own,
@@ -673,7 +445,7 @@ class TacticalPolicy:
         area = sit.target.area
         # the straight distance, unless impassable ground lies on the straight way; round
         # what is in the way (the navigation grid) also when the straight way is stuck
-        for nav in (True,) if _blocked_way(game, fig, area) else (False, True):
+        for nav in (True,) if blocked_way(game, fig, area) else (False, True):
             sit = replace(sit, nav=nav)
             dist0 = float(_distance(game, sit, np.array(points[:1]))[0])
             rated, _rows = self._judged(game, frame, sit, fig, points, travel, dist0)
@@ -717,7 +489,7 @@ class TacticalPolicy:
         shelter = sheltered(game, pts)
         score = progress + W_SHELTER * shelter - W_TRAVEL * travel
         if dist0 > 1e-9:
-            score = score + W_ARRIVE * (_rect_distance(pts, sit.target.area) <= 1e-9)
+            score = score + W_ARRIVE * (rect_distance(pts, sit.target.area) <= 1e-9)
         if fig.id == sit.guard:  # it must not leave the item (12.3.6)
             score = score - GUARD_OUTSIDE * (dist > 1e-9) - GUARD_OUTSIDE * dist
         gap = self._cohesion_gap(game, frame, fig.id, pts)
@@ -893,10 +665,6 @@ class Rated:
         )
 
 
-def _nearest_in(area: Rect, p: Point2) -> Point2:
-    return (min(max(p[0], area[0]), area[2]), min(max(p[1], area[1]), area[3]))
-
-
 def _bearing(a: Point2, b: Point2) -> float:
     return math.degrees(math.atan2(b[0] - a[0], -(b[1] - a[1]))) % 360.0
 
@@ -916,7 +684,7 @@ def _look_at(game: Game, spots: Spots, i: int, area: Rect) -> Point2:
     if pefs:
         q = min(pefs, key=lambda q: (math.hypot(q["x"] - p[0], q["y"] - p[1]), q["id"]))
         return (float(q["x"]), float(q["y"]))
-    goal = _nearest_in(area, p)
+    goal = nearest_in(area, p)
     if math.hypot(goal[0] - p[0], goal[1] - p[1]) < 1e-6:
         return (p[0], p[1] - 1.0)
     return goal

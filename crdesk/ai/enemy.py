@@ -21,7 +21,7 @@ settled once, at the start of the activation (:func:`settle_orders`):
   player group), moving towards a spot :data:`FLANK_OFFSET` inches beside the
   player group, staying in Cover if possible.
 
-Spots come from :mod:`crdesk.solo.spots` (candidates on rays, judged by the
+Spots come from :mod:`crdesk.ai.spots` (candidates on rays, judged by the
 sight engine); each move is checked with :meth:`Game.legal` before it is
 played.  Once the group has moved it fires (the book's shot for each figure,
 the decision's ``fire`` options, 7.9.8) and ends its activation.  Every other
@@ -57,6 +57,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from crdesk.ai.policy import BookPolicy
+from crdesk.ai.spots import MIN_MOVE, Spots, spots_for
 from crdesk.cohesion import groups as cohesion_groups
 from crdesk.dice import CounterDice, DiceSource, ScriptedDice
 from crdesk.errors import IllegalActionError
@@ -64,13 +66,11 @@ from crdesk.game import adapter
 from crdesk.game.actions import Action, Activate, End, Fire, Move, Prone, Reload, Stand, fmt_num
 from crdesk.game.actions import NpMove as NpMoveAction
 from crdesk.game.controller import Game
-from crdesk.game.policy import BookPolicy
 from crdesk.game.records import Decision, Frame
 from crdesk.geometry import kernels
 from crdesk.model import Figure
 from crdesk.rules.common import TableRoll
 from crdesk.rules.pef import np_move
-from crdesk.solo.spots import MIN_MOVE, Spots, spots_for
 from crdesk.tables import NP_FORCE_MOVEMENT, NpMove
 
 Point2 = tuple[float, float]

@@ -11,7 +11,7 @@ nearest Cover, rolling rather than Free Will), always uses Star Power and
 Cheating Death, and otherwise plays simply: each figure fires at the nearest
 enemy it can (7.9.8's one-on-one allocation), else advances towards the
 nearest enemy, and then the group ends its activation.  The real enemy AI
-(PEFs, table 11.4) is built on the same protocol in ``crdesk.solo``.
+(PEFs, table 11.4) is built on the same protocol in :mod:`crdesk.ai.enemy`.
 """
 
 from __future__ import annotations
@@ -57,12 +57,14 @@ class BookPolicy:
     def decide(self, game: Game, decision: Decision) -> tuple[Action, str]:
         kind = decision.kind
         if kind == "act":
-            return self._act(game, decision)
+            return self.act(game, decision)
         if decision.default is None:
             raise IllegalActionError(f"the book policy cannot answer a {kind} decision")
         return decision.default, _WHY.get(kind, "the book's choice")
 
-    def _act(self, game: Game, decision: Decision) -> tuple[Action, str]:
+    def act(self, game: Game, decision: Decision) -> tuple[Action, str]:
+        """The choice of an activation's action (``act`` decisions): the hook the
+        objective player (:mod:`crdesk.ai.objective`) overrides."""
         for option in decision.options:
             if isinstance(option, Fire):
                 return option, "fires at the nearest enemy in sight and range (7.9.8)"
