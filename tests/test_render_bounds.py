@@ -307,3 +307,21 @@ def test_a_png_is_transparent_around_its_frame(qapp) -> None:  # type: ignore[no
     assert image.pixelColor(0, 0).alpha() == 0
     assert image.pixelColor(image.width() - 1, image.height() - 1).alpha() == 0
     assert image.pixelColor(image.width() // 2, image.height() // 2).alpha() == 255
+
+
+def test_cancel_is_heard_while_the_terrain_is_drawn_before_any_page(
+    qapp,  # type: ignore[no-untyped-def]
+    tmp_path: Path,
+) -> None:
+    from ui.export import export_map
+
+    seen: list[tuple[int, int]] = []
+
+    def cancel_at_once(done: int, total: int) -> None:
+        seen.append((done, total))
+        raise KeyboardInterrupt("stopped")
+
+    with pytest.raises(KeyboardInterrupt):
+        export_map(_long_outlines(), tmp_path / "long.pdf", progress=cancel_at_once)
+    assert seen == [(0, 0)]  # no page count yet: the terrain was being drawn
+    assert list(tmp_path.iterdir()) == []

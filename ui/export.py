@@ -76,7 +76,8 @@ def save_pdf(
 ) -> tuple[Path, int]:
     """Write the tiled 1:1 PDF; returns the path and the number of pages.
 
-    ``progress(page, pages)`` is called before each page is drawn; it may raise to
+    ``progress(page, pages)`` is called before each page is drawn, and
+    ``progress(0, 0)`` while the terrain is drawn before them; it may raise to
     stop (the GUI shows the pages counted, with Cancel).  A table of more than
     :data:`crdesk.limits.PRINT_PAGES` pages is refused before anything is drawn
     (:class:`~ui.render.RenderTooLargeError`, which says what to do instead).
@@ -102,7 +103,10 @@ def save_pdf(
     )
     tiles = plan.tiles(table.width, table.height)
     scene = make_scene(
-        scenario.battlefield, RenderOptions(sections=sections, grid=grid, frame=False)
+        scenario.battlefield,
+        RenderOptions(sections=sections, grid=grid, frame=False),
+        # no page count yet: Cancel is heard while the terrain is drawn
+        progress=None if progress is None else lambda _done, _total: progress(0, 0),
     )
     painter = ClippingPainter()
     if not painter.begin(writer):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,7 @@ from PySide6.QtWidgets import QApplication
 from crdesk import limits
 from crdesk.model import Battlefield
 from ui.scene.items import TableItem
-from ui.scene.scene import BattlefieldScene
+from ui.scene.scene import BattlefieldScene, prepare
 from ui.scene.style import TableStyle
 
 
@@ -58,9 +59,17 @@ def ensure_app() -> QApplication:
     return QApplication([sys.argv[0] if sys.argv else "crdesk"])
 
 
-def make_scene(battlefield: Battlefield, options: RenderOptions) -> BattlefieldScene:
-    """A detached scene set up for export: overlays as asked, no pixmap caches."""
-    scene = BattlefieldScene(battlefield, options.style)
+def make_scene(
+    battlefield: Battlefield,
+    options: RenderOptions,
+    progress: Callable[[int, int], None] | None = None,
+) -> BattlefieldScene:
+    """A detached scene set up for export: overlays as asked, no pixmap caches.
+
+    ``progress(features done, features)`` is told while the terrain is drawn and
+    may raise to stop (an export's Cancel before its first page)."""
+    prepared = prepare(battlefield, options.style, progress) if progress is not None else None
+    scene = BattlefieldScene(battlefield, options.style, prepared=prepared)
     scene.detach()
     scene.set_sections_visible(options.sections)
     scene.set_grid_visible(options.grid)
