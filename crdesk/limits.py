@@ -126,3 +126,26 @@ def saved_size_bound() -> int:
     rest = 6 * DESCRIPTION_CHARS + 6 * NAME_CHARS + 8_000
     generation = GENERATION_BYTES
     return points + features + figures + rest + generation
+
+
+PRINT_PAGES = 250
+"""Most pages of a 1:1 PDF (``crdesk render X -o x.pdf``, Export), the page map included.
+
+A 72" x 48" table, the usual big one, is 51 A4 pages; a 10' x 10' table
+(120" x 120") 205 A4 or 222 Letter pages, 12' x 8' 201 or 211.  250 pages, half
+a ream, print any of these on either paper and are more than anyone trims and
+lays out by hand.  The work grows with the pages (each draws its part of the
+table): a 480" x 480" table is 3,217 A4 pages, which once took 10 minutes and
+made a 12.6 GB file.  A picture of a larger table is an SVG or a PNG
+(:func:`crdesk.printing.plan_print` counts the pages)."""
+
+
+def print_problem(width_in: float, height_in: float, pages: int, paper: str) -> str | None:
+    """Why a table of ``pages`` 1:1 pages on ``paper`` is not printed, or None when it is."""
+    if pages <= PRINT_PAGES:
+        return None
+    return (
+        f'a {width_in:g}" x {height_in:g}" table is {pages:,} {paper.upper()} pages at 1:1; '
+        f"crdesk prints at most {PRINT_PAGES:,} pages "
+        "(export PNG or SVG for a picture of the whole table)"
+    )

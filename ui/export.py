@@ -2,28 +2,56 @@
 
 A player prints the PDF at actual size, trims or overlaps the pages along the
 dashed overlap marks, and lays real terrain on a real table.  The first page is
-a page map: the whole table small, with the tile grid and each tile's label.
+a page map: the whole table small (a 200 dpi picture), with the tile grid and
+each tile's label.
 Every tile is drawn by the same scene the GUI shows (:mod:`ui.render`); there
 is no second drawing code path.
 """
 
 from __future__ import annotations
 
-import math
 import os
-from collections.abc import Callable
-from dataclasses import dataclass
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
 
 from PySide6.QtCore import QMarginsF, QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QPageLayout, QPageSize, QPainter, QPdfWriter, QPen
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QImage,
+    QPageLayout,
+    QPageSize,
+    QPainter,
+    QPdfWriter,
+    QPen,
+)
 
+from crdesk import limits, printing
+from crdesk.jsonfile import remove_stale_temps
 from crdesk.model import Scenario
-from ui.render import RenderOptions, ensure_app, make_scene, paint_battlefield, save_png, save_svg
+from crdesk.printing import HEADER, Tile, plan_tiles
+from ui.render import (
+    ClippingPainter,
+    RenderOptions,
+    RenderTooLargeError,
+    ensure_app,
+    make_scene,
+    paint_battlefield,
+    save_png,
+    save_svg,
+)
+from ui.scene.scene import BattlefieldScene
 
-PDF_DPI = 1200
+PDF_DPI = printing.PRINT_UNITS
 """Device units per inch of the PDF painter; vector output, so this is precision only."""
+
+MAP_DPI = 200
+"""Pixels per printed inch of the page map's picture of the whole table."""
+
+__all__ = ["HEADER", "PDF_DPI", "Paper", "Tile", "export_map", "plan_tiles", "save_pdf"]
 
 
 class Paper(StrEnum):
@@ -37,65 +65,6 @@ class Paper(StrEnum):
         )
 
 
-@dataclass(frozen=True, slots=True)
-class Tile:
-    """One printed page of the table: its label and the table inches it shows."""
-
-    row: int
-    col: int
-    x: float
-    y: float
-    width: float
-    height: float
-
-    @property
-    def label(self) -> str:
-        return f"{chr(ord('A') + self.row)}{self.col + 1}"
-
-
-def plan_tiles(
-    table_width: float, table_height: float, page_width: float, page_height: float, overlap: float
-) -> list[Tile]:
-    """Cut the table into page-sized tiles that overlap by ``overlap`` inches.
-
-    The first tile starts at the table's far-left corner and each next one a
-    page less the overlap further on, so every page's 1" grid and section
-    lines sit on whole table inches and the pages line up when laid edge to
-    the dashed mark.  Moving the origin (centring the tiles) cannot save a
-    page: n tiles along a side cover n * page - (n - 1) * overlap wherever they
-    start, so the fewest is the same; only orientation and overlap can
-    (:func:`save_pdf` tries both).
-
-    >>> tiles = plan_tiles(36, 36, 7.0, 10.0, 0.5)
-    >>> [t.label for t in tiles][:3], len(tiles), tiles[-1].width
-    (['A1', 'A2', 'A3'], 24, 3.5)
-    """
-    if page_width <= overlap or page_height <= overlap:
-        raise ValueError("the printable page must be larger than the overlap")
-    step_x, step_y = page_width - overlap, page_height - overlap
-    cols = max(1, math.ceil((table_width - overlap) / step_x - 1e-9))
-    rows = max(1, math.ceil((table_height - overlap) / step_y - 1e-9))
-    tiles = []
-    for r in range(rows):
-        for c in range(cols):
-            x, y = c * step_x, r * step_y
-            tiles.append(
-                Tile(
-                    r,
-                    c,
-                    x,
-                    y,
-                    min(page_width, table_width - x),
-                    min(page_height, table_height - y),
-                )
-            )
-    return tiles
-
-
-HEADER = 0.45
-"""Inches at the top of each tile page for its label, neighbours and scale bar."""
-
-
 def save_pdf(
     scenario: Scenario,
     path: str | os.PathLike[str],
@@ -107,46 +76,57 @@ def save_pdf(
 ) -> tuple[Path, int]:
     """Write the tiled 1:1 PDF; returns the path and the number of pages.
 
-    ``progress(pages done, pages)`` is called before each page; it may raise to stop
-    (a 480" table is over 3,000 pages: the GUI shows them counted, with Cancel).
+    ``progress(page, pages)`` is called before each page is drawn, and
+    ``progress(0, 0)`` while the terrain is drawn before them; it may raise to
+    stop (the GUI shows the pages counted, with Cancel).  A table of more than
+    :data:`crdesk.limits.PRINT_PAGES` pages is refused before anything is drawn
+    (:class:`~ui.render.RenderTooLargeError`, which says what to do instead).
     """
+    table = scenario.battlefield.table
+    plan = printing.plan_print(table.width, table.height, paper.value, overlap)
+    problem = limits.print_problem(table.width, table.height, plan.pages, paper.value)
+    if problem is not None:
+        raise RenderTooLargeError(problem)
     ensure_app()
     out = Path(path)
     writer = QPdfWriter(str(out))
     writer.setResolution(PDF_DPI)
     writer.setTitle(f"{scenario.title} — 1:1 print")
     writer.setCreator("crdesk")
-    table = scenario.battlefield.table
-    # Portrait or landscape, and the overlap or a narrower one (down to 1/4"),
-    # whichever needs fewest pages: a 36" table on A4 otherwise spends a column
-    # of pages on a sliver under an inch wide.
-    layouts = []
-    for orientation in (QPageLayout.Orientation.Portrait, QPageLayout.Orientation.Landscape):
-        layout = QPageLayout(
+    orientation = (
+        QPageLayout.Orientation.Landscape if plan.landscape else QPageLayout.Orientation.Portrait
+    )
+    writer.setPageLayout(
+        QPageLayout(
             paper.page_size, orientation, QMarginsF(10, 10, 10, 10), QPageLayout.Unit.Millimeter
         )
-        rect = layout.paintRectPixels(PDF_DPI)
-        page_w, page_h = rect.width() / PDF_DPI, rect.height() / PDF_DPI
-        for ov in dict.fromkeys((overlap, min(overlap, 0.25))):
-            tiles = plan_tiles(table.width, table.height, page_w, page_h - HEADER, ov)
-            layouts.append((len(tiles), -ov, orientation.value, layout, tiles, page_w, page_h))
-    _, neg_overlap, _, layout, tiles, page_w, page_h = min(layouts, key=lambda item: item[:3])
-    overlap = -neg_overlap
-    writer.setPageLayout(layout)
-    painter = QPainter()
-    if not painter.begin(writer):
-        raise OSError(f"could not write {out}")
-    scene = make_scene(
-        scenario.battlefield, RenderOptions(sections=sections, grid=grid, frame=False)
     )
+    tiles = plan.tiles(table.width, table.height)
+    scene = make_scene(
+        scenario.battlefield,
+        RenderOptions(sections=sections, grid=grid, frame=False),
+        # no page count yet: Cancel is heard while the terrain is drawn
+        progress=None if progress is None else lambda _done, _total: progress(0, 0),
+    )
+    painter = ClippingPainter()
+    if not painter.begin(writer):
+        scene.deleteLater()
+        raise OSError(f"could not write {out}")
     try:
-        _page_map(painter, scenario, tiles, page_w, page_h, overlap, paper)
-        for done, tile in enumerate(tiles, start=1):
+        if progress is not None:
+            progress(1, plan.pages)
+        # the page map always shows the sections and never the grid: the same scene
+        scene.set_sections_visible(True)
+        scene.set_grid_visible(False)
+        _page_map(painter, scenario, scene, plan, tiles, paper)
+        scene.set_sections_visible(sections)
+        scene.set_grid_visible(grid)
+        for page, tile in enumerate(tiles, start=2):
             if progress is not None:
-                progress(done, len(tiles))
+                progress(page, plan.pages)
             writer.newPage()
-            _tile_page(painter, scene, tile, tiles, overlap)
-        return out, len(tiles) + 1
+            _tile_page(painter, scene, tile, tiles, plan.overlap)
+        return out, plan.pages
     finally:
         painter.end()
         scene.deleteLater()
@@ -182,13 +162,13 @@ def _scale_bar(painter: QPainter, x: float, y: float) -> None:
 def _page_map(
     painter: QPainter,
     scenario: Scenario,
+    scene: BattlefieldScene,
+    plan: printing.PrintPlan,
     tiles: list[Tile],
-    page_w: float,
-    page_h: float,
-    overlap: float,
     paper: Paper,
 ) -> None:
     table = scenario.battlefield.table
+    page_w, page_h, overlap = plan.page_width, plan.page_height, plan.overlap
     painter.setPen(QColor("black"))
     _text(painter, 0, 0.35, scenario.title, 16, bold=True)
     rows = max(t.row for t in tiles) + 1
@@ -206,11 +186,23 @@ def _page_map(
     top = 1.7
     scale = min(page_w / table.width, (page_h - top - 0.2) / table.height)
     target = QRectF(0, _inch(top), _inch(table.width * scale), _inch(table.height * scale))
-    scene = make_scene(scenario.battlefield, RenderOptions(sections=True, frame=False))
+    # a picture: drawn in vectors, every outline of the table would be stored whole
+    # on this one page, which the PDF writer then compresses holding the GIL (1.2 s
+    # of a frozen window for 1,000 features)
+    picture = QImage(
+        max(1, round(table.width * scale * MAP_DPI)),
+        max(1, round(table.height * scale * MAP_DPI)),
+        QImage.Format.Format_RGB32,
+    )
+    picture.fill(QColor("white"))
+    map_painter = QPainter(picture)
     try:
-        paint_battlefield(scene, painter, target, scene.table_rect())
+        paint_battlefield(
+            scene, map_painter, QRectF(0, 0, picture.width(), picture.height()), scene.table_rect()
+        )
     finally:
-        scene.deleteLater()
+        map_painter.end()
+    painter.drawImage(target, picture)
     painter.setBrush(Qt.BrushStyle.NoBrush)
     for tile in tiles:
         rect = QRectF(
@@ -255,7 +247,13 @@ def _tile_page(
     source = QRectF(tile.x, tile.y, tile.width, tile.height)
     painter.save()
     painter.setClipRect(target)
-    paint_battlefield(scene, painter, target, source)  # type: ignore[arg-type]
+    if isinstance(painter, ClippingPainter):  # the page stores only the paths it shows
+        painter.clip, painter.units_per_inch = target, PDF_DPI
+    try:
+        paint_battlefield(scene, painter, target, source)  # type: ignore[arg-type]
+    finally:
+        if isinstance(painter, ClippingPainter):
+            painter.clip = None
     painter.restore()
     # Overlap marks: where the next page's picture starts, right and below.
     painter.setPen(QPen(QColor(200, 0, 0), _inch(0.01), Qt.PenStyle.DashLine))
@@ -281,6 +279,11 @@ def export_map(
 ) -> str:
     """Export by file suffix (.png, .svg, .pdf); returns a one-line summary.
 
+    The file is written under a temp name beside ``path`` and renamed onto it
+    when complete, so a failed or cancelled export (``progress`` raising) leaves
+    no partial file and any earlier file at ``path`` as it was.  ``progress(done,
+    total)`` is told of each PDF page (``(0, 0)``: no count); it may raise to stop.
+
     This is also the ``render`` front end that ``crdesk render`` finds through
     the ``crdesk.frontends`` entry point.
     """
@@ -288,17 +291,54 @@ def export_map(
     out = Path(path)
     suffix = out.suffix.lower()
     options = RenderOptions(pixels_per_inch=dpi, sections=sections, grid=grid, title=scenario.title)
+    # progress is called last inside each block: a Cancel heard then still drops the file
     if suffix == ".png":
-        save_png(scenario.battlefield, out, options)
+        with written_atomically(out) as tmp:
+            save_png(scenario.battlefield, tmp, options)
+            if progress is not None:
+                progress(0, 0)
         return f"wrote {out} (PNG, {dpi:g} pixels per inch)"
     if suffix == ".svg":
-        save_svg(scenario.battlefield, out, options)
+        with written_atomically(out) as tmp:
+            save_svg(scenario.battlefield, tmp, options)
+            if progress is not None:
+                progress(0, 0)
         return f"wrote {out} (SVG)"
     if suffix == ".pdf":
-        _, pages = save_pdf(
-            scenario, out, paper=paper, sections=sections, grid=grid, progress=progress
-        )
-        return f"wrote {out} (PDF at 1:1 scale, {pages} pages on {paper.value.upper()})"
+        with written_atomically(out) as tmp:
+            _, pages = save_pdf(
+                scenario, tmp, paper=paper, sections=sections, grid=grid, progress=progress
+            )
+            if progress is not None:
+                progress(pages, pages)
+        return f"wrote {out} (PDF at 1:1 scale, {pages:,} pages on {paper.value.upper()})"
     raise ValueError(
         f"cannot export to {suffix or 'a file without a suffix'}: use .png, .svg or .pdf"
     )
+
+
+@contextmanager
+def written_atomically(path: Path) -> Iterator[Path]:
+    """A temp path beside ``path`` to write; renamed onto ``path`` when the block ends
+    well, removed when it raises (:func:`crdesk.jsonfile.write_atomic`'s temp names,
+    so a killed export's temp is cleared by the next one)."""
+    real = Path(os.path.realpath(path))
+    try:
+        mode = real.stat().st_mode & 0o777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    remove_stale_temps(real)
+    fd, name = tempfile.mkstemp(
+        prefix=f".{real.name}.{os.getpid()}-", suffix=".tmp", dir=real.parent
+    )
+    os.close(fd)
+    tmp = Path(name)
+    try:
+        yield tmp
+        os.chmod(tmp, mode)  # mkstemp makes 0600; a map is meant to be shared
+        os.replace(tmp, real)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise

@@ -561,31 +561,46 @@ class MainWindow(QMainWindow):
     ) -> bool:
         """Export through the same renderer as ``crdesk render``, in a worker thread.
 
-        A 480" table's PDF is thousands of pages and minutes of work: the window
-        keeps painting, a progress dialog counts the pages, Cancel removes the
-        unfinished file.  The job draws a copy of the table, so a game playing
-        on meanwhile cannot change it under the painter.  ``exporter`` stands in
-        for :func:`ui.export.export_map` (tests).
+        A PDF past :data:`crdesk.limits.PRINT_PAGES` pages is refused at once, in
+        the words ``crdesk render`` uses.  A big export takes a while: the window
+        keeps painting, a progress dialog counts the pages, Cancel leaves no file
+        (and an earlier file of that name as it was).  The job draws a copy of the
+        table, so a game playing on meanwhile cannot change it under the painter.
+        ``exporter`` stands in for :func:`ui.export.export_map` (tests).
         """
+        from crdesk import printing
         from ui.export import export_map
 
         options.setdefault("sections", self.action_sections.isChecked())
         options.setdefault("grid", self.action_grid.isChecked())
         chosen = scenario or self.scenario
+        out = Path(path)
+        if out.suffix.lower() == ".pdf":  # refused before any work, as crdesk render does
+            table = chosen.battlefield.table
+            problem = printing.print_problem(
+                table.width, table.height, str(options.get("paper", "a4"))
+            )
+            if problem is not None:
+                self.show_error("Could not export the map", problem[:1].upper() + problem[1:] + ".")
+                return False
         copy = dataclasses.replace(chosen, battlefield=chosen.battlefield.copy())
         export = exporter or export_map
-        out = Path(path)
+        existed = out.exists()
 
         def job(progress: Progress) -> str:
             def pages(done: int, total: int) -> None:
-                progress.update(done, total, f"Drawing {out.name}: page {done:,} of {total:,}")
+                text = f"Drawing {out.name}: page {done:,} of {total:,}…" if total else None
+                progress.update(done, total, text)
 
             return export(copy, out, progress=pages, **options)
 
         try:
             summary = run_job(self, "Export map", f"Drawing {out.name}…", job)
         except Cancelled:
-            out.unlink(missing_ok=True)  # half a map is no map
+            # export_map writes a temp file and renames it only when complete; an
+            # exporter that writes in place leaves half a map, which is no map
+            if not existed:
+                out.unlink(missing_ok=True)
             self.statusBar().showMessage(f"Export cancelled; {out.name} not written", 6000)
             return False
         except (OSError, ValueError, MemoryError) as err:

@@ -1,5 +1,9 @@
 """``crdesk render FILE -o OUT``: the table as PNG, SVG or a 1:1 tiled PDF.
 
+A PDF of more than :data:`crdesk.limits.PRINT_PAGES` pages is refused, in one
+line naming the count, before anything is drawn; the summary of one written
+says its pages.
+
 The drawing is the Qt front end's (``ui.export``), found through the
 ``crdesk.frontends`` entry point so that this core module never imports Qt.
 """
@@ -9,7 +13,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from crdesk import limits
+from crdesk import limits, printing
 from crdesk.cli.common import (
     EXIT_OK,
     EXIT_USAGE,
@@ -65,6 +69,12 @@ def run(args: argparse.Namespace) -> int:
     scenario = load_for_command(args.file)
     if isinstance(scenario, int):
         return scenario
+    if args.output.lower().endswith(".pdf"):  # say the pages before any drawing
+        table = scenario.battlefield.table
+        problem = printing.print_problem(table.width, table.height, args.paper)
+        if problem is not None:
+            print(f"error: {problem}", file=sys.stderr)
+            return EXIT_USAGE
     export = frontend("render")
     if export is None:
         print(

@@ -210,6 +210,11 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
         "scribble): refused with its path, at once (repairing it took 25 s and 29,014 points)",
         _with(lambda d: _feature(d, {"id": "w3", "kind": "woods", "outline": _scribble(2_000)})),
     ),
+    "33-10-print-480": (
+        'a 480" x 480" table of a few features: its 1:1 PDF, 3,217 A4 pages, refused '
+        "at once naming the count and the bound; PNG and SVG draw",
+        _with(lambda d: d.update(table={"width": 480, "height": 480})),
+    ),
     "misc-blank-name": (
         "a figure named with spaces only: loads, named by its id",
         _with(lambda d: d["forces"][0]["figures"][1].update(name="   ")),

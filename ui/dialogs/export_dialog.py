@@ -1,6 +1,10 @@
 """Export map…: where to, which format, and ``crdesk render``'s options.
 
 dpi, grid, sections and paper are the same options the command line offers.
+For a PDF the dialog says how many pages the 1:1 print takes on the paper
+chosen (:func:`crdesk.printing.plan_print`, as ``crdesk render`` counts them)
+and, past :data:`crdesk.limits.PRINT_PAGES`, says why it will not print it and
+offers no Export.
 
 The dialog only gathers choices; :func:`ui.export.export_map` does the work, so
 the GUI and the command line draw the same map.  "Terrain only" exports a copy
@@ -12,7 +16,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from PySide6.QtCore import QStandardPaths
+from PySide6.QtCore import QStandardPaths, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -29,7 +33,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from crdesk import limits
+from crdesk import limits, printing
 from crdesk.model import Battlefield, Scenario
 from ui.scene.items import TableItem
 
@@ -58,6 +62,7 @@ class ExportDialog(QDialog):
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Export map")
+        self.table = table
         safe = "".join(c if c.isalnum() or c in " -_." else "_" for c in title).strip() or "map"
         self.path_edit = QLineEdit(str(folder / f"{safe}.png"))
         browse = QPushButton("Browse…")
@@ -95,6 +100,10 @@ class ExportDialog(QDialog):
         self.paper_combo.setToolTip(
             "The PDF prints at 1:1; the page orientation that needs fewest pages is chosen"
         )
+        self.paper_combo.currentIndexChanged.connect(self._show_pages)
+        self.pages_label = QLabel()
+        self.pages_label.setWordWrap(True)
+        self.pages_label.setTextFormat(Qt.TextFormat.PlainText)
         form = QFormLayout()
         file_label = QLabel("&File:")  # a layout is no buddy: point Alt+F at the path
         file_label.setBuddy(self.path_edit)
@@ -102,6 +111,7 @@ class ExportDialog(QDialog):
         form.addRow("F&ormat:", self.format_combo)
         form.addRow("&Resolution:", self.dpi_spin)
         form.addRow("&Paper (PDF):", self.paper_combo)
+        form.addRow("Pages:", self.pages_label)
         form.addRow("", self.sections_check)
         form.addRow("", self.grid_check)
         form.addRow("", self.terrain_only_check)
@@ -121,6 +131,42 @@ class ExportDialog(QDialog):
         self.path_edit.setText(str(Path(self.path_edit.text()).with_suffix(suffix)))
         self.dpi_spin.setEnabled(suffix == ".png")
         self.paper_combo.setEnabled(suffix == ".pdf")
+        self._show_pages()
+
+    def print_plan(self) -> printing.PrintPlan | None:
+        """How the table prints on the paper chosen (None: the dialog was given no table)."""
+        if self.table is None:
+            return None
+        return printing.plan_print(*self.table, str(self.paper_combo.currentData()))
+
+    def print_problem(self) -> str | None:
+        """Why the PDF is not made (too many pages), or None; only for the PDF format."""
+        plan = self.print_plan()
+        if plan is None or self.format_combo.currentData() != ".pdf" or self.table is None:
+            return None
+        return limits.print_problem(*self.table, plan.pages, plan.paper)
+
+    def _show_pages(self) -> None:
+        """The PDF's page count on this paper, or why it is refused (Export then off)."""
+        plan = self.print_plan()
+        problem = self.print_problem()
+        if plan is None:
+            text = ""
+        elif problem is not None:
+            text = f"Too many to print: {problem}."
+        else:
+            text = (
+                f"{plan.pages:,} {plan.paper.upper()} pages at 1:1 "
+                f"({plan.rows} rows of {plan.cols} and a page map)"
+            )
+        if text != self.pages_label.text():
+            self.pages_label.setText(text)
+            self.pages_label.setVisible(bool(text))
+            if self.isVisible():  # room for the lines of a refusal
+                self.layout().activate()
+                self.adjustSize()
+        self.pages_label.setEnabled(self.format_combo.currentData() == ".pdf")
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(problem is None)
 
     def _browse(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, "Export map", self.path_edit.text())
