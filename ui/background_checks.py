@@ -17,7 +17,7 @@ from PySide6.QtCore import QObject, Signal, Slot
 
 from crdesk.validation import TableIssue, check_battlefield
 from ui.document import Document
-from ui.progress import Progress, Worker
+from ui.progress import Progress, Worker, keep_until_finished
 from ui.sight_overlay import index_is_heavy
 
 
@@ -74,13 +74,9 @@ class BackgroundChecks(QObject):
         if self._worker is not None:
             worker = self._worker
             worker.finished.disconnect(self._done)
-            _orphans.add(worker)
-            worker.finished.connect(lambda: _orphans.discard(worker))
+            keep_until_finished(worker)  # a run for a closed document ends on its own
             self._worker = None
 
-
-_orphans: set[Worker] = set()
-"""Runs for closed documents, referenced until their thread ends."""
 
 _CHECKS: weakref.WeakKeyDictionary[Document, BackgroundChecks] = weakref.WeakKeyDictionary()
 

@@ -108,6 +108,47 @@ class _Worker(QThread):
 
 
 Worker = _Worker
+
+
+class _Keeper(QObject):
+    """Holds workers whose owners are gone until their threads have ended, and lets go of
+    them on the GUI thread (a QThread whose last reference goes inside its own thread,
+    from a slot run by its ``finished``, is destroyed still running: Qt aborts)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.kept: set[QThread] = set()
+
+    def keep(self, worker: QThread) -> None:
+        self.kept.add(worker)
+        worker.finished.connect(self._release, Qt.ConnectionType.QueuedConnection)
+        if worker.isFinished():
+            self._release()
+
+    @Slot()
+    def _release(self) -> None:
+        for worker in [w for w in self.kept if w.isFinished()]:
+            worker.wait()
+            self.kept.discard(worker)
+
+
+_keeper: _Keeper | None = None
+
+
+def keep_until_finished(worker: QThread) -> None:
+    """Keep ``worker`` alive until its thread has ended (its owner closed meanwhile): call
+    on the GUI thread.  The reference is dropped there, never in the worker's thread."""
+    global _keeper
+    if _keeper is None:
+        _keeper = _Keeper()
+    _keeper.keep(worker)
+
+
+def kept_workers() -> int:
+    """Workers kept for closed owners and still running (tests)."""
+    return 0 if _keeper is None else len(_keeper.kept)
+
+
 """A job in a thread of its own with no dialog (the sight overlay's rebuilds): start it,
 connect ``finished``, read ``result`` or ``error``."""
 

@@ -29,7 +29,7 @@ from crdesk.model import Battlefield, Figure
 from crdesk.options import RulesOptions
 from crdesk.visibility import VisibilityService
 from ui.document import Document
-from ui.progress import Progress, Worker
+from ui.progress import Progress, Worker, keep_until_finished
 from ui.scene.scene import BattlefieldScene
 
 OVERLAY_Z = 5_000.0
@@ -175,8 +175,7 @@ class SightOverlay(QObject):
         self._rebuild.stop()
         if self._worker is not None:  # its result is dropped; the thread ends on its own
             self._worker.finished.disconnect(self._built)
-            _orphans.add(self._worker)
-            self._worker.finished.connect(lambda w=self._worker: _orphans.discard(w))
+            keep_until_finished(self._worker)
             self._worker = None
         self.service.close()
         self.document.selection_changed.disconnect(self.refresh)
@@ -337,11 +336,6 @@ class SightOverlay(QObject):
                 continue
             _line(paths["link"], me, other)
             self.counts["link"] += 1
-
-
-_orphans: set[Worker] = set()
-"""Builds of closed overlays, kept referenced until their thread ends (a QThread
-destroyed while running aborts the program)."""
 
 
 def _line(path: QPainterPath, a: Figure, b: Figure) -> None:
