@@ -1261,6 +1261,16 @@ class GenerationRecord:
     log: list[dict[str, Any]] = field(default_factory=list)
 
 
+@dataclass(frozen=True, slots=True)
+class LoadNote:
+    """Something reading the file changed (an outline that crossed itself, repaired): the
+    feature's id, the JSON path in the file and what was done, in words."""
+
+    item_id: str
+    path: str
+    message: str
+
+
 @dataclass(slots=True)
 class Scenario:
     """Everything a scenario file holds: the battlefield, rules settings and encounter."""
@@ -1273,6 +1283,9 @@ class Scenario:
     generation: GenerationRecord | None = None
     weapons: tuple[WeaponCard, ...] = ()
     """The scenario's own weapon cards (Firearms Detail, FD §2), in file order."""
+    load_notes: tuple[LoadNote, ...] = field(default=(), compare=False)
+    """What reading the file repaired (a table read from a file only; not saved: a save
+    writes the table as it is played)."""
 
     @property
     def weapon_cards(self) -> dict[str, WeaponCard]:

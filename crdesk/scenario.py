@@ -44,6 +44,7 @@ from crdesk.model import (
     Force,
     GenerationRecord,
     Hill,
+    LoadNote,
     MeleeWeapon,
     Opening,
     OpeningKind,
@@ -387,10 +388,14 @@ def from_document(data: dict[str, Any], source: str = "<data>") -> Scenario:
     if problems:
         raise ScenarioFormatError(problems, source)
     try:
-        return _build(data)
+        scenario = _build(data)
     except (ModelError, ValueError) as exc:  # a check above missed a case: still a file error
         problem = Problem("", f"the table cannot be built: {exc}")
         raise ScenarioFormatError([problem], source) from None
+    notes = outline_repairs(data)
+    if notes:
+        scenario.load_notes = tuple(LoadNote(i, p.path, p.message) for i, p in notes)
+    return scenario
 
 
 # --------------------------------------------------------------------------

@@ -36,6 +36,8 @@ class Document(QObject):
         super().__init__(parent)
         self.scenario = scenario
         self._path = Path(path) if path else None
+        self.load_notes = list(scenario.load_notes)
+        """What reading the file repaired, said until a save writes the table as played."""
         self._selection: list[str] = []
         self.edit_session = 0
         """Bumped when the selection changes, so property edits never merge across it."""
@@ -87,6 +89,7 @@ class Document(QObject):
         if target is None:
             raise ValueError("the document has no file name yet; use Save As")
         scenario_io.save(self.scenario, target)
+        self.load_notes = []  # the file now holds the repaired table
         if target != self._path:
             self._path = target
             self.path_changed.emit(target)

@@ -39,3 +39,27 @@ def test_the_app_opens_the_issue_4_file(qtbot: Any, tmp_path: Path) -> None:
     assert [i.message for i in window.issues_dock.issues] == [
         "w: the outline encloses no ground (zero area)"
     ]
+
+
+def test_the_issues_dock_says_what_opening_repaired_until_the_table_is_saved(
+    qtbot: Any, tmp_path: Path
+) -> None:
+    """``crdesk validate`` warns that a crossing outline is played repaired; the app says
+    it too, where the player looks for what is wrong with the table (the Issues dock, with
+    the file's path), until a save writes the repaired outline."""
+    from tests.test_hostile_round2_shapes import BOW_TIE
+
+    copy = tmp_path / "bow.crdesk"
+    copy.write_bytes(BOW_TIE.read_bytes())
+    window = open_window(qtbot)
+    assert window.open_file(copy)
+    said = [(i.path, i.message) for i in window.issues_dock.issues]
+    assert any(
+        path == "terrain[2].outline" and "played as its largest valid part" in message
+        for path, message in said
+    ), said
+    window.issues_dock.refresh()  # the checks run again after an edit: still there
+    assert any(i.path == "terrain[2].outline" for i in window.issues_dock.issues)
+    assert window.save_to(copy)
+    window.issues_dock.refresh()
+    assert not any(i.path == "terrain[2].outline" for i in window.issues_dock.issues)

@@ -134,6 +134,10 @@ class IssuesDock(QDockWidget):
             found = ready
         else:
             found = check_battlefield(doc.battlefield) if doc is not None else []
+        if doc is not None:  # what opening the file repaired, until it is saved
+            found = [
+                TableIssue(n.item_id, Severity.WARNING, n.message, n.path) for n in doc.load_notes
+            ] + found
         current = self.current_issue()  # kept current across the refresh, when still there
         self._issues = sorted(found, key=lambda i: i.severity is not Severity.ERROR)
         self.list.clear()
