@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import copy
 import datetime as _dt
+import hashlib
 import json
 import os
 from collections.abc import Iterable, Mapping
@@ -42,6 +43,7 @@ from jsonschema import Draft202012Validator
 from crdesk import __version__
 from crdesk.dice import DiceSource
 from crdesk.errors import Problem, ScenarioError
+from crdesk.game.settings import BandRecord
 from crdesk.jsonfile import parse_object, read_file, write_atomic
 from crdesk.model import (
     REP_MAX,
@@ -361,6 +363,16 @@ class Band:
         star = self.star
         return star.rep if star is not None else 0
 
+    @property
+    def identity(self) -> str:
+        """Which Band this is, for the games it plays (14): a hash of how it was made
+        (its recruiting rolls, seed and date, which never change), so a file from before
+        games recorded their Band has one too; the name when the file says nothing of
+        its making."""
+        made = self.created or {"name": self.name}
+        text = json.dumps(made, sort_keys=True, ensure_ascii=True)
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
     def figure(self, fid: str) -> BandFigure:
         for f in self.figures:
             if f.id == fid:
@@ -434,6 +446,23 @@ class Band:
             "size": len(self.active),
             "size_limit": self.size_limit,
         }
+
+
+def members_hash(band: Band) -> str:
+    """A hash of the Band's members as they are now (ids, names, Reps, roles, weapons,
+    statuses): a game records it as the Band goes in, and After the Battle takes the
+    game only into the Band as it was then (not twice, not after another encounter)."""
+    rows = [
+        [f.id, f.name, f.rep, f.role.value, f.weapon.value, f.melee.value, f.status]
+        for f in band.figures
+    ]
+    text = json.dumps([rows, len(band.encounters)], ensure_ascii=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def band_record(band: Band) -> BandRecord:
+    """What a game of the Band's next encounter records of it (:class:`BandRecord`)."""
+    return BandRecord(band.identity, members_hash(band), len(band.encounters) + 1, band.name)
 
 
 def band_figures(band: Band, side: str = "") -> list[Figure]:
@@ -815,11 +844,10 @@ def after_battle(
     ``band`` is not changed; the result holds an updated copy."""
     outcome = game.outcome
     if outcome is None:
-        raise AfterBattleError(
-            f"the game is not over (turn {game.turn}); finish the encounter first"
-        )
+        raise AfterBattleError(f"the game is not over (turn {game.turn}){_still_open(game)}")
     if band.ended:
         raise AfterBattleError(f"{band.name}'s Star did not return: the Band's story is over")
+    _check_record(band, game.settings.band)
     band = copy.deepcopy(band)
     ids = [f.id for f in band.active]
     side = band_side(game, ids)
@@ -978,6 +1006,37 @@ def after_battle(
     }
     band.encounters.append(entry)
     return AfterBattle(band, lines, rolls, records, entry)
+
+
+def _still_open(game: Game) -> str:
+    """What the encounter still asks (12), for a refusal: "; still open: ..."."""
+    if "encounter" not in game.state:
+        return "; finish the encounter first"
+    from crdesk.game.encounter import objectives
+
+    items = [i["text"] for i in objectives(game).get("items", []) if i.get("state") == "open"]
+    return "; still open: " + "; ".join(items) if items else "; finish the encounter first"
+
+
+def _check_record(band: Band, record: BandRecord | None) -> None:
+    """A game started with a Band goes into that Band only, once, as the Band was (14).
+    A game from before games recorded their Band is matched by its members' ids."""
+    if record is None:
+        return
+    if record.id != band.identity:
+        who = record.name or "another Band"
+        raise AfterBattleError(f"this game was played by {who}, not {band.name}")
+    done = len(band.encounters)
+    if record.encounter <= done:
+        raise AfterBattleError(
+            f"this game is {band.name}'s encounter {record.encounter}, already taken into "
+            f"the Band ({done} encounter{'' if done == 1 else 's'} so far)"
+        )
+    if record.encounter != done + 1 or record.members != members_hash(band):
+        raise AfterBattleError(
+            f"{band.name} has changed since this game began (it went in as encounter "
+            f"{record.encounter}; the Band has played {done}): take the games in order"
+        )
 
 
 def _record_words(rec: EncounterRecord) -> str:

@@ -113,6 +113,10 @@ def int_in(low: int, high: int, what: str) -> Callable[[str], int]:
     return convert
 
 
+TERRAIN_TYPES = ("clear", "urban", "wooded", "mountain", "roll")
+"""The generator's terrain types (9.2; ``roll`` rolls for one)."""
+
+
 def table_size(text: str) -> tuple[float, float]:
     """An argparse type: ``WxH`` in inches, e.g. ``72x48``, within :mod:`crdesk.limits`."""
     parts = text.lower().replace(" ", "").split("x")

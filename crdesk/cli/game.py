@@ -33,19 +33,22 @@ from pathlib import Path
 from typing import Any
 
 from crdesk.ai.policy import BookPolicy, Policy, play_policies
+from crdesk.band import Band, band_record, load_band
 from crdesk.cli.common import (
     EXIT_OK,
     EXIT_PROBLEMS,
     EXIT_USAGE,
+    TERRAIN_TYPES,
     OneLineParser,
     add_command_group,
     cannot_write,
     int_in,
     load_for_command,
     refuse_output,
+    table_size,
 )
 from crdesk.dice import CounterDice
-from crdesk.errors import CrdeskError, IllegalActionError
+from crdesk.errors import CrdeskError, IllegalActionError, ScenarioError
 from crdesk.game import actions as actions_module
 from crdesk.game.actions import ACTION_WORDS, parse_faces
 from crdesk.game.controller import Game
@@ -62,7 +65,8 @@ from crdesk.game.savefile import (
     save_game,
 )
 from crdesk.game.settings import MANUAL, SEEDED, GameSettings
-from crdesk.model import BandType, EncounterType, Scenario
+from crdesk.generator import generate
+from crdesk.model import BandType, Battlefield, EncounterType, Force, Scenario
 
 DESCRIPTION = (
     "Play a Chain Reaction encounter from the command line.  A game lives in a .crgame "
@@ -146,7 +150,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
 
     p = sub.add_parser("new", help="start a game of a scenario and save it")
-    p.add_argument("scenario", metavar="SCENARIO", help="a .crdesk scenario file")
+    p.add_argument(
+        "scenario", metavar="SCENARIO", nargs="?", help="a .crdesk scenario file (or --generate)"
+    )
     p.add_argument("-o", "--output", required=True, metavar="GAME", help="the .crgame to write")
     p.add_argument("--seed", type=_seed, help="the dice seed (default: a random one)")
     p.add_argument(
@@ -201,11 +207,18 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     p.set_defaults(handler=cmd_replay)
 
-    p = sub.add_parser("auto", help="the book policy plays both sides of a scenario")
-    p.add_argument("scenario", metavar="SCENARIO", help="a .crdesk scenario file")
+    p = sub.add_parser("auto", help="the program plays both sides of a scenario")
+    p.add_argument(
+        "scenario", metavar="SCENARIO", nargs="?", help="a .crdesk scenario file (or --generate)"
+    )
     p.add_argument("--seed", type=_seed, help="the dice seed (default: a random one)")
     p.add_argument(
-        "--turns", type=_turns, default=10, metavar="N", help="turns to play (default 10)"
+        "--turns",
+        type=_turns,
+        default=None,
+        metavar="N",
+        help="turns to play (default 10; 20 with --band, as crdesk simulate: the limit ends "
+        "an encounter as not won)",
     )
     p.add_argument(
         "--enemy",
@@ -227,6 +240,27 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def _encounter_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--band",
+        metavar="FILE",
+        help="the campaign's Band (.crband) plays the player's side, deployed by the "
+        "encounter (default: its next encounter); the game records the Band, so "
+        "'crdesk band after-battle' takes exactly this game into it",
+    )
+    p.add_argument(
+        "--generate",
+        choices=TERRAIN_TYPES,
+        metavar="TYPE",
+        help="generate the table by 9.2-9.5 and the encounter's buildings from the game's "
+        "seed, as crdesk simulate does: " + ", ".join(TERRAIN_TYPES),
+    )
+    p.add_argument(
+        "--size",
+        type=table_size,
+        default=(36.0, 36.0),
+        metavar="WxH",
+        help="the generated table in inches (default 36x36, the book's 3' x 3')",
+    )
     p.add_argument(
         "--encounter",
         choices=[e.value for e in EncounterType],
@@ -401,16 +435,50 @@ def _new_game(
     args: argparse.Namespace, *, dice: str, settings: GameSettings
 ) -> tuple[Scenario, Game, int] | int:
     """What ``new`` and ``auto`` share: no overwrite unasked, the scenario loaded, a
-    seed (random unless given), the game made; or the exit status of what failed."""
+    seed (random unless given), the game made; or the exit status of what failed.
+    With ``--band`` the campaign's Band plays the player's side (14)."""
     refused = _refuse_overwrite(args.output, args.force)
     if refused is None and args.output:  # before a game is played (auto) to be lost
         refused = refuse_output(args.output, (".crgame",))
     if refused is not None:
         return refused
-    scenario = load_for_command(args.scenario)
-    if isinstance(scenario, int):
-        return scenario
+    band: Band | None = None
+    if args.band is not None:
+        try:
+            band = load_band(args.band)
+        except ScenarioError as exc:
+            return _error(exc.one_line() if hasattr(exc, "one_line") else str(exc))
+        if band.ended:
+            return _error(f"{args.band}: {band.name}'s Star did not return: the story is over")
+    if (args.scenario is None) == (args.generate is None):
+        return _error("give a SCENARIO or --generate TYPE (one of them)")
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    if args.generate is not None:
+        from crdesk.simulate import sub_seed  # the table of crdesk simulate's game `seed`
+
+        wanted = args.encounter or (
+            band.next_encounter.value if band and band.next_encounter else ""
+        )
+        width, height = args.size
+        scenario = generate(
+            sub_seed(seed, "table"),
+            width=width,
+            height=height,
+            terrain_type=args.generate,
+            encounter=wanted or "patrol",
+        )
+    else:
+        loaded_scenario = load_for_command(args.scenario)
+        if isinstance(loaded_scenario, int):
+            return loaded_scenario
+        scenario = loaded_scenario
+    if band is not None:
+        if args.encounter is None and band.next_encounter is not None:
+            args.encounter = band.next_encounter.value
+        if args.encounter in (None, EncounterType.FREE.value):
+            return _error("a Band plays an encounter: give --encounter patrol|raid|defend")
+        settings = replace(settings, band=band_record(band))
+        scenario = _with_enemy_force(scenario, band)
     kind = _encounter_of(args, scenario)
     if kind is not EncounterType.FREE or args.encounter:
         settings = replace(
@@ -418,13 +486,35 @@ def _new_game(
             solo=settings.solo or args.encounter is not None,
             encounter="" if kind is EncounterType.FREE else kind.value,
         )
+    where = args.scenario or f"a generated {args.generate} table"
     try:
-        if args.deploy:
+        if band is not None:  # the Band's members, deployed by the encounter (12)
+            rolls = CounterDice(seed, position=DEPLOY_DIE)
+            scenario = deploy(scenario, band.to_force(_player_id(scenario)), kind, rolls)
+        elif args.deploy:
             scenario = _deployed(scenario, kind, seed)
         game = Game.new(scenario, seed=seed, dice=dice, settings=settings)
     except IllegalActionError as exc:
-        return _error(f"{args.scenario}: {exc}")
+        return _error(f"{where}: {exc}")
     return scenario, game, seed
+
+
+def _player_id(scenario: Scenario) -> str:
+    player = scenario.battlefield.player_force()
+    return player.id if player is not None else "band"
+
+
+def _with_enemy_force(scenario: Scenario, band: Band) -> Scenario:
+    """The scenario with a non-player force to hold what the PEFs bring (11.3) and no
+    player figures but the Band's (deployment puts the Band in the player's force)."""
+    bf = scenario.battlefield
+    forces = [f for f in bf.forces if not f.player]
+    player = bf.player_force()
+    if not forces:
+        forces = [Force("enemy", "Enemy", scenario.encounter.enemy_band or band.band_type)]
+    if player is not None:
+        forces.insert(0, replace(player, figures=[]))
+    return replace(scenario, battlefield=Battlefield(bf.table, list(bf.terrain), forces))
 
 
 def _encounter_of(args: argparse.Namespace, scenario: Scenario) -> EncounterType:
@@ -435,6 +525,10 @@ def _encounter_of(args: argparse.Namespace, scenario: Scenario) -> EncounterType
         return scenario.encounter.type
     return EncounterType.FREE
 
+
+DEFAULT_BAND_TURNS = 20
+"""Turns a Band's encounter plays in ``game auto`` before the limit ends it as not won
+(12), as in ``crdesk simulate``."""
 
 DEPLOY_DIE = 1 << 32
 """Deployment reads the game's seed from this die on, far past any game's own dice, so
@@ -673,6 +767,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def cmd_auto(args: argparse.Namespace) -> int:
     """``crdesk game auto SCENARIO [--seed N] [--turns N] [--enemy E] [--json] [-o GAME]``."""
+    if args.turns is None:
+        args.turns = DEFAULT_BAND_TURNS if args.band else 10
     made = _new_game(args, dice=SEEDED, settings=GameSettings(max_turns=args.turns, solo=args.solo))
     if isinstance(made, int):
         return made
@@ -680,8 +776,17 @@ def cmd_auto(args: argparse.Namespace) -> int:
     policy: Policy = BookPolicy()
     policies = {side: policy for side in game.sides}
     who = "book policy both sides"
+    if game.settings.solo or args.enemy == "solo":
+        who = "book policy for the player"
     solo_sides: set[str] = set()
-    if args.enemy == "solo" or (args.enemy is None and args.solo):
+    if game.settings.band is not None:  # a campaign's encounter: played for its objective
+        from crdesk.ai.tactical import TacticalPolicy
+
+        player = game.battlefield.player_force()
+        assert player is not None
+        policies[player.id] = TacticalPolicy()
+        who = "tactical player for the Band"
+    if args.enemy == "solo" or (args.enemy is None and (args.solo or game.settings.solo)):
         from crdesk.ai.enemy import SoloEnemyPolicy
 
         solo = SoloEnemyPolicy()
@@ -689,7 +794,7 @@ def cmd_auto(args: argparse.Namespace) -> int:
             if not force.player:
                 policies[force.id] = solo
                 solo_sides.add(force.id)
-        who = "book policy for the player, solo enemy (table 11.4) for the others"
+        who += ", solo enemy (table 11.4) for the others"
     if not args.json:
         print(f"{scenario.title}: seed {seed}, at most {args.turns} turns, {who}")
         for event in game.events:

@@ -26,6 +26,7 @@ from crdesk.cli.common import (
     EXIT_OK,
     EXIT_PROBLEMS,
     EXIT_USAGE,
+    TERRAIN_TYPES,
     OneLineParser,
     add_command,
     int_in,
@@ -46,7 +47,6 @@ from crdesk.simulate import (
     summarize,
 )
 
-TERRAIN_TYPES = ("clear", "urban", "wooded", "mountain", "roll")
 ENCOUNTERS = ("patrol", "raid", "defend")
 BAND_TYPES = tuple(b.value for b in BandType)
 

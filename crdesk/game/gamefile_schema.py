@@ -88,6 +88,27 @@ _SETTING_TYPES: dict[str, dict[str, Any]] = {
         "items": {"type": "string", "maxLength": 200},
         "x-expected": "a list of side ids",
     },
+    "band": {  # the campaign's Band in this encounter (crdesk.game.settings.BandRecord)
+        "type": "object",
+        "required": ["id", "members", "encounter"],
+        "additionalProperties": False,
+        "x-expected": 'the Band {"id": ..., "members": ..., "encounter": N, "name": ...}',
+        "properties": {
+            "id": {"type": "string", "maxLength": 64, "x-expected": "a Band's identity"},
+            "members": {
+                "type": "string",
+                "pattern": "^[0-9a-f]{16,64}$",
+                "x-expected": "a hash of the Band's members",
+            },
+            "encounter": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 100_000,
+                "x-expected": "the encounter's number in the Band's story",
+            },
+            "name": {"type": "string", "maxLength": 200, "x-expected": "the Band's name"},
+        },
+    },
     "seats": {  # co-op: the people sharing a side's groups (crdesk.game.seats)
         "type": "array",
         "maxItems": MAX_SEATS,

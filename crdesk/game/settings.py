@@ -15,6 +15,33 @@ MANUAL = "manual"
 
 
 @dataclass(frozen=True, slots=True)
+class BandRecord:
+    """The campaign's Band that went into this encounter (14): which Band (its identity,
+    :attr:`crdesk.band.Band.identity`), its members as they went in (a hash,
+    :func:`crdesk.band.members_hash`), the encounter's number in its story and its
+    name, so After the Battle takes exactly this game into exactly that Band."""
+
+    id: str
+    members: str
+    encounter: int
+    name: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "members": self.members,
+            "encounter": self.encounter,
+            "name": self.name,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> BandRecord:
+        return cls(
+            str(data["id"]), str(data["members"]), int(data["encounter"]), str(data.get("name", ""))
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class GameSettings:
     """How this game is played beyond the scenario's rules settings."""
 
@@ -38,6 +65,8 @@ class GameSettings:
     seats: tuple[Seat, ...] = ()
     """Co-op: the people at the screen sharing a side's groups (none: one person per
     side); nothing the rules read (see :mod:`crdesk.game.seats`)."""
+    band: BandRecord | None = None
+    """The campaign's Band playing the player's side (14), None in a one-off game."""
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -53,6 +82,8 @@ class GameSettings:
             out["hot_seat"] = True
         if self.seats:  # written only when used: other games' files stay as they were
             out["seats"] = [seat.to_dict() for seat in self.seats]
+        if self.band is not None:  # written only in a campaign's games
+            out["band"] = self.band.to_dict()
         return out
 
     @classmethod
@@ -66,4 +97,5 @@ class GameSettings:
             str(data.get("encounter") or ""),
             bool(data.get("hot_seat", False)),
             tuple(Seat.from_dict(x) for x in data.get("seats", []) or [] if isinstance(x, dict)),
+            BandRecord.from_dict(data["band"]) if isinstance(data.get("band"), dict) else None,
         )
