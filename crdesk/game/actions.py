@@ -45,7 +45,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from crdesk import numbers
+from crdesk import limits, numbers
 from crdesk.errors import IllegalActionError
 from crdesk.rules.firearms.tables import FireMode
 
@@ -97,6 +97,14 @@ def _count(text: str, what: str) -> int:
         raise IllegalActionError(str(exc)) from None
 
 
+MAX_ACTION_CHARS = 4_000
+"""The longest action text (a saved game's step holds at most this): a longer one is
+refused by its length, before it is read (a fire action at 400 targets is ~5,000
+characters: the schema's 4,000 was there first, and no real action comes near it)."""
+MAX_FACES_CHARS = 4 * limits.STEP_FACES
+"""The longest text of dice faces read (``3,5,1``: two characters a face and spaces)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Action:
     """Base of every action; ``Action.parse(text)`` reads any of them."""
@@ -109,6 +117,13 @@ class Action:
         """Read an action from its text form; IllegalActionError names what is wrong."""
         if not isinstance(text, str):
             raise IllegalActionError(f"an action is text, got {type(text).__name__}")
+        longest = MAX_ACTION_CHARS
+        if text[:16].lstrip().lower().startswith("dice"):  # typed dice: up to a step's faces
+            longest = MAX_FACES_CHARS + 16
+        if len(text) > longest:
+            raise IllegalActionError(
+                f"an action is at most {longest:,} characters, got {len(text):,}"
+            )
         words = text.split()
         if not words:
             raise IllegalActionError("empty action: try 'end', 'pass' or 'move ID X,Y'")
@@ -670,6 +685,11 @@ _FACES = {str(face): face for face in range(1, 7)}
 
 def parse_faces(text: str) -> tuple[int, ...]:
     """Faces written ``3,5,1`` (or ``3 5 1``); each must be 1-6, in ASCII digits."""
+    if len(text) > MAX_FACES_CHARS:
+        raise IllegalActionError(
+            f"dice faces are at most {MAX_FACES_CHARS:,} characters ({limits.STEP_FACES:,} "
+            f"dice), got {len(text):,}"
+        )
     faces: list[int] = []
     for part in re.split(r"[,\s]+", text.strip()):
         if not part:

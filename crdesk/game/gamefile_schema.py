@@ -17,6 +17,7 @@ from crdesk import limits
 from crdesk.errors import (
     Problem,
 )
+from crdesk.game.actions import MAX_ACTION_CHARS
 from crdesk.game.seats import MAX_NAME, MAX_SEATS
 from crdesk.game.settings import MANUAL, SEEDED, GameSettings
 from crdesk.scenario import (
@@ -31,7 +32,6 @@ GAME_FORMAT_VERSION = 1
 MAX_DEPTH = 64
 """Deepest JSON nesting accepted; a real game file nests about 8 levels."""
 MAX_STEPS = limits.SAVED_GAME_STEPS
-MAX_ACTION_CHARS = 4_000
 MAX_TEXT = 2_000
 
 _HASH = {
