@@ -34,7 +34,7 @@ import hashlib
 import json
 import os
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -49,12 +49,14 @@ from crdesk.model import (
     REP_MAX,
     REP_MIN,
     BandType,
+    Battlefield,
     EncounterResult,
     EncounterType,
     Figure,
     Force,
     MeleeWeapon,
     Role,
+    Scenario,
     Status,
     WeaponCode,
 )
@@ -463,6 +465,35 @@ def members_hash(band: Band) -> str:
 def band_record(band: Band) -> BandRecord:
     """What a game of the Band's next encounter records of it (:class:`BandRecord`)."""
     return BandRecord(band.identity, members_hash(band), len(band.encounters) + 1, band.name)
+
+
+def band_scenario(
+    scenario: Scenario,
+    band: Band,
+    encounter: EncounterType,
+    dice: DiceSource,
+    *,
+    keep_enemies: bool = False,
+) -> Scenario:
+    """The scenario set up for the Band's encounter (12, 14): no enemy on the table (it
+    comes from PEFs, 11; ``keep_enemies``: the scenario's own stay, as known enemies),
+    the Band's active members as the player's force, deployed by the encounter with
+    ``dice`` (:func:`crdesk.game.deployment.deploy`)."""
+    from crdesk.game.deployment import deploy, enemy_figures, player_force_id, without_enemies
+
+    if not scenario.battlefield.forces:
+        scenario = replace(
+            scenario,
+            battlefield=Battlefield(
+                scenario.battlefield.table,
+                list(scenario.battlefield.terrain),
+                [band.to_force("band")],
+            ),
+        )
+    keep = keep_enemies and enemy_figures(scenario) > 0
+    bare = scenario if keep else without_enemies(scenario, band.band_type)
+    me = player_force_id(bare)
+    return deploy(bare, band.to_force(me), encounter, dice)
 
 
 def band_figures(band: Band, side: str = "") -> list[Figure]:

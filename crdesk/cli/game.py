@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from crdesk.ai.policy import BookPolicy, Policy, play_policies
-from crdesk.band import Band, band_record, load_band
+from crdesk.band import Band, band_record, band_scenario, load_band
 from crdesk.cli.common import (
     EXIT_OK,
     EXIT_PROBLEMS,
@@ -52,7 +52,7 @@ from crdesk.errors import CrdeskError, IllegalActionError, ScenarioError
 from crdesk.game import actions as actions_module
 from crdesk.game.actions import ACTION_WORDS, parse_faces
 from crdesk.game.controller import Game
-from crdesk.game.deployment import default_band, deploy
+from crdesk.game.deployment import DEPLOY_DIE, default_band, deploy
 from crdesk.game.encounter import encounter_name
 from crdesk.game.records import Decision, Event
 from crdesk.game.savefile import (
@@ -66,7 +66,7 @@ from crdesk.game.savefile import (
 )
 from crdesk.game.settings import MANUAL, SEEDED, GameSettings
 from crdesk.generator import generate
-from crdesk.model import BandType, Battlefield, EncounterType, Force, Scenario
+from crdesk.model import BandType, EncounterType, Scenario
 
 DESCRIPTION = (
     "Play a Chain Reaction encounter from the command line.  A game lives in a .crgame "
@@ -478,7 +478,6 @@ def _new_game(
         if args.encounter in (None, EncounterType.FREE.value):
             return _error("a Band plays an encounter: give --encounter patrol|raid|defend")
         settings = replace(settings, band=band_record(band))
-        scenario = _with_enemy_force(scenario, band)
     kind = _encounter_of(args, scenario)
     if kind is not EncounterType.FREE or args.encounter:
         settings = replace(
@@ -490,31 +489,13 @@ def _new_game(
     try:
         if band is not None:  # the Band's members, deployed by the encounter (12)
             rolls = CounterDice(seed, position=DEPLOY_DIE)
-            scenario = deploy(scenario, band.to_force(_player_id(scenario)), kind, rolls)
+            scenario = band_scenario(scenario, band, kind, rolls)
         elif args.deploy:
             scenario = _deployed(scenario, kind, seed)
         game = Game.new(scenario, seed=seed, dice=dice, settings=settings)
     except IllegalActionError as exc:
         return _error(f"{where}: {exc}")
     return scenario, game, seed
-
-
-def _player_id(scenario: Scenario) -> str:
-    player = scenario.battlefield.player_force()
-    return player.id if player is not None else "band"
-
-
-def _with_enemy_force(scenario: Scenario, band: Band) -> Scenario:
-    """The scenario with a non-player force to hold what the PEFs bring (11.3) and no
-    player figures but the Band's (deployment puts the Band in the player's force)."""
-    bf = scenario.battlefield
-    forces = [f for f in bf.forces if not f.player]
-    player = bf.player_force()
-    if not forces:
-        forces = [Force("enemy", "Enemy", scenario.encounter.enemy_band or band.band_type)]
-    if player is not None:
-        forces.insert(0, replace(player, figures=[]))
-    return replace(scenario, battlefield=Battlefield(bf.table, list(bf.terrain), forces))
 
 
 def _encounter_of(args: argparse.Namespace, scenario: Scenario) -> EncounterType:
@@ -529,10 +510,6 @@ def _encounter_of(args: argparse.Namespace, scenario: Scenario) -> EncounterType
 DEFAULT_BAND_TURNS = 20
 """Turns a Band's encounter plays in ``game auto`` before the limit ends it as not won
 (12), as in ``crdesk simulate``."""
-
-DEPLOY_DIE = 1 << 32
-"""Deployment reads the game's seed from this die on, far past any game's own dice, so
-where the Band stands does not follow the game's first activation roll."""
 
 
 def _deployed(scenario: Scenario, kind: EncounterType, seed: int) -> Scenario:

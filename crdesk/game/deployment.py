@@ -34,6 +34,10 @@ if TYPE_CHECKING:
     pass
 from crdesk.game.encounter import SECTION, encounter_name
 
+DEPLOY_DIE = 1 << 32
+"""Deployment reads the game's seed from this die on (:class:`crdesk.dice.CounterDice`),
+far past any game's own dice, so where the Band stands does not follow the game's first
+activation roll."""
 DEPLOY_GAP = 0.5
 """Inches between the bases of figures deployed side by side."""
 
@@ -204,3 +208,30 @@ def _first_spot(
             continue
         return (x, y)
     return None
+
+
+def player_force_id(scenario: Scenario) -> str:
+    """The player's force: the first marked the player's, else the first (as in solo play)."""
+    forces = scenario.battlefield.forces
+    player = next((f for f in forces if f.player), forces[0] if forces else None)
+    return player.id if player is not None else "player"
+
+
+def enemy_figures(scenario: Scenario) -> int:
+    """How many figures the forces other than the player's have on the table."""
+    me = player_force_id(scenario)
+    return sum(len(f.figures) for f in scenario.battlefield.forces if f.id != me)
+
+
+def without_enemies(scenario: Scenario, band_type: BandType | None = None) -> Scenario:
+    """The scenario as solo play sets it up (11): the enemy comes only from PEFs, so the
+    forces other than the player's keep no figure (they hold what the PEFs bring, 11.3);
+    a scenario with no such force gets one, of ``band_type`` (or the encounter's enemy
+    band, or Military)."""
+    bf = scenario.battlefield
+    me = player_force_id(scenario)
+    forces = [f if f.id == me else replace(f, figures=[]) for f in bf.forces]
+    if not any(f.id != me for f in forces):
+        band = scenario.encounter.enemy_band or band_type or BandType.MILITARY
+        forces.append(Force("enemy", "Enemy", band))
+    return replace(scenario, battlefield=Battlefield(bf.table, list(bf.terrain), forces))

@@ -61,6 +61,7 @@ def start_from_dialog(
         dialog.dice_box.setCurrentText(OWN_DICE if own_dice else SEEDED_DICE)
         dialog.seed_box.setValue(seed)
         assert dialog.seed_box.isEnabled() is not own_dice  # own dice: no seed to give
+        dialog.solo_box.setChecked(False)  # the demo's Raid is offered: played as free play
         return int(QDialog.DialogCode.Accepted)
 
     monkeypatch.setattr(StartDialog, "exec", fill_in)

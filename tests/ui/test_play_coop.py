@@ -41,6 +41,9 @@ def fill_in_coop(
         dialog.show()
         qtbot.waitExposed(dialog)
         dialog.seed_box.setValue(2)
+        if dialog.solo_box.isChecked():  # the demo is a Raid: played here as free play
+            qtbot.mouseClick(dialog.solo_box, Qt.MouseButton.LeftButton)
+        assert not dialog.solo_box.isChecked()
         vipers = dialog.side_boxes["enemy"]
         vipers.setFocus()
         qtbot.keyClick(vipers, Qt.Key.Key_Up)  # the program -> a person at this screen

@@ -27,7 +27,10 @@ def test_the_start_dialog_offers_solo_play_and_the_encounter(
     own = window.scenario.encounter.type.value
 
     def accept(dialog: StartDialog) -> int:
-        assert not dialog.solo_box.isChecked() and dialog.settings() == GameSettings()
+        # the scenario's own encounter, played solo, by default (issue 30)
+        assert dialog.solo_box.isChecked() and dialog.encounter().value == own
+        qtbot.mouseClick(dialog.solo_box, Qt.MouseButton.LeftButton)  # off: free play
+        assert dialog.settings() == GameSettings()
         qtbot.mouseClick(dialog.solo_box, Qt.MouseButton.LeftButton)
         assert dialog.solo_box.isChecked()
         assert dialog.encounter().value == own  # the scenario's own encounter is offered
@@ -52,6 +55,8 @@ def test_choosing_an_encounter_turns_solo_on_and_free_play_has_no_objective(
 ) -> None:  # type: ignore[no-untyped-def]
     window = open_window(qtbot)
     dialog = StartDialog(window.scenario, window)
+    qtbot.mouseClick(dialog.solo_box, Qt.MouseButton.LeftButton)  # the demo's Raid off
+    assert dialog.settings() == GameSettings()
     dialog.encounter_box.setFocus()
     qtbot.keyClick(dialog.encounter_box, Qt.Key.Key_Down)  # Free play -> Patrol
     assert dialog.solo_box.isChecked() and dialog.settings().encounter == "patrol"

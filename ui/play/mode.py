@@ -30,10 +30,13 @@ from PySide6.QtWidgets import (
 )
 
 from crdesk import scenario as scenario_io
+from crdesk.band import Band, band_record, band_scenario
+from crdesk.dice import CounterDice
 from crdesk.errors import CrdeskError
 from crdesk.game import CHANCE, SEEDED, Action, Game, GameSettings
+from crdesk.game.deployment import DEPLOY_DIE, without_enemies
 from crdesk.game.savefile import load_game, save_game
-from crdesk.model import Scenario
+from crdesk.model import EncounterType, Scenario
 from ui.docks.weapon_card_panel import FigureCardDock
 from ui.play.animator import AnimationBar, Animator
 from ui.play.autosave import GAMES_FOLDER, GameAutosaver, GameAutosaveStore
@@ -277,10 +280,15 @@ class PlayMode(QObject):
     def start_dialog(self) -> None:
         if not self.active and self.offer_recovery():
             return
-        dialog = StartDialog(self.window.scenario, self.window)
+        dialog = StartDialog(self.window.scenario, self.window, band=self.campaign_dock.band)
         if dialog.exec() == QDialog.DialogCode.Accepted:
             self.start(
-                dialog.seed(), dialog.program_sides(), dialog.settings(), dice=dialog.dice_mode()
+                dialog.seed(),
+                dialog.program_sides(),
+                dialog.settings(),
+                dice=dialog.dice_mode(),
+                band=dialog.band(),
+                known_enemies=dialog.known_enemies(),
             )
 
     def start(
@@ -290,18 +298,31 @@ class PlayMode(QObject):
         settings: GameSettings | None = None,
         *,
         dice: str = SEEDED,
+        band: Band | None = None,
+        known_enemies: bool = True,
     ) -> bool:
         """Start an encounter on (a copy of) the open scenario; False if it cannot be played.
 
         ``dice="manual"``: the person rolls real dice and enters them in the dice panel.
+        ``band``: the campaign's Band plays the player's side, deployed by the encounter
+        (14).  A solo game without ``known_enemies`` places none of the scenario's enemy
+        figures: the enemy comes from PEFs (11).
         """
         if not self.maybe_stop():
             return False
         try:
             scenario = _copy(self.window.scenario)
+            base = settings or GameSettings()
+            if band is not None:
+                kind = EncounterType(base.encounter or "patrol")
+                rolls = CounterDice(seed, position=DEPLOY_DIE)
+                scenario = band_scenario(scenario, band, kind, rolls, keep_enemies=known_enemies)
+                base = replace(base, solo=True, encounter=kind.value, band=band_record(band))
+            elif base.solo and not known_enemies:
+                scenario = without_enemies(scenario)
             chosen = default_program(scenario) if program is None else set(program)
             seats = replace(
-                settings or GameSettings(),
+                base,
                 program_sides=tuple(sorted(chosen)),
                 hot_seat=not chosen,
             )

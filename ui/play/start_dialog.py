@@ -26,8 +26,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from crdesk.band import Band
 from crdesk.cohesion import Group
 from crdesk.game import MANUAL, SEEDED, GameSettings
+from crdesk.game.deployment import enemy_figures
 from crdesk.game.seats import MAX_NAME, MAX_SEATS, Seat, start_groups
 from crdesk.model import EncounterType, Scenario
 
@@ -65,12 +67,30 @@ def default_program(scenario: Scenario) -> set[str]:
 class StartDialog(QDialog):
     """Seeded dice (a number that replays the same rolls) and a person or the program per side."""
 
-    def __init__(self, scenario: Scenario, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, scenario: Scenario, parent: QWidget | None = None, band: Band | None = None
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Start encounter")
         self.scenario = scenario
+        self.open_band = band
         form = QFormLayout(self)
         form.addRow(QLabel(f"<b>{scenario.title}</b>"))
+        self.band_box = QComboBox()
+        self.band_box.setObjectName("bandBox")
+        self.band_box.addItem("The scenario's own forces", None)
+        if band is not None and not band.ended:
+            upcoming = band.next_encounter.value.title() if band.next_encounter else "?"
+            self.band_box.addItem(
+                f"{band.name}: {len(band.active)} figures, next encounter {upcoming}", "band"
+            )
+            self.band_box.setCurrentIndex(1)
+        self.band_box.setToolTip(
+            "Play with the open Band (Game ▸ Open Band…): its members are the player's force, "
+            "deployed by the encounter, and After the Battle takes the game into the Band"
+        )
+        self.band_box.setEnabled(self.band_box.count() > 1)
+        form.addRow("Play with:", self.band_box)
         seed_row = QHBoxLayout()
         self.seed_box = QSpinBox()
         self.seed_box.setRange(0, MAX_SEED)
@@ -158,6 +178,30 @@ class StartDialog(QDialog):
         )
         self.encounter_box.currentIndexChanged.connect(self._encounter_changed)
         form.addRow("Encounter:", self.encounter_box)
+        self.enemies = enemy_figures(scenario)
+        self.known_box = QCheckBox(
+            f"Keep the scenario's {self.enemies} enemy figure{'s' if self.enemies != 1 else ''} "
+            "on the table as known enemies"
+        )
+        self.known_box.setObjectName("knownEnemies")
+        self.known_box.setToolTip(
+            "Solo play hides the enemy as PEFs (11): the scenario's own enemy figures are not "
+            "placed unless you keep them here on purpose"
+        )
+        self.known_box.toggled.connect(self._explain_solo)
+        form.addRow("", self.known_box)
+        self.solo_note = QLabel()
+        self.solo_note.setObjectName("soloNote")
+        self.solo_note.setWordWrap(True)
+        form.addRow("", self.solo_note)
+        self.solo_box.toggled.connect(self._explain_solo)
+        self.band_box.currentIndexChanged.connect(self._band_changed)
+        # the defaults: the Band's next encounter, else the scenario's own encounter (12)
+        if self.band() is not None:
+            self._band_changed()
+        elif scenario.encounter.type is not EncounterType.FREE:
+            self.solo_box.setChecked(True)
+        self._explain_solo()
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )
@@ -243,6 +287,45 @@ class StartDialog(QDialog):
         self.encounter_box.setCurrentIndex(
             next(n for n, (k, _) in enumerate(ENCOUNTERS) if k is kind)
         )
+
+    def band(self) -> Band | None:
+        """The open Band, when the player plays with it (None: the scenario's forces)."""
+        return self.open_band if self.band_box.currentData() == "band" else None
+
+    def known_enemies(self) -> bool:
+        """Whether the scenario's enemy figures stay on the table in a solo game."""
+        return self.known_box.isChecked()
+
+    def _band_changed(self, _index: int = 0) -> None:
+        """With the Band: its next encounter, played solo (14)."""
+        band = self.band()
+        if band is None:
+            return
+        kind = band.next_encounter or EncounterType.PATROL
+        self.encounter_box.setCurrentIndex(
+            next(n for n, (k, _) in enumerate(ENCOUNTERS) if k is kind)
+        )
+        self.solo_box.setChecked(True)
+
+    def _explain_solo(self, _on: bool = False) -> None:
+        """Say what solo does to the scenario's enemy figures, and offer to keep them."""
+        solo = self.solo_box.isChecked()
+        self.known_box.setVisible(solo and self.enemies > 0)
+        words = []
+        if solo and self.enemies and not self.known_box.isChecked():
+            words.append(
+                f"Solo: the scenario's {self.enemies} enemy figure"
+                f"{'s are' if self.enemies != 1 else ' is'} not placed; the enemy comes from "
+                "PEFs (11)."
+            )
+        band = self.band()
+        if band is not None:
+            words.append(
+                f"{band.name} replaces the scenario's player force and is deployed by the "
+                "encounter (12)."
+            )
+        self.solo_note.setText(" ".join(words))
+        self.solo_note.setVisible(bool(words))
 
     def _encounter_changed(self, _index: int) -> None:
         if self.encounter() is not EncounterType.FREE:
