@@ -59,9 +59,14 @@ class CampaignDock(QDockWidget):
     """The roster and the encounters of the Band the player keeps (a ``.crband`` file)."""
 
     band_changed = Signal()
+    next_requested = Signal()
+    """"Next encounter…": the play mode sets up the encounter the Band's story names."""
 
     def __init__(
-        self, parent: QWidget | None = None, game: Callable[[], Game | None] | None = None
+        self,
+        parent: QWidget | None = None,
+        game: Callable[[], Game | None] | None = None,
+        save_game: Callable[[Path], bool] | None = None,
     ) -> None:
         super().__init__("Campaign", parent)
         self.setObjectName("campaignDock")
@@ -69,6 +74,11 @@ class CampaignDock(QDockWidget):
         self.path: Path | None = None
         self._game = game or (lambda: None)
         """The game on the table, when there is one (for "After the Battle")."""
+        self._save_game = save_game
+        """Saves the game on the table to a file (the play mode's Save): After the Battle
+        keeps the game beside the Band and links it from the Band's story."""
+        self._offered: Game | None = None
+        """The finished game After the Battle was last offered for (offered once)."""
         body = QWidget()
         layout = QVBoxLayout(body)
         layout.setContentsMargins(6, 6, 6, 6)
@@ -103,8 +113,12 @@ class CampaignDock(QDockWidget):
         self.open_button.clicked.connect(self.open_dialog)
         self.after_button = QPushButton("After the Battle")
         self.after_button.clicked.connect(self.take_game)
+        self.next_button = QPushButton("Next encounter…")
+        self.next_button.setObjectName("nextEncounter")
+        self.next_button.clicked.connect(lambda _checked=False: self.next_requested.emit())
         buttons.addWidget(self.open_button)
         buttons.addWidget(self.after_button)
+        buttons.addWidget(self.next_button)
         layout.addLayout(buttons)
         self.setWidget(body)
         self.setMinimumWidth(300)
@@ -149,6 +163,13 @@ class CampaignDock(QDockWidget):
             return "no game on the table"
         if game.outcome is None:
             return "the game on the table is not over"
+        record = game.settings.band
+        if record is not None:  # a game started with a Band goes into that Band, once (14)
+            if record.id != self.band.identity:
+                return f"this game was played by {record.name or 'another Band'}"
+            if record.encounter <= len(self.band.encounters):
+                return "this game is already in the Band's story"
+            return None
         last = self.band.encounters[-1] if self.band.encounters else None
         if (
             last is not None
@@ -168,9 +189,15 @@ class CampaignDock(QDockWidget):
             QMessageBox.information(self, "After the Battle", f"Not now: {why}.")
             return False
         seed = secrets.randbelow(2**31) if seed is None or isinstance(seed, bool) else seed
+        game_name = game.scenario.title
+        if self._save_game is not None:  # the game kept beside the Band, linked from its story
+            kept = self.game_file_for(len(self.band.encounters) + 1)
+            if not self._save_game(kept):
+                return False
+            game_name = kept.name
         try:
             result = after_battle(
-                self.band, game, CounterDice(seed), seed=seed, game_name=game.scenario.title
+                self.band, game, CounterDice(seed), seed=seed, game_name=game_name
             )
             save_band(result.band, self.path)
         except (AfterBattleError, BandFileError, OSError) as exc:
@@ -182,12 +209,56 @@ class CampaignDock(QDockWidget):
         self.band_changed.emit()
         return True
 
+    def game_file_for(self, number: int) -> Path:
+        """Where the game of the Band's encounter ``number`` is kept: beside the Band's
+        file, ``<band>-encounter-<number>.crgame`` (another name if that is taken)."""
+        assert self.path is not None
+        base = self.path.with_name(f"{self.path.stem}-encounter-{number}")
+        path, k = base.with_suffix(".crgame"), 2
+        while path.exists():
+            path, k = base.with_name(f"{base.name}-{k}").with_suffix(".crgame"), k + 1
+        return path
+
+    def offer(self) -> None:
+        """The encounter is over: show the Band with "After the Battle" ready to press."""
+        self.show()
+        self.raise_()
+        self.after_button.setDefault(True)
+        self.after_button.setFocus()
+        band = self.band.name if self.band is not None else "the Band"
+        self.head.setText(
+            f"<b>The encounter is over.</b> After the Battle takes it into {band}: "
+            "Recovery (7.13), New Recruits (13.1) and Rep changes (13.2/13.3)."
+        )
+        window = self.parentWidget()
+        if isinstance(window, QMainWindow):
+            window.statusBar().showMessage(
+                f"The encounter is over: After the Battle (Campaign panel) takes it into {band}",
+                8000,
+            )
+
     # -- showing -----------------------------------------------------------------------
 
     def update_button(self) -> None:
-        """ "After the Battle" is on when a Band is open and the game on the table is over."""
+        """ "After the Battle" is on when a Band is open and the game on the table is over;
+        when a game the Band played ends, the panel comes forward and offers it at once."""
         why = self.can_take_game()
         self.after_button.setEnabled(why is None)
+        game = self._game()
+        upcoming = self.band.next_encounter if self.band is not None else None
+        ready = upcoming is not None and not (self.band is not None and self.band.ended)
+        idle = game is None or why == "this game is already in the Band's story"
+        self.next_button.setEnabled(ready and idle)
+        self.next_button.setToolTip(
+            f"A generated table for the Band's next encounter ({upcoming.value.title()}, 12), "
+            "then Start with the Band"
+            if upcoming is not None
+            else "Open a Band whose story goes on"
+        )
+        banded = game is not None and game.settings.band is not None
+        if why is None and banded and self._offered is not game:
+            self._offered = game
+            self.offer()
         self.after_button.setToolTip(
             "Recovery (7.13), New Recruits (13.1) and Rep changes (13.2/13.3) from the "
             "finished game on the table; the Band is saved at once"

@@ -36,6 +36,7 @@ from crdesk.errors import CrdeskError
 from crdesk.game import CHANCE, SEEDED, Action, Game, GameSettings
 from crdesk.game.deployment import DEPLOY_DIE, without_enemies
 from crdesk.game.savefile import load_game, save_game
+from crdesk.generator import generate
 from crdesk.model import EncounterType, Scenario
 from ui.docks.weapon_card_panel import FigureCardDock
 from ui.play.animator import AnimationBar, Animator
@@ -54,7 +55,7 @@ from ui.play.objectives_dock import ObjectivesDock
 from ui.play.report import export_report
 from ui.play.save_position import Leave, LeaveQuestion, save_position_dialog
 from ui.play.session import PlaySession
-from ui.play.start_dialog import StartDialog, default_program
+from ui.play.start_dialog import StartDialog, default_program, random_seed
 from ui.play.turn_dock import TurnDock
 from ui.scene.scene import BattlefieldScene
 
@@ -121,7 +122,9 @@ class PlayMode(QObject):
         self.animation_bar = AnimationBar(window)
         window.addToolBar(Qt.ToolBarArea.TopToolBarArea, self.animation_bar)
         self.animation_bar.hide()
-        self.campaign_dock = CampaignDock(window, game=lambda: self.game)
+        self.campaign_dock = CampaignDock(window, game=lambda: self.game, save_game=self.save_to)
+        self.campaign_dock.next_requested.connect(self.next_encounter)
+        self.campaign_dock.band_changed.connect(self._update)
         window.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.campaign_dock)
         self.campaign_dock.hide()
         window.addActions([self.turn_dock.action_end, self.turn_dock.action_pass])
@@ -290,6 +293,30 @@ class PlayMode(QObject):
                 band=dialog.band(),
                 known_enemies=dialog.known_enemies(),
             )
+
+    def next_encounter(self, seed: int | None = None) -> bool:
+        """The Band's next encounter (12, 14): the game on the table put away, a table
+        generated for the encounter (9.2-9.5 and its buildings, on the table's size),
+        then Start with the Band.  False when nothing was set up."""
+        band = self.campaign_dock.band
+        if band is None or band.next_encounter is None or band.ended:
+            return False
+        if self.active and not self.stop():
+            return False
+        if self.window.document is None:
+            return False
+        table = self.window.scenario.table
+        seed = random_seed() if seed is None else seed
+        generated = generate(
+            seed,
+            width=table.width,
+            height=table.height,
+            terrain_type="roll",
+            encounter=band.next_encounter.value,
+        )
+        self.window.use_generated(generated)
+        self.start_dialog()
+        return True
 
     def start(
         self,

@@ -515,7 +515,14 @@ def _think(shadow: Game, policy: Policy, steps: tuple[Step, ...], key: str) -> t
 
 def default_policy(game: Game, side: str) -> Policy:
     """Who decides for a side the program plays: in a solo game the non-player force
-    moves by table 11.4 (:class:`~crdesk.ai.enemy.SoloEnemyPolicy`), else the book."""
+    moves by table 11.4 (:class:`~crdesk.ai.enemy.SoloEnemyPolicy`); a campaign's Band,
+    when the program plays it, plays for the encounter's objective
+    (:class:`~crdesk.ai.tactical.TacticalPolicy`, as in ``crdesk simulate``); else the book."""
+    player_force = game.battlefield.player_force()
+    if game.settings.band is not None and player_force is not None and side == player_force.id:
+        from crdesk.ai.tactical import TacticalPolicy
+
+        return TacticalPolicy()
     if game.settings.solo:
         try:
             player = game.battlefield.force(side).player

@@ -178,6 +178,15 @@ class StartDialog(QDialog):
         )
         self.encounter_box.currentIndexChanged.connect(self._encounter_changed)
         form.addRow("Encounter:", self.encounter_box)
+        self.turns_box = QSpinBox()
+        self.turns_box.setObjectName("turnLimit")
+        self.turns_box.setRange(0, 999)
+        self.turns_box.setSpecialValueText("none")
+        self.turns_box.setToolTip(
+            "End the encounter after this many turns (an encounter not achieved by then is "
+            "not won, and the campaign goes on as after a loss, 12); none: play to the end"
+        )
+        form.addRow("Turn limit:", self.turns_box)
         self.enemies = enemy_figures(scenario)
         self.known_box = QCheckBox(
             f"Keep the scenario's {self.enemies} enemy figure{'s' if self.enemies != 1 else ''} "
@@ -339,6 +348,7 @@ class StartDialog(QDialog):
         the play mode's to add)."""
         kind = self.encounter()
         settings = GameSettings(
+            max_turns=self.turns_box.value() or None,
             solo=self.solo_box.isChecked(),
             encounter="" if kind is EncounterType.FREE else kind.value,
         )
