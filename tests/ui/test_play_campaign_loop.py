@@ -57,6 +57,7 @@ def test_three_encounters_through_the_app(
         assert game.outcome is not None, f"encounter {n} did not end"
         assert dock.isVisible() and dock.after_button.isEnabled()  # offered at once
         assert "The encounter is over" in dock.head.text()
+        assert window.play.decision_dock.height() >= 220  # never squeezed by the panel
         qtbot.mouseClick(dock.after_button, Qt.MouseButton.LeftButton)
         taken = load_band(path)
         assert len(taken.encounters) == n

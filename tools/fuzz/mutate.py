@@ -99,7 +99,10 @@ def _ring_mutation(ring: list[Any], rng: random.Random) -> list[Any]:
         return ring
     pick = rng.randrange(6)
     if pick == 0:  # collinear
-        x, y = ring[0] if isinstance(ring[0], list) and len(ring[0]) == 2 else (1, 1)
+        first = ring[0]
+        numbers = isinstance(first, list) and len(first) == 2
+        numbers = numbers and all(type(v) in (int, float) for v in first)
+        x, y = first if numbers else (1, 1)  # a mutated point may hold text already
         return [[x, y], [x + 1, y + 1], [x + 2, y + 2]]
     if pick == 1:  # closing points repeated
         return [*ring, ring[0], ring[0]]

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QSettings, Qt
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QFont, QFontMetrics, QKeySequence
 from PySide6.QtWidgets import (
     QDialog,
     QDockWidget,
@@ -39,6 +39,7 @@ from crdesk.game.savefile import load_game, save_game
 from crdesk.generator import generate
 from crdesk.model import EncounterType, Scenario
 from ui.docks.weapon_card_panel import FigureCardDock
+from ui.document import Document
 from ui.play.animator import AnimationBar, Animator
 from ui.play.autosave import GAMES_FOLDER, GameAutosaver, GameAutosaveStore
 from ui.play.banner import HandOverBanner
@@ -74,6 +75,11 @@ BADGE_STYLE = (
 )
 
 
+DECISION_MIN_HEIGHT = 220
+"""Pixels the decision panel always keeps: its prompt, its main button and the first
+options (the Campaign panel once squeezed it to 100 px and hid a Duck Back's options)."""
+
+
 class PlayMode(QObject):
     """The Game menu and everything that is on while a game is played in the window."""
 
@@ -82,6 +88,8 @@ class PlayMode(QObject):
         self.window = window
         self._restore_title = restore_title
         self.session: PlaySession | None = None
+        self.game_file: Path | None = None
+        """The file the game on the table was opened from or last saved to (Save writes it)."""
         self.scene: BattlefieldScene | None = None
         self.move_tool: MoveTool | None = None
         self.markers: StatusMarkers | None = None
@@ -126,7 +134,10 @@ class PlayMode(QObject):
         self.campaign_dock.next_requested.connect(self.next_encounter)
         self.campaign_dock.band_changed.connect(self._update)
         window.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.campaign_dock)
+        # a tab beside the objectives: never a third dock squeezing the decision panel
+        window.tabifyDockWidget(self.objectives_dock, self.campaign_dock)
         self.campaign_dock.hide()
+        self.decision_dock.setMinimumHeight(DECISION_MIN_HEIGHT)
         window.addActions([self.turn_dock.action_end, self.turn_dock.action_pass])
         self.decision_dock.chosen.connect(self.choose)
         self.decision_dock.typed.connect(self.choose_text)
@@ -135,6 +146,11 @@ class PlayMode(QObject):
         self.log_dock.figures_selected.connect(self.highlight)
         self.badge = QLabel()
         self.badge.setObjectName("modeBadge")
+        # wide enough for either word, whichever it shows first ("EDITC" was clipped)
+        bold = QFont(self.badge.font())
+        bold.setBold(True)
+        words = QFontMetrics(bold)
+        self.badge.setMinimumWidth(max(words.horizontalAdvance(w) for w in ("PLAY", "EDITOR")) + 40)
         window.menuBar().setCornerWidget(self.badge, Qt.Corner.TopRightCorner)
         self._build_actions()
         self.menu = self._build_menu()
@@ -171,7 +187,13 @@ class PlayMode(QObject):
             "&Open Game…", self.open_dialog, "Ctrl+Shift+O", "Resume a saved game (.crgame)"
         )
         self.action_save = self._action(
-            "Sa&ve Game…", self.save_dialog, "Ctrl+Alt+S", "Save the game being played (.crgame)"
+            "Sa&ve Game",
+            self.save,
+            "Ctrl+Alt+S",
+            "Save the game being played to its file (asks for one the first time)",
+        )
+        self.action_save_as = self._action(
+            "Save Game &As…", self.save_dialog, None, "Save the game being played to a new file"
         )
         self.action_position = self._action(
             "Save &Position as Scenario…",
@@ -210,6 +232,7 @@ class PlayMode(QObject):
         menu.addMenu(self.recent_menu)
         menu.addActions([self.campaign_dock.action_open, self.campaign_dock.toggleViewAction()])
         menu.addAction(self.action_save)
+        menu.addAction(self.action_save_as)
         menu.addAction(self.action_position)
         menu.addAction(self.action_report)
         menu.addSeparator()
@@ -252,6 +275,7 @@ class PlayMode(QObject):
         self.action_start.setEnabled(not playing)
         for action in (
             self.action_save,
+            self.action_save_as,
             self.action_position,
             self.action_report,
             self.action_undo,
@@ -357,6 +381,7 @@ class PlayMode(QObject):
         except CrdeskError as exc:
             self.window.show_error("Cannot start the encounter", str(exc))
             return False
+        self.game_file = None  # a new game: its first Save asks where
         self.enter(game, chosen)
         if dice == SEEDED:
             self.show_message(f"Encounter started with dice seed {seed}")
@@ -477,6 +502,7 @@ class PlayMode(QObject):
     def _leave(self) -> None:
         """Put the game away on purpose (Stop Game, another game, the window closes)."""
         window = self.window
+        played = self.session.game.scenario if self.session is not None else None
         if self.autosaver is not None:
             self.autosaver.stop()  # a clean stop: nothing to recover
             self.autosaver.deleteLater()
@@ -518,6 +544,9 @@ class PlayMode(QObject):
             self.session.deleteLater()
             self.session = None
         self._switch_editor_on()
+        if played is not None and _untouched_empty(window):
+            # a game opened on its own: the editor shows its scenario, not an empty table
+            window.set_document(Document(_copy(played)))
         self._update()
         self._restore_title()
 
@@ -602,11 +631,24 @@ class PlayMode(QObject):
     # -- files -------------------------------------------------------------------------
 
     def _default_game_path(self) -> str:
+        """Where Save As starts: the game's own file, else the folder last used for a game
+        (else the scenario's) with the scenario's name."""
+        if self.game_file is not None:
+            return str(self.game_file)
+        title = self.game.scenario.title if self.game is not None else "game"
+        recent = self.recent_games()
+        if recent:
+            return str(Path(recent[0]).with_name(f"{title}.crgame"))
         path = self.window.path
         if path is not None:
             return str(path.with_suffix(".crgame"))
-        title = self.game.scenario.title if self.game is not None else "game"
         return f"{title}.crgame"
+
+    def save(self) -> bool:
+        """Game ▸ Save Game: the game's own file once it has one, else Save As."""
+        if self.game_file is not None:
+            return self.save_to(self.game_file)
+        return self.save_dialog()
 
     def save_dialog(self) -> bool:
         if self.session is None:
@@ -630,6 +672,7 @@ class PlayMode(QObject):
             self.window.show_error("Could not save the game", str(exc))
             return False
         self.session.saved_steps = len(self.session.game.history)
+        self.game_file = Path(path)
         self.remember(path)
         self.show_message(f"Saved the game to {Path(path).name}")
         return True
@@ -704,6 +747,7 @@ class PlayMode(QObject):
             return False
         self.remember(path)
         game = loaded.game
+        self.game_file = Path(path) if loaded.complete else None  # a partial one: Save As
         if program is not None:
             chosen = set(program)
         elif game.settings.program_sides or game.settings.hot_seat:
@@ -815,3 +859,13 @@ class PlayMode(QObject):
 def _copy(scenario: Scenario) -> Scenario:
     """The game's own scenario: a game never shares objects with the editor's document."""
     return scenario_io.from_document(scenario_io.to_document(scenario))
+
+
+def _untouched_empty(window: MainWindow) -> bool:
+    """Whether the editor holds a table nobody made: no file, no edit, no terrain, no
+    figure (the empty window a game file opens in)."""
+    doc = window.document
+    if doc is None:
+        return True
+    bf = doc.battlefield
+    return doc.path is None and not doc.is_modified and not bf.terrain and not bf.figure_ids()
