@@ -510,17 +510,18 @@ def load_document(
     settings = GameSettings.from_dict(data["settings"])
     hashes: dict[int, str] = {}
     try:
-        game = _replay(data, scenario, steps, settings, source, hashes)
+        game = _replay(data, scenario, steps, settings, source, hashes, keep_going=not strict)
     except GameReplayError as exc:
         if strict:
             raise
         snapshot, where = _open_snapshot(data, scenario, steps, settings)
         if snapshot is not None:
             game = snapshot
-            # Its steps do not replay (or not as recorded): saving it writes the check
-            # hashes the file confirmed (a replay that went on past them made hashes of
-            # states the game may never have had), and never replays the steps again.
-            _remember(game, {k: h for k, h in hashes.items() if k <= exc.matched})
+            # Its steps do not replay (or not as recorded): saving it writes the hashes
+            # its steps replay to, as far as they go (a lenient replay goes on past a
+            # differing hash), so the file opens the same way again and saves the same;
+            # a save never replays them again.
+            _remember(game, dict(hashes))
         else:
             game = _open_at(data, scenario, steps[: exc.good], settings, source)
             where = f"opened at step {exc.good}" if exc.good else "opened at the start of the game"
@@ -622,14 +623,19 @@ def _replay(
     settings: GameSettings,
     source: str,
     hashes: dict[int, str],
+    keep_going: bool = False,
 ) -> Game:
     """Replay every step, checking actors, dice and the recorded hashes.
 
     ``hashes`` receives the state hash after every check step replayed, also when
-    the replay fails (a lenient load keeps those it confirmed)."""
+    the replay fails.  ``keep_going`` (a lenient load): a recorded hash that differs
+    does not stop the replay -- the first difference is raised once the steps have
+    replayed as far as they go, and ``hashes`` then holds what every check step
+    replays to (what the game's file will say, so it opens the same way again)."""
     expected = {c["step"]: (i, c["hash"]) for i, c in enumerate(data["checks"])}
     memo_steps = set(_check_steps(len(steps)))
     state = {"done": 0, "matched": 0}
+    first: list[GameDivergedError] = []
 
     def check(n: int, game: Game) -> None:
         state["done"] = n
@@ -657,7 +663,7 @@ def _replay(
         if n in expected:
             i, want = expected[n]
             if got != want:
-                raise GameDivergedError(
+                error = GameDivergedError(
                     n,
                     want,
                     got,
@@ -665,20 +671,31 @@ def _replay(
                     matched=state["matched"],
                     source=source,
                 )
-            state["matched"] = n
+                if not keep_going:
+                    raise error
+                if not first:
+                    first.append(error)
+            elif not first:
+                state["matched"] = n
 
     try:
         game = _new_game(data, scenario, steps, settings, source, check)
     except ReplayError as exc:
+        if first:  # a hash differed before this step: that is the first problem
+            raise first[0] from exc
         raise GameReplayError(exc.step, str(exc), matched=state["matched"], source=source) from exc
     except GameFileError:
         raise
     except CrdeskError as exc:
+        if first:
+            raise first[0] from exc
         n = state["done"] + 1
         raise GameReplayError(
             n, f"crdesk refused the step: {exc}", matched=state["matched"], source=source
         ) from exc
     except Exception as exc:  # a controller bug met on a (possibly hostile) file
+        if first:
+            raise first[0] from exc
         n = state["done"] + 1
         raise GameReplayError(
             n,
@@ -686,6 +703,8 @@ def _replay(
             matched=state["matched"],
             source=source,
         ) from exc
+    if first:  # every step replayed, but a recorded hash differed on the way
+        raise first[0]
     _remember(game, hashes)
     count = len(steps)
     pending = data.get("pending")
