@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import re
 import secrets
 import sys
@@ -52,7 +53,7 @@ from crdesk.errors import CrdeskError, IllegalActionError, ScenarioError
 from crdesk.game import actions as actions_module
 from crdesk.game.actions import ACTION_WORDS, parse_faces
 from crdesk.game.controller import Game
-from crdesk.game.deployment import DEPLOY_DIE, default_band, deploy
+from crdesk.game.deployment import DEPLOY_DIE, default_band, deploy, deploy_at
 from crdesk.game.encounter import encounter_name
 from crdesk.game.records import Decision, Event
 from crdesk.game.savefile import (
@@ -67,6 +68,7 @@ from crdesk.game.savefile import (
 from crdesk.game.settings import MANUAL, SEEDED, GameSettings
 from crdesk.generator import generate
 from crdesk.model import BandType, EncounterType, Scenario
+from crdesk.scenario import read_limited
 
 DESCRIPTION = (
     "Play a Chain Reaction encounter from the command line.  A game lives in a .crgame "
@@ -269,10 +271,15 @@ def _encounter_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--deploy",
-        action="store_true",
+        nargs="?",
+        const="auto",
+        default=None,
+        metavar="auto|FILE",
         help="deploy the player's force by the encounter (12: Patrol and Raid enter from "
-        "the near edge of sections 7-9, Defend sets up in them); a force with no figures "
-        "gets a default band (a Rep 5 Star and four Rep 4 Grunts)",
+        "the near edge of sections 7-9, Defend sets up in them): 'auto' (the default with "
+        "--band) places it by the book's 1d6; FILE is JSON of the player's own places, "
+        '{"figure id": [x, y], ...}, each checked against the encounter\'s zone; a force '
+        "with no figures gets a default band (a Rep 5 Star and four Rep 4 Grunts)",
     )
 
 
@@ -487,9 +494,20 @@ def _new_game(
         )
     where = args.scenario or f"a generated {args.generate} table"
     try:
+        places = _places(args.deploy) if args.deploy not in (None, "auto") else None
+        if isinstance(places, str):
+            return _error(places)
         if band is not None:  # the Band's members, deployed by the encounter (12)
             rolls = CounterDice(seed, position=DEPLOY_DIE)
             scenario = band_scenario(scenario, band, kind, rolls)
+            if places is not None:  # where the player sets them up instead
+                force = scenario.battlefield.player_force()
+                assert force is not None
+                scenario = deploy_at(scenario, force, kind, places)
+        elif places is not None:
+            force = scenario.battlefield.player_force()
+            figures = list(force.figures) if force is not None else []
+            scenario = deploy_at(scenario, figures, kind, places)
         elif args.deploy:
             scenario = _deployed(scenario, kind, seed)
         game = Game.new(scenario, seed=seed, dice=dice, settings=settings)
@@ -510,6 +528,25 @@ def _encounter_of(args: argparse.Namespace, scenario: Scenario) -> EncounterType
 DEFAULT_BAND_TURNS = 20
 """Turns a Band's encounter plays in ``game auto`` before the limit ends it as not won
 (12), as in ``crdesk simulate``."""
+
+
+def _places(path: str) -> dict[str, list[float]] | str:
+    """The player's own places from a --deploy FILE, or why they cannot be read."""
+    try:
+        raw = read_limited(Path(path), "a deployment file", 1_000_000)
+        data = json.loads(raw.decode("utf-8"))
+    except (OSError, ValueError, ScenarioError) as exc:
+        return f"--deploy {path}: {exc}"
+    ok = isinstance(data, dict) and all(
+        isinstance(k, str)
+        and isinstance(v, list)
+        and len(v) == 2
+        and all(type(n) in (int, float) and math.isfinite(n) for n in v)
+        for k, v in data.items()
+    )
+    if not ok:
+        return f'--deploy {path}: expected {{"figure id": [x, y], ...}} with numbers'
+    return {k: [float(n) for n in v] for k, v in data.items()}
 
 
 def _deployed(scenario: Scenario, kind: EncounterType, seed: int) -> Scenario:

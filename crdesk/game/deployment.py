@@ -6,7 +6,7 @@ sections' edge; the enemy's come from PEFs, 11).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -38,6 +38,11 @@ DEPLOY_DIE = 1 << 32
 """Deployment reads the game's seed from this die on (:class:`crdesk.dice.CounterDice`),
 far past any game's own dice, so where the Band stands does not follow the game's first
 activation roll."""
+ENTRY_STRIP = 3.0
+"""Inches from the player's edge within which a figure of a Patrol or a Raid is set up
+by the player: it enters by that edge (12.1.4 "move your patrol onto section 7, 8 or 9",
+12.2).  **Interpretation**: the book has the figures move on; the strip is where a
+first move onto the table could bring them, and its depth is crdesk's choice."""
 DEPLOY_GAP = 0.5
 """Inches between the bases of figures deployed side by side."""
 
@@ -235,3 +240,99 @@ def without_enemies(scenario: Scenario, band_type: BandType | None = None) -> Sc
         band = scenario.encounter.enemy_band or band_type or BandType.MILITARY
         forces.append(Force("enemy", "Enemy", band))
     return replace(scenario, battlefield=Battlefield(bf.table, list(bf.terrain), forces))
+
+
+def placement_problem(
+    scenario: Scenario,
+    encounter_type: EncounterType | str,
+    fig: Figure,
+    spot: tuple[float, float],
+    others: Sequence[Figure],
+) -> str | None:
+    """Why the player may not set ``fig`` up at ``spot`` for the encounter (12.1.4, 12.2:
+    entering at the player's edge of sections 7-9, within :data:`ENTRY_STRIP`; 12.3:
+    anywhere in sections 7-9), or None: on the table, off impassable ground, buildings
+    and walls, its base clear of ``others`` (the figures already standing)."""
+    kind = EncounterType(encounter_type)
+    bf = scenario.battlefield
+    table = bf.table
+    x, y = float(spot[0]), float(spot[1])
+    r = fig.radius
+    where = f"({x:g}, {y:g})"
+    if not (r <= x <= table.width - r and r <= y <= table.height - r):
+        return f"{where} is off the table: {fig.name}'s base must be on it"
+    if y - r < table.height * 2 / 3 - 1e-9:
+        return f"{where} is not in sections 7-9, the near third where the player sets up (12)"
+    if kind is not EncounterType.DEFEND and y + r < table.height - ENTRY_STRIP - 1e-9:
+        return (
+            f"{where}: a {encounter_name(kind)} enters by the player's edge (12.1.4): set up "
+            f"within {ENTRY_STRIP:g}\" of the player's edge"
+        )
+    base = Point(x, y).buffer(r, quad_segs=8)
+    for feature in bf.terrain:
+        solid = feature.blocks_movement or isinstance(feature, Building | CoverObstacle)
+        if solid and feature.outline.intersects(base):
+            return f"{where} is on {feature.name or feature.id}, where no figure may stand"
+    for other in others:
+        if other.id != fig.id and math.hypot(other.x - x, other.y - y) < other.radius + r - 1e-6:
+            return f"{where}: its base touches {other.name}'s"
+    return None
+
+
+def deploy_at(
+    scenario: Scenario,
+    force: Force | Sequence[Figure],
+    encounter_type: EncounterType | str,
+    places: Mapping[str, Sequence[float]],
+) -> Scenario:
+    """:func:`deploy` with the player's own places (figure id -> x, y), each checked by
+    :func:`placement_problem`; IllegalActionError lists every figure refused and why."""
+    kind = EncounterType(encounter_type)
+    figures = list(force.figures if isinstance(force, Force) else force)
+    bf = scenario.battlefield
+    me = player_force_id(scenario)
+    standing = [f for o in bf.forces if o.id != me for f in o.figures if f.status.can_act]
+    problems: list[str] = []
+    placed: list[Figure] = []
+    for fig in figures:
+        spot = places.get(fig.id)
+        if spot is None or len(spot) != 2:
+            problems.append(f"{fig.id}: no place given for {fig.id} ({fig.name})")
+            continue
+        xy = (float(spot[0]), float(spot[1]))
+        why = placement_problem(scenario, kind, fig, xy, standing + placed)
+        if why is not None:
+            problems.append(f"{fig.id}: {why}")
+            continue
+        placed.append(
+            replace(
+                fig,
+                x=round(xy[0], 3),
+                y=round(xy[1], 3),
+                facing=0.0,
+                status=Status.CARRY_ON,
+                prone=False,
+                fast_moving=False,
+            )
+        )
+    extra = sorted(set(places) - {f.id for f in figures})
+    if extra:
+        problems.append(f"no figure of the player's force is called {', '.join(extra)}")
+    if problems:
+        raise IllegalActionError("; ".join(problems))
+    given = force if isinstance(force, Force) else None
+    old = bf.player_force()
+    base = given or old
+    player = Force(
+        old.id if old is not None else (given.id if given else "player"),
+        base.name if base else "Player",
+        base.band if base else BandType.MILITARY,
+        True,
+        base.colour if base else "#1f5fbf",
+        placed,
+    )
+    forces = [player if f.id == player.id else _copy_force(f) for f in bf.forces]
+    if old is None:
+        forces.insert(0, player)
+    new_bf = Battlefield(bf.table, list(bf.terrain), forces)
+    return replace(scenario, battlefield=new_bf, encounter=replace(scenario.encounter, type=kind))
