@@ -119,17 +119,31 @@ def deploy(
                 f"{encounter_name(kind)}"
             )
         taken.append((spot[0], spot[1], fig.radius))
-        placed.append(
-            replace(
-                fig,
-                x=round(spot[0], 3),
-                y=round(spot[1], 3),
-                facing=0.0,
-                status=Status.CARRY_ON,
-                prone=False,
-                fast_moving=False,
-            )
-        )
+        placed.append(_set_up(fig, spot))
+    return _with_player_force(scenario, given, placed, kind)
+
+
+def _set_up(fig: Figure, spot: tuple[float, float]) -> Figure:
+    """The figure standing ready at ``spot`` at the start of the encounter."""
+    return replace(
+        fig,
+        x=round(spot[0], 3),
+        y=round(spot[1], 3),
+        facing=0.0,
+        status=Status.CARRY_ON,
+        prone=False,
+        fast_moving=False,
+    )
+
+
+def _with_player_force(
+    scenario: Scenario, given: Force | None, placed: list[Figure], kind: EncounterType
+) -> Scenario:
+    """The scenario with ``placed`` as the player's force (it keeps its id; a Force given
+    brings its name and band type) and the encounter's type."""
+    bf = scenario.battlefield
+    old = bf.player_force()
+    player_id = old.id if old is not None else (given.id if given else "player")
     base = given or old
     player = Force(
         player_id,
@@ -143,11 +157,7 @@ def deploy(
     if old is None:
         forces.insert(0, player)
     new_bf = Battlefield(bf.table, list(bf.terrain), forces)
-    return replace(
-        scenario,
-        battlefield=new_bf,
-        encounter=replace(scenario.encounter, type=kind),
-    )
+    return replace(scenario, battlefield=new_bf, encounter=replace(scenario.encounter, type=kind))
 
 
 def _copy_force(force: Force) -> Force:
@@ -304,35 +314,11 @@ def deploy_at(
         if why is not None:
             problems.append(f"{fig.id}: {why}")
             continue
-        placed.append(
-            replace(
-                fig,
-                x=round(xy[0], 3),
-                y=round(xy[1], 3),
-                facing=0.0,
-                status=Status.CARRY_ON,
-                prone=False,
-                fast_moving=False,
-            )
-        )
+        placed.append(_set_up(fig, xy))
     extra = sorted(set(places) - {f.id for f in figures})
     if extra:
         problems.append(f"no figure of the player's force is called {', '.join(extra)}")
     if problems:
         raise IllegalActionError("; ".join(problems))
     given = force if isinstance(force, Force) else None
-    old = bf.player_force()
-    base = given or old
-    player = Force(
-        old.id if old is not None else (given.id if given else "player"),
-        base.name if base else "Player",
-        base.band if base else BandType.MILITARY,
-        True,
-        base.colour if base else "#1f5fbf",
-        placed,
-    )
-    forces = [player if f.id == player.id else _copy_force(f) for f in bf.forces]
-    if old is None:
-        forces.insert(0, player)
-    new_bf = Battlefield(bf.table, list(bf.terrain), forces)
-    return replace(scenario, battlefield=new_bf, encounter=replace(scenario.encounter, type=kind))
+    return _with_player_force(scenario, given, placed, kind)

@@ -2045,12 +2045,8 @@ def explain(index: TerrainIndex, vp: Viewpoints, v: int, t: int, rules: RulesOpt
     )
 
 
-def exercise_kernels() -> None:
-    """Call every sight kernel, through the engine, on two figures and a wood: numba
-    compiles (or loads from its cache) each one for the argument types the engine
-    passes, so a game or a dragged figure never waits for a compile
-    (:func:`crdesk.geometry.warmup.warm_up` runs this with the movement kernels'
-    exercise)."""
+def sample_battlefield() -> Battlefield:
+    """A 12" table with a wood and two figures: what the kernels' exercises run on."""
     from shapely.geometry import Polygon
 
     from crdesk.model import Force, Table, TerrainFeature
@@ -2064,6 +2060,16 @@ def exercise_kernels() -> None:
             figures=[Figure("f1", "f1", rep=4, x=2, y=2), Figure("f2", "f2", rep=4, x=9, y=9)],
         )
     )
+    return bf
+
+
+def exercise_kernels() -> None:
+    """Call every sight kernel, through the engine, on two figures and a wood: numba
+    compiles (or loads from its cache) each one for the argument types the engine
+    passes, so a game or a dragged figure never waits for a compile
+    (:func:`crdesk.geometry.warmup.warm_up` runs this with the movement kernels'
+    exercise)."""
+    bf = sample_battlefield()
     rules = RulesOptions()
     index = build_index(bf, rules)
     pair = np.array([0], dtype=np.int64), np.array([1], dtype=np.int64)

@@ -420,17 +420,7 @@ def exercise_kernels() -> None:
     """Walk two rays through the compiled ray kernel on a small table with a wood, so
     the AIs' straight moves never wait for a compile
     (:func:`crdesk.geometry.warmup.warm_up` runs this after the sight kernels')."""
-    from crdesk.model import Force, Table, TerrainFeature
-
-    wood = TerrainFeature("w", K.WOODS, "w", Polygon([(4, 4), (8, 4), (8, 8), (4, 8)]))
-    bf = Battlefield(Table(12, 12), [wood], [])
-    bf.add_force(
-        Force(
-            "a",
-            "A",
-            figures=[Figure("f1", "f1", rep=4, x=2, y=2), Figure("f2", "f2", rep=4, x=9, y=9)],
-        )
-    )
+    bf = los.sample_battlefield()
     index = build_index(bf, RulesOptions())
     ends = [(9.0, 9.0), (2.0, 11.0)]
     rays = shapely.linestrings([[(2.0, 2.0), e] for e in ends])
