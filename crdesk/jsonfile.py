@@ -19,7 +19,8 @@ import re
 import stat
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -152,37 +153,38 @@ def read_file(
 # Writing
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """Replace ``path`` with ``data`` so that readers see either the old or the new file.
+@contextmanager
+def written_atomically(path: str | os.PathLike[str]) -> Iterator[Path]:
+    """A temp path beside ``path`` to write in the block; renamed onto ``path`` (with the
+    old file's permissions, or the umask's) when the block ends well, removed when it
+    raises, so readers see either the old file or the whole new one.
 
-    A symbolic link is followed: its target is replaced and the link kept (the
-    temp file is made beside the target, so the rename never crosses file
-    systems).  Temp files a killed save left beside the target are removed.
+    A symbolic link is followed: its target is replaced and the link kept (the temp is
+    made beside the target, so the rename never crosses file systems).  Temp files a
+    killed save left beside the target are removed first.
     """
-    path = Path(os.path.realpath(path))
-    folder = path.parent
+    real = Path(os.path.realpath(path))
     try:
-        mode = path.stat().st_mode & 0o777
+        mode = real.stat().st_mode & 0o777
     except OSError:
         umask = os.umask(0)
         os.umask(umask)
         mode = 0o666 & ~umask
-    remove_stale_temps(path)
-    fd, tmp_name = tempfile.mkstemp(
-        prefix=f".{path.name}.{os.getpid()}-", suffix=_TEMP_SUFFIX, dir=folder
+    remove_stale_temps(real)
+    fd, name = tempfile.mkstemp(
+        prefix=f".{real.name}.{os.getpid()}-", suffix=_TEMP_SUFFIX, dir=real.parent
     )
+    os.close(fd)
+    tmp = Path(name)
     try:
-        os.fchmod(fd, mode)  # mkstemp makes 0600; a scenario is meant to be shared
-        with os.fdopen(fd, "wb") as tmp:
-            tmp.write(data)
-            tmp.flush()
-            os.fsync(tmp.fileno())
-        os.replace(tmp_name, path)
+        yield tmp
+        os.chmod(tmp, mode)  # mkstemp makes 0600; a scenario or a map is meant to be shared
+        os.replace(tmp, real)
     except BaseException:
-        Path(tmp_name).unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
         raise
     try:
-        dir_fd = os.open(folder, os.O_RDONLY)
+        dir_fd = os.open(real.parent, os.O_RDONLY)
     except OSError:
         return
     try:
@@ -191,6 +193,15 @@ def write_atomic(path: Path, data: bytes) -> None:
         pass
     finally:
         os.close(dir_fd)
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Replace ``path`` with ``data`` so that readers see either the old or the new file
+    (:func:`written_atomically`)."""
+    with written_atomically(path) as tmp, open(tmp, "wb") as out:
+        out.write(data)
+        out.flush()
+        os.fsync(out.fileno())
 
 
 _TEMP_SUFFIX = ".tmp"

@@ -11,9 +11,7 @@ is no second drawing code path.
 from __future__ import annotations
 
 import os
-import tempfile
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
 
@@ -30,7 +28,7 @@ from PySide6.QtGui import (
 )
 
 from crdesk import limits, printing
-from crdesk.jsonfile import remove_stale_temps
+from crdesk.jsonfile import written_atomically
 from crdesk.model import Scenario
 from crdesk.printing import HEADER, Tile, plan_tiles
 from ui.render import (
@@ -315,30 +313,3 @@ def export_map(
     raise ValueError(
         f"cannot export to {suffix or 'a file without a suffix'}: use .png, .svg or .pdf"
     )
-
-
-@contextmanager
-def written_atomically(path: Path) -> Iterator[Path]:
-    """A temp path beside ``path`` to write; renamed onto ``path`` when the block ends
-    well, removed when it raises (:func:`crdesk.jsonfile.write_atomic`'s temp names,
-    so a killed export's temp is cleared by the next one)."""
-    real = Path(os.path.realpath(path))
-    try:
-        mode = real.stat().st_mode & 0o777
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    remove_stale_temps(real)
-    fd, name = tempfile.mkstemp(
-        prefix=f".{real.name}.{os.getpid()}-", suffix=".tmp", dir=real.parent
-    )
-    os.close(fd)
-    tmp = Path(name)
-    try:
-        yield tmp
-        os.chmod(tmp, mode)  # mkstemp makes 0600; a map is meant to be shared
-        os.replace(tmp, real)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
