@@ -153,14 +153,15 @@ def _with_player_force(
         base.colour if base else "#1f5fbf",
         placed,
     )
-    forces = [player if f.id == player_id else _copy_force(f) for f in bf.forces]
+    forces = [player if f.id == player_id else copy_force(f) for f in bf.forces]
     if old is None:
         forces.insert(0, player)
     new_bf = Battlefield(bf.table, list(bf.terrain), forces)
     return replace(scenario, battlefield=new_bf, encounter=replace(scenario.encounter, type=kind))
 
 
-def _copy_force(force: Force) -> Force:
+def copy_force(force: Force) -> Force:
+    """The force with copies of its figures (deploying never changes the scenario's)."""
     return Force(
         force.id,
         force.name,

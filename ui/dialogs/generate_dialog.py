@@ -29,6 +29,7 @@ from shapely import affinity
 from crdesk import limits
 from crdesk.dice import Dice
 from crdesk.errors import CrdeskError
+from crdesk.game.deployment import copy_force
 from crdesk.generator import format_entry, generate
 from crdesk.model import Battlefield, Force, Scenario, TerrainFeature
 from ui.scene.scene import BattlefieldScene
@@ -218,7 +219,7 @@ def deploy_on(current: Scenario, generated: Scenario, seed: int) -> tuple[Scenar
 
     kind = generated.encounter.type
     table = generated.battlefield.table
-    forces = [_copied_force(f) for f in current.battlefield.forces]
+    forces = [copy_force(f) for f in current.battlefield.forces]
     notes: list[str] = []
     dice = Dice(random.Random(seed))
     order = sorted(forces, key=lambda f: not f.player)  # the player's force first
@@ -227,13 +228,13 @@ def deploy_on(current: Scenario, generated: Scenario, seed: int) -> tuple[Scenar
             continue
         mirrored = not force.player
         others = [
-            _mirrored_force(f, table) if mirrored else _copied_force(f)
+            _mirrored_force(f, table) if mirrored else copy_force(f)
             for f in forces
             if f.id != force.id
         ]
         for other in others:
             other.player = False
-        me = _copied_force(force)
+        me = copy_force(force)
         me.player = True
         terrain = [_mirrored_feature(f, table) for f in generated.battlefield.terrain]
         trial = replace(
@@ -259,19 +260,8 @@ def deploy_on(current: Scenario, generated: Scenario, seed: int) -> tuple[Scenar
     return result, notes
 
 
-def _copied_force(force: Force) -> Force:
-    return Force(
-        force.id,
-        force.name,
-        force.band,
-        force.player,
-        force.colour,
-        [dataclasses.replace(f) for f in force.figures],
-    )
-
-
 def _mirrored_force(force: Force, table: Any) -> Force:
-    copy = _copied_force(force)
+    copy = copy_force(force)
     for figure in copy.figures:
         figure.x, figure.y = table.width - figure.x, table.height - figure.y
     return copy
