@@ -33,6 +33,8 @@ def test_three_encounters_through_the_app(
     seeds = iter([11, 12, 13])
     tables = iter([21, 22])
     monkeypatch.setattr("ui.play.mode.random_seed", lambda: next(tables))  # the tables made
+    after = iter([31, 32, 33])  # After the Battle's dice seeds (else random: a flaky test)
+    monkeypatch.setattr("ui.play.campaign_dock.secrets.randbelow", lambda _n: next(after))
 
     def start(dialog: StartDialog) -> int:
         assert dialog.band() is not None  # the open Band, by default
@@ -61,8 +63,8 @@ def test_three_encounters_through_the_app(
         qtbot.mouseClick(dock.after_button, Qt.MouseButton.LeftButton)
         taken = load_band(path)
         assert len(taken.encounters) == n
-        assert not taken.ended, taken.encounters[-1]["rolls"]
-        assert not dock.after_button.isEnabled() and dock.next_button.isEnabled()
+        assert not dock.after_button.isEnabled()
+        assert dock.next_button.isEnabled() is not taken.ended  # a story ended has no next
         if n == 3:
             break
         qtbot.mouseClick(dock.next_button, Qt.MouseButton.LeftButton)  # generate, then Start
