@@ -34,7 +34,7 @@ import hashlib
 import json
 import os
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -49,7 +49,6 @@ from crdesk.model import (
     REP_MAX,
     REP_MIN,
     BandType,
-    Battlefield,
     EncounterResult,
     EncounterType,
     Figure,
@@ -481,18 +480,10 @@ def band_scenario(
     ``dice`` (:func:`crdesk.game.deployment.deploy`)."""
     from crdesk.game.deployment import deploy, enemy_figures, player_force_id, without_enemies
 
-    if not scenario.battlefield.forces:
-        scenario = replace(
-            scenario,
-            battlefield=Battlefield(
-                scenario.battlefield.table,
-                list(scenario.battlefield.terrain),
-                [band.to_force("band")],
-            ),
-        )
+    # the player's force id, taken before an enemy force may be added to a bare table
+    me = player_force_id(scenario) if scenario.battlefield.forces else "band"
     keep = keep_enemies and enemy_figures(scenario) > 0
     bare = scenario if keep else without_enemies(scenario, band.band_type)
-    me = player_force_id(bare)
     return deploy(bare, band.to_force(me), encounter, dice)
 
 

@@ -460,19 +460,19 @@ def _new_game(
     if (args.scenario is None) == (args.generate is None):
         return _error("give a SCENARIO or --generate TYPE (one of them)")
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    chosen: str | None = args.encounter  # --encounter, else the Band's next encounter
+    if chosen is None and band is not None and band.next_encounter is not None:
+        chosen = band.next_encounter.value
     if args.generate is not None:
         from crdesk.simulate import sub_seed  # the table of crdesk simulate's game `seed`
 
-        wanted = args.encounter or (
-            band.next_encounter.value if band and band.next_encounter else ""
-        )
         width, height = args.size
         scenario = generate(
             sub_seed(seed, "table"),
             width=width,
             height=height,
             terrain_type=args.generate,
-            encounter=wanted or "patrol",
+            encounter=chosen or "patrol",
         )
     else:
         loaded_scenario = load_for_command(args.scenario)
@@ -480,16 +480,14 @@ def _new_game(
             return loaded_scenario
         scenario = loaded_scenario
     if band is not None:
-        if args.encounter is None and band.next_encounter is not None:
-            args.encounter = band.next_encounter.value
-        if args.encounter in (None, EncounterType.FREE.value):
+        if chosen in (None, EncounterType.FREE.value):
             return _error("a Band plays an encounter: give --encounter patrol|raid|defend")
         settings = replace(settings, band=band_record(band))
-    kind = _encounter_of(args, scenario)
-    if kind is not EncounterType.FREE or args.encounter:
+    kind = _encounter_of(chosen, args.solo, scenario)
+    if kind is not EncounterType.FREE or chosen:
         settings = replace(
             settings,
-            solo=settings.solo or args.encounter is not None,
+            solo=settings.solo or chosen is not None,
             encounter="" if kind is EncounterType.FREE else kind.value,
         )
     where = args.scenario or f"a generated {args.generate} table"
@@ -516,11 +514,12 @@ def _new_game(
     return scenario, game, seed
 
 
-def _encounter_of(args: argparse.Namespace, scenario: Scenario) -> EncounterType:
-    """--encounter, else the scenario's own encounter in a solo game (12), else free play."""
-    if args.encounter:
-        return EncounterType(args.encounter)
-    if args.solo:
+def _encounter_of(chosen: str | None, solo: bool, scenario: Scenario) -> EncounterType:
+    """--encounter (or the Band's next), else the scenario's own encounter in a solo game
+    (12), else free play."""
+    if chosen:
+        return EncounterType(chosen)
+    if solo:
         return scenario.encounter.type
     return EncounterType.FREE
 
