@@ -478,13 +478,25 @@ def band_scenario(
     comes from PEFs, 11; ``keep_enemies``: the scenario's own stay, as known enemies),
     the Band's active members as the player's force, deployed by the encounter with
     ``dice`` (:func:`crdesk.game.deployment.deploy`)."""
-    from crdesk.game.deployment import deploy, enemy_figures, player_force_id, without_enemies
+    from crdesk.game.deployment import deploy
+
+    bare, force = band_setup(scenario, band, keep_enemies=keep_enemies)
+    return deploy(bare, force, encounter, dice)
+
+
+def band_setup(
+    scenario: Scenario, band: Band, *, keep_enemies: bool = False
+) -> tuple[Scenario, Force]:
+    """The table before the Band is deployed, and the Band as the player's force (12, 14):
+    what :func:`crdesk.game.deployment.deploy` (the program) or
+    :func:`~crdesk.game.deployment.deploy_at` (the player's places) sets up."""
+    from crdesk.game.deployment import enemy_figures, player_force_id, without_enemies
 
     # the player's force id, taken before an enemy force may be added to a bare table
     me = player_force_id(scenario) if scenario.battlefield.forces else "band"
     keep = keep_enemies and enemy_figures(scenario) > 0
     bare = scenario if keep else without_enemies(scenario, band.band_type)
-    return deploy(bare, band.to_force(me), encounter, dice)
+    return bare, band.to_force(me)
 
 
 def band_figures(band: Band, side: str = "") -> list[Figure]:

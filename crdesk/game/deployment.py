@@ -8,13 +8,15 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from shapely.geometry import Point
+from shapely.geometry import Point, box
+from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
 from crdesk.dice import DiceSource
 from crdesk.errors import IllegalActionError
+from crdesk.game.encounter import SECTION, encounter_name
 from crdesk.model import (
     BandType,
     Battlefield,
@@ -29,10 +31,6 @@ from crdesk.model import (
     WeaponCode,
 )
 from crdesk.tables import BAND_WEAPONS
-
-if TYPE_CHECKING:
-    pass
-from crdesk.game.encounter import SECTION, encounter_name
 
 DEPLOY_DIE = 1 << 32
 """Deployment reads the game's seed from this die on (:class:`crdesk.dice.CounterDice`),
@@ -323,3 +321,25 @@ def deploy_at(
         raise IllegalActionError("; ".join(problems))
     given = force if isinstance(force, Force) else None
     return _with_player_force(scenario, given, placed, kind)
+
+
+def deployment_zone(scenario: Scenario, encounter_type: EncounterType | str) -> BaseGeometry:
+    """Where the player's bases may stand at the start, to show it (12.1.4, 12.2: the strip
+    within :data:`ENTRY_STRIP` of the player's edge of sections 7-9; 12.3: all of sections
+    7-9), less impassable ground, buildings and walls.  :func:`placement_problem` is the
+    check; this is the picture of it."""
+    kind = EncounterType(encounter_type)
+    table = scenario.battlefield.table
+    top = table.height * 2 / 3
+    if kind is not EncounterType.DEFEND:
+        top = max(top, table.height - ENTRY_STRIP)
+    zone: BaseGeometry = box(0.0, top, table.width, table.height)
+    blocked = _blocked(scenario.battlefield)
+    return zone.difference(blocked) if blocked is not None else zone
+
+
+def player_places(scenario: Scenario) -> dict[str, tuple[float, float]]:
+    """Where the player's figures stand (figure id -> x, y): a deployment to keep or give."""
+    me = player_force_id(scenario)
+    force = next((f for f in scenario.battlefield.forces if f.id == me), None)
+    return {f.id: (f.x, f.y) for f in force.figures} if force is not None else {}

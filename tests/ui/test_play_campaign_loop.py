@@ -46,7 +46,16 @@ def test_three_encounters_through_the_app(
         return int(QDialog.DialogCode.Accepted)
 
     monkeypatch.setattr(StartDialog, "exec", start)
+    deploy = window.play.deploy_dock
+
+    def deploy_for_me() -> None:  # the player's deployment step (12.1.4), left to the program
+        assert window.play.deployment is not None and deploy.isVisible()
+        qtbot.mouseClick(deploy.auto_button, Qt.MouseButton.LeftButton)
+        qtbot.mouseClick(deploy.start_button, Qt.MouseButton.LeftButton)
+        assert window.play.deployment is None and not deploy.isVisible()
+
     window.play.action_start.trigger()
+    deploy_for_me()
     for n in (1, 2, 3):
         game = window.play.game
         assert game is not None and game.settings.band is not None
@@ -68,6 +77,7 @@ def test_three_encounters_through_the_app(
         if n == 3:
             break
         qtbot.mouseClick(dock.next_button, Qt.MouseButton.LeftButton)  # generate, then Start
+        deploy_for_me()
         assert window.play.game is not game
     SHOTS.mkdir(parents=True, exist_ok=True)
     dock.grab().save(str(SHOTS / "campaign-after-three.png"))

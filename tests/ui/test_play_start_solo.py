@@ -79,6 +79,10 @@ def test_play_with_the_open_band(qtbot: Any, monkeypatch: Any, tmp_path: Path) -
         dialog.grab().save(str(SHOTS / "start-with-band.png"))
 
     start_with(window, qtbot, monkeypatch, fill)
+    assert window.play.game is None and window.play.deployment is not None  # deploy first
+    dock = window.play.deploy_dock
+    qtbot.mouseClick(dock.auto_button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(dock.start_button, Qt.MouseButton.LeftButton)
     game = window.play.game
     assert game is not None and game.settings.encounter == "patrol"
     record = game.settings.band

@@ -30,14 +30,15 @@ from PySide6.QtWidgets import (
 )
 
 from crdesk import scenario as scenario_io
-from crdesk.band import Band, band_record, band_scenario
+from crdesk.band import Band, band_record, band_setup
 from crdesk.dice import CounterDice
 from crdesk.errors import CrdeskError
 from crdesk.game import CHANCE, SEEDED, Action, Game, GameSettings
 from crdesk.game.deployment import DEPLOY_DIE, without_enemies
+from crdesk.game.deployment import deploy as deploy_force
 from crdesk.game.savefile import load_game, save_game
 from crdesk.generator import generate
-from crdesk.model import EncounterType, Scenario
+from crdesk.model import EncounterType, Force, Scenario
 from ui.docks.weapon_card_panel import FigureCardDock
 from ui.document import Document
 from ui.play.animator import AnimationBar, Animator
@@ -45,6 +46,7 @@ from ui.play.autosave import GAMES_FOLDER, GameAutosaver, GameAutosaveStore
 from ui.play.banner import HandOverBanner
 from ui.play.campaign_dock import CampaignDock
 from ui.play.decision_dock import DecisionDock
+from ui.play.deploy_step import DeployDock, DeploymentStep
 from ui.play.dice_entry import DiceEntryDock
 from ui.play.dice_tray import DiceTrayDock
 from ui.play.history_dock import HistoryDock
@@ -74,6 +76,11 @@ BADGE_STYLE = (
     "padding: 2px 10px; margin: 2px 6px; }}"
 )
 
+
+PLAYER_DEPLOYS = "player"
+"""``PlayMode.start(deploy=...)``: the player sets the Band up on the table (12.1.4)."""
+PROGRAM_DEPLOYS = "auto"
+"""The program deploys the Band (as ``crdesk game new --deploy auto``)."""
 
 DECISION_MIN_HEIGHT = 220
 """Pixels the decision panel always keeps: its prompt, its main button and the first
@@ -130,6 +137,11 @@ class PlayMode(QObject):
         self.animation_bar = AnimationBar(window)
         window.addToolBar(Qt.ToolBarArea.TopToolBarArea, self.animation_bar)
         self.animation_bar.hide()
+        self.deploy_dock = DeployDock(window)
+        window.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.deploy_dock)
+        self.deploy_dock.hide()
+        self.deployment: DeploymentStep | None = None
+        """The Band's deployment on the table, before its game starts (12.1.4)."""
         self.campaign_dock = CampaignDock(window, game=lambda: self.game, save_game=self.save_to)
         self.campaign_dock.next_requested.connect(self.next_encounter)
         self.campaign_dock.band_changed.connect(self._update)
@@ -150,7 +162,9 @@ class PlayMode(QObject):
         bold = QFont(self.badge.font())
         bold.setBold(True)
         words = QFontMetrics(bold)
-        self.badge.setMinimumWidth(max(words.horizontalAdvance(w) for w in ("PLAY", "EDITOR")) + 40)
+        self.badge.setMinimumWidth(
+            max(words.horizontalAdvance(w) for w in ("PLAY", "DEPLOY", "EDITOR")) + 40
+        )
         window.menuBar().setCornerWidget(self.badge, Qt.Corner.TopRightCorner)
         self._build_actions()
         self.menu = self._build_menu()
@@ -272,28 +286,31 @@ class PlayMode(QObject):
 
     def _update(self) -> None:
         playing = self.active
-        self.action_start.setEnabled(not playing)
+        self.action_start.setEnabled(not playing and self.deployment is None)
         for action in (
             self.action_save,
             self.action_save_as,
             self.action_position,
             self.action_report,
             self.action_undo,
-            self.action_stop,
         ):
             action.setEnabled(playing)
+        self.action_stop.setEnabled(playing or self.deployment is not None)
         self.action_default.setEnabled(playing)
         self.campaign_dock.update_button()
         for dock in self._panels():
             dock.toggleViewAction().setEnabled(playing)
-        colour = "#d9771f" if playing else "#5b6f8a"
-        self.badge.setText("PLAY" if playing else "EDITOR")
+        deploying = self.deployment is not None
+        colour = "#d9771f" if playing or deploying else "#5b6f8a"
+        self.badge.setText("PLAY" if playing else "DEPLOY" if deploying else "EDITOR")
         style = BADGE_STYLE.format(bg=colour)
         if self.badge.styleSheet() != style:  # re-polishing costs tens of ms: not every step
             self.badge.setStyleSheet(style)
         self.badge.setToolTip(
             "A game is being played: the editor is off until Game ▸ Stop Game"
             if playing
+            else "Deploying the Band: Start encounter (Deploy panel) begins the game"
+            if deploying
             else "Editing the table; Game ▸ Start Encounter plays it"
         )
         if playing:
@@ -309,6 +326,10 @@ class PlayMode(QObject):
             return
         dialog = StartDialog(self.window.scenario, self.window, band=self.campaign_dock.band)
         if dialog.exec() == QDialog.DialogCode.Accepted:
+            # a Band opened from the dialog: the Campaign panel keeps it (After the Battle)
+            opened = dialog.opened_path if dialog.band() is not None else None
+            if opened is not None and not self.campaign_dock.open_file(opened):
+                return
             self.start(
                 dialog.seed(),
                 dialog.program_sides(),
@@ -316,6 +337,7 @@ class PlayMode(QObject):
                 dice=dialog.dice_mode(),
                 band=dialog.band(),
                 known_enemies=dialog.known_enemies(),
+                deploy=PLAYER_DEPLOYS if dialog.player_deploys() else PROGRAM_DEPLOYS,
             )
 
     def next_encounter(self, seed: int | None = None) -> bool:
@@ -351,13 +373,16 @@ class PlayMode(QObject):
         dice: str = SEEDED,
         band: Band | None = None,
         known_enemies: bool = True,
+        deploy: str = PROGRAM_DEPLOYS,
     ) -> bool:
         """Start an encounter on (a copy of) the open scenario; False if it cannot be played.
 
         ``dice="manual"``: the person rolls real dice and enters them in the dice panel.
         ``band``: the campaign's Band plays the player's side, deployed by the encounter
-        (14).  A solo game without ``known_enemies`` places none of the scenario's enemy
-        figures: the enemy comes from PEFs (11).
+        (14); with ``deploy=PLAYER_DEPLOYS`` the player sets it up on the table first
+        (12.1.4) and the game starts with "Start encounter".  A solo game without
+        ``known_enemies`` places none of the scenario's enemy figures: the enemy comes
+        from PEFs (11).
         """
         if not self.maybe_stop():
             return False
@@ -367,10 +392,29 @@ class PlayMode(QObject):
             if band is not None:
                 kind = EncounterType(base.encounter or "patrol")
                 rolls = CounterDice(seed, position=DEPLOY_DIE)
-                scenario = band_scenario(scenario, band, kind, rolls, keep_enemies=known_enemies)
+                bare, force = band_setup(scenario, band, keep_enemies=known_enemies)
+                scenario = deploy_force(bare, force, kind, rolls)
                 base = replace(base, solo=True, encounter=kind.value, band=band_record(band))
+                if deploy_mode_is_player(deploy):
+                    self._deploy_first(bare, force, kind, scenario, band, seed, program, base, dice)
+                    return True
             elif base.solo and not known_enemies:
                 scenario = without_enemies(scenario)
+        except CrdeskError as exc:
+            self.window.show_error("Cannot start the encounter", str(exc))
+            return False
+        return self._begin(scenario, seed, program, base, dice)
+
+    def _begin(
+        self,
+        scenario: Scenario,
+        seed: int,
+        program: Iterable[str] | None,
+        base: GameSettings,
+        dice: str,
+    ) -> bool:
+        """The game built on the scenario set up, shown on the table."""
+        try:
             chosen = default_program(scenario) if program is None else set(program)
             seats = replace(
                 base,
@@ -388,6 +432,58 @@ class PlayMode(QObject):
         else:
             self.show_message("Encounter started: roll your own dice and enter them")
         return True
+
+    def _deploy_first(
+        self,
+        bare: Scenario,
+        force: Force,
+        kind: EncounterType,
+        auto: Scenario,
+        band: Band,
+        seed: int,
+        program: Iterable[str] | None,
+        base: GameSettings,
+        dice: str,
+    ) -> None:
+        """The deployment step (12.1.4): the editor off, the Band on the table in its zone;
+        "Start encounter" builds the game from where the player put it."""
+        self._switch_editor_off()
+        step = DeploymentStep(
+            self.window.view,
+            self.deploy_dock,
+            bare,
+            force,
+            kind,
+            auto,
+            band_id=band.identity,
+            show_message=self.show_message,
+        )
+        self.deployment = step
+        chosen = list(program) if program is not None else None
+
+        def started(deployed: object) -> None:
+            assert isinstance(deployed, Scenario)
+            self._end_deployment()
+            self._begin(deployed, seed, chosen, base, dice)
+
+        step.done.connect(started)
+        step.cancelled.connect(self._end_deployment)
+        self._update()
+        self.show_message(
+            f"Deploy {band.name} in the green zone, then Start encounter (Deploy panel)"
+        )
+
+    def _end_deployment(self) -> None:
+        """The deployment put away: the editor's scene and tools back."""
+        step, self.deployment = self.deployment, None
+        if step is None:
+            return
+        step.detach()
+        step.deleteLater()
+        if self.window.scene is not None:
+            self.window.view.setScene(self.window.scene)
+        self._switch_editor_on()
+        self._update()
 
     def enter(self, game: Game, program: Iterable[str], saved: bool = False) -> None:
         """Show ``game`` on the table and switch the editor off."""
@@ -454,6 +550,7 @@ class PlayMode(QObject):
 
     def maybe_stop(self) -> bool:
         """Before a game is put away: offer to save steps not on disk.  True to go on."""
+        self._end_deployment()  # a deployment not started has nothing to keep
         if self.session is None:
             return True
         if self.session.has_unsaved_steps():
@@ -621,7 +718,7 @@ class PlayMode(QObject):
         )
 
     def _own_docks(self) -> tuple[QDockWidget, ...]:
-        return (*self._panels(), self.campaign_dock)
+        return (*self._panels(), self.campaign_dock, self.deploy_dock)
 
     def _sync_overlays(self, _on: bool = False) -> None:
         if self.scene is not None:
@@ -854,6 +951,13 @@ class PlayMode(QObject):
         wanted = set(figures)
         for item in self.scene.figure_items():
             item.set_highlighted(item.model_id in wanted)
+
+
+def deploy_mode_is_player(mode: str) -> bool:
+    """Whether ``PlayMode.start(deploy=mode)`` lets the player deploy (else the program)."""
+    if mode not in (PLAYER_DEPLOYS, PROGRAM_DEPLOYS):
+        raise ValueError(f"deploy must be {PLAYER_DEPLOYS!r} or {PROGRAM_DEPLOYS!r}, not {mode!r}")
+    return mode == PLAYER_DEPLOYS
 
 
 def _copy(scenario: Scenario) -> Scenario:

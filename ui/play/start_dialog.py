@@ -10,23 +10,26 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from pathlib import Path
 
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
+    QFileDialog,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QMessageBox,
     QPushButton,
     QSpinBox,
     QWidget,
 )
 
-from crdesk.band import Band
+from crdesk.band import Band, BandFileError, load_band
 from crdesk.cohesion import Group
 from crdesk.game import MANUAL, SEEDED, GameSettings
 from crdesk.game.deployment import enemy_figures
@@ -38,6 +41,8 @@ PERSON = "A person at this screen"
 PROGRAM = "The program (the book's choices)"
 SEEDED_DICE = "Seeded dice (the program rolls)"
 OWN_DICE = "I roll my own dice"
+OPEN_BAND = "Open another Band…"
+BAND_FILTER = "Band (*.crband);;All files (*)"
 ENCOUNTERS = (
     (EncounterType.FREE, "Free play (no objective)"),
     (EncounterType.PATROL, "Patrol (12.1): reach the far edge in sections 1-3, come back"),
@@ -78,19 +83,29 @@ class StartDialog(QDialog):
         form.addRow(QLabel(f"<b>{scenario.title}</b>"))
         self.band_box = QComboBox()
         self.band_box.setObjectName("bandBox")
+        self.opened_path: Path | None = None
+        """A Band file opened from this dialog ("Open another Band…"): the play mode
+        shows it in the Campaign panel."""
         self.band_box.addItem("The scenario's own forces", None)
+        self.band_box.addItem(OPEN_BAND, "open")
         if band is not None and not band.ended:
-            upcoming = band.next_encounter.value.title() if band.next_encounter else "?"
-            self.band_box.addItem(
-                f"{band.name}: {len(band.active)} figures, next encounter {upcoming}", "band"
-            )
-            self.band_box.setCurrentIndex(1)
+            self._add_band(band)
         self.band_box.setToolTip(
-            "Play with the open Band (Game ▸ Open Band…): its members are the player's force, "
-            "deployed by the encounter, and After the Battle takes the game into the Band"
+            "Play with the open Band (Game ▸ Open Band…) or another Band file: its members "
+            "are the player's force, deployed for the encounter, and After the Battle takes "
+            "the game into the Band"
         )
-        self.band_box.setEnabled(self.band_box.count() > 1)
+        self._band_index = self.band_box.currentIndex()
+        self.band_box.activated.connect(self._band_picked)
         form.addRow("Play with:", self.band_box)
+        self.deploy_box = QCheckBox("I deploy the Band on the table (12.1.4, 12.3)")
+        self.deploy_box.setObjectName("playerDeploys")
+        self.deploy_box.setChecked(True)
+        self.deploy_box.setToolTip(
+            "On: before the PEFs are placed you drag the Band's figures within the zone the "
+            "encounter allows (or let the program place them). Off: the program places them"
+        )
+        form.addRow("", self.deploy_box)
         seed_row = QHBoxLayout()
         self.seed_box = QSpinBox()
         self.seed_box.setRange(0, MAX_SEED)
@@ -206,9 +221,8 @@ class StartDialog(QDialog):
         self.solo_box.toggled.connect(self._explain_solo)
         self.band_box.currentIndexChanged.connect(self._band_changed)
         # the defaults: the Band's next encounter, else the scenario's own encounter (12)
-        if self.band() is not None:
-            self._band_changed()
-        elif scenario.encounter.type is not EncounterType.FREE:
+        self._band_changed()
+        if self.band() is None and scenario.encounter.type is not EncounterType.FREE:
             self.solo_box.setChecked(True)
         self._explain_solo()
         buttons = QDialogButtonBox(
@@ -301,6 +315,45 @@ class StartDialog(QDialog):
         """The open Band, when the player plays with it (None: the scenario's forces)."""
         return self.open_band if self.band_box.currentData() == "band" else None
 
+    def player_deploys(self) -> bool:
+        """Whether the player sets the Band up on the table (else the program, 12)."""
+        return self.band() is not None and self.deploy_box.isChecked()
+
+    def _add_band(self, band: Band) -> None:
+        upcoming = band.next_encounter.value.title() if band.next_encounter else "?"
+        text = f"{band.name}: {len(band.active)} figures, next encounter {upcoming}"
+        at = self.band_box.findData("band")
+        if at < 0:
+            self.band_box.insertItem(1, text, "band")
+            at = 1
+        else:
+            self.band_box.setItemText(at, text)
+        self.band_box.setCurrentIndex(at)
+
+    def _band_picked(self, index: int) -> None:
+        """ "Open another Band…": a .crband file read and offered (a Band whose story has
+        ended, or a file that is not a Band, is refused with the reason)."""
+        if self.band_box.itemData(index) != "open":
+            self._band_index = index
+            return
+        self.band_box.setCurrentIndex(self._band_index)  # unless a Band is opened below
+        path, _ = QFileDialog.getOpenFileName(self, "Play with a Band", "", BAND_FILTER)
+        if not path:
+            return
+        try:
+            band = load_band(path)
+        except BandFileError as exc:
+            QMessageBox.critical(self, "Could not open the Band", str(exc))
+            return
+        if band.ended:
+            QMessageBox.information(
+                self, "Play with a Band", f"{band.name}'s Star did not return: its story is over."
+            )
+            return
+        self.open_band, self.opened_path = band, Path(path)
+        self._add_band(band)
+        self._band_index = self.band_box.currentIndex()
+
     def known_enemies(self) -> bool:
         """Whether the scenario's enemy figures stay on the table in a solo game."""
         return self.known_box.isChecked()
@@ -308,6 +361,15 @@ class StartDialog(QDialog):
     def _band_changed(self, _index: int = 0) -> None:
         """With the Band: its next encounter, played solo (14)."""
         band = self.band()
+        self.deploy_box.setVisible(band is not None)
+        # a Band replaces the scenario's player force: its groups are not the scenario's
+        self.coop_box.setEnabled(band is None)
+        self.coop_box.setToolTip(
+            "Co-op seats follow the scenario's own groups: not with a Band"
+            if band is not None
+            else ""
+        )
+        self._explain_solo()
         if band is None:
             return
         kind = band.next_encounter or EncounterType.PATROL
@@ -330,7 +392,7 @@ class StartDialog(QDialog):
         band = self.band()
         if band is not None:
             words.append(
-                f"{band.name} replaces the scenario's player force and is deployed by the "
+                f"{band.name} replaces the scenario's player force and is deployed for the "
                 "encounter (12)."
             )
         self.solo_note.setText(" ".join(words))
