@@ -636,9 +636,25 @@ def dumps_band(band: Band) -> str:
     return json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
 
-def save_band(band: Band, path: str | os.PathLike[str]) -> None:
-    """Write atomically (temp file, fsync, rename), so a crash keeps the old file."""
-    write_atomic(Path(path), dumps_band(band).encode("utf-8"))
+BACKUP_SUFFIX = ".bak"
+"""After the Battle keeps the Band as it was beside the file: ``raiders.crband.bak``."""
+
+
+def backup_path(path: str | os.PathLike[str]) -> Path:
+    """Where :func:`save_band` with ``backup=True`` keeps the previous file."""
+    target = Path(path)
+    return target.with_name(target.name + BACKUP_SUFFIX)
+
+
+def save_band(band: Band, path: str | os.PathLike[str], *, backup: bool = False) -> None:
+    """Write atomically (temp file, fsync, rename), so a crash keeps the old file.
+    ``backup``: the file as it was is kept first as :func:`backup_path` (After the Battle
+    changes a Band for good: the state before it stays at hand)."""
+    target = Path(path)
+    data = dumps_band(band).encode("utf-8")  # refused before anything is touched
+    if backup and target.is_file():
+        write_atomic(backup_path(target), target.read_bytes())
+    write_atomic(target, data)
 
 
 # --------------------------------------------------------------------------
@@ -759,15 +775,7 @@ def band_side(game: Game, ids: Iterable[str] = ()) -> str:
 
 def _hits_enemy(data: Mapping[str, Any], enemies: set[str]) -> bool:
     """Whether a fire or blast result (its JSON data) put a hit on an enemy."""
-    for target in data.get("results", ()):
-        if not isinstance(target, Mapping) or target.get("id") not in enemies:
-            continue
-        if target.get("damage"):
-            return True
-        shots = target.get("results", ())
-        if any(isinstance(s, Mapping) and s.get("hit") for s in shots):
-            return True
-    return False
+    return _enemy_hit(data, enemies) is not None
 
 
 def encounter_records(game: Game, side: str | None = None) -> dict[str, EncounterRecord]:
@@ -824,6 +832,65 @@ def encounter_records(game: Game, side: str | None = None) -> dict[str, Encounte
             left_oof_member_behind=left_behind and end is Status.CARRY_ON,
         )
     return records
+
+
+def encounter_reasons(game: Game, side: str | None = None) -> dict[str, str]:
+    """Why each figure of ``side`` counts as a success, a failure or neither for Rep changes
+    (13.2/13.3), in words with the turn: "fired and hit Red Viper 2 in turn 3; stayed in the
+    fight; left no Band member behind".  The same reading of the game as
+    :func:`encounter_records`, said so a player can check it against the table."""
+    side = side or band_side(game)
+    records = encounter_records(game, side)
+    names = {f.id: f.name for f in game.battlefield.figures()}
+    ours = set(records)
+    enemies = {f.id for f in game.battlefield.figures() if f.side != side}
+    first: dict[str, str] = {}
+    turn = 1
+    attacker: str | None = None
+    for ev in game.events:
+        if ev.kind == "turn_end":
+            turn += 1
+        elif ev.kind in ("fire", "throw") and ev.figures:
+            attacker = ev.figures[0]
+            if ev.kind == "fire" and attacker in ours and attacker not in first:
+                hit = _enemy_hit(ev.data, enemies)
+                if hit is not None:
+                    first[attacker] = f"fired and hit {names.get(hit, hit)} in turn {turn}"
+        elif ev.kind == "blast" and attacker in ours and attacker not in first:
+            hit = _enemy_hit(ev.data, enemies)
+            if hit is not None:
+                first[attacker] = f"its blast hit {names.get(hit, hit)} in turn {turn}"
+        elif ev.kind == "melee":
+            for fid in ev.figures:
+                if fid in ours and fid not in first:
+                    first[fid] = f"fought a melee in turn {turn}"
+    out: dict[str, str] = {}
+    for fid, rec in records.items():
+        parts = [first.get(fid, "scored no hit and fought no melee")]
+        if rec.end_status is Status.OUT_OF_THE_FIGHT:
+            parts.append("went Out of the Fight")
+        elif rec.end_status is Status.LEAVE_THE_BATTLEFIELD:
+            parts.append("left the battlefield")
+        else:
+            parts.append("stayed in the fight")
+        if rec.left_oof_member_behind:
+            parts.append("left an Out of the Fight Band member behind")
+        elif rec.end_status is Status.CARRY_ON:
+            parts.append("left no Band member behind")
+        verdict = "success" if rec.success else "failure" if rec.failure else "neither"
+        out[fid] = "; ".join(parts) + f" → {verdict}"
+    return out
+
+
+def _enemy_hit(data: Mapping[str, Any], enemies: set[str]) -> str | None:
+    """The first enemy a fire or blast result (its JSON data) put a hit on, or None."""
+    for target in data.get("results", ()):
+        if not isinstance(target, Mapping) or target.get("id") not in enemies:
+            continue
+        shots = target.get("results", ())
+        if target.get("damage") or any(isinstance(s, Mapping) and s.get("hit") for s in shots):
+            return str(target["id"])
+    return None
 
 
 # --------------------------------------------------------------------------
@@ -894,6 +961,7 @@ def after_battle(
     number = len(band.encounters) + 1
     start = len(dice.log)
     records = encounter_records(game, side)
+    reasons = encounter_reasons(game, side)
     lines: list[str] = []
     rolls: list[TableRoll] = []
     # An encounter's objective (12) decides when the game reports it; else the winner.
@@ -983,7 +1051,7 @@ def after_battle(
             rolled = int(roll.value if roll.value is not None else bf.rep)
             new = min(REP_MAX, rolled)
             rolls.append(roll)
-            why = _record_words(rec)
+            why = reasons[bf.id]
             text = _roll_line(roll) + (f" ({why})" if why else "")
             if rolled > new:
                 text += f" Rep stays {REP_MAX}, crdesk's highest."
@@ -1071,16 +1139,3 @@ def _check_record(band: Band, record: BandRecord | None) -> None:
             f"{band.name} has changed since this game began (it went in as encounter "
             f"{record.encounter}; the Band has played {done}): take the games in order"
         )
-
-
-def _record_words(rec: EncounterRecord) -> str:
-    parts = []
-    if rec.scored_hit_or_meleed:
-        parts.append("scored a hit or fought a melee")
-    if rec.end_status is Status.OUT_OF_THE_FIGHT:
-        parts.append("went Out of the Fight")
-    elif rec.end_status is Status.LEAVE_THE_BATTLEFIELD:
-        parts.append("left the battlefield")
-    if rec.left_oof_member_behind:
-        parts.append("left an Out of the Fight Band member behind")
-    return ", ".join(parts)

@@ -21,6 +21,7 @@ from crdesk.band import (
     after_battle,
     band_figures,
     dumps_band,
+    encounter_reasons,
     encounter_records,
     load_band,
     loads_band,
@@ -331,6 +332,32 @@ def test_records_of_a_melee_and_a_grenade():
     )
     grenade = play_case(json.loads((GAMES / "grenade_blast.json").read_text()))
     assert encounter_records(grenade)["p1"] == EncounterRecord(scored_hit_or_meleed=True)
+
+
+def test_reasons_say_what_each_did_and_when(won, lost):
+    """13.2/13.3's verdict for each figure in words a player can check against the table."""
+    said = encounter_reasons(won)
+    enemy = won.battlefield.figure("e1").name
+    assert said["star"] == (
+        f"fired and hit {enemy} in turn 1; stayed in the fight; left no Band member behind "
+        "→ success"
+    )
+    assert said["g1"].startswith("scored no hit and fought no melee;")
+    assert said["g1"].endswith("→ neither")
+    gone = encounter_reasons(lost)
+    assert gone["star"].endswith("left the battlefield → failure")
+    assert "went Out of the Fight" in gone["g1"]
+    assert gone["g2"].endswith("left an Out of the Fight Band member behind → failure")
+    melee = play_case(json.loads((GAMES / "charge_and_melee.json").read_text()))
+    assert encounter_reasons(melee)["p1"].startswith("fought a melee in turn 1;")
+    grenade = play_case(json.loads((GAMES / "grenade_blast.json").read_text()))
+    assert encounter_reasons(grenade)["p1"].startswith("its blast hit ")
+
+
+def test_rep_change_lines_give_the_reason(won):
+    ab = after_battle(band_of({"star": 5, "g1": 4, "g2": 4}), won, ScriptedDice([6] * 40))
+    star = next(line for line in ab.lines if ": success" in line)
+    assert "fired and hit" in star and "in turn 1" in star and "→ success" in star
 
 
 # --------------------------------------------------------------------------

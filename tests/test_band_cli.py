@@ -94,6 +94,7 @@ def test_after_battle_round_trip(tmp_path, capsys, games):
     won, lost = games
     path = tmp_path / "mace.crband"
     save_band(band_of({}), path)
+    before = path.read_bytes()
     # lost: Mace (left) 1,2 returns; Hicks (OOF) 1,6 returns; New Recruits 6,6 none;
     # Rep changes: Mace 1 -> Rep 4, Hicks 2, Vasquez (left Hicks behind) 2
     status, out, err = run(
@@ -107,6 +108,7 @@ def test_after_battle_round_trip(tmp_path, capsys, games):
     band = load_band(path)
     assert band.star is not None and band.star.rep == 4 and band.size_limit == 4
     assert band.encounters[0]["outcome"] == "draw" and band.encounters[0]["game"] == "lost.crgame"
+    assert (tmp_path / "mace.crband.bak").read_bytes() == before  # the Band as it went in
     # then the won game, from a seed, as JSON
     status, out, err = run(
         capsys, "band", "after-battle", path, "--game", won, "--seed", 3, "--json"

@@ -96,7 +96,7 @@ def install_file_drop(window: MainWindow) -> FileDropFilter:
 def is_pristine(window: MainWindow) -> bool:
     """A window showing nothing the user would miss: no changes, no game, no file of theirs."""
     document = window.document
-    if window.play.active:
+    if window.play.busy:
         return False
     if document is None:
         return True

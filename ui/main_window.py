@@ -641,7 +641,7 @@ class MainWindow(QMainWindow):
 
         # a game shows its own table: a scenario dropped or chosen from Open Recent
         # during one would replace the editor's document under it (the monkey found it)
-        if self.play.active and not self.play.stop():
+        if self.play.busy and not self.play.stop():
             return False
         if not self.maybe_save():
             return False

@@ -153,9 +153,9 @@ def _open(path: str) -> Band | int:
         return _error(exc.one_line())
 
 
-def _save(band: Band, path: str) -> int | None:
+def _save(band: Band, path: str, *, backup: bool = False) -> int | None:
     try:
-        save_band(band, path)
+        save_band(band, path, backup=backup)
     except BandFileError as exc:
         return _error(exc.one_line())
     except OSError as exc:
@@ -305,7 +305,7 @@ def cmd_after_battle(args: argparse.Namespace) -> int:
     if left is not None:
         return left
     out = args.output or args.file
-    failed = _save(result.band, out)
+    failed = _save(result.band, out, backup=True)  # the Band before it: <file>.bak
     if failed is not None:
         return failed
     if args.json:

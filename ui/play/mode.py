@@ -274,6 +274,11 @@ class PlayMode(QObject):
         return self.session is not None
 
     @property
+    def busy(self) -> bool:
+        """Whether the window's table is the play mode's: a game, or a Band deploying."""
+        return self.session is not None or self.deployment is not None
+
+    @property
     def game(self) -> Game | None:
         return self.session.game if self.session is not None else None
 
