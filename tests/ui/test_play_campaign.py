@@ -15,6 +15,7 @@ from crdesk.game.savefile import save_game
 from tests.test_band import band_of, lost_game
 from tests.ui.windows import open_window
 from ui.main_window import MainWindow
+from ui.play.after_battle_dialog import AfterBattleDialog
 
 SHOTS = Path("/tmp/crdesk-shots")
 
@@ -36,6 +37,16 @@ def open_band_from_menu(window: MainWindow, path: Path, monkeypatch) -> None:  #
     action = window.play.campaign_dock.action_open
     assert action in window.play.menu.actions()
     action.trigger()
+
+
+def confirm_after_battle(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The After the Battle dialog confirmed as it opens (its own tests drive it)."""
+
+    def confirm(dialog: AfterBattleDialog) -> int:
+        dialog.accept()
+        return int(dialog.result is not None)
+
+    monkeypatch.setattr(AfterBattleDialog, "exec", confirm)
 
 
 def cells(window: MainWindow) -> list[list[str]]:
@@ -88,6 +99,7 @@ def test_after_the_battle_from_the_game_on_the_table(  # type: ignore[no-untyped
     assert dock.isVisible()  # the play mode keeps it on
     assert dock.after_button.isEnabled()
     monkeypatch.setattr("ui.play.campaign_dock.secrets.randbelow", lambda _n: 5)
+    confirm_after_battle(monkeypatch)
     qtbot.mouseClick(dock.after_button, Qt.MouseButton.LeftButton)
     band = load_band(band_file)
     assert len(band.encounters) == 1 and band.encounters[0]["seed"] == 5

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QDialog, QFileDialog
 
 from crdesk.band import BandType, load_band, new_band, save_band
 from crdesk.dice import CounterDice
+from tests.ui.test_play_campaign import confirm_after_battle
 from tests.ui.windows import open_window
 from ui.play.start_dialog import PROGRAM, StartDialog
 
@@ -46,6 +47,7 @@ def test_three_encounters_through_the_app(
         return int(QDialog.DialogCode.Accepted)
 
     monkeypatch.setattr(StartDialog, "exec", start)
+    confirm_after_battle(monkeypatch)
     deploy = window.play.deploy_dock
 
     def deploy_for_me() -> None:  # the player's deployment step (12.1.4), left to the program

@@ -3,10 +3,10 @@
 It shows the roster of an open ``.crband`` file (the Star and Grunts with their
 Reps, weapons and whether they are still in the Band) and the encounters it has
 played, with every roll of the chosen one's after-the-battle.  When the game on
-the table is over, "After the Battle" takes it into the Band through
-:func:`crdesk.band.after_battle` with seeded dice (the seed is kept in the file)
-and saves the Band at once.  The rules are all in :mod:`crdesk.band`; this dock
-only shows them.
+the table is over, "After the Battle" opens its dialog
+(:class:`~ui.play.after_battle_dialog.AfterBattleDialog`: seeded dice or the
+player's own) and, once confirmed, saves the Band (the old file kept as ``.bak``).
+The rules are all in :mod:`crdesk.band`; this dock only shows them.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QBrush, QFont, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QDialog,
     QDockWidget,
     QFileDialog,
     QHBoxLayout,
@@ -40,15 +41,13 @@ from PySide6.QtWidgets import (
 from crdesk.band import (
     ACTIVE,
     STATUS_WORDS,
-    AfterBattleError,
     Band,
     BandFileError,
-    after_battle,
     load_band,
     save_band,
 )
-from crdesk.dice import CounterDice
 from crdesk.game import Game
+from ui.play.after_battle_dialog import AfterBattleDialog
 
 BAND_FILTER = "Band (*.crband);;All files (*)"
 COLUMNS = ("Name", "Rep", "Weapon", "Status", "Enc.")
@@ -182,28 +181,34 @@ class CampaignDock(QDockWidget):
         return None
 
     def take_game(self, seed: int | None = None) -> bool:
-        """Take the finished game into the Band (seeded dice) and save the Band."""
+        """After the Battle for the finished game: the dialog shows what each figure did
+        and every roll (seeded dice, or the player's own); on Confirm the game is kept
+        beside the Band and the Band is saved, its previous file kept as ``.bak``."""
         why = self.can_take_game()
         game = self._game()
         if why is not None or self.band is None or self.path is None or game is None:
             QMessageBox.information(self, "After the Battle", f"Not now: {why}.")
             return False
         seed = secrets.randbelow(2**31) if seed is None or isinstance(seed, bool) else seed
-        game_name = game.scenario.title
-        if self._save_game is not None:  # the game kept beside the Band, linked from its story
-            kept = self.game_file_for(len(self.band.encounters) + 1)
-            if not self._save_game(kept):
-                return False
-            game_name = kept.name
-        try:
-            result = after_battle(
-                self.band, game, CounterDice(seed), seed=seed, game_name=game_name
-            )
-            save_band(result.band, self.path)
-        except (AfterBattleError, BandFileError, OSError) as exc:
-            QMessageBox.critical(self, "After the Battle", str(exc))
+        kept = self.game_file_for(len(self.band.encounters) + 1) if self._save_game else None
+        dialog = AfterBattleDialog(
+            self.band,
+            game,
+            seed,
+            self.window(),
+            game_name=kept.name if kept is not None else game.scenario.title,
+        )
+        if dialog.exec() != QDialog.DialogCode.Accepted or dialog.result is None:
             return False
-        self.band = result.band
+        # the game kept beside the Band, linked from its story
+        if kept is not None and self._save_game is not None and not self._save_game(kept):
+            return False
+        try:
+            save_band(dialog.result.band, self.path, backup=True)
+        except (BandFileError, OSError) as exc:
+            QMessageBox.critical(self, "After the Battle", f"The Band was not saved: {exc}")
+            return False
+        self.band = dialog.result.band
         self.refresh()
         self.history.setCurrentRow(self.history.count() - 1)
         self.band_changed.emit()
