@@ -194,6 +194,18 @@ _ENCOUNTER_ENTRY = {
         "seed": {"type": ["integer", "null"], "x-expected": "null or an integer seed"},
         "dice": _FACES,
         "rolls": _LINES,
+        "tally": {
+            "type": "object",
+            "maxProperties": MAX_FIGURES,
+            "x-expected": "figure id -> [hits, taken out]",
+            "additionalProperties": {
+                "type": "array",
+                "items": _COUNT,
+                "minItems": 2,
+                "maxItems": 2,
+                "x-expected": "[hits scored, enemies taken out]",
+            },
+        },
     },
 }
 
@@ -306,6 +318,12 @@ class BandFigure:
         """Encounters this figure took part in (joining after one does not count)."""
         return len({h["encounter"] for h in self.history if h["event"] != "joined"})
 
+    def rep_history(self) -> list[int]:
+        """The figure's Rep as it went, from joining to now (each change once): 4, 5, 4."""
+        reps = [int(h["rep"]) for h in self.history if "rep" in h]
+        reps.append(self.rep)
+        return [r for k, r in enumerate(reps) if k == 0 or reps[k - 1] != r]
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "id": self.id,
@@ -373,6 +391,16 @@ class Band:
         made = self.created or {"name": self.name}
         text = json.dumps(made, sort_keys=True, ensure_ascii=True)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    def tally(self, fid: str) -> tuple[int, int]:
+        """A member's hits scored and enemies taken out over the Band's encounters (from
+        each encounter's tally; encounters from before tallies were kept count nothing)."""
+        hits = out = 0
+        for entry in self.encounters:
+            counts = entry.get("tally", {}).get(fid)
+            if counts:
+                hits, out = hits + int(counts[0]), out + int(counts[1])
+        return hits, out
 
     def figure(self, fid: str) -> BandFigure:
         for f in self.figures:
@@ -702,7 +730,11 @@ def new_band(
             rep=STAR_REP,
             role=Role.STAR,
             weapon=default_weapon(band_type, 0),
-            history=[_history(0, "joined", f"Starts the Band as its Star, Rep {STAR_REP} (6.1).")],
+            history=[
+                _history(
+                    0, "joined", f"Starts the Band as its Star, Rep {STAR_REP} (6.1).", STAR_REP
+                )
+            ],
         )
     )
     lines = [f"6.1 The Star: {band.figures[0].name}, Rep {STAR_REP}."]
@@ -718,7 +750,7 @@ def new_band(
                 name=who,
                 rep=rep,
                 weapon=weapon,
-                history=[_history(0, "joined", f"Recruited, Rep {rep} (6.1.1).")],
+                history=[_history(0, "joined", f"Recruited, Rep {rep} (6.1.1).", rep)],
             )
         )
         lines.append(_roll_line(roll) + f" {who} carries {weapon_name(weapon)}.")
@@ -882,6 +914,41 @@ def encounter_reasons(game: Game, side: str | None = None) -> dict[str, str]:
     return out
 
 
+TAKEN_OUT = frozenset({Status.OUT_OF_THE_FIGHT.value, Status.OBVIOUSLY_DEAD.value})
+
+
+def encounter_tallies(game: Game, side: str | None = None) -> dict[str, tuple[int, int]]:
+    """Each figure of ``side``'s hits on enemies and enemies it took out (Out of the Fight
+    or Obviously Dead) by its fire, grenades and rockets: the roster's tally.  Melee is
+    not counted (it is in the Rep change reason)."""
+    side = side or band_side(game)
+    figures = list(game.battlefield.figures())
+    ours = {f.id for f in figures if f.side == side}
+    enemies = {f.id for f in figures if f.side != side}
+    hits = dict.fromkeys(ours, 0)
+    out = dict.fromkeys(ours, 0)
+    attacker: str | None = None
+    for ev in game.events:
+        if ev.kind in ("fire", "throw") and ev.figures:
+            attacker = ev.figures[0]
+            if ev.kind != "fire":
+                continue
+        elif ev.kind != "blast":
+            continue
+        if attacker not in ours:
+            continue
+        for target in ev.data.get("results", ()):
+            if not isinstance(target, Mapping) or target.get("id") not in enemies:
+                continue
+            shots = target.get("results", ())
+            damage = [d for d in target.get("damage", ()) if isinstance(d, Mapping)]
+            scored = sum(1 for s in shots if isinstance(s, Mapping) and s.get("hit"))
+            hits[attacker] += scored or len(damage)
+            if any(d.get("status") in TAKEN_OUT for d in damage):
+                out[attacker] += 1
+    return {fid: (hits[fid], out[fid]) for fid in ours}
+
+
 def _enemy_hit(data: Mapping[str, Any], enemies: set[str]) -> str | None:
     """The first enemy a fire or blast result (its JSON data) put a hit on, or None."""
     for target in data.get("results", ()):
@@ -1037,7 +1104,9 @@ def after_battle(
                     rep=rep,
                     weapon=weapon,
                     joined=number,
-                    history=[_history(number, "joined", f"Recruited, Rep {rep} (13.1, 6.1.1).")],
+                    history=[
+                        _history(number, "joined", f"Recruited, Rep {rep} (13.1, 6.1.1).", rep)
+                    ],
                 )
             )
             lines.append(_roll_line(r) + f" {who} joins with {weapon_name(weapon)}.")
@@ -1105,6 +1174,11 @@ def after_battle(
         "seed": seed,
         "dice": _faces_used(dice, start),
         "rolls": [line[:2_000] for line in lines],
+        "tally": {
+            fid: list(counts)
+            for fid, counts in encounter_tallies(game, side).items()
+            if fid in {bf.id for bf in fought}
+        },
     }
     band.encounters.append(entry)
     return AfterBattle(band, lines, rolls, records, entry)

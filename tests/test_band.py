@@ -23,6 +23,7 @@ from crdesk.band import (
     dumps_band,
     encounter_reasons,
     encounter_records,
+    encounter_tallies,
     load_band,
     loads_band,
     new_band,
@@ -352,6 +353,27 @@ def test_reasons_say_what_each_did_and_when(won, lost):
     assert encounter_reasons(melee)["p1"].startswith("fought a melee in turn 1;")
     grenade = play_case(json.loads((GAMES / "grenade_blast.json").read_text()))
     assert encounter_reasons(grenade)["p1"].startswith("its blast hit ")
+
+
+def test_tallies_count_hits_and_enemies_taken_out(won):
+    assert encounter_tallies(won) == {"star": (1, 1), "g1": (0, 0), "g2": (0, 0)}
+    ab = after_battle(band_of({"star": 5, "g1": 4, "g2": 4}), won, ScriptedDice([6] * 40))
+    assert ab.entry["tally"] == {"star": [1, 1], "g1": [0, 0], "g2": [0, 0]}
+    assert ab.band.tally("star") == (1, 1) and ab.band.tally("nobody") == (0, 0)
+    again = loads_band(dumps_band(ab.band))  # the tally is in the file
+    assert again.tally("star") == (1, 1)
+    star = again.figure("star")
+    assert star.rep_history()[-1] == star.rep
+
+
+def test_rep_history_follows_each_change():
+    band, _ = new_band("B", BandType.MILITARY, ScriptedDice([4, 4]), grunts=2)
+    star = band.star
+    assert star is not None and star.rep_history() == [5]  # joined at 5
+    star.history.append({"encounter": 1, "event": "rep_increase", "text": "", "rep": 6})
+    star.history.append({"encounter": 2, "event": "no_change", "text": "", "rep": 6})
+    star.rep = 5
+    assert star.rep_history() == [5, 6, 5]
 
 
 def test_rep_change_lines_give_the_reason(won):

@@ -10,7 +10,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QFileDialog
 
-from crdesk.band import load_band, save_band
+from crdesk.band import backup_path, load_band, save_band
 from crdesk.game.savefile import save_game
 from tests.test_band import band_of, lost_game
 from tests.ui.windows import open_window
@@ -63,10 +63,10 @@ def test_open_band_shows_the_roster(window: MainWindow, band_file: Path, monkeyp
     open_band_from_menu(window, band_file, monkeypatch)
     assert dock.isVisible()
     assert cells(window) == [
-        ["★ Sgt. Mace", "5", "AR", "in the Band", "0"],
-        ["Pvt. Hicks", "4", "AR", "in the Band", "0"],
-        ["Pvt. Vasquez", "4", "AR", "in the Band", "0"],
-        ["Home 1", "3", "AR", "in the Band", "0"],
+        ["★ Sgt. Mace", "5", "AR", "in the Band", "0", "0", "0", "5"],
+        ["Pvt. Hicks", "4", "AR", "in the Band", "0", "0", "0", "4"],
+        ["Pvt. Vasquez", "4", "AR", "in the Band", "0", "0", "0", "4"],
+        ["Home 1", "3", "AR", "in the Band", "0", "0", "0", "3"],
     ]
     assert "4 of 5 figures" in dock.head.text() and "Patrol" in dock.head.text()
     assert not dock.after_button.isEnabled()  # no game on the table
@@ -111,6 +111,13 @@ def test_after_the_battle_from_the_game_on_the_table(  # type: ignore[no-untyped
     assert [row[4] for row in cells(window)] == ["1", "1", "1", "0"] + ["0"] * recruits
     assert not dock.after_button.isEnabled()  # the same game is not taken in twice
     assert "already in the Band's story" in dock.after_button.toolTip()
+    assert backup_path(band_file).is_file()  # the Band as it went in
+    # the encounter's game, kept beside the Band, opens from the story
+    assert dock.game_button.isEnabled()
+    kept = band_file.with_name("mace-encounter-1.crgame")
+    assert dock.chosen_game() == kept
+    qtbot.mouseClick(dock.game_button, Qt.MouseButton.LeftButton)
+    assert window.play.game_file == kept and window.play.game is not None
     QApplication.processEvents()
     SHOTS.mkdir(parents=True, exist_ok=True)
     image = window.grab().toImage()

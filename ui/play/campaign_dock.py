@@ -50,7 +50,14 @@ from crdesk.game import Game
 from ui.play.after_battle_dialog import AfterBattleDialog
 
 BAND_FILTER = "Band (*.crband);;All files (*)"
-COLUMNS = ("Name", "Rep", "Weapon", "Status", "Enc.")
+COLUMNS = ("Name", "Rep", "Weapon", "Status", "Enc.", "Hits", "Out", "Rep history")
+CENTRED = (1, 4, 5, 6)
+TIPS = {
+    4: "Encounters played",
+    5: "Hits scored on enemies by fire, grenades and rockets, over the Band's encounters",
+    6: "Enemies taken out (Out of the Fight or Obviously Dead) by its hits",
+    7: "Rep from joining to now (7.13, 13.2/13.3)",
+}
 ENCOUNTER_ROLE = int(Qt.ItemDataRole.UserRole) + 1
 
 
@@ -66,6 +73,7 @@ class CampaignDock(QDockWidget):
         parent: QWidget | None = None,
         game: Callable[[], Game | None] | None = None,
         save_game: Callable[[Path], bool] | None = None,
+        open_game: Callable[[Path], bool] | None = None,
     ) -> None:
         super().__init__("Campaign", parent)
         self.setObjectName("campaignDock")
@@ -76,6 +84,9 @@ class CampaignDock(QDockWidget):
         self._save_game = save_game
         """Saves the game on the table to a file (the play mode's Save): After the Battle
         keeps the game beside the Band and links it from the Band's story."""
+        self._open_game = open_game
+        """Opens a game file on the table (the play mode's Open Game): an encounter of the
+        Band's story, double-clicked."""
         self._offered: Game | None = None
         """The finished game After the Battle was last offered for (offered once)."""
         body = QWidget()
@@ -94,14 +105,17 @@ class CampaignDock(QDockWidget):
         self.roster.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.roster.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         header = self.roster.horizontalHeader()
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        for col in range(1, len(COLUMNS)):
+        # names in full (a narrow panel scrolls sideways rather than cut "★ Sgt. Mace")
+        for col in range(len(COLUMNS)):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        header.setStretchLastSection(True)
         layout.addWidget(self.roster, 3)
         layout.addWidget(QLabel("<b>Encounters</b>"))
         self.history = QListWidget()
         self.history.setMinimumHeight(70)
         self.history.currentItemChanged.connect(self._show_rolls)
+        self.history.itemActivated.connect(lambda _item: self.open_chosen_game())
+        self.history.setToolTip("Double-click (or Enter) an encounter to open its game")
         layout.addWidget(self.history, 2)
         self.rolls = QPlainTextEdit()
         self.rolls.setReadOnly(True)
@@ -115,12 +129,18 @@ class CampaignDock(QDockWidget):
         self.next_button = QPushButton("Next encounter…")
         self.next_button.setObjectName("nextEncounter")
         self.next_button.clicked.connect(lambda _checked=False: self.next_requested.emit())
+        self.game_button = QPushButton("Open game")
+        self.game_button.setObjectName("openEncounterGame")
+        self.game_button.setToolTip("Open the chosen encounter's game on the table")
+        self.game_button.clicked.connect(lambda _checked=False: self.open_chosen_game())
+        self.game_button.setEnabled(False)
         buttons.addWidget(self.open_button)
+        buttons.addWidget(self.game_button)
         buttons.addWidget(self.after_button)
         buttons.addWidget(self.next_button)
         layout.addLayout(buttons)
         self.setWidget(body)
-        self.setMinimumWidth(300)
+        self.setMinimumWidth(360)
         self.action_open = QAction("Open &Band…", self)
         self.action_open.setStatusTip("Open a Band (.crband) and show its roster and encounters")
         self.action_open.triggered.connect(lambda _checked=False: self.open_dialog())
@@ -297,18 +317,22 @@ class CampaignDock(QDockWidget):
             row = self.roster.rowCount()
             self.roster.insertRow(row)
             played = f.encounters_played
+            hits, out = band.tally(f.id)
             cells = (
                 ("★ " if f.is_star else "") + f.name,
                 str(f.rep),
                 f.weapon.value,
                 STATUS_WORDS.get(f.status, f.status),
                 str(played),
+                str(hits),
+                str(out),
+                " → ".join(map(str, f.rep_history())),
             )
-            tip = "\n".join(h["text"] for h in f.history[-6:])
+            story = "\n".join(h["text"] for h in f.history[-6:])
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
-                item.setToolTip(tip)
-                if col in (1, 4):
+                item.setToolTip(f"{TIPS[col]}\n\n{story}" if col in TIPS else story)
+                if col in CENTRED:
                     item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
                 if f.is_star:
                     font = QFont(item.font())
@@ -330,7 +354,32 @@ class CampaignDock(QDockWidget):
         if not band.encounters:
             self.rolls.setPlainText("\n".join(band.created.get("rolls", [])))
 
+    def chosen_game(self) -> Path | None:
+        """The game file of the encounter chosen in the list, when it is beside the Band."""
+        item = self.history.currentItem()
+        if item is None or self.band is None or self.path is None:
+            return None
+        number = item.data(ENCOUNTER_ROLE)
+        entry = next((e for e in self.band.encounters if e["number"] == number), None)
+        name = str(entry.get("game", "")) if entry is not None else ""
+        if not name.endswith(".crgame") or Path(name).name != name:
+            return None  # a scenario's title (games taken in before they were kept)
+        path = self.path.with_name(name)
+        return path if path.is_file() else None
+
+    def open_chosen_game(self) -> bool:
+        """Open the chosen encounter's game on the table (replay it, export its report)."""
+        path = self.chosen_game()
+        if path is None or self._open_game is None:
+            return False
+        return self._open_game(path)
+
     def _show_rolls(self, item: QListWidgetItem | None, _old: QListWidgetItem | None) -> None:
+        found = self.chosen_game() if item is not None else None
+        self.game_button.setEnabled(found is not None and self._open_game is not None)
+        self.game_button.setToolTip(
+            f"Open {found.name} on the table" if found is not None else "No game file kept"
+        )
         if item is None or self.band is None:
             return
         number = item.data(ENCOUNTER_ROLE)

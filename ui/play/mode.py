@@ -142,7 +142,9 @@ class PlayMode(QObject):
         self.deploy_dock.hide()
         self.deployment: DeploymentStep | None = None
         """The Band's deployment on the table, before its game starts (12.1.4)."""
-        self.campaign_dock = CampaignDock(window, game=lambda: self.game, save_game=self.save_to)
+        self.campaign_dock = CampaignDock(
+            window, game=lambda: self.game, save_game=self.save_to, open_game=self.open_file
+        )
         self.campaign_dock.next_requested.connect(self.next_encounter)
         self.campaign_dock.band_changed.connect(self._update)
         window.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.campaign_dock)
