@@ -103,3 +103,23 @@ def test_a_band_game_shows_the_band_in_its_json(tmp_path: Path, capsys: Capsys) 
     doc = json.loads(game.read_text(encoding="utf-8"))
     assert doc["settings"]["band"]["name"] == "Rock's Raiders"
     assert doc["settings"]["encounter"] == "raid" and doc["settings"]["solo"] is True
+
+
+def test_a_band_file_from_before_the_campaign_loop_still_plays(
+    tmp_path: Path, capsys: Capsys
+) -> None:
+    """A Band written by crdesk before issue 30 (no joining Reps, no tallies) opens, plays an
+    encounter and goes through After the Battle; its old history stays as it was."""
+    old = Path(__file__).parent / "data" / "bands" / "before-issue-30.crband"
+    band_file = tmp_path / "old.crband"
+    band_file.write_bytes(old.read_bytes())
+    band = load_band(band_file)
+    assert band.tally("star") == (0, 0) and band.figure("g1").rep_history() == [4]
+    game_file = tmp_path / "old-1.crgame"
+    _encounter(band_file, game_file, 4, "patrol", capsys)
+    argv = ["band", "after-battle", str(band_file), "--game", str(game_file), "--seed", "2"]
+    assert main(argv) == 0, capsys.readouterr().err
+    after = load_band(band_file)
+    assert len(after.encounters) == 1 and "tally" in after.encounters[0]
+    assert after.figure("star").history[0] == band.figure("star").history[0]
+    assert (tmp_path / "old.crband.bak").read_bytes() == old.read_bytes()
