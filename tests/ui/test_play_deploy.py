@@ -19,7 +19,7 @@ from crdesk.game import GameSettings
 from tests.ui.mouse import drag
 from tests.ui.windows import open_window
 from ui.play.mode import PLAYER_DEPLOYS
-from ui.play.start_dialog import OPEN_BAND, StartDialog
+from ui.play.start_dialog import GENERATED, OPEN_BAND, StartDialog
 
 SHOTS = Path("/tmp/crdesk-shots")
 LEFT = Qt.MouseButton.LeftButton
@@ -148,6 +148,7 @@ def test_start_dialog_offers_another_band_and_the_deployment(
     path = tmp_path / "other.crband"
     save_band(raiders(9), path)
     window = open_window(qtbot)
+    demo_width = window.scenario.battlefield.table.width
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(path), ""))
     seen: list[bool] = []
 
@@ -159,8 +160,12 @@ def test_start_dialog_offers_another_band_and_the_deployment(
         dialog.band_box.activated.emit(dialog.band_box.currentIndex())
         assert dialog.band() is not None and dialog.opened_path == path
         assert dialog.deploy_box.isVisible() and dialog.player_deploys()
-        seen.append(dialog.coop_box.isEnabled())  # a Band's groups are not the scenario's
+        seen.append(dialog.coop_box.isVisible())  # a Band's groups are not the scenario's
         assert dialog.encounter().value == "patrol"
+        assert dialog.side_labels["player"].text() == "Rock's Raiders:"  # the Band plays that side
+        assert dialog.table_box.isVisible() and not dialog.generated_table()
+        dialog.table_box.setCurrentIndex(dialog.table_box.findData(GENERATED))
+        assert dialog.generated_table()
         dialog.grab().save(str(SHOTS / "start-open-band.png"))
         return int(QDialog.DialogCode.Accepted)
 
@@ -169,6 +174,9 @@ def test_start_dialog_offers_another_band_and_the_deployment(
     assert seen == [False]
     assert window.play.campaign_dock.path == path  # the Campaign panel keeps the Band
     assert window.play.deployment is not None
+    generation = window.scenario.generation  # a table generated for the Patrol (9.2-9.5)
+    assert generation is not None and generation.inputs.get("encounter") == "patrol"
+    assert window.play.deployment.bare.battlefield.table.width == demo_width
 
 
 def test_a_file_that_is_not_a_band_is_refused_in_the_start_dialog(
