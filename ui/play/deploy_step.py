@@ -192,7 +192,7 @@ class DeploymentStep(QObject):
             f"<b>Deploy for the {encounter_name(kind)}</b> ({self._section()})<br>"
             f"{self._zone_words()}<br>Drag {names} within the green zone, then "
             "<b>Start encounter</b>: the PEFs are placed (11) and the first turn begins.<br>"
-            "<small>A figure that starts within 12\" of a building it can see resolves the "
+            '<small>A figure that starts within 12" of a building it can see resolves the '
             "PEF inside it at once (11.1).</small>"
         )
         self.before = remembered_places(band_id) if band_id else {}
