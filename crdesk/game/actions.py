@@ -253,8 +253,33 @@ class Move(Action):
             words = words[:-2]
         if len(words) < 2:
             raise IllegalActionError("'move' needs at least one point after the figure id")
+        if words[1].lower() == "to":  # a spot to get to by the way the rules find
+            if len(words) != 3:
+                raise IllegalActionError("'move ID to X,Y [face DEGREES]' names one spot")
+            return MoveTo(_fid(words[0]), _point(words[2], "the spot"), facing)
         path = tuple(_point(w, "a path point") for w in words[1:])
         return cls(_fid(words[0]), path, facing)
+
+
+@dataclass(frozen=True, slots=True)
+class MoveTo(Action):
+    """Move a figure to a spot by its cheapest legal route (7.4, 8.2): written
+    ``move ID to X,Y``.  The game turns it into the :class:`Move` along the route before
+    it is played, so the history keeps the path walked (:meth:`Game.plan_move`)."""
+
+    figure: str
+    goal: Point2
+    facing: float | None = None
+    word: ClassVar[str] = "move"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "goal", (float(self.goal[0]), float(self.goal[1])))
+        if self.facing is not None:
+            object.__setattr__(self, "facing", float(self.facing) % 360.0)
+
+    def __str__(self) -> str:
+        face = f" face {fmt_num(self.facing)}" if self.facing is not None else ""
+        return f"move {self.figure} to {fmt_point(self.goal)}{face}"
 
 
 @dataclass(frozen=True, slots=True)

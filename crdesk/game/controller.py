@@ -43,11 +43,13 @@ from crdesk import limits
 from crdesk.cohesion import Cohesion
 from crdesk.dice import DiceLog
 from crdesk.errors import IllegalActionError
-from crdesk.game import snapshot, summary
+from crdesk.game import moving, snapshot, summary
 from crdesk.game.actions import (
     Action,
     DiceFaces,
+    MoveTo,
     Pass,
+    Point2,
     Start,
 )
 from crdesk.game.engine import Engine
@@ -301,7 +303,45 @@ class Game(Engine):
         reason = memo[1][act] = self._legal(act)
         return reason
 
+    def plan_move(self, figure: str, goal: Point2, facing: float | None = None) -> moving.RoutePlan:
+        """What moving ``figure`` to ``goal`` now would do (7.4, 8.2; issue 31): the move
+        along the straight run or the cheapest legal route, or why not and how far along
+        the route it gets (:func:`crdesk.game.moving.plan_route`)."""
+        return self._plan(MoveTo(figure, goal, facing))
+
+    def _plan(self, act: MoveTo) -> moving.RoutePlan:
+        decision = self.awaiting()
+        if decision is None:
+            return moving.RoutePlan(None, "the encounter is over")
+        if "move" not in decision.accepts or not self.frame_stack:
+            return moving.RoutePlan(None, self.not_now(decision))
+        frame = self.frame_stack[-1]
+        try:
+            if frame.kind == "activation":
+                fig = self.member(frame, act.figure)
+            else:
+                if act.figure not in frame.data.get("movers", ()):
+                    raise IllegalActionError(f"{act.figure} is not in the moving group")
+                fig = self.fig(act.figure)
+            with kernels.pinned(self.sight_route):
+                return moving.plan_route(self, frame, fig, act)
+        except IllegalActionError as exc:
+            return moving.RoutePlan(None, str(exc))
+
+    def _concrete(self, act: Action) -> Action:
+        """The action as it is played and kept: a move "to" a spot becomes the
+        :class:`~crdesk.game.actions.Move` along its way (replays walk that path)."""
+        if not isinstance(act, MoveTo):
+            return act
+        plan = self._plan(act)
+        if plan.move is None:
+            raise IllegalActionError(plan.why or self.not_now())
+        return plan.move
+
     def _legal(self, act: Action) -> str | None:
+        if isinstance(act, MoveTo):
+            plan = self._plan(act)
+            return plan.why if plan.move is None else self._legal(plan.move)
         decision = self.awaiting()
         if decision is None:
             return "the encounter is over"
@@ -335,6 +375,7 @@ class Game(Engine):
         ``faces`` gives a manual-dice game all the dice of the step at once.
         """
         act = Action.parse(action) if isinstance(action, str) else action
+        act = self._concrete(act)
         reason = self.legal(act)
         if reason is not None:
             raise IllegalActionError(reason)
@@ -524,7 +565,11 @@ class Game(Engine):
         out: list[Preview] = []
         try:
             with kernels.pinned(self.sight_route):
-                for act in acts:
+                for given_act in acts:
+                    act = given_act
+                    if isinstance(act, MoveTo):  # its way, in the state the moves before left
+                        plan = self._plan(act)
+                        act = plan.move or act
                     reason = self.legal(act)
                     if reason is None and isinstance(act, DiceFaces):
                         reason = "dice are entered, not previewed"

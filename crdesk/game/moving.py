@@ -8,7 +8,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -18,10 +18,10 @@ from crdesk.game import duck_back
 from crdesk.game import in_sight as sighting
 from crdesk.game import pefs as pef_rules
 from crdesk.game import wounded as wounds
-from crdesk.game.actions import Action, FastMove, Move, Pass, Point2, fmt_num
+from crdesk.game.actions import Action, FastMove, Move, MoveTo, Pass, Point2, fmt_num
 from crdesk.game.records import Decision, Frame
 from crdesk.game.table import Procedure, Table
-from crdesk.geometry import movement
+from crdesk.geometry import movement, routing
 from crdesk.geometry.measure import bearing
 from crdesk.model import Building, Figure, normal_facing
 from crdesk.rules import activation as act_rules
@@ -85,6 +85,104 @@ def path_of(t: Table, fig: Figure, act: Move) -> list[Point2]:
     if len(path) >= 2 and path[1] == path[0]:
         path.pop(0)
     return path
+
+
+@dataclass(frozen=True, slots=True)
+class RoutePlan:
+    """What a move "to" a spot would do (7.4, 8.2): the :class:`Move` to play, or why
+    not, with the way there and how far the figure gets along it."""
+
+    move: Move | None
+    why: str | None
+    route: tuple[Point2, ...] = ()
+    """The way to the spot (from where the figure stands), when there is one."""
+    cost: float = 0.0
+    allowance: float = 0.0
+    farthest: Point2 | None = None
+    """Where the figure gets along the route with the movement it has (beyond reach)."""
+    routed: bool = False
+    """False: the straight run (legal and paid for), as a tape measure moves it."""
+
+
+def plan_route(t: Table, frame: Frame, fig: Figure, act: MoveTo) -> RoutePlan:
+    """The move to ``act.goal`` (issue 31).  **Interpretation** (crdesk's): a straight
+    run that is legal and paid for is the move, as the tape measure goes; otherwise the
+    cheapest legal route (:func:`crdesk.geometry.routing.route`: round walls, rock and
+    bases, in and out by doors and windows).  Beyond reach nothing is played: the plan
+    says how far along the route the figure gets.  Either way the move is checked by
+    :func:`check_move` like any other."""
+    free = frame.kind != "activation"
+    straight = Move(fig.id, (act.goal,), act.facing)
+    try:
+        check_move(t, frame, fig, straight, free=free)
+        cost = movement.path_cost(
+            t.battlefield, [(fig.x, fig.y), act.goal], t.rules, index=t.vis.index, radius=fig.radius
+        )
+        return RoutePlan(straight, None, ((fig.x, fig.y), act.goal), cost.cost)
+    except IllegalActionError as exc:
+        refused = str(exc)
+    if fig.prone or "no movement left" in refused or "already made its free move" in refused:
+        return RoutePlan(None, refused)
+    allowance = FREE_MOVE if free else t.movement_left(frame, fig.id)
+    bases = [
+        (o.x, o.y, o.radius) for o in t.battlefield.figures() if o.id != fig.id and o.status.can_act
+    ]
+    way = routing.route(
+        t.battlefield,
+        (fig.x, fig.y),
+        act.goal,
+        t.rules,
+        radius=fig.radius,
+        index=t.vis.index,
+        bases=bases,
+    )
+    spot = f"({act.goal[0]:.1f}, {act.goal[1]:.1f})"
+    if way is None:
+        return RoutePlan(None, f"{fig.name} has no way to {spot}: {refused}")
+    spend = way.cost.length if free else way.cost.cost
+    if spend > allowance + 1e-6:
+        reach = movement.farthest_along(
+            t.battlefield,
+            way.points,
+            allowance,
+            t.rules,
+            index=t.vis.index,
+            radius=fig.radius,
+        )
+        along = prefix_length(way.points, reach.point)
+        at = point_at(way.points, free_spot(t, fig, way.points, along, 0.0))
+        return RoutePlan(
+            None,
+            f'{fig.name} has {allowance:.1f}" of movement; the way to {spot} costs '
+            f'{spend:.1f}": it gets as far as ({at[0]:.1f}, {at[1]:.1f})',
+            way.points,
+            spend,
+            allowance,
+            at,
+            routed=True,
+        )
+    move = Move(fig.id, way.points[1:], act.facing)
+    try:
+        check_move(t, frame, fig, move, free=free)
+    except IllegalActionError as exc:
+        return RoutePlan(None, str(exc), way.points, spend, allowance, routed=True)
+    return RoutePlan(move, None, way.points, spend, allowance, routed=True)
+
+
+def prefix_length(path: Sequence[Point2], point: Point2) -> float:
+    """How far along ``path`` its point nearest ``point`` lies."""
+    best, best_d, done = 0.0, math.inf, 0.0
+    for (x0, y0), (x1, y1) in itertools.pairwise(path):
+        seg = math.hypot(x1 - x0, y1 - y0)
+        if seg <= 0:
+            continue
+        u = ((point[0] - x0) * (x1 - x0) + (point[1] - y0) * (y1 - y0)) / (seg * seg)
+        u = min(1.0, max(0.0, u))
+        d = math.hypot(x0 + u * (x1 - x0) - point[0], y0 + u * (y1 - y0) - point[1])
+        if d < best_d:
+            best, best_d = done + u * seg, d
+        done += seg
+    return best
 
 
 def check_move(t: Table, frame: Frame, fig: Figure, act: Move, *, free: bool) -> None:

@@ -1,0 +1,438 @@
+"""Routes (7.4, 8.2): the cheapest legal way for a figure from where it stands to a spot.
+
+The book measures a move along the way the figure goes; it need not be straight.  A
+wargamer moving a figure "behind that building" means the way round the corner, or in
+through the door and out of the window, whichever costs less.  This module finds that
+way on a visibility graph (Lozano-Pérez and Wesley's roadmap, searched with networkx's
+A*): its nodes are the corners of impassable ground and of buildings grown by the base
+(outside and inside the walls), each door and window with a spot either side of it,
+and, when a route would pass through another figure's base, that base's corners.  Two
+nodes are joined when the straight run between them crosses no wall (a building's
+outline away from its openings) and no impassable ground; its weight is what
+:func:`crdesk.geometry.movement.path_cost` charges: its length, woods at double (7.4),
+2" for a door and 4" for a window passed (8.2).  The route found is then costed by
+``path_cost`` itself, the one rule, so a route never costs other than the move it
+plays.
+
+The terrain part of the graph (nodes and the runs between them) depends on the terrain
+and the base's size only, so it is built once per terrain index and radius and kept on
+the index.  Routes are deterministic: the nodes are made in the terrain's order and
+networkx breaks ties by it, so a replay finds the same route.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import networkx as nx
+import numpy as np
+import numpy.typing as npt
+import shapely
+from shapely import STRtree
+from shapely.geometry import LineString, Point, Polygon
+from shapely.geometry.base import BaseGeometry
+
+from crdesk.geometry.movement import OPENING_COST, WOODS_FACTOR, PathCost, path_cost
+from crdesk.geometry.terrain_index import GRAZE, TerrainIndex, build_index
+from crdesk.model import Battlefield, OpeningKind
+from crdesk.model import TerrainKind as K
+from crdesk.options import RulesOptions
+
+Point2 = tuple[float, float]
+Floats = npt.NDArray[np.float64]
+
+CLEARANCE = 0.05
+"""Inches a route's corners keep beyond the base's touching distance from a wall, rock or
+another base: the base passes them, it does not scrape them."""
+BASE_SIDES = 8
+"""A base another figure stands on is passed round as this many corners."""
+MAX_DETOURS = 6
+"""Rounds of "this route runs through a base: go round it" before giving up."""
+STATIC_CACHE = "routing_static"
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    """A way for a figure's centre from ``points[0]`` to ``points[-1]`` and what it costs."""
+
+    points: tuple[Point2, ...]
+    cost: PathCost
+
+    @property
+    def legs(self) -> int:
+        return len(self.points) - 1
+
+
+@dataclass(slots=True)
+class _Terrain:
+    """The terrain part of the roadmap for one base radius."""
+
+    nodes: Floats
+    """(N, 2) corners and opening spots."""
+    rings: Floats
+    """(N, 4) each corner's neighbours on its outline (x0, y0, x1, y1); a spot that is no
+    corner (an opening's, the route's ends) has itself twice."""
+    graph: nx.Graph
+    solid: STRtree
+    """Walls away from openings and impassable ground grown by the base: no run crosses."""
+    solid_parts: list[BaseGeometry]
+    doors: STRtree
+    windows: STRtree
+    woods: STRtree
+    woods_parts: list[BaseGeometry]
+
+    def blocks(self, point: Point2) -> bool:
+        """Whether a centre at ``point`` stands in solid ground or on a wall."""
+        return bool(len(self.solid.query(Point(point), predicate="intersects")))
+
+
+def _rings(poly: BaseGeometry, distance: float) -> list[list[Point2]]:
+    """The corner rings of ``poly`` grown (or shrunk, distance < 0) by ``distance``."""
+    grown = poly.buffer(distance, join_style="mitre", mitre_limit=3.0)
+    out: list[list[Point2]] = []
+    for part in getattr(grown, "geoms", [grown]):
+        if isinstance(part, Polygon) and not part.is_empty:
+            for ring in (part.exterior, *part.interiors):
+                out.append([(float(x), float(y)) for x, y in ring.coords[:-1]])
+    return out
+
+
+class _Nodes:
+    """The roadmap's spots as they are made, with each corner's outline neighbours."""
+
+    def __init__(self) -> None:
+        self.points: list[Point2] = []
+        self.rings: list[tuple[float, float, float, float]] = []
+
+    def ring(self, corners: Sequence[Point2]) -> None:
+        n = len(corners)
+        for k, p in enumerate(corners):
+            (ax, ay), (bx, by) = corners[k - 1], corners[(k + 1) % n]
+            self.points.append(p)
+            self.rings.append((ax, ay, bx, by))
+
+    def spot(self, p: Point2) -> None:
+        self.points.append(p)
+        self.rings.append((p[0], p[1], p[0], p[1]))
+
+    def arrays(self) -> tuple[Floats, Floats]:
+        return (
+            np.array(self.points, dtype=float).reshape(-1, 2),
+            np.array(self.rings, dtype=float).reshape(-1, 4),
+        )
+
+
+def _tangent(nodes: Floats, rings: Floats, ii: Any, jj: Any) -> Any:
+    """Which runs i -> j leave both ends' outlines tangentially (both neighbours of a
+    corner on one side of the run): a shortest way round obstacles bends only at such
+    corners (the reduced visibility graph), so the others need no test."""
+    d = nodes[jj] - nodes[ii]
+    ok = np.ones(len(ii), dtype=bool)
+    for ends in (ii, jj):
+        at = nodes[ends]
+        ring = rings[ends]
+        a = d[:, 0] * (ring[:, 1] - at[:, 1]) - d[:, 1] * (ring[:, 0] - at[:, 0])
+        b = d[:, 0] * (ring[:, 3] - at[:, 1]) - d[:, 1] * (ring[:, 2] - at[:, 0])
+        ok &= a * b >= -1e-9
+    return ok
+
+
+def _opening_spots(poly: Polygon, seg: LineString, distance: float) -> list[Point2]:
+    """The spots just outside and just inside an opening's middle, ``distance`` off it."""
+    (x0, y0), (x1, y1) = seg.coords[0], seg.coords[-1]
+    length = math.hypot(x1 - x0, y1 - y0)
+    if length <= 1e-9:
+        return []
+    mx, my = (x0 + x1) / 2, (y0 + y1) / 2
+    nx_, ny = -(y1 - y0) / length, (x1 - x0) / length
+    return [(mx + nx_ * distance, my + ny * distance), (mx - nx_ * distance, my - ny * distance)]
+
+
+def _terrain(
+    index: TerrainIndex, width: float, height: float, radius: float, ignore_terrain: bool
+) -> _Terrain:
+    """The terrain's roadmap for a base of ``radius`` on a table of ``width`` x ``height``,
+    made once per index, table and radius."""
+    cache = index.cache.setdefault(STATIC_CACHE, {})
+    assert isinstance(cache, dict)
+    key = (round(radius, 6), ignore_terrain, width, height)
+    found = cache.get(key)
+    if isinstance(found, _Terrain):
+        return found
+    away = radius + CLEARANCE
+    made = _Nodes()
+    solids: list[BaseGeometry] = []
+    doors: list[BaseGeometry] = []
+    windows: list[BaseGeometry] = []
+    woods: list[BaseGeometry] = []
+    for n, kind in enumerate(index.kinds):
+        outline = index.outlines[n]
+        if kind is K.IMPASSABLE:
+            # movement's own test: the centre may not come within radius - GRAZE of it
+            solids.append(outline.buffer(max(radius - 2 * GRAZE, 0.0), quad_segs=4))
+            for ring in _rings(outline, away + GRAZE):
+                made.ring(ring)
+        elif ignore_terrain:
+            continue
+        elif kind is K.BUILDING:
+            openings = index.building_openings.get(n, [])
+            wall: BaseGeometry = outline.exterior
+            if openings:
+                gaps = shapely.union_all([seg.buffer(GRAZE / 2) for _k, _o, seg in openings])
+                wall = wall.difference(gaps)
+            # each stretch of wall its own straight piece: the tree's boxes fit them tightly
+            coords = [np.asarray(g.coords) for g in getattr(wall, "geoms", [wall])]
+            solids += [LineString(c[k : k + 2]) for c in coords for k in range(len(c) - 1)]
+            for ring in (*_rings(outline, away), *_rings(outline, -away)):
+                made.ring(ring)
+            for _k, okind, seg in openings:
+                (doors if okind is OpeningKind.DOOR else windows).append(seg)
+                for spot in _opening_spots(outline, seg, away):
+                    made.spot(spot)
+        elif kind in (K.WOODS, K.WOODED_HILL):
+            woods.append(outline)
+    for geom in (*solids, *woods):
+        shapely.prepare(geom)
+    points, rings = made.arrays()
+    terrain = _Terrain(
+        points,
+        rings,
+        nx.Graph(),
+        STRtree(solids),
+        solids,
+        STRtree(doors),
+        STRtree(windows),
+        STRtree(woods),
+        woods,
+    )
+    # drop the corners inside solid ground (a grown rock's corner in another rock) and
+    # those where the base would hang off the table
+    if len(terrain.nodes):
+        keep = _on_table_mask(terrain.nodes, width, height, radius)
+        inside, _parts = terrain.solid.query(shapely.points(terrain.nodes), predicate="intersects")
+        keep[inside] = False
+        terrain.nodes = terrain.nodes[keep]
+        terrain.rings = terrain.rings[keep]
+    count = len(terrain.nodes)
+    terrain.graph.add_nodes_from(range(count))
+    if count > 1:
+        ii, jj = np.triu_indices(count, 1)
+        taut = _tangent(terrain.nodes, terrain.rings, ii, jj)
+        ii, jj = ii[taut], jj[taut]
+        weights = _run_costs(terrain, terrain.nodes[ii], terrain.nodes[jj])
+        ok = np.isfinite(weights)
+        terrain.graph.add_weighted_edges_from(
+            zip(ii[ok].tolist(), jj[ok].tolist(), weights[ok].tolist(), strict=True)
+        )
+    cache[key] = terrain
+    return terrain
+
+
+def _run_costs(terrain: _Terrain, a: Floats, b: Floats) -> Floats:
+    """What each straight run a[k] -> b[k] costs (inf: it crosses a wall or rock)."""
+    if not len(a):
+        empty: Floats = np.zeros(0)
+        return empty
+    segs = shapely.linestrings(np.stack([a, b], axis=1))
+    cost: Floats = np.asarray(np.hypot(*(b - a).T), dtype=float)
+    hit, _parts = terrain.solid.query(segs, predicate="intersects")
+    cost[hit] = math.inf
+    live = np.flatnonzero(np.isfinite(cost))
+    if not len(live):
+        return cost
+    segs = segs[live]
+    if terrain.woods_parts:
+        runs, parts = terrain.woods.query(segs, predicate="intersects")
+        if len(runs):
+            polys = np.array(terrain.woods_parts, dtype=object)[parts]
+            inside = shapely.length(shapely.intersection(segs[runs], polys))
+            np.add.at(cost, live[runs], inside * (WOODS_FACTOR - 1))
+    for tree, extra in (
+        (terrain.doors, OPENING_COST[OpeningKind.DOOR]),
+        (terrain.windows, OPENING_COST[OpeningKind.WINDOW]),
+    ):
+        runs, _parts = tree.query(segs, predicate="intersects")
+        if len(runs):
+            np.add.at(cost, live[runs], extra)  # one per opening crossed
+    return cost
+
+
+def _base_corners(x: float, y: float, reach: float) -> list[Point2]:
+    """An octagon round a base that a centre keeping ``reach`` from it may go round."""
+    out_r = reach / math.cos(math.pi / BASE_SIDES)
+    return [
+        (
+            x + out_r * math.cos(2 * math.pi * (k + 0.5) / BASE_SIDES),
+            y + out_r * math.sin(2 * math.pi * (k + 0.5) / BASE_SIDES),
+        )
+        for k in range(BASE_SIDES)
+    ]
+
+
+def route(
+    battlefield: Battlefield,
+    start: Point2,
+    goal: Point2,
+    rules: RulesOptions,
+    *,
+    radius: float = 0.5,
+    index: TerrainIndex | None = None,
+    bases: Sequence[tuple[float, float, float]] = (),
+    ignore_terrain: bool = False,
+) -> Route | None:
+    """The cheapest legal route from ``start`` to ``goal`` for a base of ``radius``, or
+    None when there is none (the goal is in rock or a wall, shut in, or on a base).
+
+    ``bases``: (x, y, radius) of the other figures standing; the route passes round
+    them, never through.  The route's cost is :func:`path_cost`'s.  A straight run that
+    is legal is the route when nothing cheaper exists (no detour is ever longer than it
+    needs to be)."""
+    index = index or build_index(battlefield, rules, raster=False)
+    start = (float(start[0]), float(start[1]))
+    goal = (float(goal[0]), float(goal[1]))
+    if math.dist(start, goal) <= 1e-9:
+        return Route((start, start), PathCost(0.0, 0.0))
+    table = battlefield.table
+    terrain = _terrain(index, table.width, table.height, radius, ignore_terrain)
+    others = [
+        (float(x), float(y), float(r))
+        for x, y, r in bases
+        if math.dist((x, y), start) >= r + radius - 1e-6  # not the one it stands against
+    ]
+    for x, y, r in others:
+        if math.dist((x, y), goal) < r + radius - 1e-6:
+            return None  # ends on a base: no route makes that legal
+    graph = terrain.graph  # the terrain's roadmap, borrowed: the nodes added go again
+    first = len(terrain.nodes)
+    nodes = np.vstack([terrain.nodes, [start, goal]])
+    rings = np.vstack([terrain.rings, [[*start, *start], [*goal, *goal]]])
+    start_id, goal_id = first, first + 1
+    cut: set[tuple[int, int]] = set()
+    """Runs of the roadmap through a base this route must go round."""
+
+    def weight(u: int, v: int, data: dict[str, Any]) -> float | None:
+        if cut and ((u, v) in cut or (v, u) in cut):
+            return None  # networkx: no such run for this search
+        return float(data["weight"])
+
+    graph.add_nodes_from([start_id, goal_id])
+    try:
+        _join(graph, terrain, nodes, rings, [start_id, goal_id])
+        round_bases: list[int] = []
+        for _ in range(MAX_DETOURS + 1):
+            try:
+                ids = nx.astar_path(
+                    graph, start_id, goal_id, heuristic=_straight(nodes), weight=weight
+                )
+            except nx.NetworkXNoPath:
+                return None
+            points = [(float(nodes[k][0]), float(nodes[k][1])) for k in ids]
+            hit = _first_base_hit(points, others, radius, round_bases)
+            if hit is None:
+                cost = path_cost(
+                    battlefield,
+                    points,
+                    rules,
+                    index=index,
+                    ignore_terrain=ignore_terrain,
+                    radius=radius,
+                )
+                return Route(tuple(points), cost) if cost.allowed else None
+            # go round that base: runs through it are cut, its corners join the roadmap
+            round_bases.append(hit)
+            x, y, r = others[hit]
+            disc = Point(x, y).buffer(r + radius - GRAZE, quad_segs=8)
+            edges = np.array(list(graph.edges()), dtype=np.int64).reshape(-1, 2)
+            segs = shapely.linestrings(np.stack([nodes[edges[:, 0]], nodes[edges[:, 1]]], axis=1))
+            for u, v in edges[shapely.intersects(segs, disc)].tolist():
+                cut.add((u, v))
+            corners = [
+                c
+                for c in _base_corners(x, y, r + radius + CLEARANCE)
+                if _on_table_mask(np.array([c]), table.width, table.height, radius)[0]
+                and not terrain.blocks(c)
+            ]
+            at = len(nodes)
+            if corners:
+                made = _Nodes()
+                made.ring(corners)
+                more, more_rings = made.arrays()
+                nodes = np.vstack([nodes, more])
+                rings = np.vstack([rings, more_rings])
+            new = list(range(at, len(nodes)))
+            graph.add_nodes_from(new)
+            discs = [others[b] for b in round_bases]
+            _join(graph, terrain, nodes, rings, new, discs=discs, radius=radius)
+        return None
+    finally:
+        graph.remove_nodes_from(range(first, len(nodes)))
+
+
+def _straight(nodes: Floats) -> Any:
+    """A* 's heuristic: the straight distance (no move costs less than its length)."""
+
+    def distance(u: int, v: int) -> float:
+        return float(math.dist(nodes[u], nodes[v]))
+
+    return distance
+
+
+def _join(
+    graph: nx.Graph,
+    terrain: _Terrain,
+    nodes: Floats,
+    rings: Floats,
+    new: list[int],
+    *,
+    discs: Sequence[tuple[float, float, float]] = (),
+    radius: float = 0.0,
+) -> None:
+    """Join each of the ``new`` nodes to every node it has a clear, tangent run to."""
+    count = len(nodes)
+    for k in new:
+        others = np.array([j for j in range(count) if j != k and not graph.has_edge(k, j)])
+        if not len(others):
+            continue
+        others = others[_tangent(nodes, rings, np.full(len(others), k), others)]
+        if not len(others):
+            continue
+        here = np.repeat(nodes[k : k + 1], len(others), axis=0)
+        weights = _run_costs(terrain, here, nodes[others])
+        if discs:
+            blocked = shapely.union_all(
+                [Point(x, y).buffer(r + radius - GRAZE, quad_segs=8) for x, y, r in discs]
+            )
+            segs = shapely.linestrings(np.stack([here, nodes[others]], axis=1))
+            weights[shapely.intersects(segs, blocked)] = math.inf
+        ok = np.isfinite(weights)
+        graph.add_weighted_edges_from(
+            (k, int(j), float(w)) for j, w in zip(others[ok], weights[ok], strict=True)
+        )
+
+
+def _first_base_hit(
+    points: Sequence[Point2],
+    bases: Sequence[tuple[float, float, float]],
+    radius: float,
+    done: Sequence[int],
+) -> int | None:
+    """The first base (by its number) the route's centre line comes within touching of."""
+    if not bases or len(points) < 2:
+        return None
+    line = LineString(points)
+    for k, (x, y, r) in enumerate(bases):
+        if k in done:
+            continue
+        if line.distance(Point(x, y)) < r + radius - GRAZE:
+            return k
+    return None
+
+
+def _on_table_mask(points: Floats, width: float, height: float, radius: float) -> Any:
+    """Which points a base of ``radius`` can stand on, wholly on the table."""
+    x, y = points[:, 0], points[:, 1]
+    lo = radius - 1e-9
+    return (x >= lo) & (x <= width - lo) & (y >= lo) & (y <= height - lo)

@@ -1,0 +1,122 @@
+"""Routes (issue 31; 7.4, 8.2): the cheapest legal way to a spot, round walls, rock and
+other bases, in by a door and out by a window, costed by path_cost itself."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from shapely.geometry import LineString, Point
+
+from crdesk.generator import generate
+from crdesk.geometry.movement import path_cost
+from crdesk.geometry.routing import route
+from crdesk.geometry.terrain_index import build_index
+from crdesk.model import Battlefield, Building, Opening, OpeningKind, Table, TerrainKind
+from crdesk.options import RulesOptions
+from tests.model.geometry.test_movement import RULES, field, square
+
+R = 0.5
+
+
+def test_a_legal_straight_move_is_its_own_route() -> None:
+    bf = field()
+    got = route(bf, (2, 2), (8, 30), RULES, radius=R)
+    assert got is not None and got.points == ((2.0, 2.0), (8.0, 30.0))
+    assert got.cost.cost == pytest.approx(math.dist((2, 2), (8, 30)))
+
+
+def test_round_the_rock_to_the_spot_behind_it() -> None:
+    bf = field()
+    assert not path_cost(bf, [(18, 18), (26, 18)], RULES, radius=R).allowed  # through rock
+    got = route(bf, (18, 18), (26, 18), RULES, radius=R)
+    assert got is not None and len(got.points) > 2
+    assert got.cost.allowed and got.cost == path_cost(bf, got.points, RULES, radius=R)
+    rock = square(20, 10, 24, 26)
+    assert LineString(got.points).distance(rock) >= R - 0.02  # the base never overlaps it
+
+
+def test_in_by_the_door_when_that_is_the_cheapest() -> None:
+    bf = field()
+    inside = (31, 12.5)
+    got = route(bf, (30.5, 20), inside, RULES, radius=R)
+    assert got is not None
+    straight = math.dist((30.5, 20), inside)
+    assert got.cost.cost == pytest.approx(straight + 2, abs=0.3)  # the door's 2" (8.2)
+
+
+def test_in_by_the_door_and_out_by_the_window() -> None:
+    bf = field()
+    got = route(bf, (30.5, 20), (25.5, 12.5), RULES, radius=R)
+    assert got is not None and got.cost.allowed
+    house = square(28, 10, 34, 16)
+    line = LineString(got.points)
+    # either round the house or through it (door 2" + window 4"), whichever costs less
+    around = route(bf, (30.5, 20), (27, 19), RULES, radius=R)
+    assert around is not None
+    assert got.cost.cost <= path_cost(bf, got.points, RULES, radius=R).cost + 1e-9
+    if line.crosses(house):
+        assert got.cost.cost >= line.length + 6 - 1e-6
+
+
+def test_a_closed_building_has_no_way_in() -> None:
+    shut = Building("shut", TerrainKind.BUILDING, "shut", square(10, 10, 16, 16))
+    bf = Battlefield(Table(36, 36), [shut], [])
+    assert route(bf, (5, 5), (13, 13), RULES, radius=R) is None
+
+
+def test_round_another_figure_never_through_its_base() -> None:
+    bf = field()
+    bases = [(5.0, 18.0, 0.5)]
+    got = route(bf, (5, 14), (5, 22), RULES, radius=R, bases=bases)
+    assert got is not None and len(got.points) > 2
+    assert LineString(got.points).distance(Point(5, 18)) >= 1.0 - 0.02
+    assert route(bf, (5, 14), (5, 18.2), RULES, radius=R, bases=bases) is None  # on it
+
+
+def test_routes_are_the_same_every_time() -> None:
+    bf = field()
+    first = route(bf, (18, 30), (31, 12.5), RULES, radius=R)
+    again = route(bf, (18, 30), (31, 12.5), RULES, radius=R)
+    assert first == again
+
+
+DENSE = generate(4, width=72, height=48, terrain_type="urban", encounter="raid").battlefield
+DENSE_INDEX = build_index(DENSE, RULES, raster=False)
+SOLID = [f.outline for f in DENSE.terrain if f.kind is TerrainKind.IMPASSABLE]
+spots = st.tuples(st.floats(1, 71), st.floats(1, 47))
+
+
+@settings(max_examples=60, deadline=None)
+@given(a=spots, b=spots)
+def test_a_route_is_legal_and_never_dearer_than_a_legal_straight_move(
+    a: tuple[float, float], b: tuple[float, float]
+) -> None:
+    got = route(DENSE, a, b, RULES, radius=R, index=DENSE_INDEX)
+    straight = path_cost(DENSE, [a, b], RULES, index=DENSE_INDEX, radius=R)
+    if straight.allowed:  # what the straight-line tool accepted, routed for no more
+        assert got is not None and got.cost.cost <= straight.cost + 1e-6
+    if got is None:
+        return
+    assert got.points[0] == pytest.approx(a) and got.points[-1] == pytest.approx(b)
+    assert got.cost == path_cost(DENSE, got.points, RULES, index=DENSE_INDEX, radius=R)
+    assert got.cost.allowed  # no wall, no rock, never off the table
+    line = LineString(got.points)
+    for rock in SOLID:
+        assert line.distance(rock) >= R - 0.03
+
+
+def test_openings_are_priced_by_kind() -> None:
+    house = Building(
+        "h",
+        TerrainKind.BUILDING,
+        "h",
+        square(10, 10, 20, 20),
+        openings=[Opening(OpeningKind.WINDOW, (10, 14), (10, 16))],
+    )
+    bf = Battlefield(Table(36, 36), [house], [])
+    got = route(bf, (5, 15), (15, 15), RULES, radius=R)
+    assert got is not None and got.cost.cost == pytest.approx(10 + 4)
+    assert RulesOptions() == RULES
