@@ -35,6 +35,9 @@ WALK_REFINE = 3
 """Halvings of the last step once something comes into sight: stop within 1/8"."""
 MAX_PATH_POINTS = 64
 """A move's path is a few corners round obstacles; a longer list is refused, not walked."""
+FARTHEST_SLACK = 0.05
+"""Inches short of the whole allowance the farthest point of a route beyond reach is put:
+a move there, routed afresh from where the figure stands, is then surely paid for."""
 FREE_MOVE = 2.0
 """The moving group's free move after In Sight is triggered (7.6)."""
 
@@ -144,7 +147,7 @@ def plan_route(t: Table, frame: Frame, fig: Figure, act: MoveTo) -> RoutePlan:
         reach = movement.farthest_along(
             t.battlefield,
             way.points,
-            allowance,
+            max(0.0, allowance - FARTHEST_SLACK),
             t.rules,
             index=t.vis.index,
             radius=fig.radius,

@@ -39,6 +39,7 @@ from crdesk.game.actions import (
     FastMove,
     Indirect,
     Move,
+    MoveTo,
     Pickup,
     Prone,
     Ready,
@@ -102,6 +103,11 @@ def figure_entries(legal: Callable[[Action], str | None], tool: MoveTool, fid: s
 
     here = Move(fid, ((fig.x, fig.y),))
     add("move", "Move…", None, legal(here))
+    refused = tool.last_refused_plan  # a drop beyond reach: as far along its route as it gets
+    if refused is not None and refused[0] == fid and refused[1].farthest is not None:
+        x, y = refused[1].farthest
+        spot = (round(x, 2), round(y, 2))
+        add("farthest", f"Move as far as possible (to {x:.1f}, {y:.1f})", MoveTo(fid, spot))
     add("fast", "Fast Move (the group)", _fast_move(tool, fid))
     if fig.prone:
         add("prone", "Stand up", Stand(fid))
@@ -278,6 +284,8 @@ class ActionMenu(QObject):
             return
         reason = self.tool.session.play(entry.action)
         self.last_reason = reason
+        if entry.kind == "farthest" and reason is None:
+            self.tool.last_refused_plan = None
         if reason is not None:
             self.tool.show_message(f"{entry.text}: {reason}")
         else:

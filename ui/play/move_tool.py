@@ -45,6 +45,7 @@ from PySide6.QtGui import (
     QKeyEvent,
     QMouseEvent,
     QPainter,
+    QPainterPath,
     QPen,
 )
 from PySide6.QtWidgets import (
@@ -59,8 +60,9 @@ from PySide6.QtWidgets import (
 )
 
 from crdesk.errors import CrdeskError
-from crdesk.game.actions import Fire, Move
+from crdesk.game.actions import Action, Fire, Move, MoveTo
 from crdesk.game.adapter import FireChoice
+from crdesk.game.moving import RoutePlan
 from crdesk.game.preview import Preview
 from crdesk.geometry import movement
 from ui.event_guard import guarded_filter
@@ -162,6 +164,15 @@ class MoveTool(QObject):
         self._rest.setInterval(REST_MS)
         self._rest.timeout.connect(self._rested)
         self._rest_end: tuple[float, float] | None = None
+        self._route: QGraphicsPathItem | None = None
+        """The route drawn while a drag's straight run is not the move (issue 31)."""
+        self._plans: dict[tuple[float, float], RoutePlan] = {}
+        self.last_plan: RoutePlan | None = None
+        """The plan of the drag's end (or the last drop): its route, cost, how far it gets."""
+        self.last_refused_plan: tuple[str, RoutePlan] | None = None
+        """A drop beyond reach: the figure and its plan, for "Move as far as possible"."""
+        self._straight = False
+        """Alt held: the drag is one straight run, as before routes (explicit legs)."""
         view.viewport().installEventFilter(self)
         view.installEventFilter(self)
         session.changed.connect(self.refresh_rings)
@@ -543,7 +554,10 @@ class MoveTool(QObject):
         self._dragging = False
         self._checked_at = None
         self._stops = {}
+        self._plans = {}
         self.last_stop = None
+        # Alt: one straight run, as a tape measure lays it (explicit legs, issue 31)
+        self._straight = bool(modifiers & Qt.KeyboardModifier.AltModifier)
         if modifiers & Qt.KeyboardModifier.ShiftModifier and self._is_leader(fid):
             from ui.play.group_move import GroupDrag  # it draws with this module's items
 
@@ -594,14 +608,7 @@ class MoveTool(QObject):
         assert fid is not None
         self.armed = None
         self.view.viewport().unsetCursor()
-        move = Move(fid, ((round(pos.x(), 2), round(pos.y(), 2)),))
-        reason = self.session.play(move)
-        self.last_reason = reason
-        if reason is not None:
-            self.show_message(f"Move refused: {reason}")
-        else:
-            self.show_message(self._moved_note(fid))
-        self._snap(fid)
+        self._drop(fid, (round(pos.x(), 2), round(pos.y(), 2)))
 
     def _show_area(self, fid: str) -> None:
         """Where the pressed figure can get with the movement it has left (once per press)."""
@@ -669,14 +676,39 @@ class MoveTool(QObject):
             self.select(fid)
             self.show_message(self._figure_note(fid))
             return
-        move = Move(fid, ((round(target.x(), 2), round(target.y(), 2)),))
-        reason = self.session.play(move)
+        end = (round(target.x(), 2), round(target.y(), 2))
+        self._drop(fid, end, straight=self._straight)
+
+    def _drop(self, fid: str, end: tuple[float, float], *, straight: bool = False) -> None:
+        """Play the move to ``end``: by its route (the straight run when that is legal and
+        paid for), or with ``straight`` one straight run (Alt); refused, it says why and,
+        beyond reach, how far the figure gets (offered by "Move as far as possible")."""
+        action: Action = Move(fid, (end,)) if straight else MoveTo(fid, end)
+        plan = None if straight else self.session.game.plan_move(fid, end)
+        reason = self.session.play(action)
         self.last_reason = reason
+        self.last_refused_plan = None
         if reason is not None:
-            self.show_message(f"Move refused: {reason}")
+            if plan is not None and plan.farthest is not None:
+                self.last_refused_plan = (fid, plan)
+                self.show_message(
+                    f"Move refused: {reason}. Drop it there, or right-click it: "
+                    "Move as far as possible"
+                )
+            else:
+                self.show_message(f"Move refused: {reason}")
         else:
             self.show_message(self._moved_note(fid))
         self._snap(fid)
+
+    def move_as_far_as_possible(self, fid: str) -> str | None:
+        """After a drop beyond reach: move ``fid`` as far along that route as it gets."""
+        refused = self.last_refused_plan
+        if refused is None or refused[0] != fid or refused[1].farthest is None:
+            return "no move beyond reach to shorten"
+        x, y = refused[1].farthest
+        self._drop(fid, (round(x, 2), round(y, 2)))
+        return self.last_reason
 
     def _moved_note(self, fid: str) -> str:
         """The move's own sentence from the log (it says when an In Sight stopped it)."""
@@ -714,9 +746,12 @@ class MoveTool(QObject):
             self._stop_marker,
             self._stop_label,
             self._beyond,
+            self._route,
         ):
             if preview is not None and preview.scene() is not None:
                 preview.scene().removeItem(preview)
+        self._route = None
+        self._plans = {}
         self._line = None
         self._label = None
         self._area = None
@@ -759,6 +794,13 @@ class MoveTool(QObject):
         left = self._allowance
         over = left is not None and cost.allowed and cost.cost > left + 1e-9
         ok = self._ok and cost.allowed and not over
+        if not ok and not self._straight:  # the straight run is not the move: its route is
+            self._show_route(target, end, left)
+            return
+        if self._route is not None:
+            self._route.hide()
+        self._line.show()
+        self.last_plan = None
         colour = OK_COLOUR if ok else BAD_COLOUR
         pen = QPen(colour, 0)
         pen.setCosmetic(True)
@@ -771,21 +813,57 @@ class MoveTool(QObject):
         self._label.setPos(target + QPointF(0.6, -0.9))
         self._show_stop(end if ok else None)
 
+    def _show_route(self, target: QPointF, end: tuple[float, float], left: float | None) -> None:
+        """The drag's route (the straight run is refused or over): drawn, with its cost
+        and what it passes ("9.5\" of 12.0\" — routed"), red and dashed past reach."""
+        assert self._figure is not None and self._line is not None and self._label is not None
+        key = (round(end[0] / STOP_GRID) * STOP_GRID, round(end[1] / STOP_GRID) * STOP_GRID)
+        plan = self._plans.get(key)
+        if plan is None:
+            plan = self.session.game.plan_move(self._figure, key)
+            self._plans[key] = plan
+        self.last_plan = plan
+        ok = plan.move is not None
+        colour = OK_COLOUR if ok else BAD_COLOUR
+        self._line.hide()
+        if self._route is None:
+            self._route = QGraphicsPathItem()
+            self._route.setZValue(Layer.TOOLS)
+            self._route.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+            self.scene.addItem(self._route)
+        path = QPainterPath()
+        points = list(plan.route) or [(self._origin.x(), self._origin.y()), end]
+        path.moveTo(QPointF(*points[0]))
+        for p in points[1:]:
+            path.lineTo(QPointF(*p))
+        pen = QPen(colour, 0)
+        pen.setCosmetic(True)
+        pen.setWidthF(2.5)
+        pen.setStyle(Qt.PenStyle.SolidLine if ok else Qt.PenStyle.DashLine)
+        self._route.setPen(pen)
+        self._route.setPath(path)
+        self._route.show()
+        self._label.setBrush(colour)
+        self._label.setText(_route_text(plan, left))
+        self._label.setPos(target + QPointF(0.6, -0.9))
+        self._show_stop(key if ok else None, routed=True)
+
     def stop_text(self) -> str:
         """The drag's "stops: ..." label ("" when the move would go all the way)."""
         label = self._stop_label
         return label.text() if label is not None and label.isVisible() else ""
 
-    def _show_stop(self, end: tuple[float, float] | None) -> None:
+    def _show_stop(self, end: tuple[float, float] | None, *, routed: bool = False) -> None:
         """Mark where the controller says the move would stop (an In Sight, 7.6)."""
         assert self._figure is not None
         preview: Preview | None = None
-        self._rest_end = end
+        self._rest_end = None if routed else end  # a route's end is previewed on its grid
         if end is not None:
             key = (round(end[0] / STOP_GRID) * STOP_GRID, round(end[1] / STOP_GRID) * STOP_GRID)
             preview = self._stops.get(key)
             if preview is None:
-                preview = self.session.game.preview(Move(self._figure, (key,)))
+                act: Action = MoveTo(self._figure, key) if routed else Move(self._figure, (key,))
+                preview = self.session.game.preview(act)
                 self._stops[key] = preview
             self._rest.start()
         else:
@@ -909,6 +987,16 @@ def _cost_text(cost: movement.PathCost, left: float | None, ok: bool) -> str:
         return f'{cost.length:.1f}"{room} — {cost.forbidden}  {mark}'
     over = "  over" if left is not None and cost.cost > left + 1e-9 else ""
     return f'{cost.cost:.1f}"{room}{over}  {mark}'
+
+
+def _route_text(plan: RoutePlan, left: float | None) -> str:
+    """The drag label of a route: ``9.5" of 12.0" — routed ✓``, over reach ✗."""
+    room = f' of {left:.1f}"' if left is not None else ""
+    if not plan.route:
+        return "no way there  ✗"
+    if plan.move is None:
+        return f'{plan.cost:.1f}"{room} — routed, over  ✗'
+    return f'{plan.cost:.1f}"{room} — routed  ✓'
 
 
 def _dist(a: QPointF, b: QPointF) -> float:
