@@ -436,3 +436,92 @@ def _on_table_mask(points: Floats, width: float, height: float, radius: float) -
     x, y = points[:, 0], points[:, 1]
     lo = radius - 1e-9
     return (x >= lo) & (x <= width - lo) & (y >= lo) & (y <= height - lo)
+
+
+REACH_RAYS = 48
+"""Straight runs fanned out from each spot the roadmap reaches (the true reach area)."""
+REACH_MIN_LEFT = 0.25
+"""Inches of movement a roadmap spot must still have to fan out from."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReachArea:
+    """Where a figure's centre can get this activation by any route (7.4, 8.2)."""
+
+    area: BaseGeometry
+    """Within the whole allowance."""
+    near: BaseGeometry
+    """Within half of it: the table shades the two by cost."""
+    allowance: float
+
+
+def reach_area(
+    battlefield: Battlefield,
+    start: Point2,
+    allowance: float,
+    rules: RulesOptions,
+    *,
+    radius: float = 0.5,
+    index: TerrainIndex | None = None,
+    bases: Sequence[tuple[float, float, float]] = (),
+    rays: int = REACH_RAYS,
+) -> ReachArea:
+    """The area the centre reaches by any route with ``allowance`` inches (issue 31,
+    Deliver 2): the roadmap's spots are costed from ``start`` (Dijkstra, cut off at the
+    allowance), and from ``start`` and each spot reached straight runs fan out with the
+    movement left (:func:`crdesk.geometry.movement.rays_reach`: woods, doors, windows,
+    walls and rock as a move meets them).  Round a corner, through a door: all of it."""
+    from crdesk.geometry.movement import rays_reach
+
+    index = index or build_index(battlefield, rules, raster=False)
+    table = battlefield.table
+    terrain = _terrain(index, table.width, table.height, radius, False)
+    start = (float(start[0]), float(start[1]))
+    graph = terrain.graph
+    first = len(terrain.nodes)
+    nodes = np.vstack([terrain.nodes, [start]])
+    rings = np.vstack([terrain.rings, [[*start, *start]]])
+    graph.add_node(first)
+    try:
+        _join(graph, terrain, nodes, rings, [first])
+        costs = nx.single_source_dijkstra_path_length(
+            graph, first, cutoff=allowance, weight="weight"
+        )
+    finally:
+        graph.remove_node(first)
+    fans: list[tuple[Point2, float]] = sorted(
+        ((float(nodes[k][0]), float(nodes[k][1])), allowance - float(c))
+        for k, c in costs.items()
+        if allowance - float(c) >= REACH_MIN_LEFT
+    )
+    whole: list[BaseGeometry] = []
+    half: list[BaseGeometry] = []
+    for origin, left in fans:
+        for part, budget in ((whole, left), (half, left - allowance / 2)):
+            if budget < REACH_MIN_LEFT:
+                continue
+            ends = [
+                (
+                    origin[0] + budget * math.sin(2 * math.pi * k / rays),
+                    origin[1] - budget * math.cos(2 * math.pi * k / rays),
+                )
+                for k in range(rays)
+            ]
+            got = rays_reach(battlefield, origin, ends, budget, rules, index=index, radius=radius)
+            fan = Polygon([r.point for r in got]).buffer(0)
+            if not fan.is_empty:
+                part.append(fan)
+    area = shapely.union_all(whole) if whole else Polygon()
+    near = shapely.union_all(half) if half else Polygon()
+    for x, y, r in bases:  # no base stands on another
+        disc = Point(x, y).buffer(r + radius, quad_segs=8)
+        area, near = area.difference(disc), near.difference(disc)
+    bounds = Polygon(
+        [
+            (radius, radius),
+            (table.width - radius, radius),
+            (table.width - radius, table.height - radius),
+            (radius, table.height - radius),
+        ]
+    )
+    return ReachArea(area.intersection(bounds), near.intersection(bounds), allowance)

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QEvent, Qt
+from shapely.geometry import Point
 
 from tests.game.games import scenario
 from tests.ui.mouse import LEFT, NONE, drag, send
@@ -34,6 +35,8 @@ def test_a_drop_inside_goes_round_by_the_door(window: Any, qtbot: Any) -> None:
     send(view, QEvent.Type.MouseButtonPress, 11.5, 15.2)
     for x, y in ((11.4, 14.6), (11.2, 13.6), (11.0, 12.8)):
         send(view, QEvent.Type.MouseMove, x, y, NONE, LEFT)
+    reach = tool.last_reach  # the area by any route: inside, by the door
+    assert reach is not None and reach.area.contains(Point(11.0, 12.8))
     route = tool._route
     assert route is not None and route.isVisible()  # the way round, not the straight line
     assert "routed" in tool._label.text() and "✓" in tool._label.text()

@@ -5,8 +5,8 @@ ringed; one can be dragged, and dropping it sends ``Move(figure, ((x, y),))``.
 During the drag only the figure's item follows the pointer (the game's
 battlefield is untouched), with a line from where it stood and the straight
 distance; the line turns red when the controller would refuse the move.
-A press on a figure also shows where it can get (the reachable area of
-:func:`crdesk.geometry.movement.reachable_area`, computed once at the press)
+A press on a figure also shows where it can get by any route
+(:func:`crdesk.geometry.routing.reach_area`, computed once at the press)
 and the drag's label gives the path's cost from
 :func:`~crdesk.geometry.movement.path_cost` against the movement left
 (``5.5" of 8.0"``), red with the reason word when it is over or forbidden.  A
@@ -64,7 +64,7 @@ from crdesk.game.actions import Action, Fire, Move, MoveTo
 from crdesk.game.adapter import FireChoice
 from crdesk.game.moving import RoutePlan
 from crdesk.game.preview import Preview
-from crdesk.geometry import movement
+from crdesk.geometry import movement, routing
 from ui.event_guard import guarded_filter
 from ui.play.context_menu import ActionMenu
 from ui.play.fire_dialog import FireDialog, placement
@@ -90,6 +90,8 @@ RING_COLOUR = QColor(255, 255, 255, 230)
 SELECTED_COLOUR = QColor(255, 214, 40)
 AREA_FILL = QColor(90, 170, 255, 55)
 AREA_EDGE = QColor(40, 110, 220, 170)
+AREA_NEAR = QColor(90, 170, 255, 50)
+"""Over the area's fill: the part within half the movement left."""
 AREA_Z = Layer.FIGURES - 2
 """The reachable area lies under the figures (and their rings), over the table."""
 STOP_COLOUR = QColor(230, 120, 0)
@@ -171,6 +173,8 @@ class MoveTool(QObject):
         """The plan of the drag's end (or the last drop): its route, cost, how far it gets."""
         self.last_refused_plan: tuple[str, RoutePlan] | None = None
         """A drop beyond reach: the figure and its plan, for "Move as far as possible"."""
+        self.last_reach: routing.ReachArea | None = None
+        """The reach area drawn at the last press."""
         self._straight = False
         """Alt held: the drag is one straight run, as before routes (explicit legs)."""
         view.viewport().installEventFilter(self)
@@ -618,16 +622,29 @@ class MoveTool(QObject):
         if self._allowance is None or self._allowance <= 0:
             return
         figure = game.battlefield.figure(fid)
+        bases = [
+            (o.x, o.y, o.radius)
+            for o in game.battlefield.figures()
+            if o.id != fid and o.status.can_act
+        ]
         try:
-            area = movement.reachable_area(
-                game.battlefield, figure, self._allowance, game.rules, index=game.vis.index
+            # by any route: round corners, in and out by doors and windows (issue 31)
+            reach = routing.reach_area(
+                game.battlefield,
+                (figure.x, figure.y),
+                self._allowance,
+                game.rules,
+                radius=figure.radius,
+                index=game.vis.index,
+                bases=bases,
             )
         except (CrdeskError, ValueError) as exc:
             self.show_message(f"No movement area: {exc}")
             return
-        if area.is_empty:
+        if reach.area.is_empty:
             return
-        item = QGraphicsPathItem(polygon_path(area))
+        self.last_reach = reach
+        item = QGraphicsPathItem(polygon_path(reach.area))
         pen = QPen(AREA_EDGE, 0)
         pen.setCosmetic(True)
         pen.setWidthF(1.5)
@@ -635,7 +652,15 @@ class MoveTool(QObject):
         item.setBrush(QBrush(AREA_FILL))
         item.setZValue(AREA_Z)
         item.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
-        item.setToolTip(f'Where {figure.name} can get: {self._allowance:.1f}" of movement left')
+        item.setToolTip(
+            f'Where {figure.name} can get by any route: {self._allowance:.1f}" of movement '
+            f'left (the darker part within {self._allowance / 2:.1f}")'
+        )
+        if not reach.near.is_empty:  # shaded by cost: the nearer half darker
+            near = QGraphicsPathItem(polygon_path(reach.near), item)
+            near.setPen(QPen(Qt.PenStyle.NoPen))
+            near.setBrush(QBrush(AREA_NEAR))
+            near.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         self.scene.addItem(item)
         self._area = item
 

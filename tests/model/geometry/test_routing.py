@@ -120,3 +120,39 @@ def test_openings_are_priced_by_kind() -> None:
     got = route(bf, (5, 15), (15, 15), RULES, radius=R)
     assert got is not None and got.cost.cost == pytest.approx(10 + 4)
     assert RulesOptions() == RULES
+
+
+def test_the_reach_area_goes_round_corners() -> None:
+    from crdesk.geometry.movement import reachable_area
+    from crdesk.geometry.routing import reach_area
+    from crdesk.model import Figure
+
+    bf = field()
+    got = reach_area(bf, (18, 18), 16.0, RULES, radius=R)
+    corner = Point(24.8, 27.5)  # round the rock's corner: 14.1" by route, no straight run
+    assert got.area.contains(corner)
+    straight = reachable_area(bf, Figure("x", "x", 4, x=18, y=18), 16.0, RULES)
+    assert not straight.contains(corner)
+    assert got.near.within(got.area.buffer(1e-6)) and not got.near.contains(corner)
+    way = route(bf, (18, 18), (24.8, 27.5), RULES, radius=R)
+    assert way is not None and way.cost.cost <= 16.0
+
+
+offsets = st.tuples(st.floats(-10, 10), st.floats(-10, 10))
+
+
+@settings(max_examples=40, deadline=None)
+@given(a=spots, off=offsets)
+def test_every_spot_of_the_reach_area_has_a_route_that_fits(
+    a: tuple[float, float], off: tuple[float, float]
+) -> None:
+    from crdesk.geometry.routing import reach_area
+
+    allowance = 10.0
+    b = (a[0] + off[0], a[1] + off[1])
+    got = reach_area(DENSE, a, allowance, RULES, radius=R, index=DENSE_INDEX)
+    inner = got.area.buffer(-0.3)
+    if not inner.contains(Point(b)):
+        return
+    way = route(DENSE, a, b, RULES, radius=R, index=DENSE_INDEX)
+    assert way is not None and way.cost.cost <= allowance + 0.6
