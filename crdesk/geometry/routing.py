@@ -52,6 +52,11 @@ BASE_SIDES = 8
 MAX_DETOURS = 6
 """Rounds of "this route runs through a base: go round it" before giving up."""
 STATIC_CACHE = "routing_static"
+MAX_RUN = 24.0
+"""Inches: the longest run between two corners the roadmap keeps.  No move goes that far
+in one activation (a Fast Move of a Rep 6 is 16" at most, 7.4.2), so a longer run could
+only shorten a route beyond reach; dropping them makes the roadmap some times cheaper.
+The route's own ends are joined to every corner whatever the distance."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,15 +186,22 @@ def _terrain(
             openings = index.building_openings.get(n, [])
             wall: BaseGeometry = outline.exterior
             if openings:
-                gaps = shapely.union_all([seg.buffer(GRAZE / 2) for _k, _o, seg in openings])
+                gaps = shapely.union_all([seg.buffer(GRAZE) for _k, _o, seg in openings])
                 wall = wall.difference(gaps)
             # each stretch of wall its own straight piece: the tree's boxes fit them tightly
             coords = [np.asarray(g.coords) for g in getattr(wall, "geoms", [wall])]
             solids += [LineString(c[k : k + 2]) for c in coords for k in range(len(c) - 1)]
-            for ring in (*_rings(outline, away), *_rings(outline, -away)):
+            for ring in _rings(outline, away):
                 made.ring(ring)
+            # inside the walls the free space is the ring's inside, the walls round it: a
+            # way bends there round a wall's end as well as along the ring, so these
+            # corners join every run (no pruning by tangents)
+            for ring in _rings(outline, -away):
+                for spot in ring:
+                    made.spot(spot)
             for _k, okind, seg in openings:
-                (doors if okind is OpeningKind.DOOR else windows).append(seg)
+                # a crossing within GRAZE of the opening passes by it, as path_cost has it
+                (doors if okind is OpeningKind.DOOR else windows).append(seg.buffer(GRAZE))
                 for spot in _opening_spots(outline, seg, away):
                     made.spot(spot)
         elif kind in (K.WOODS, K.WOODED_HILL):
@@ -220,6 +232,8 @@ def _terrain(
     terrain.graph.add_nodes_from(range(count))
     if count > 1:
         ii, jj = np.triu_indices(count, 1)
+        near = np.hypot(*(terrain.nodes[jj] - terrain.nodes[ii]).T) <= MAX_RUN
+        ii, jj = ii[near], jj[near]
         taut = _tangent(terrain.nodes, terrain.rings, ii, jj)
         ii, jj = ii[taut], jj[taut]
         weights = _run_costs(terrain, terrain.nodes[ii], terrain.nodes[jj])
@@ -508,7 +522,7 @@ def reach_area(
                 for k in range(rays)
             ]
             got = rays_reach(battlefield, origin, ends, budget, rules, index=index, radius=radius)
-            fan = Polygon([r.point for r in got]).buffer(0)
+            fan = _fan(origin, [r.point for r in got])
             if not fan.is_empty:
                 part.append(fan)
     area = shapely.union_all(whole) if whole else Polygon()
@@ -525,3 +539,24 @@ def reach_area(
         ]
     )
     return ReachArea(area.intersection(bounds), near.intersection(bounds), allowance)
+
+
+def _fan(origin: Point2, ends: Sequence[Point2]) -> BaseGeometry:
+    """The area swept by rays from ``origin`` to ``ends`` (in order round it), kept on the
+    safe side: each sector between two neighbouring rays reaches only as far as the
+    shorter of them, so no sector cuts across the wall that stopped one of them."""
+    ox, oy = origin
+    count = len(ends)
+    lengths = [math.dist(origin, e) for e in ends]
+    units = [
+        ((ex - ox) / d, (ey - oy) / d) if d > 1e-9 else (0.0, 0.0)
+        for (ex, ey), d in zip(ends, lengths, strict=True)
+    ]
+    ring: list[Point2] = []
+    for k in range(count):
+        nxt = (k + 1) % count
+        reach = min(lengths[k], lengths[nxt])
+        (ux, uy), (vx, vy) = units[k], units[nxt]
+        ring.append((ox + ux * reach, oy + uy * reach))
+        ring.append((ox + vx * reach, oy + vy * reach))
+    return Polygon(ring).buffer(0)
