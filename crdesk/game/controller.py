@@ -328,7 +328,7 @@ class Game(Engine):
         except IllegalActionError as exc:
             return moving.RoutePlan(None, str(exc))
 
-    def _concrete(self, act: Action) -> Action:
+    def concrete(self, act: Action) -> Action:
         """The action as it is played and kept: a move "to" a spot becomes the
         :class:`~crdesk.game.actions.Move` along its way (replays walk that path)."""
         if not isinstance(act, MoveTo):
@@ -375,7 +375,7 @@ class Game(Engine):
         ``faces`` gives a manual-dice game all the dice of the step at once.
         """
         act = Action.parse(action) if isinstance(action, str) else action
-        act = self._concrete(act)
+        act = self.concrete(act)
         reason = self.legal(act)
         if reason is not None:
             raise IllegalActionError(reason)

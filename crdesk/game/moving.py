@@ -156,7 +156,7 @@ def plan_route(t: Table, frame: Frame, fig: Figure, act: MoveTo) -> RoutePlan:
         at = point_at(way.points, free_spot(t, fig, way.points, along, 0.0))
         return RoutePlan(
             None,
-            f'{fig.name} has {allowance:.1f}" of movement; the way to {spot} costs '
+            f'{fig.name} has {allowance:.1f}" of movement left; the way to {spot} costs '
             f'{spend:.1f}": it gets as far as ({at[0]:.1f}, {at[1]:.1f})',
             way.points,
             spend,

@@ -452,7 +452,7 @@ def _on_table_mask(points: Floats, width: float, height: float, radius: float) -
     return (x >= lo) & (x <= width - lo) & (y >= lo) & (y <= height - lo)
 
 
-REACH_RAYS = 48
+REACH_RAYS = 40
 """Straight runs fanned out from each spot the roadmap reaches (the true reach area)."""
 REACH_MIN_LEFT = 0.25
 """Inches of movement a roadmap spot must still have to fan out from."""
@@ -560,3 +560,16 @@ def _fan(origin: Point2, ends: Sequence[Point2]) -> BaseGeometry:
         ring.append((ox + ux * reach, oy + uy * reach))
         ring.append((ox + vx * reach, oy + vy * reach))
     return Polygon(ring).buffer(0)
+
+
+def prepare(
+    battlefield: Battlefield,
+    rules: RulesOptions,
+    index: TerrainIndex,
+    radii: Sequence[float] = (0.5,),
+) -> None:
+    """Build the terrain's roadmap for bases of ``radii`` now (the play mode does it on a
+    background thread when a game starts, so the first drag does not wait for it)."""
+    table = battlefield.table
+    for radius in sorted(set(radii)):
+        _terrain(index, table.width, table.height, radius, False)

@@ -56,7 +56,7 @@ def test_beyond_reach_nothing_is_played_and_it_says_how_far() -> None:
     before = game.state_hash()
     plan = game.plan_move("p1", (2, 2))
     assert plan.move is None and plan.farthest is not None
-    assert 'has 8.0" of movement' in (plan.why or "") and "gets as far as" in (plan.why or "")
+    assert 'has 8.0" of movement left' in (plan.why or "") and "gets as far as" in (plan.why or "")
     assert game.legal("move p1 to 2,2") == plan.why
     with pytest.raises(IllegalActionError, match="gets as far as"):
         game.play("move p1 to 2,2")

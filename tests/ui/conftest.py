@@ -17,6 +17,13 @@ def _isolated_settings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Non
 
 
 @pytest.fixture(autouse=True)
+def _no_route_threads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No roadmap built on a background thread for every game a test starts (the first
+    drag builds it when a test drags)."""
+    monkeypatch.setattr("ui.play.mode.ROUTES_IN_BACKGROUND", False)
+
+
+@pytest.fixture(autouse=True)
 def _no_modal_dialogs(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
     """A modal message box would hang an offscreen run: answer it and record it instead.
 

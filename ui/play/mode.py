@@ -11,6 +11,7 @@ through a :class:`~ui.play.session.PlaySession`.
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import replace
@@ -38,6 +39,7 @@ from crdesk.game.deployment import DEPLOY_DIE, without_enemies
 from crdesk.game.deployment import deploy as deploy_force
 from crdesk.game.savefile import load_game, save_game
 from crdesk.generator import generate
+from crdesk.geometry import routing
 from crdesk.model import EncounterType, Force, Scenario
 from ui.docks.weapon_card_panel import FigureCardDock
 from ui.document import Document
@@ -81,6 +83,10 @@ PLAYER_DEPLOYS = "player"
 """``PlayMode.start(deploy=...)``: the player sets the Band up on the table (12.1.4)."""
 PROGRAM_DEPLOYS = "auto"
 """The program deploys the Band (as ``crdesk game new --deploy auto``)."""
+
+ROUTES_IN_BACKGROUND = True
+"""Build a new game's roadmap for routed moves on a background thread (the tests, which
+start hundreds of games, turn it off)."""
 
 DECISION_MIN_HEIGHT = 220
 """Pixels the decision panel always keeps: its prompt, its main button and the first
@@ -544,6 +550,14 @@ class PlayMode(QObject):
         self._size_docks()
         self._update()
         self.scene.ground.prepare(window.view)  # the table's first paint only blits
+        if ROUTES_IN_BACKGROUND:  # the first drag of a figure need not wait for its roadmap
+            radii = tuple({f.radius for f in game.battlefield.figures()})
+            threading.Thread(
+                target=routing.prepare,
+                args=(game.battlefield, game.rules, game.vis.index, radii),
+                name="crdesk-routes",
+                daemon=True,
+            ).start()
         self.session.autoplay = self.autoplay
 
     def _show_card(self, fid: str | None) -> None:

@@ -201,6 +201,10 @@ class PlaySession(QObject):
         reason = self.legal(action)
         if reason is not None:
             return reason
+        try:  # a move "to" a spot as it is played: along its route (the table draws that)
+            action = self.game.concrete(Action.parse(action) if isinstance(action, str) else action)
+        except CrdeskError as exc:
+            return str(exc)
         self._drop_thought()
         before = self._positions()
         try:

@@ -156,3 +156,13 @@ def test_every_spot_of_the_reach_area_has_a_route_that_fits(
         return
     way = route(DENSE, a, b, RULES, radius=R, index=DENSE_INDEX)
     assert way is not None and way.cost.cost <= allowance + 0.6
+
+
+def test_prepare_builds_the_roadmap_once() -> None:
+    from crdesk.geometry.routing import STATIC_CACHE, prepare
+
+    bf = field()
+    index = build_index(bf, RULES, raster=False)
+    prepare(bf, RULES, index, (0.5, 0.5, 0.75))
+    cache = index.cache[STATIC_CACHE]
+    assert isinstance(cache, dict) and len(cache) == 2
