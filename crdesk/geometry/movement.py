@@ -199,6 +199,28 @@ def _cut(pieces: list[_Piece], at: list[float]) -> list[_Piece]:
     return pieces
 
 
+def _walls_at(index: TerrainIndex, spot: Sequence[float]) -> set[str]:
+    """The buildings whose wall a figure's centre stands on (within GRAZE): it steps off
+    either way without crossing it (issue 31: a figure pushed against a wall, by Duck
+    Back or a knockdown, is never stuck for standing where it was put)."""
+    here = Point(float(spot[0]), float(spot[1]))
+    out: set[str] = set()
+    for n in index.outline_tree.query(here.buffer(GRAZE)).tolist():
+        if index.kinds[n] is K.BUILDING and index.outlines[n].exterior.distance(here) <= GRAZE:
+            out.add(index.features[n])
+    return out
+
+
+def _off_the_wall(
+    events: list[tuple[float, float, str | None, str]], walls: set[str]
+) -> list[tuple[float, float, str | None, str]]:
+    """A move that starts with the centre on a wall (:func:`_walls_at`) steps off it: the
+    wall "crossed" where it stands is not a crossing (an opening there is still paid)."""
+    if not walls:
+        return events
+    return [e for e in events if not (e[0] <= GRAZE and e[2] == "wall" and e[3] in walls)]
+
+
 def _one_crossing(
     events: list[tuple[float, float, str | None, str]], on_wall: set[str], length: float
 ) -> tuple[list[tuple[float, float, str | None, str]], set[str]]:
@@ -273,9 +295,11 @@ def _path_cost(
     total = 0.0
     length = 0.0
     on_wall: set[str] = set()
+    start_walls = _walls_at(index, path[0]) if path else set()
     for p, q in itertools.pairwise(path):
         seg = LineString([p, q])
         pieces, events = _segment_events(index, seg, ignore_terrain, radius)
+        events, start_walls = _off_the_wall(events, start_walls), set()
         events, on_wall = _one_crossing(events, on_wall, seg.length)
         events = _with_edge(events, battlefield, p, q, radius)
         for d, cost, forbidden, fid in events:
@@ -317,9 +341,11 @@ def farthest_along(
     left = allowance
     here: Point2 = tuple(path[0])  # type: ignore[assignment]
     on_wall: set[str] = set()
+    start_walls = _walls_at(index, path[0])
     for p, q in itertools.pairwise(path):
         seg = LineString([p, q])
         pieces, events = _segment_events(index, seg, ignore_terrain, radius)
+        events, start_walls = _off_the_wall(events, start_walls), set()
         events, on_wall = _one_crossing(events, on_wall, seg.length)
         reach, left = _walk_segment(battlefield, seg, p, q, radius, pieces, events, left, allowance)
         if reach is not None:

@@ -245,14 +245,31 @@ def _terrain(
     return terrain
 
 
-def _run_costs(terrain: _Terrain, a: Floats, b: Floats) -> Floats:
-    """What each straight run a[k] -> b[k] costs (inf: it crosses a wall or rock)."""
+def _run_costs(
+    terrain: _Terrain, a: Floats, b: Floats, *, spare: tuple[Point2, float] | None = None
+) -> Floats:
+    """What each straight run a[k] -> b[k] costs (inf: it crosses a wall or rock).
+
+    ``spare``: (centre, radius) of a disc whose walls and rock do not count (where a
+    base stands against them); a run crossing them further on is still refused."""
     if not len(a):
         empty: Floats = np.zeros(0)
         return empty
     segs = shapely.linestrings(np.stack([a, b], axis=1))
     cost: Floats = np.asarray(np.hypot(*(b - a).T), dtype=float)
-    hit, _parts = terrain.solid.query(segs, predicate="intersects")
+    hit, parts = terrain.solid.query(segs, predicate="intersects")
+    if spare is not None and len(hit):
+        # rock under the base, or the wall the centre stands on (not one it only faces:
+        # going through that is still a wall crossed)
+        under = Point(spare[0]).buffer(spare[1], quad_segs=8)
+        on = Point(spare[0]).buffer(2 * GRAZE, quad_segs=8)
+        kept = np.ones(len(hit), dtype=bool)
+        for n, (run, part) in enumerate(zip(hit.tolist(), parts.tolist(), strict=True)):
+            piece = terrain.solid_parts[part]
+            disc = under if isinstance(piece, Polygon) else on
+            if piece.intersects(disc):
+                kept[n] = segs[run].intersects(piece.difference(disc))
+        hit = hit[kept]
     cost[hit] = math.inf
     live = np.flatnonzero(np.isfinite(cost))
     if not len(live):
@@ -334,7 +351,10 @@ def route(
 
     graph.add_nodes_from([start_id, goal_id])
     try:
-        _join(graph, terrain, nodes, rings, [start_id, goal_id])
+        # a base standing against a wall or over a rock's edge steps off it: what lies
+        # under the base does not stop the runs out of where it stands
+        _join(graph, terrain, nodes, rings, [start_id], spare=(start, radius + GRAZE))
+        _join(graph, terrain, nodes, rings, [goal_id])
         round_bases: list[int] = []
         for _ in range(MAX_DETOURS + 1):
             try:
@@ -403,6 +423,7 @@ def _join(
     *,
     discs: Sequence[tuple[float, float, float]] = (),
     radius: float = 0.0,
+    spare: tuple[Point2, float] | None = None,
 ) -> None:
     """Join each of the ``new`` nodes to every node it has a clear, tangent run to."""
     count = len(nodes)
@@ -414,7 +435,7 @@ def _join(
         if not len(others):
             continue
         here = np.repeat(nodes[k : k + 1], len(others), axis=0)
-        weights = _run_costs(terrain, here, nodes[others])
+        weights = _run_costs(terrain, here, nodes[others], spare=spare)
         if discs:
             blocked = shapely.union_all(
                 [Point(x, y).buffer(r + radius - GRAZE, quad_segs=8) for x, y, r in discs]
