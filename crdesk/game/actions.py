@@ -253,12 +253,34 @@ class Move(Action):
             words = words[:-2]
         if len(words) < 2:
             raise IllegalActionError("'move' needs at least one point after the figure id")
+        if words[0].lower() == "group":  # move group LEADER to X,Y
+            if len(words) != 4 or words[2].lower() != "to" or facing is not None:
+                raise IllegalActionError("a group's move is written 'move group LEADER to X,Y'")
+            return MoveGroup(_fid(words[1]), _point(words[3], "the spot"))
         if words[1].lower() == "to":  # a spot to get to by the way the rules find
             if len(words) != 3:
                 raise IllegalActionError("'move ID to X,Y [face DEGREES]' names one spot")
             return MoveTo(_fid(words[0]), _point(words[2], "the spot"), facing)
         path = tuple(_point(w, "a path point") for w in words[1:])
         return cls(_fid(words[0]), path, facing)
+
+
+@dataclass(frozen=True, slots=True)
+class MoveGroup(Action):
+    """Move the group led by ``leader`` so he stands at ``goal``, each member to its place
+    in the formation by its own route (6.2, 7.4): written ``move group ID to X,Y``.  The
+    game plays it as the members' moves, each its own step
+    (:mod:`crdesk.game.group_moves`)."""
+
+    leader: str
+    goal: Point2
+    word: ClassVar[str] = "move"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "goal", (float(self.goal[0]), float(self.goal[1])))
+
+    def __str__(self) -> str:
+        return f"move group {self.leader} to {fmt_point(self.goal)}"
 
 
 @dataclass(frozen=True, slots=True)

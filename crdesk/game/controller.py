@@ -43,10 +43,11 @@ from crdesk import limits
 from crdesk.cohesion import Cohesion
 from crdesk.dice import DiceLog
 from crdesk.errors import IllegalActionError
-from crdesk.game import moving, snapshot, summary
+from crdesk.game import group_moves, moving, snapshot, summary
 from crdesk.game.actions import (
     Action,
     DiceFaces,
+    MoveGroup,
     MoveTo,
     Pass,
     Point2,
@@ -338,7 +339,21 @@ class Game(Engine):
             raise IllegalActionError(plan.why or self.not_now())
         return plan.move
 
+    def plan_group_move(self, leader: str, goal: Point2) -> group_moves.GroupMovePlan:
+        """What moving the group led by ``leader`` to ``goal`` would do, member by member
+        (:func:`crdesk.game.group_moves.plan_group_move`); raises when it cannot move."""
+        return group_moves.plan_group_move(self, leader, goal)
+
     def _legal(self, act: Action) -> str | None:
+        if isinstance(act, MoveGroup):
+            try:
+                group = self.plan_group_move(act.leader, act.goal)
+            except IllegalActionError as exc:
+                return str(exc)
+            if not group.moves():
+                name = self.battlefield.figure
+                return "no member can move: " + "; ".join(group.lines(lambda f: name(f).name))
+            return None
         if isinstance(act, MoveTo):
             plan = self._plan(act)
             return plan.why if plan.move is None else self._legal(plan.move)
@@ -375,6 +390,13 @@ class Game(Engine):
         ``faces`` gives a manual-dice game all the dice of the step at once.
         """
         act = Action.parse(action) if isinstance(action, str) else action
+        if isinstance(act, MoveGroup):  # the members' moves, each its own step
+            reason = self.legal(act)
+            if reason is not None:
+                raise IllegalActionError(reason)
+            start = len(self.events)
+            group_moves.play_group_move(self, self.plan_group_move(act.leader, act.goal))
+            return list(self.events)[start:]
         act = self.concrete(act)
         reason = self.legal(act)
         if reason is not None:
@@ -535,7 +557,11 @@ class Game(Engine):
         return self.preview_all([action])[0]
 
     def preview_all(
-        self, actions: Sequence[Action | str], *, skip_refused: bool = False
+        self,
+        actions: Sequence[Action | str],
+        *,
+        skip_refused: bool = False,
+        first_legal_from: int | None = None,
     ) -> list[Preview]:
         """Previews of ``actions`` played one after another (a group's moves, say).
 
@@ -543,7 +569,9 @@ class Game(Engine):
         ``skip_refused``: a refused one is listed and the next is tried, as a
         group moves on without the member that cannot), needs dice, or leads to
         another frame (an In Sight interrupt): what follows it would not be
-        played by the same decision.  Read-only, like
+        played by the same decision.  ``first_legal_from``: also stop after the first
+        legal action at or after that index (alternatives tried in turn, the first that
+        goes is the one taken).  Read-only, like
         :meth:`preview`: the battlefield's other listeners (the table on the
         screen) hear nothing of the moves tried and taken back.
         """
@@ -581,6 +609,8 @@ class Game(Engine):
                     one = self._preview_step(act)
                     out.append(one)
                     if one.needs_dice is not None or one.next_frame != kind:
+                        break
+                    if first_legal_from is not None and len(out) > first_legal_from:
                         break
         finally:
             self.step_dice = None

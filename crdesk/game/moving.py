@@ -141,7 +141,8 @@ def plan_route(t: Table, frame: Frame, fig: Figure, act: MoveTo) -> RoutePlan:
     )
     spot = f"({act.goal[0]:.1f}, {act.goal[1]:.1f})"
     if way is None:
-        return RoutePlan(None, f"{fig.name} has no way to {spot}: {refused}")
+        why = refused[len(fig.name) + 1 :] if refused.startswith(fig.name + " ") else refused
+        return RoutePlan(None, f"{fig.name} has no way to {spot}: {why}")
     spend = way.cost.length if free else way.cost.cost
     if spend > allowance + 1e-6:
         reach = movement.farthest_along(

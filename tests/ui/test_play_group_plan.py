@@ -3,11 +3,13 @@
 The demo scenario with seed 1, Sgt. Mace's squad activated: p1 Sgt. Mace (17, 32), p2
 Cpl. Diaz (14.5, 31.5), p3 Pvt. Okafor (19.5, 31.5), p4 Pvt. Lind (12, 33), p5 Pvt.
 Kowalski (22, 33).  With Diaz prone (he stays), a drag 2.5" west puts Mace's formation
-spot on Diaz's base: Mace goes part way, and the preview must say so before the drop.
+spot on Diaz's base: Mace goes to the nearest legal place near it, and the preview must
+say so before the drop.
 """
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pytest
@@ -78,16 +80,17 @@ def test_a_member_whose_spot_is_taken_is_shown_part_way_and_dropped_there(
     assert entries["p2"].stays and "stand up first" in (entries["p2"].refused or "")
     mace = entries["p1"]
     assert mace.part_way and "Cpl. Diaz's base" in (mace.refused or "")
-    assert 0.0 < mace.fraction < 1.0
     expected = shown(window, group)
     assert expected["p2"] == pytest.approx(before["p2"])  # a member that stays is not moved
     dx, dy = group._shift
-    assert expected["p1"] == pytest.approx(
-        (before["p1"][0] + dx * mace.fraction, before["p1"][1] + dy * mace.fraction), abs=0.011
-    )
+    assert mace.end is not None and expected["p1"] == pytest.approx(mace.end, abs=0.011)
+    # the nearest legal place to his own, within 4" of the others (6.2)
+    assert math.dist(mace.end, (before["p1"][0] + dx, before["p1"][1] + dy)) <= 3.6
     assert expected["p5"] == pytest.approx((before["p5"][0] + dx, before["p5"][1] + dy), abs=0.011)
-    assert group.rest_lines["p1"].isVisible()  # the rest of Mace's way, not walked
-    assert "Sgt. Mace goes part way" in (group.label.text() if group.label else "")
+    assert group.rest_lines["p1"].isVisible()  # the way on to his place, not walked
+    text = group.label.text() if group.label else ""
+    assert "Sgt. Mace moves to" in text and "near its place" in text
+    assert text.count("Sgt. Mace") == 1  # one line per member, never two
     assert game.state_hash() == hash_before  # the plan played nothing
     window.view.viewport().repaint()
     image = window.grab()

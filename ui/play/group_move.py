@@ -1,15 +1,13 @@
 """Shift-drag of a Leader: the whole group moves, keeping its formation where it can.
 
-Every member is dragged by the same offset.  The drop is planned once, by
-:func:`plan_group_move`, and that one plan is both what the table shows while
-dragging and what the release sends, so the two cannot disagree: the members
-go in turn -- the member furthest ahead first, so nobody stands in the way of
-the one behind; a member whose own formation spot is refused goes as far along
-its own line as is legal (9/10, 8/10, ... of the way), or stays with the
-reason; and the group stops after the member whose move an In Sight (or a
-test's dice) interrupts, 7.6.  Each member's outcome is judged by the
-controller's read-only :meth:`crdesk.game.Game.preview_all`, on top of the
-moves planned for the members before it (a spot freed or taken by them counts).
+The Leader goes where he is dropped and every member to its place in the formation.
+The drop is planned once, by the core (:meth:`crdesk.game.Game.plan_group_move`, the
+same plan ``move group LEADER to X,Y`` plays), and that one plan is both what the table
+shows while dragging and what the release sends, so the two cannot disagree: the members
+go in turn, each by its own route; one whose place is refused goes to the nearest legal
+place within 4" of another member (or as far as it gets), or stays with the reason; and
+the group stops after the member whose move an In Sight (or a test's dice) interrupts,
+7.6.  The label lists one line per member, in the plan's own words.
 
 While dragging, each member's picture stands where the drop would put it: a
 green line to a spot it gets to, green then dashed red past the point a member
@@ -20,15 +18,12 @@ would stop, red (the picture left in place) for one that cannot go, and grey
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass, field
-
 from PySide6.QtCore import QLineF, QPointF, Qt, QTimer
 from PySide6.QtGui import QColor, QPen
 from PySide6.QtWidgets import QGraphicsLineItem
 
-from crdesk.game import Game
-from crdesk.game.actions import Move
+from crdesk.errors import IllegalActionError
+from crdesk.game.group_moves import GroupMovePlan, MemberMove
 from crdesk.game.preview import Preview
 from ui.play.move_tool import BAD_COLOUR, OK_COLOUR, STOP_COLOUR, CostLabel, MoveTool, StopMarker
 from ui.play.text import figure_names
@@ -39,131 +34,18 @@ GROUP_REST_MS = 60
 step of the drag): a preview of every member costs a few frames' time on a dense table,
 so it is not asked at every mouse move; the pictures keep their last outcome meanwhile."""
 IDLE_COLOUR = QColor(120, 120, 120)
-FALLBACK_STEPS = 10
-"""A refused member tries 9/10, 8/10, ... of its way before it stays."""
-MIN_STEP = 0.05
-"""A part-way spot closer than this to where the member stands is no move at all."""
+LABEL_LINES = 7
+"""Lines of the drag's label at most: the head and one per member."""
 
 Point = tuple[float, float]
 
 
-@dataclass(frozen=True, slots=True)
-class MemberPlan:
-    """What the drop does with one member: the move it sends, or why the member stays."""
-
-    figure: str
-    move: Move | None
-    """The move sent (None: the member stays where it is)."""
-    preview: Preview
-    """The controller's preview of ``move`` (of the refused formation move if it stays)."""
-    refused: str | None = None
-    """Why the formation spot itself is refused (None: the member goes all the way)."""
-    fraction: float = 1.0
-    """How much of its way the member goes (1.0 all of it, 0.0 it stays)."""
-
-    @property
-    def part_way(self) -> bool:
-        return self.move is not None and self.refused is not None
-
-    @property
-    def stays(self) -> bool:
-        return self.move is None
+MemberPlan = MemberMove
+GroupPlan = GroupMovePlan
 
 
-@dataclass(slots=True)
-class GroupPlan:
-    """The whole drop: the members' outcomes in the order they are sent."""
-
-    members: list[MemberPlan] = field(default_factory=list)
-    waiting: list[str] = field(default_factory=list)
-    """Members not sent at all: the group stops at an interrupt before their turn."""
-    stopper: MemberPlan | None = None
-    """The member whose move is interrupted (an In Sight, dice for a test), if any."""
-
-    def by_figure(self) -> dict[str, MemberPlan]:
-        return {m.figure: m for m in self.members}
-
-    def moves(self) -> list[Move]:
-        return [m.move for m in self.members if m.move is not None]
-
-
-def _own(reason: str | None, name: str) -> str:
-    """The controller's reason without the figure's name it starts with (the note has it)."""
-    text = reason or "refused"
-    return text[len(name) + 1 :] if text.startswith(name + " ") else text
-
-
-def _interrupts(preview: Preview, kind: str | None) -> bool:
-    """Whether the group cannot go on after this move (the same decision no longer awaits)."""
-    return preview.needs_dice is not None or preview.next_frame != kind
-
-
-def plan_group_move(
-    game: Game, order: list[str], targets: dict[str, Point], origins: dict[str, Point]
-) -> GroupPlan:
-    """Judge each member's move in ``order`` on top of the ones planned before it.
-
-    The first :meth:`~crdesk.game.Game.preview_all` tries every formation spot
-    (a refused one is skipped, so the moves after it are judged as if it stayed);
-    at the first refused member its part-way spots are tried on top of the moves
-    before it, and the rest are judged again from there.  Nothing is played.
-    """
-    kind = game.frames[-1].kind if game.frames else None
-    plan = GroupPlan()
-    sent: list[Move] = []
-    tail: list[Preview] = []  # the previews of the members still to plan, on top of sent
-    judged = False
-    i = 0
-    while i < len(order):
-        if not judged:
-            rest = [Move(f, (targets[f],)) for f in order[i:]]
-            tail = game.preview_all([*sent, *rest], skip_refused=True)[len(sent) :]
-            judged = True
-        if not tail:
-            break  # (the controller stopped the list: nothing after an interrupt)
-        p = tail.pop(0)
-        fid = order[i]
-        i += 1
-        if p.legal:
-            entry = MemberPlan(fid, Move(fid, (targets[fid],)), p)
-        else:
-            entry = _fallback(game, sent, fid, origins[fid], targets[fid], p)
-            # staying changes nothing: the rest were judged as if it stayed; going
-            # part way does, so the rest are judged again on top of it
-            judged = entry.move is None
-        plan.members.append(entry)
-        if entry.move is None:
-            continue
-        sent.append(entry.move)
-        if _interrupts(entry.preview, kind):
-            plan.stopper = entry
-            plan.waiting = order[i:]
-            break
-    return plan
-
-
-def _fallback(
-    game: Game, sent: list[Move], fid: str, origin: Point, target: Point, refused: Preview
-) -> MemberPlan:
-    """The furthest legal spot on ``fid``'s own line short of its formation spot."""
-    x, y = origin
-    dx, dy = target[0] - x, target[1] - y
-    tries: list[tuple[float, Move]] = []
-    for k in range(FALLBACK_STEPS - 1, 0, -1):
-        t = k / FALLBACK_STEPS
-        spot = (round(x + dx * t, 2), round(y + dy * t, 2))
-        if math.dist(spot, origin) < MIN_STEP:
-            break
-        tries.append((t, Move(fid, (spot,))))
-    reason = refused.reason or "refused"
-    if tries:
-        # a refused try changes nothing, so the first legal one is judged where it
-        # would be played (what the controller lists after it is not used)
-        chain = game.preview_all([*sent, *(m for _t, m in tries)], skip_refused=True)
-        for (t, move), p in zip(tries, chain[len(sent) :], strict=False):
-            if p.legal:
-                return MemberPlan(fid, move, p, reason, t)
-    return MemberPlan(fid, None, refused, reason, 0.0)
+def _empty(leader: str, goal: Point) -> GroupMovePlan:
+    return GroupMovePlan(leader, goal)
 
 
 class GroupDrag:
@@ -238,10 +120,19 @@ class GroupDrag:
         return self.plan
 
     def _preview(self, dx: float, dy: float) -> None:
-        order = self.order(dx, dy)
-        targets = {f: self.target(f, dx, dy) for f in order}
-        self.plan = plan_group_move(self.tool.session.game, order, targets, self.origins)
-        self.previews = {m.figure: m.preview for m in self.plan.members if m.move is not None}
+        lx, ly = self.origins[self.leader]
+        goal = (round(lx + dx, 2), round(ly + dy, 2))
+        game = self.tool.session.game
+        try:  # the core's plan: the same one `move group` plays (issue 31, Deliver 4)
+            self.plan = game.plan_group_move(self.leader, goal)
+        except IllegalActionError as exc:
+            self.plan = _empty(self.leader, goal)
+            self.tool.show_message(f"The group cannot move: {exc}")
+        self.previews = {
+            m.figure: m.preview
+            for m in self.plan.members
+            if m.move is not None and m.preview is not None
+        }
         self._previewed = ((dx, dy), self._position())
 
     def end_of(self, fid: str, dx: float, dy: float) -> Point:
@@ -253,13 +144,11 @@ class GroupDrag:
             if self.plan is not None and fid in self.plan.waiting:
                 return (x, y)  # the group stops before it
             return (x + dx, y + dy)
-        if self.fresh() and entry.preview.end is not None and entry.move is not None:
-            return entry.preview.end
         if entry.move is None:
             return (x, y)
-        if self.plan is not None and entry is self.plan.stopper and entry.preview.end:
-            return entry.preview.end
-        return (x + dx * entry.fraction, y + dy * entry.fraction)
+        if self.fresh() or entry.why is not None or entry is self.plan.stopper:
+            return entry.end or (x, y)
+        return (x + dx, y + dy)  # to its place: the picture follows the pointer
 
     def _line(self, store: dict[str, QGraphicsLineItem], fid: str) -> QGraphicsLineItem:
         line = store.get(fid)
@@ -294,14 +183,12 @@ class GroupDrag:
                 colour, style, drawn_to = IDLE_COLOUR, Qt.PenStyle.DotLine, formation
             elif entry.stays:
                 colour, style, drawn_to = BAD_COLOUR, Qt.PenStyle.DashLine, formation
-                notes.append(f"{names(fid)} stays: {_own(entry.refused, names(fid))}")
             elif entry is stop:
                 colour, style, drawn_to = STOP_COLOUR, Qt.PenStyle.SolidLine, end
             else:
                 colour, style, drawn_to = OK_COLOUR, Qt.PenStyle.SolidLine, end
             if entry is not None and entry.part_way:
                 rest = (BAD_COLOUR, formation)
-                notes.append(f"{names(fid)} goes part way: {_own(entry.refused, names(fid))}")
             line = self._line(self.lines, fid)
             pen = QPen(colour, 0)
             pen.setCosmetic(True)
@@ -321,11 +208,11 @@ class GroupDrag:
                 beyond.show()
             elif beyond is not None:
                 beyond.hide()
-        if stop is not None and stop.preview.end is not None:
+        if stop is not None and stop.end is not None:
             if self.marker is None:
                 self.marker = StopMarker()
                 tool.scene.addItem(self.marker)
-            self.marker.setPos(QPointF(*stop.preview.end))
+            self.marker.setPos(QPointF(*stop.end))
             self.marker.show()
         elif self.marker is not None:
             self.marker.hide()
@@ -337,10 +224,9 @@ class GroupDrag:
         going = sum(1 for m in entries.values() if m.move is not None)
         whole = going == count and stop is None and not any(m.part_way for m in entries.values())
         lines = [f"Group of {count}: " + ("all get there" if whole else f"{going} of {count} move")]
-        if stop is not None:
-            lines.append(f"{names(stop.figure)} stops: {stop.preview.stopped}")
-        lines.extend(notes[:3])
-        self.label.setText("\n".join(lines))
+        if plan is not None:  # one line per member, never two (the plan's own words)
+            lines.extend(plan.lines(names)[: LABEL_LINES - 1])
+        self.label.setText("\n".join(lines + notes))
         refused = any(m.refused for m in entries.values())
         self.label.setBrush(STOP_COLOUR if stop else BAD_COLOUR if refused else OK_COLOUR)
         self._place_label(dx, dy)
