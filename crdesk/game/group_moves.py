@@ -103,8 +103,8 @@ class GroupMovePlan:
             where = f"({end[0]:.1f}, {end[1]:.1f})"
             if m is self.stopper and m.preview is not None and m.preview.stopped:
                 out.append(f"{who} moves to {where} and stops: {m.preview.stopped}")
-            elif m.why is not None:
-                out.append(f"{who} moves to {where}, near its place: {m.why}")
+            elif m.why is not None:  # the reason's first clause: the line stays short
+                out.append(f"{who} moves to {where}, near its place ({m.why.split(': ')[0]})")
             else:
                 out.append(f"{who} moves to its place {where}")
         for fid in self.waiting:

@@ -18,9 +18,11 @@ would stop, red (the picture left in place) for one that cannot go, and grey
 
 from __future__ import annotations
 
+import math
+
 from PySide6.QtCore import QLineF, QPointF, Qt, QTimer
-from PySide6.QtGui import QColor, QPen
-from PySide6.QtWidgets import QGraphicsLineItem
+from PySide6.QtGui import QColor, QPainterPath, QPen
+from PySide6.QtWidgets import QGraphicsLineItem, QGraphicsPathItem
 
 from crdesk.errors import IllegalActionError
 from crdesk.game.group_moves import GroupMovePlan, MemberMove
@@ -48,6 +50,23 @@ def _empty(leader: str, goal: Point) -> GroupMovePlan:
     return GroupMovePlan(leader, goal)
 
 
+def _walked(start: Point, path: tuple[Point, ...] | list[Point], end: Point) -> list[Point]:
+    """The corners of a member's way from ``start`` to where it ends (``end``, on its
+    path: cut there, as a move an In Sight stops is), straight when it has no path."""
+    points = [start, *path]
+    if len(points) < 2:
+        return [start, end]
+    best, best_d = len(points) - 2, math.inf
+    for k in range(len(points) - 1):
+        (ax, ay), (bx, by) = points[k], points[k + 1]
+        length = math.hypot(bx - ax, by - ay) or 1e-9
+        u = max(0.0, min(1.0, ((end[0] - ax) * (bx - ax) + (end[1] - ay) * (by - ay)) / length**2))
+        d = math.hypot(ax + u * (bx - ax) - end[0], ay + u * (by - ay) - end[1])
+        if d < best_d - 1e-9:
+            best, best_d = k, d
+    return [*points[: best + 1], end]
+
+
 class GroupDrag:
     """One Shift-drag of the Leader ``leader``: the members' pictures, lines and sends."""
 
@@ -57,7 +76,8 @@ class GroupDrag:
         bf = tool.session.game.battlefield
         self.members = [f for f in tool.movable() if bf.figure(f).status.can_act]
         self.origins: dict[str, Point] = {f: (bf.figure(f).x, bf.figure(f).y) for f in self.members}
-        self.lines: dict[str, QGraphicsLineItem] = {}
+        self.lines: dict[str, QGraphicsPathItem] = {}
+        """Each member's way as the plan has it (its route, to where it ends)."""
         self.rest_lines: dict[str, QGraphicsLineItem] = {}
         """For a member going part way: the dashed red rest of its way, not walked."""
         self.marker: StopMarker | None = None
@@ -150,6 +170,16 @@ class GroupDrag:
             return entry.end or (x, y)
         return (x + dx, y + dy)  # to its place: the picture follows the pointer
 
+    def _way(self, fid: str) -> QGraphicsPathItem:
+        way = self.lines.get(fid)
+        if way is None:
+            way = QGraphicsPathItem()
+            way.setZValue(Layer.TOOLS)
+            way.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+            self.tool.scene.addItem(way)
+            self.lines[fid] = way
+        return way
+
     def _line(self, store: dict[str, QGraphicsLineItem], fid: str) -> QGraphicsLineItem:
         line = store.get(fid)
         if line is None:
@@ -189,13 +219,17 @@ class GroupDrag:
                 colour, style, drawn_to = OK_COLOUR, Qt.PenStyle.SolidLine, end
             if entry is not None and entry.part_way:
                 rest = (BAD_COLOUR, formation)
-            line = self._line(self.lines, fid)
+            line = self._way(fid)
             pen = QPen(colour, 0)
             pen.setCosmetic(True)
             pen.setWidthF(2.0)
             pen.setStyle(style)
             line.setPen(pen)
-            line.setLine(QLineF(x, y, drawn_to[0], drawn_to[1]))
+            corners = _walked((x, y), entry.move.path if entry and entry.move else (), drawn_to)
+            way = QPainterPath(QPointF(*corners[0]))
+            for corner in corners[1:]:
+                way.lineTo(QPointF(*corner))
+            line.setPath(way)
             beyond = self.rest_lines.get(fid)
             if rest is not None:
                 beyond = self._line(self.rest_lines, fid)
@@ -227,8 +261,8 @@ class GroupDrag:
         if plan is not None:  # one line per member, never two (the plan's own words)
             lines.extend(plan.lines(names)[: LABEL_LINES - 1])
         self.label.setText("\n".join(lines + notes))
-        refused = any(m.refused for m in entries.values())
-        self.label.setBrush(STOP_COLOUR if stop else BAD_COLOUR if refused else OK_COLOUR)
+        stays = any(m.stays for m in entries.values())
+        self.label.setBrush(STOP_COLOUR if stop else BAD_COLOUR if stays else OK_COLOUR)
         self._place_label(dx, dy)
 
     def _place_label(self, dx: float, dy: float) -> None:
