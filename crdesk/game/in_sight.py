@@ -273,12 +273,35 @@ def decide_in_sight(t: Table, frame: Frame) -> Decision:
         0,
         fig.side,
         "in_sight_action",
-        f"{fig.name} won the In Sight test: fire, charge, duck back or carry on (7.6.4).",
+        f"{fig.name} won the In Sight test: fire, charge, duck back or carry on (7.6.4)."
+        + _why_not(t, fig, options),
         "7.6.4",
         tuple(options),
         accepts=("fire",),
         figure=fig.id,
     )
+
+
+def _why_not(t: Table, fig: Figure, options: list[Action]) -> str:
+    """Why an In Sight winner's choice lacks fire or a charge (7.6.4), so a decision of
+    fewer buttons says why: " It cannot fire: ...; no enemy within 6" to charge." """
+    fires = any(isinstance(o, Fire) for o in options)
+    charges = any(isinstance(o, Charge) for o in options)
+    if fires and charges:
+        return ""
+    sight = t.sight()
+    seen = [e for e in t.alive(t.enemy_of(fig.side)) if sight.sees(fig.id, e.id)]
+    parts: list[str] = []
+    if not fires:
+        if not adapter.can_fire(fig):
+            parts.append("it cannot fire: no loaded weapon (7.9.2)")
+        elif not seen:
+            parts.append("it cannot fire: no enemy in its front arc and line of sight (7.9.7)")
+        else:
+            parts.append("it cannot fire: no enemy it sees is in its weapon's range")
+    if not charges:
+        parts.append(f'no enemy it sees within {CHARGE_REACH:g}" to charge')
+    return " " + "; ".join(parts).capitalize() + "."
 
 
 def check_in_sight(t: Table, frame: Frame, act: Action) -> None:

@@ -215,6 +215,22 @@ class MoveTool(QObject):
         # a member that left the table or went down is still of the group, but not dragged
         return [str(fid) for fid in group if bf.figure(str(fid)).status.can_act]
 
+    def shooter(self) -> str | None:
+        """The figure a person's decision lets fire without moving (an In Sight winner,
+        7.6.4): it is chosen at once, so a click on an enemy fires and hovering one shows
+        the odds, as during an activation (issue 31)."""
+        session = self.session
+        decision = session.awaiting()
+        if (
+            decision is None
+            or "fire" not in decision.accepts
+            or "move" in decision.accepts
+            or decision.figure is None
+            or not session.person_to_decide()
+        ):
+            return None
+        return decision.figure
+
     def refresh_rings(self) -> None:
         """Ring the figures that can be dragged now (and keep the selection if it still may act)."""
         self._clear_rings()
@@ -238,7 +254,13 @@ class MoveTool(QObject):
             ring.setToolTip("Drag to move")
             self.scene.addItem(ring)
             self._rings[fid] = ring
-        if self.selected is not None and self.selected not in self._rings:
+        shooter = self.shooter()
+        if shooter is not None:
+            if self.selected != shooter:
+                self.select(shooter)
+            else:
+                self._place_selected_ring()
+        elif self.selected is not None and self.selected not in self._rings:
             self.select(None)
         elif self.selected is not None:
             self._place_selected_ring()
@@ -540,7 +562,8 @@ class MoveTool(QObject):
             return True
         fid = self._pick(pos)
         if fid is None:
-            self.select(None)
+            if self.shooter() is None:  # an In Sight winner stays chosen
+                self.select(None)
             return False
         if self.selected is not None and self._is_enemy(fid):
             self._fire_press = fid  # fires on the release over the same enemy
