@@ -189,6 +189,18 @@ def prefix_length(path: Sequence[Point2], point: Point2) -> float:
     return best
 
 
+def _obstacle(t: Table, cost: movement.PathCost) -> str:
+    """What stopped a path, named as a player names it: "the wall of the Garage",
+    "impassable ground (the Rock)", "the table's edge"."""
+    if cost.forbidden == "edge":
+        return "the table's edge"
+    feature = next((f for f in t.battlefield.terrain if f.id == cost.feature_id), None)
+    name = (feature.name or "").strip() if feature is not None else ""
+    if cost.forbidden == "impassable":
+        return f"impassable ground (the {name})" if name else "impassable ground"
+    return f"the wall of the {name}" if name else "a building's wall"
+
+
 def check_move(t: Table, frame: Frame, fig: Figure, act: Move, *, free: bool) -> None:
     d = frame.data
     if fig.prone:
@@ -221,11 +233,8 @@ def check_move(t: Table, frame: Frame, fig: Figure, act: Move, *, free: bool) ->
         radius=r,
     )
     if not cost.allowed:
-        what = "impassable ground" if cost.forbidden == "impassable" else "a wall"
         raise IllegalActionError(
-            f"{fig.name}'s path runs into {what}"
-            + (f" ({cost.feature_id})" if cost.feature_id else "")
-            + f' after {cost.length:.1f}" (7.4)'
+            f"{fig.name}'s path runs into {_obstacle(t, cost)} after {cost.length:.1f}\" (7.4)"
         )
     spend = cost.length if free else cost.cost
     if spend > left + 1e-6:

@@ -65,7 +65,7 @@ class Preview:
         if self.sightings:
             return "In Sight — " + ", ".join(s.text() for s in self.sightings)
         if self.needs_dice is not None:
-            return "stops for a test"
+            return "a test is taken (its dice are rolled when the move is played)"
         return None
 
 
