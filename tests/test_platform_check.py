@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from ui.platform_check import (
+    NO_DISPLAY,
     XCB_LIBRARIES,
     can_load,
     check_platform,
@@ -37,7 +38,18 @@ def test_a_fresh_debian_is_told_the_one_apt_line() -> None:
 
 
 def test_nothing_is_said_when_every_library_loads() -> None:
-    assert check_platform(environ={}, load=lambda name: True, apt=True, platform="linux") is None
+    display = {"DISPLAY": ":0"}
+    assert check_platform(environ=display, load=lambda n: True, apt=True, platform="linux") is None
+
+
+def test_no_display_is_said_before_any_library() -> None:
+    """Qt with no X server aborts blaming xcb-cursor0 (issue 31): crdesk says why instead."""
+    for environ in ({}, {"DISPLAY": ""}, {"QT_QPA_PLATFORM": "xcb"}):
+        message = check_platform(environ=environ, load=lambda n: True, apt=True, platform="linux")
+        assert message == NO_DISPLAY
+    assert "no display" in NO_DISPLAY and "QT_QPA_PLATFORM=offscreen" in NO_DISPLAY
+    wayland = {"WAYLAND_DISPLAY": "wayland-0"}
+    assert check_platform(environ=wayland, load=lambda n: True, apt=True, platform="linux") is None
 
 
 @pytest.mark.parametrize(
@@ -60,7 +72,8 @@ def test_only_an_xcb_start_is_checked(
 ) -> None:
     assert uses_xcb(environ, platform) is expected
     never = loader_without(set(XCB_LIBRARIES))
-    found = check_platform(environ=environ, load=never, apt=True, platform=platform)
+    shown = {"DISPLAY": ":0", **environ}
+    found = check_platform(environ=shown, load=never, apt=True, platform=platform)
     assert (found is not None) is expected
 
 

@@ -47,6 +47,15 @@ XCB_LIBRARIES: dict[str, str] = {
 
 Loader = Callable[[str], bool]
 
+NO_DISPLAY = (
+    "crdesk cannot open its window: there is no display (DISPLAY is not set).\n"
+    "Start it from a desktop session (or over ssh -X). Without a screen the command line "
+    "works in full (crdesk --help: render, game, simulate, ...), and the app itself runs "
+    "headless with QT_QPA_PLATFORM=offscreen."
+)
+"""Said instead of starting Qt's X11 plugin with no X server: Qt would abort with a core
+dump and a message about xcb-cursor0 although the library is there."""
+
 
 def can_load(soname: str) -> bool:
     """Whether the dynamic loader finds ``soname`` (the same search Qt's loader makes)."""
@@ -110,6 +119,8 @@ def check_platform(
     env = os.environ if environ is None else environ
     if not uses_xcb(env, platform):
         return None
+    if not env.get("DISPLAY", "").strip():  # Qt would abort blaming a library (issue 31)
+        return NO_DISPLAY
     missing = missing_libraries(load)
     if not missing:
         return None
