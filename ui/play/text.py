@@ -25,6 +25,7 @@ from crdesk.game.actions import (
     FreeWill,
     Indirect,
     Move,
+    NpMove,
     Pass,
     Pickup,
     Prone,
@@ -106,6 +107,8 @@ def option_label(option: Action, name: Names) -> str:
         case Move(figure=figure, path=path):
             x, y = path[-1]
             return f"Move {name(figure)} to {fmt_num(x)},{fmt_num(y)}"
+        case NpMove(figure=figure):  # a person playing the non-player side (hot-seat)
+            return f"Roll NP Force Movement for {name(figure)}'s group (11.4)"
     verbs = FIGURE_VERBS.get(type(option))
     who = option.who
     if verbs is not None and who is not None:
