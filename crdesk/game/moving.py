@@ -23,7 +23,7 @@ from crdesk.game.records import Decision, Frame
 from crdesk.game.table import Procedure, Table
 from crdesk.geometry import movement, routing
 from crdesk.geometry.measure import bearing
-from crdesk.model import Building, Figure, normal_facing
+from crdesk.model import Battlefield, Building, Figure, normal_facing
 from crdesk.rules import activation as act_rules
 
 WALK_STEP = 1.0
@@ -127,9 +127,6 @@ def plan_route(t: Table, frame: Frame, fig: Figure, act: MoveTo) -> RoutePlan:
     if fig.prone or "no movement left" in refused or "already made its free move" in refused:
         return RoutePlan(None, refused)
     allowance = FREE_MOVE if free else t.movement_left(frame, fig.id)
-    bases = [
-        (o.x, o.y, o.radius) for o in t.battlefield.figures() if o.id != fig.id and o.status.can_act
-    ]
     way = routing.route(
         t.battlefield,
         (fig.x, fig.y),
@@ -137,7 +134,7 @@ def plan_route(t: Table, frame: Frame, fig: Figure, act: MoveTo) -> RoutePlan:
         t.rules,
         radius=fig.radius,
         index=t.vis.index,
-        bases=bases,
+        bases=standing_bases(t.battlefield, fig.id),
     )
     spot = f"({act.goal[0]:.1f}, {act.goal[1]:.1f})"
     if way is None:
@@ -171,6 +168,12 @@ def plan_route(t: Table, frame: Frame, fig: Figure, act: MoveTo) -> RoutePlan:
     except IllegalActionError as exc:
         return RoutePlan(None, str(exc), way.points, spend, allowance, routed=True)
     return RoutePlan(move, None, way.points, spend, allowance, routed=True)
+
+
+def standing_bases(battlefield: Battlefield, fid: str) -> list[tuple[float, float, float]]:
+    """(x, y, radius) of every standing figure but ``fid``: the bases a move of ``fid``
+    goes round and may not end on (7.4)."""
+    return [(o.x, o.y, o.radius) for o in battlefield.figures() if o.id != fid and o.status.can_act]
 
 
 def prefix_length(path: Sequence[Point2], point: Point2) -> float:

@@ -16,7 +16,6 @@ No rule lives here: the zone and every check are the core's.
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Callable, Mapping
 
 from PySide6.QtCore import QEvent, QObject, QPointF, QSettings, Qt, Signal
@@ -43,6 +42,7 @@ from crdesk.game.deployment import (
 from crdesk.game.encounter import encounter_name
 from crdesk.model import EncounterType, Force, Scenario
 from ui.event_guard import guarded_filter
+from ui.play.move_tool import figure_under
 from ui.scene.layers import Layer
 from ui.scene.scene import BattlefieldScene
 from ui.scene.shapes import polygon_path
@@ -321,12 +321,7 @@ class DeploymentStep(QObject):
     # -- the mouse ---------------------------------------------------------------------
 
     def _pick(self, pos: QPointF) -> str | None:
-        slack = 3.0 / (self.view.pixels_per_inch() or 1.0)
-        for fid in self.movable:
-            fig = self.working.figure(fid)
-            if math.dist((fig.x, fig.y), (pos.x(), pos.y())) <= fig.radius + slack:
-                return fid
-        return None
+        return figure_under((self.working.figure(f) for f in self.movable), pos, self.view)
 
     @guarded_filter
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:

@@ -32,7 +32,7 @@ previews a charge, G a readied grenade's throw (:mod:`ui.play.aim_tool`).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QLineF, QObject, QPoint, QPointF, QRectF, Qt, QTimer, Signal
@@ -62,9 +62,10 @@ from PySide6.QtWidgets import (
 from crdesk.errors import CrdeskError
 from crdesk.game.actions import Action, Fire, Move, MoveTo
 from crdesk.game.adapter import FireChoice
-from crdesk.game.moving import RoutePlan
+from crdesk.game.moving import RoutePlan, standing_bases
 from crdesk.game.preview import Preview
 from crdesk.geometry import movement, routing
+from crdesk.model import Figure
 from ui.event_guard import guarded_filter
 from ui.play.context_menu import ActionMenu
 from ui.play.fire_dialog import FireDialog, placement
@@ -486,11 +487,8 @@ class MoveTool(QObject):
     # -- the gesture --------------------------------------------------------------
 
     def _pick(self, pos: QPointF) -> str | None:
-        slack = 3.0 / (self.view.pixels_per_inch() or 1.0)
-        for figure in reversed(list(self.session.game.battlefield.figures())):
-            if math.dist((figure.x, figure.y), (pos.x(), pos.y())) <= figure.radius + slack:
-                return figure.id
-        return None
+        figures = reversed(list(self.session.game.battlefield.figures()))
+        return figure_under(figures, pos, self.view)
 
     @guarded_filter
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
@@ -645,11 +643,7 @@ class MoveTool(QObject):
         if self._allowance is None or self._allowance <= 0:
             return
         figure = game.battlefield.figure(fid)
-        bases = [
-            (o.x, o.y, o.radius)
-            for o in game.battlefield.figures()
-            if o.id != fid and o.status.can_act
-        ]
+        bases = standing_bases(game.battlefield, fid)
         try:
             # by any route: round corners, in and out by doors and windows (issue 31)
             reach = routing.reach_area(
@@ -1035,6 +1029,16 @@ def _cost_text(cost: movement.PathCost, left: float | None, ok: bool) -> str:
         return f'{cost.length:.1f}"{room} — {cost.forbidden}  {mark}'
     over = "  over" if left is not None and cost.cost > left + 1e-9 else ""
     return f'{cost.cost:.1f}"{room}{over}  {mark}'
+
+
+def figure_under(figures: Iterable[Figure], pos: QPointF, view: BattlefieldView) -> str | None:
+    """The first of ``figures`` whose base is under the pointer at ``pos`` (table inches),
+    with 3 screen pixels to spare round the base."""
+    slack = 3.0 / (view.pixels_per_inch() or 1.0)
+    for figure in figures:
+        if math.dist((figure.x, figure.y), (pos.x(), pos.y())) <= figure.radius + slack:
+            return figure.id
+    return None
 
 
 def _route_text(plan: RoutePlan, left: float | None) -> str:
