@@ -248,6 +248,11 @@ class Game(Engine):
         (:func:`crdesk.game.summary.flags`)."""
         return summary.flags(self, fid)
 
+    def behind(self, fid: str, within: float = summary.WATCH_INCHES) -> list[dict[str, Any]]:
+        """The enemies and PEFs near the figure that stand behind its 180° front, so it
+        cannot see them (7.9.4; :func:`crdesk.game.summary.behind`)."""
+        return summary.behind(self, fid, within)
+
     @property
     def pending_faces(self) -> tuple[int, ...]:
         """Faces typed so far for a manual-dice step that waits for more."""

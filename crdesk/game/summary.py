@@ -12,7 +12,12 @@ from typing import Any
 
 from crdesk.game import duck_back, encounter
 from crdesk.game.table import Table
+from crdesk.geometry.measure import base_distance, distance_to_point, out_of_arc
 from crdesk.rules import activation as act_rules
+
+WATCH_INCHES = 12.0
+"""How far :func:`behind` looks for what stands behind a figure: a charge or a PEF's
+move (8"), with room to spare; farther off, its back is no news."""
 
 
 def flags(t: Table, fid: str) -> dict[str, Any]:
@@ -36,6 +41,35 @@ def flags(t: Table, fid: str) -> dict[str, Any]:
         "exited": fid in t.state["exited"],
         "floor": int(t.state["floors"].get(fid, 1)),
     }
+
+
+def behind(t: Table, fid: str, within: float = WATCH_INCHES) -> list[dict[str, Any]]:
+    """What the figure cannot see because it stands behind it, nearest first.
+
+    The enemies able to act and, for the player's side of a solo game, the
+    unresolved PEFs (11.3) within ``within`` inches, base to base, wholly outside
+    the figure's 180° front (LOS 7.9.4, :func:`~crdesk.geometry.measure.out_of_arc`):
+    whatever the terrain, it does not see them until it turns.  Each is
+    ``{"id", "name", "distance"}``; nothing for a figure that cannot act.
+    """
+    me = t.fig(fid)
+    if not me.status.can_act:
+        return []
+    enemy = t.enemy_of(me.side)
+    found: list[dict[str, Any]] = []
+    for other in t.alive(enemy):
+        gap = base_distance(me, other)
+        if gap <= within and out_of_arc(me, other.position, other.radius):
+            found.append({"id": other.id, "name": other.name, "distance": gap})
+    if t.settings.solo and enemy == t.np_side():
+        for pef in t.state["pefs"]:
+            spot = (float(pef["x"]), float(pef["y"]))
+            gap = distance_to_point(me, spot)
+            if not pef["resolved"] and gap <= within and out_of_arc(me, spot):
+                name = f"PEF {pef['id'][3:]}"
+                found.append({"id": pef["id"], "name": name, "distance": gap})
+    found.sort(key=lambda e: (e["distance"], e["id"]))
+    return found
 
 
 def summary(t: Table) -> dict[str, Any]:

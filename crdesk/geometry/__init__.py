@@ -33,10 +33,12 @@ from crdesk.geometry.measure import (
     base_distance,
     blast_members,
     charge_direction,
+    compass,
     cover_from_blast,
     distance_to_point,
     in_front,
     in_range,
+    out_of_arc,
 )
 from crdesk.geometry.movement import (
     DuckBack,
@@ -69,6 +71,7 @@ __all__ = [
     "blast_members",
     "build_index",
     "charge_direction",
+    "compass",
     "cover_from_blast",
     "distance_to_point",
     "evaluate",
@@ -80,6 +83,7 @@ __all__ = [
     "line_of_sight_to_point",
     "locate",
     "nearest_cover",
+    "out_of_arc",
     "path_cost",
     "reachable_area",
     "shortest_path",

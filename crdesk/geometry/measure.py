@@ -52,6 +52,40 @@ def in_front(fig: Figure, point: Point2) -> bool:
     return _front(fig, point) > 0.0
 
 
+def out_of_arc(viewer: Figure, point: Point2, radius: float = 0.0) -> bool:
+    """Does a base of ``radius`` at ``point`` stand wholly behind the viewer (7.9.4)?
+
+    LOS is only to a figure's front, a 180° arc: the sight engine's test
+    (:mod:`crdesk.geometry.los`), no part of the base more than :data:`GRAZE`
+    ahead of the line across the viewer's facing.  ``radius`` 0 is a spot on
+    the table (a PEF, 11.3).  Out of arc is never seen, whatever the terrain; in
+    arc may still be hidden by it.
+    """
+    return _front(viewer, point) <= GRAZE - radius
+
+
+COMPASS = (
+    "north",
+    "north-east",
+    "east",
+    "south-east",
+    "south",
+    "south-west",
+    "west",
+    "north-west",
+)
+"""The eight points by facing: north is the far edge (facing 0), east the right (90)."""
+
+
+def compass(facing: float) -> str:
+    """A facing in words, to the nearest of eight points ("north" is towards the far edge).
+
+    A player reads "faces north-east" at a glance where 47° needs a protractor;
+    the table's far edge is north as on a map (digest 1: facing 0 is -y).
+    """
+    return COMPASS[round((facing % 360.0) / 45.0) % 8]
+
+
 class ChargeDirection(StrEnum):
     """Where a charge comes from, for the Charge into Melee test 7.11.2."""
 

@@ -6,6 +6,10 @@ status, prone, out of ammo, fast moving, Star Power dice) or from
 it carries).  The badges ignore the view's zoom (``ItemIgnoresTransformations``)
 and are anchored on the figure's position, so they stay readable at any scale;
 the carry link and the selected figure's front arc are drawn in table inches.
+With :meth:`StatusMarkers.set_arcs` on (Game ▸ Show Front Arcs), every figure able
+to act has its 180° front (LOS 7.9.4) drawn faintly in its side's colour, and a
+figure's tooltip says which way it faces and what stands behind it
+(:meth:`StatusMarkers.facing_note`, from :meth:`~crdesk.game.Game.behind`).
 
 Groups (6.2) come from :meth:`~crdesk.game.Game.summary`: each figure of a group
 wears a thin ring in the group's colour and the Leader a chevron badge in it.  A
@@ -33,6 +37,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from crdesk.game.summary import WATCH_INCHES
+from crdesk.geometry.measure import compass
 from crdesk.model import Figure, Status
 from ui.play.session import PlaySession
 from ui.scene.layers import Layer
@@ -56,6 +62,13 @@ RING_Z = Layer.FIGURES - 1
 PEF_Z = Layer.OVERLAYS + 5
 ARC_INCHES = 4.0
 """Radius of the front arc drawn for the selected figure (a hint, not a range)."""
+ARCS_Z = ARC_Z - 1
+"""Every figure's arc (the Arcs toggle): under the selected figure's."""
+ARCS_ALPHA = (110, 26)
+"""The side colour's alpha for every figure's arc: its edge and its fill (faint: a
+dozen arcs overlap in a firefight)."""
+NAMES_SHOWN = 3
+"""Names a facing note lists before "and n more"."""
 CACHE = QGraphicsItem.CacheMode.DeviceCoordinateCache
 """Rings, Leader marks, badges and PEF tokens are painted once into a pixmap and
 blitted after: forty antialiased rings stroked afresh on every animation frame were
@@ -149,6 +162,10 @@ class StatusMarkers(QObject):
         self._badges: dict[str, list[Badge]] = {}
         self._links: list[QGraphicsLineItem] = []
         self._arc: QGraphicsPathItem | None = None
+        self.arcs_on = False
+        """Whether every figure's front arc is drawn (the Arcs toggle; off at first)."""
+        self._arcs: dict[str, QGraphicsPathItem] = {}
+        self._arc_key: dict[str, tuple[object, ...]] = {}
         self._rings: dict[str, GroupRing] = {}
         self._leaders: dict[str, LeaderMark] = {}
         self._colour_of: dict[str, int] = {}
@@ -165,15 +182,19 @@ class StatusMarkers(QObject):
         self.pefs = PefLayer(scene, session)
         session.changed.connect(self._mark)
         scene.model_synced.connect(self._model_synced)
+        scene.figure_note = self.facing_note
         self.refresh()
 
     def detach(self) -> None:
         self._later.stop()
         self.session.changed.disconnect(self._mark)
         self.scene.model_synced.disconnect(self._model_synced)
+        if self.scene.figure_note == self.facing_note:
+            self.scene.figure_note = None
         self.pefs.detach()
         self._clear()
         self._clear_groups()
+        self._clear_arcs()
         self._set_arc(None)
 
     # -- queries (tests) -----------------------------------------------------------
@@ -203,6 +224,42 @@ class StatusMarkers(QObject):
     def arc_item(self) -> QGraphicsPathItem | None:
         self.flush()
         return self._arc
+
+    def arc_items(self) -> dict[str, QGraphicsPathItem]:
+        """Every figure's front arc by figure id, while the Arcs toggle is on."""
+        self.flush()
+        return dict(self._arcs)
+
+    def facing_note(self, fid: str) -> str:
+        """Which way the figure faces and what it cannot see behind it, for its tooltip:
+        "Cpl. Diaz faces north: cannot see PEF 3 (behind him)".
+
+        Enemies and unresolved PEFs within 12" wholly outside its 180° front
+        (LOS 7.9.4) are named: it sees none of them until it turns, whatever the
+        terrain.  A figure that cannot act is only said to face its way.
+        """
+        game = self.session.game
+        try:
+            figure = game.battlefield.figure(fid)
+        except (KeyError, ValueError):
+            return ""
+        faces = f"{figure.name} faces {compass(figure.facing)}"
+        if not figure.status.can_act:
+            return faces
+        names = [str(e["name"]) for e in game.behind(fid)]
+        if not names:
+            return f'{faces}: no enemy within {WATCH_INCHES:g}" behind him'
+        if len(names) > NAMES_SHOWN:
+            rest = len(names) - NAMES_SHOWN + 1
+            names = [*names[: NAMES_SHOWN - 1], f"{rest} more"]
+        listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+        return f"{faces}: cannot see {listed} (behind him)"
+
+    def set_arcs(self, on: bool) -> None:
+        """Draw every figure's front arc (on) or none but the selected figure's (off)."""
+        if on != self.arcs_on:
+            self.arcs_on = on
+            self._draw_arcs()
 
     # -- drawing ---------------------------------------------------------------------
 
@@ -288,7 +345,51 @@ class StatusMarkers(QObject):
             del self._rows[fid]
         self._draw_links(tuple(links))
         self._draw_groups()
+        self._draw_arcs()
         self._set_arc(self.selected)
+
+    def _draw_arcs(self) -> None:
+        """Every figure's 180° front (7.9.4) when the toggle is on, faint, in its side's
+        colour; an arc is drawn again only when its figure moved or turned."""
+        if not self.arcs_on:
+            self._clear_arcs()
+            return
+        bf = self.session.game.battlefield
+        colours = {force.id: force.colour for force in bf.forces}
+        table = QPainterPath()
+        table.addRect(self.scene.table_rect())  # a front does not reach past the table's edge
+        wanted = {f.id: f for f in bf.figures() if f.status.can_act}
+        for fid in [f for f in self._arcs if f not in wanted]:
+            _remove(self._arcs.pop(fid))
+            self._arc_key.pop(fid, None)
+        for fid, figure in wanted.items():
+            colour = colours.get(figure.side, "#dddddd")
+            key = (figure.x, figure.y, figure.facing, colour)
+            item = self._arcs.get(fid)
+            if item is not None and self._arc_key.get(fid) == key:
+                continue
+            if item is None:
+                item = self._arcs[fid] = QGraphicsPathItem()
+                item.setZValue(ARCS_Z)
+                item.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+                item.setData(0, fid)
+                self.scene.addItem(item)
+            edge, fill = QColor(colour), QColor(colour)
+            edge.setAlpha(ARCS_ALPHA[0])
+            fill.setAlpha(ARCS_ALPHA[1])
+            pen = QPen(edge, 0)
+            pen.setCosmetic(True)
+            pen.setWidthF(1.0)
+            item.setPen(pen)
+            item.setBrush(QBrush(fill))
+            item.setPath(front_arc(figure, ARC_INCHES).intersected(table))
+            self._arc_key[fid] = key
+
+    def _clear_arcs(self) -> None:
+        for item in self._arcs.values():
+            _remove(item)
+        self._arcs = {}
+        self._arc_key = {}
 
     def _draw_links(
         self, links: tuple[tuple[str, str, str, str, float, float, float, float], ...]

@@ -246,6 +246,15 @@ class PlayMode(QObject):
         self.action_stop = self._action(
             "S&top Game", self.stop, None, "Put the game away and go back to the editor"
         )
+        self.action_arcs = self._action(
+            "Show Front &Arcs",
+            self._sync_arcs,
+            "Shift+A",
+            "Draw every figure's 180° front, faint in its side's colour: what it can see "
+            "(LOS 7.9.4)",
+        )
+        self.action_arcs.setCheckable(True)  # off at first: the fronts' arrows say enough
+        self.action_arcs.toggled.connect(self._sync_arcs)
 
     def _build_menu(self) -> QMenu:
         menu = QMenu("&Game", self.window)
@@ -267,6 +276,7 @@ class PlayMode(QObject):
             ]
         )
         menu.addSeparator()
+        menu.addAction(self.action_arcs)
         menu.addActions(self.animation_bar.menu_actions())
         menu.addSeparator()
         menu.addActions([d.toggleViewAction() for d in self._panels()])
@@ -309,6 +319,7 @@ class PlayMode(QObject):
         ):
             action.setEnabled(playing)
         self.action_stop.setEnabled(playing or self.deployment is not None)
+        self.action_arcs.setEnabled(playing)
         self.action_default.setEnabled(playing)
         self.campaign_dock.update_button()
         for dock in self._panels():
@@ -523,6 +534,7 @@ class PlayMode(QObject):
         self.move_tool.selection_changed.connect(self._show_card)
         self.card_dock.set_figure(None)
         self.markers = StatusMarkers(self.scene, self.session)
+        self._sync_arcs()
         self.objective_marks = ObjectiveMarks(self.scene, self.session)
         self.move_tool.markers = self.markers
         self.banner = HandOverBanner(window.view, self.session)
@@ -746,6 +758,11 @@ class PlayMode(QObject):
 
     def _own_docks(self) -> tuple[QDockWidget, ...]:
         return (*self._panels(), self.campaign_dock, self.deploy_dock)
+
+    def _sync_arcs(self, _on: bool = False) -> None:
+        """Every figure's front arc on the table, or only the selected figure's (7.9.4)."""
+        if self.markers is not None:
+            self.markers.set_arcs(self.action_arcs.isChecked())
 
     def _sync_overlays(self, _on: bool = False) -> None:
         if self.scene is not None:

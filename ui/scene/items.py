@@ -36,9 +36,15 @@ from PySide6.QtGui import (
     QRadialGradient,
     QTransform,
 )
-from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QGraphicsSceneHoverEvent,
+    QStyleOptionGraphicsItem,
+    QWidget,
+)
 from shapely.geometry.base import BaseGeometry
 
+from crdesk.geometry.measure import compass
 from crdesk.model import (
     Battlefield,
     Building,
@@ -814,8 +820,12 @@ def terrain_z(kind: TerrainKind, index: int) -> float:
 # figures
 
 
-def figure_tooltip(figure: Figure, force_name: str) -> str:
-    """Name, Star/Grunt, Rep, weapons and status of a figure, for its tooltip."""
+def figure_tooltip(figure: Figure, force_name: str, facing_note: str = "") -> str:
+    """Name, Star/Grunt, Rep, weapons, status and facing of a figure, for its tooltip.
+
+    The facing is said in words ("Faces north-east (47°)": north is the far edge),
+    or by ``facing_note`` when the play mode knows more (what stands behind it).
+    """
     role = "Star" if figure.is_star else "Grunt"
     weapon = "unarmed" if figure.weapon.value == "none" else figure.weapon.value
     lines = [
@@ -827,7 +837,17 @@ def figure_tooltip(figure: Figure, force_name: str) -> str:
         lines.insert(2, f"Melee: {figure.melee.value.replace('_', '-')}")
     if force_name:
         lines.append(f"Side: {html.escape(force_name)}")
+    lines.append(
+        html.escape(facing_note)
+        if facing_note
+        else f"Faces {compass(figure.facing)} ({figure.facing:.0f}°)"
+    )
     return "<br>".join(lines)
+
+
+FigureNote = Callable[[str], str]
+"""What a scene may say of a figure's facing in its tooltip, by figure id (the play mode:
+what it cannot see behind it); the scene's ``figure_note``, asked on hover."""
 
 
 def _star(centre: QPointF, outer: float) -> QPolygonF:
@@ -841,7 +861,7 @@ def _star(centre: QPointF, outer: float) -> QPolygonF:
 
 
 class FigureItem(QGraphicsItem):
-    """A figure on its round base: side colour, facing notch, Rep, Star marker, status.
+    """A figure on its round base: side colour, its front, Rep, Star marker, status.
 
     The item's position is the figure's centre; its facing is painted, not applied
     as item rotation, so the Rep number always reads upright.
@@ -865,8 +885,10 @@ class FigureItem(QGraphicsItem):
         self._marks = _FigureMarks()
         self._preview_facing: float | None = None
         self._highlighted = False
+        self._force_name = ""
         self.setZValue(Layer.FIGURES)
         self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        self.setAcceptHoverEvents(True)  # the tooltip's facing note is asked on hover
         self.sync_from_model()
 
     def type(self) -> int:
@@ -893,19 +915,41 @@ class FigureItem(QGraphicsItem):
             self._status = figure.status
             self._star = figure.is_star
             self._rep = text_path(str(figure.rep), figure.base * 0.42, self._style.font_family)
-            r = self._radius * 1.3 + 0.1
+            r = self._radius * (FRONT_TIP + 0.1) + 0.1  # the front arrow stands out
             self._bounds = QRectF(-r, -r, 2 * r, 2 * r)
             self._marks = _FigureMarks.of(self)
             self.setOpacity(0.55 if not figure.status.can_act else 1.0)
             self.update()
+        self._force_name = force_name
         self.setToolTip(figure_tooltip(figure, force_name))
+
+    def refresh_tooltip(self) -> str:
+        """The tooltip again, with the scene's note on the figure's facing if it has one.
+
+        Asked when the pointer comes over the figure, not at every step: what
+        stands behind a figure depends on every other figure, and a table may
+        have hundreds.
+        """
+        note: FigureNote | None = getattr(self.scene(), "figure_note", None)
+        figure = self._battlefield.figure(self.model_id)
+        tip = figure_tooltip(figure, self._force_name, note(self.model_id) if note else "")
+        if tip != self.toolTip():
+            self.setToolTip(tip)
+        return tip
+
+    def hoverEnterEvent(self, event: QGraphicsSceneHoverEvent) -> None:
+        # not QGraphicsItem's, which repaints the figure (its cached pixmap) for nothing
+        self.refresh_tooltip()
+
+    def hoverLeaveEvent(self, event: QGraphicsSceneHoverEvent) -> None:
+        pass
 
     def facing(self) -> float:
         """The facing drawn now: the preview's while a tool turns the figure, else the model's."""
         return self._facing if self._preview_facing is None else self._preview_facing
 
     def set_preview_facing(self, facing: float | None) -> None:
-        """Draw the facing notch at ``facing`` without touching the model (None: stop).
+        """Draw the front at ``facing`` without touching the model (None: stop).
 
         Tools turn a figure with this rather than ``setRotation`` so the Rep stays
         upright; the model is changed only when the tool commits its command.
@@ -1002,13 +1046,60 @@ def _paint_base(painter: QPainter, style: TableStyle, r: float, colour: QColor, 
     painter.drawEllipse(QPointF(0, 0), r * 0.95, r * 0.95)
 
 
+FRONT_TIP = 1.75
+"""How far the front arrow's tip stands from a figure's centre, in base radii: past the
+rim, the group ring and the move ring, so the front reads at 23 px/inch (issue 31)."""
+
+
+def front_arrow(r: float) -> QPolygonF:
+    """The arrowhead on a base's front edge, pointing along the facing (-y before rotation).
+
+    Its wings sit on the rim and its tip stands well outside, so which way a
+    figure faces shows at a glance at any zoom, friend or enemy alike; its notch
+    keeps clear of the Rep number at the centre.
+    """
+    return QPolygonF(
+        [
+            QPointF(0, -FRONT_TIP * r),
+            QPointF(0.7 * r, -0.62 * r),
+            QPointF(0, -0.88 * r),
+            QPointF(-0.7 * r, -0.62 * r),
+        ]
+    )
+
+
+def front_rim(r: float) -> QPainterPath:
+    """The front half of a base's rim (-y before rotation): the 180° a figure sees (7.9.4)."""
+    rect = QRectF(-0.95 * r, -0.95 * r, 1.9 * r, 1.9 * r)
+    path = QPainterPath()
+    path.arcMoveTo(rect, 0.0)  # Qt's angles: 0 along +x, 90 towards -y (the front)
+    path.arcTo(rect, 0.0, 180.0)
+    return path
+
+
+def back_half(r: float) -> QPainterPath:
+    """The half of a base behind the line across its facing (+y before rotation), shaded:
+    a two-tone disc shows the split between front and rear (7.9.4) at any size."""
+    rect = QRectF(-0.95 * r, -0.95 * r, 1.9 * r, 1.9 * r)
+    path = QPainterPath(QPointF(0, 0))
+    path.arcTo(rect, 180.0, 180.0)
+    path.closeSubpath()
+    return path
+
+
 @dataclass(slots=True)
 class _FigureMarks:
-    """What is painted over a figure's base, prepared once per look: notch, Star, Rep, cross."""
+    """What is painted over a figure's base, prepared once per look: the front (its half of
+    the rim drawn light and an arrowhead past the rim), Star, Rep, cross."""
 
-    notch: QPolygonF = field(default_factory=QPolygonF)
-    notch_pen: QPen = field(default_factory=QPen)
-    notch_brush: QColor = field(default_factory=QColor)
+    arrow: QPolygonF = field(default_factory=QPolygonF)
+    arrow_pen: QPen = field(default_factory=QPen)
+    arrow_brush: QColor = field(default_factory=QColor)
+    front: QPainterPath = field(default_factory=QPainterPath)
+    back: QPainterPath = field(default_factory=QPainterPath)
+    back_shade: QColor = field(default_factory=QColor)
+    front_under: QPen = field(default_factory=QPen)
+    front_pen: QPen = field(default_factory=QPen)
     star: QPolygonF | None = None
     star_pen: QPen = field(default_factory=QPen)
     star_brush: QColor = field(default_factory=QColor)
@@ -1020,11 +1111,16 @@ class _FigureMarks:
     @classmethod
     def of(cls, item: FigureItem) -> _FigureMarks:
         style, r, colour = item._style, item._radius, item._colour
-        tip, back, half = -r * 1.28, -r * 0.78, r * 0.36
+        light, dark = QColor(style.figure_facing), QColor(20, 20, 20, 230)
         marks = cls(
-            notch=QPolygonF([QPointF(0, tip), QPointF(-half, back), QPointF(half, back)]),
-            notch_pen=_pen(colour.darker(200), r * 0.06),
-            notch_brush=QColor(style.figure_facing),
+            arrow=front_arrow(r),
+            arrow_pen=_pen(dark, r * 0.12),
+            arrow_brush=light,
+            front=front_rim(r),
+            back=back_half(r),
+            back_shade=QColor(0, 0, 0, 100),
+            front_under=_pen(dark, r * 0.34),
+            front_pen=_pen(light, r * 0.2),
             rep=item._rep,
             rep_colour=QColor("#111111") if colour.lightnessF() > 0.62 else QColor("#ffffff"),
         )
@@ -1043,9 +1139,15 @@ class _FigureMarks:
     def paint(self, painter: QPainter, facing: float) -> None:
         painter.save()
         painter.rotate(facing)
-        painter.setPen(self.notch_pen)
-        painter.setBrush(self.notch_brush)
-        painter.drawPolygon(self.notch)
+        _fill(painter, self.back, self.back_shade)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.setPen(self.front_under)
+        painter.drawPath(self.front)
+        painter.setPen(self.front_pen)
+        painter.drawPath(self.front)
+        painter.setPen(self.arrow_pen)
+        painter.setBrush(self.arrow_brush)
+        painter.drawPolygon(self.arrow)
         if self.star is not None:
             painter.setPen(self.star_pen)
             painter.setBrush(self.star_brush)

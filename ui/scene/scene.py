@@ -19,6 +19,7 @@ from crdesk.model import Battlefield
 from ui.scene.ground import GroundLayer
 from ui.scene.items import (
     FigureItem,
+    FigureNote,
     TableItem,
     TerrainItem,
     TerrainLook,
@@ -120,6 +121,8 @@ class BattlefieldScene(QGraphicsScene):
             self.addItem(item)
             self.ground.add(item)
         self._prepared = prepared
+        self.figure_note: FigureNote | None = None
+        """Said of a figure's facing in its tooltip, asked on hover (the play mode's)."""
         if populate:
             for _ in self.populate_steps():
                 pass
