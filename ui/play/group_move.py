@@ -25,7 +25,7 @@ from PySide6.QtGui import QColor, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsLineItem, QGraphicsPathItem
 
 from crdesk.errors import IllegalActionError
-from crdesk.game.group_moves import GroupMovePlan, MemberMove
+from crdesk.game.group_moves import GroupMovePlan
 from crdesk.game.preview import Preview
 from ui.play.move_tool import BAD_COLOUR, OK_COLOUR, STOP_COLOUR, CostLabel, MoveTool, StopMarker
 from ui.play.text import figure_names
@@ -40,14 +40,6 @@ LABEL_LINES = 7
 """Lines of the drag's label at most: the head and one per member."""
 
 Point = tuple[float, float]
-
-
-MemberPlan = MemberMove
-GroupPlan = GroupMovePlan
-
-
-def _empty(leader: str, goal: Point) -> GroupMovePlan:
-    return GroupMovePlan(leader, goal)
 
 
 def _walked(start: Point, path: tuple[Point, ...] | list[Point], end: Point) -> list[Point]:
@@ -82,7 +74,7 @@ class GroupDrag:
         """For a member going part way: the dashed red rest of its way, not walked."""
         self.marker: StopMarker | None = None
         self.label: CostLabel | None = None
-        self.plan: GroupPlan | None = None
+        self.plan: GroupMovePlan | None = None
         """The drop as planned for the last offset previewed (what the release sends)."""
         self.previews: dict[str, Preview] = {}
         """The last preview of each member's planned move (by figure id; the members
@@ -103,20 +95,6 @@ class GroupDrag:
 
     # -- while dragging --------------------------------------------------------------
 
-    def order(self, dx: float, dy: float) -> list[str]:
-        """Front first along the drag (the Leader first among equals)."""
-        lx, ly = self.origins[self.leader]
-
-        def ahead(fid: str) -> tuple[float, int]:
-            x, y = self.origins[fid]
-            return (-((x - lx) * dx + (y - ly) * dy), 0 if fid == self.leader else 1)
-
-        return sorted(self.members, key=ahead)
-
-    def target(self, fid: str, dx: float, dy: float) -> Point:
-        x, y = self.origins[fid]
-        return (round(x + dx, 2), round(y + dy, 2))
-
     def moved(self, dx: float, dy: float) -> None:
         """Pictures follow the pointer as the last plan has them; the plan is made again
         when the pointer rests."""
@@ -132,7 +110,7 @@ class GroupDrag:
             self._preview(*self._shift)
             self._draw(*self._shift)
 
-    def planned(self, dx: float, dy: float) -> GroupPlan:
+    def planned(self, dx: float, dy: float) -> GroupMovePlan:
         """The drop for offset (dx, dy): the last plan if it is of this offset, else anew."""
         if self.plan is None or self._previewed != ((dx, dy), self._position()):
             self._preview(dx, dy)
@@ -146,7 +124,7 @@ class GroupDrag:
         try:  # the core's plan: the same one `move group` plays (issue 31, Deliver 4)
             self.plan = game.plan_group_move(self.leader, goal)
         except IllegalActionError as exc:
-            self.plan = _empty(self.leader, goal)
+            self.plan = GroupMovePlan(self.leader, goal)
             self.tool.show_message(f"The group cannot move: {exc}")
         self.previews = {
             m.figure: m.preview
