@@ -35,7 +35,7 @@ from shapely import STRtree
 from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
-from crdesk.geometry.movement import OPENING_COST, WOODS_FACTOR, PathCost, path_cost
+from crdesk.geometry.movement import OPENING_COST, WOODS_FACTOR, PathCost, path_cost, rays_reach
 from crdesk.geometry.terrain_index import GRAZE, TerrainIndex, build_index
 from crdesk.model import Battlefield, OpeningKind
 from crdesk.model import TerrainKind as K
@@ -506,8 +506,6 @@ def reach_area(
     allowance), and from ``start`` and each spot reached straight runs fan out with the
     movement left (:func:`crdesk.geometry.movement.rays_reach`: woods, doors, windows,
     walls and rock as a move meets them).  Round a corner, through a door: all of it."""
-    from crdesk.geometry.movement import rays_reach
-
     index = index or build_index(battlefield, rules, raster=False)
     table = battlefield.table
     terrain = _terrain(index, table.width, table.height, radius, False)
