@@ -336,6 +336,20 @@ def route(
     for x, y, r in others:
         if math.dist((x, y), goal) < r + radius - 1e-6:
             return None  # ends on a base: no route makes that legal
+    straight: Route | None = None
+    if _first_base_hit([start, goal], others, radius, ()) is None:
+        cost = path_cost(
+            battlefield,
+            [start, goal],
+            rules,
+            index=index,
+            ignore_terrain=ignore_terrain,
+            radius=radius,
+        )
+        if cost.allowed:  # the straight-line tool's move: the route never costs more
+            straight = Route((start, goal), cost)
+            if cost.cost <= cost.length + 1e-9:
+                return straight  # nothing on the way slows it: no detour can be cheaper
     graph = terrain.graph  # the terrain's roadmap, borrowed: the nodes added go again
     first = len(terrain.nodes)
     nodes = np.vstack([terrain.nodes, [start, goal]])
@@ -362,7 +376,7 @@ def route(
                     graph, start_id, goal_id, heuristic=_straight(nodes), weight=weight
                 )
             except nx.NetworkXNoPath:
-                return None
+                return straight
             points = [(float(nodes[k][0]), float(nodes[k][1])) for k in ids]
             hit = _first_base_hit(points, others, radius, round_bases)
             if hit is None:
@@ -374,7 +388,11 @@ def route(
                     ignore_terrain=ignore_terrain,
                     radius=radius,
                 )
-                return Route(tuple(points), cost) if cost.allowed else None
+                if not cost.allowed:
+                    return straight
+                if straight is not None and straight.cost.cost <= cost.cost:
+                    return straight  # the roadmap keeps a graze off walls a straight run need not
+                return Route(tuple(points), cost)
             # go round that base: runs through it are cut, its corners join the roadmap
             round_bases.append(hit)
             x, y, r = others[hit]
@@ -400,7 +418,7 @@ def route(
             graph.add_nodes_from(new)
             discs = [others[b] for b in round_bases]
             _join(graph, terrain, nodes, rings, new, discs=discs, radius=radius)
-        return None
+        return straight
     finally:
         graph.remove_nodes_from(range(first, len(nodes)))
 

@@ -166,3 +166,13 @@ def test_prepare_builds_the_roadmap_once() -> None:
     prepare(bf, RULES, index, (0.5, 0.5, 0.75))
     cache = index.cache[STATIC_CACHE]
     assert isinstance(cache, dict) and len(cache) == 2
+
+
+def test_a_straight_run_grazing_a_wall_is_not_beaten_by_a_dearer_detour() -> None:
+    """Found by a random draw in CI: the roadmap keeps a graze off walls, so it went
+    round by (12, 43.05) for 15.05" where the legal straight run costs 15.00"."""
+    a, b = (1.0, 42.53125), (16.0, 42.5)
+    straight = path_cost(DENSE, [a, b], RULES, index=DENSE_INDEX, radius=R)
+    assert straight.allowed
+    got = route(DENSE, a, b, RULES, radius=R, index=DENSE_INDEX)
+    assert got is not None and got.cost.cost <= straight.cost + 1e-9
