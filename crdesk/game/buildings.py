@@ -4,6 +4,10 @@ door or window a figure fires from, two figures at most each (8.5).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from shapely.geometry import LineString
+
 from crdesk.errors import IllegalActionError
 from crdesk.game.actions import ChangeFloor
 from crdesk.game.records import Frame
@@ -51,6 +55,32 @@ def change_floor(t: Table, frame: Frame, fig: Figure, floor: int) -> None:
         f"{fig.name} moves to floor {floor}: that is its whole activation (8.2).",
         section="8.2",
         figures=[fig.id],
+    )
+
+
+def floor_of(t: Table, fig: Figure) -> int:
+    """The floor ``fig`` stands on: 1 (the ground) unless it went up (8.2)."""
+    return int(t.state["floors"].get(fig.id, 1))
+
+
+def upstairs_problem(t: Table, fig: Figure, path: Sequence[tuple[float, float]]) -> str | None:
+    """Why a figure above the ground floor may not walk ``path``, or None.
+
+    **Interpretation** (crdesk's reading of 8.2): moving between floors takes a whole
+    activation, and the ways out of a building the book prices (doors 2", windows 4")
+    are on the ground floor; so a figure upstairs moves about its floor, and leaves the
+    building only after coming down (``floor ID 1``, another whole activation)."""
+    floor = floor_of(t, fig)
+    if floor <= 1:
+        return None
+    building = building_of(t, fig)
+    if building is None:
+        return None
+    if LineString(path).covered_by(building.outline.buffer(1e-6)):
+        return None
+    return (
+        f"{fig.name} is on floor {floor} of the {building.name}: the way out is on the "
+        f"ground floor, and going down takes a whole activation (8.2; floor {fig.id} 1)"
     )
 
 

@@ -43,6 +43,7 @@ from crdesk import limits
 from crdesk.cohesion import Cohesion
 from crdesk.dice import DiceLog
 from crdesk.errors import IllegalActionError
+from crdesk.game import buildings as building_rules
 from crdesk.game import group_moves, moving, snapshot, summary
 from crdesk.game.actions import (
     Action,
@@ -58,7 +59,7 @@ from crdesk.game.preview import Preview, sightings_of
 from crdesk.game.records import CHANCE, Decision, Event, Frame, Outcome, Step
 from crdesk.game.settings import MANUAL, SEEDED, GameSettings
 from crdesk.game.stepdice import NeedDice, StepDice
-from crdesk.geometry import kernels
+from crdesk.geometry import kernels, routing
 from crdesk.model import (
     Battlefield,
     Scenario,
@@ -333,6 +334,35 @@ class Game(Engine):
                 return moving.plan_route(self, frame, fig, act)
         except IllegalActionError as exc:
             return moving.RoutePlan(None, str(exc))
+
+    def reach(self, figure: str) -> routing.ReachArea | None:
+        """Where ``figure`` can get with the movement it has left this activation, by
+        any route (issue 31, Deliver 2), or None when it has none.  Upstairs (8.2) it is
+        its building's floor."""
+        left = self.flags(figure).get("movement_left")
+        if not isinstance(left, int | float) or left <= 0:
+            return None
+        fig = self.fig(figure)
+        with kernels.pinned(self.sight_route):
+            reach = routing.reach_area(
+                self.battlefield,
+                (fig.x, fig.y),
+                float(left),
+                self.rules,
+                radius=fig.radius,
+                index=self.vis.index,
+                bases=moving.standing_bases(self.battlefield, figure),
+            )
+        if building_rules.floor_of(self, fig) > 1:
+            building = building_rules.building_of(self, fig)
+            if building is not None:
+                inside = building.outline
+                reach = routing.ReachArea(
+                    reach.area.intersection(inside),
+                    reach.near.intersection(inside),
+                    reach.allowance,
+                )
+        return reach
 
     def concrete(self, act: Action) -> Action:
         """The action as it is played and kept: a move "to" a spot becomes the

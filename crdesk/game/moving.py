@@ -126,6 +126,8 @@ def plan_route(t: Table, frame: Frame, fig: Figure, act: MoveTo) -> RoutePlan:
         refused = str(exc)
     if fig.prone or "no movement left" in refused or "already made its free move" in refused:
         return RoutePlan(None, refused)
+    if building_rules.upstairs_problem(t, fig, [(fig.x, fig.y), act.goal]) is not None:
+        return RoutePlan(None, refused)  # out of the building: no route, by any door
     allowance = FREE_MOVE if free else t.movement_left(frame, fig.id)
     way = routing.route(
         t.battlefield,
@@ -228,6 +230,9 @@ def check_move(t: Table, frame: Frame, fig: Figure, act: Move, *, free: bool) ->
                 f"the path leaves the table at ({fmt_num(round(x, 2))}, "
                 f"{fmt_num(round(y, 2))}): the base must stay on the table"
             )
+    upstairs = building_rules.upstairs_problem(t, fig, path)
+    if upstairs is not None:
+        raise IllegalActionError(upstairs)
     cost = movement.path_cost(
         t.battlefield,
         path,

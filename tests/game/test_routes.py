@@ -69,3 +69,23 @@ def test_not_now_and_not_in_the_group() -> None:
     game = at_p1()
     assert "not in the active group" in (game.plan_move("p2", (12, 12)).why or "")
     assert game.plan_move("e1", (1, 1)).move is None
+
+
+UPSTAIRS = CASE.with_name("floor_upstairs_leaves_by_the_ground_floor.json")
+
+
+def test_upstairs_the_reach_is_the_floor_and_below_it_the_way_out() -> None:
+    """8.2: a figure on floor 2 reaches about its floor only; on the ground, out by the door."""
+    case = json.loads(UPSTAIRS.read_text())
+    steps = case["steps"]
+    case["steps"] = steps[:7]  # up on floor 2, active again
+    game = play_case(case)
+    house = game.battlefield.terrain[0].outline
+    reach = game.reach("p1")
+    assert reach is not None and not reach.area.is_empty
+    assert reach.area.difference(house).area < 1e-6
+    assert "floor 2 of the House" in (game.plan_move("p1", (13, 17)).why or "")
+    case["steps"] = steps[:19]  # came down, active again
+    game = play_case(case)
+    reach = game.reach("p1")
+    assert reach is not None and reach.area.difference(house).area > 1.0

@@ -62,7 +62,7 @@ from PySide6.QtWidgets import (
 from crdesk.errors import CrdeskError
 from crdesk.game.actions import Action, Fire, Move, MoveTo
 from crdesk.game.adapter import FireChoice
-from crdesk.game.moving import RoutePlan, standing_bases
+from crdesk.game.moving import RoutePlan
 from crdesk.game.preview import Preview
 from crdesk.geometry import movement, routing
 from crdesk.model import Figure
@@ -643,20 +643,12 @@ class MoveTool(QObject):
         if self._allowance is None or self._allowance <= 0:
             return
         figure = game.battlefield.figure(fid)
-        bases = standing_bases(game.battlefield, fid)
         try:
-            # by any route: round corners, in and out by doors and windows (issue 31)
-            reach = routing.reach_area(
-                game.battlefield,
-                (figure.x, figure.y),
-                self._allowance,
-                game.rules,
-                radius=figure.radius,
-                index=game.vis.index,
-                bases=bases,
-            )
+            reach = game.reach(fid)  # by any route: round corners, doors, windows (issue 31)
         except (CrdeskError, ValueError) as exc:
             self.show_message(f"No movement area: {exc}")
+            return
+        if reach is None:
             return
         if reach.area.is_empty:
             return
