@@ -316,7 +316,7 @@ class Game(Engine):
         the route it gets (:func:`crdesk.game.moving.plan_route`)."""
         return self._plan(MoveTo(figure, goal, facing))
 
-    def _plan(self, act: MoveTo) -> moving.RoutePlan:
+    def _plan(self, act: MoveTo, *, within_reach: bool = False) -> moving.RoutePlan:
         decision = self.awaiting()
         if decision is None:
             return moving.RoutePlan(None, "the encounter is over")
@@ -331,7 +331,7 @@ class Game(Engine):
                     raise IllegalActionError(f"{act.figure} is not in the moving group")
                 fig = self.fig(act.figure)
             with kernels.pinned(self.sight_route):
-                return moving.plan_route(self, frame, fig, act)
+                return moving.plan_route(self, frame, fig, act, within_reach=within_reach)
         except IllegalActionError as exc:
             return moving.RoutePlan(None, str(exc))
 
@@ -597,6 +597,7 @@ class Game(Engine):
         *,
         skip_refused: bool = False,
         first_legal_from: int | None = None,
+        within_reach: bool = False,
     ) -> list[Preview]:
         """Previews of ``actions`` played one after another (a group's moves, say).
 
@@ -606,7 +607,8 @@ class Game(Engine):
         another frame (an In Sight interrupt): what follows it would not be
         played by the same decision.  ``first_legal_from``: also stop after the first
         legal action at or after that index (alternatives tried in turn, the first that
-        goes is the one taken).  Read-only, like
+        goes is the one taken).  ``within_reach``: a move "to" a spot beyond reach is
+        only refused (no farthest point sought: quicker).  Read-only, like
         :meth:`preview`: the battlefield's other listeners (the table on the
         screen) hear nothing of the moves tried and taken back.
         """
@@ -630,14 +632,16 @@ class Game(Engine):
             with kernels.pinned(self.sight_route):
                 for given_act in acts:
                     act = given_act
+                    farthest, reason = None, None
                     if isinstance(act, MoveTo):  # its way, in the state the moves before left
-                        plan = self._plan(act)
-                        act = plan.move or act
-                    reason = self.legal(act)
+                        plan = self._plan(act, within_reach=within_reach)
+                        act, farthest, reason = plan.move or act, plan.farthest, plan.why
+                    if reason is None:  # (a refused plan is not planned again)
+                        reason = self.legal(act)
                     if reason is None and isinstance(act, DiceFaces):
                         reason = "dice are entered, not previewed"
                     if reason is not None:
-                        out.append(Preview(act, reason=reason))
+                        out.append(Preview(act, reason=reason, farthest=farthest))
                         if skip_refused:
                             continue
                         break

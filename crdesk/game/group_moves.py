@@ -204,7 +204,7 @@ def _first_legal(
     why = asked.reason if asked is not None else "the move before it stops the group"
     spots: list[Point2] = []
     # beyond reach: as far along its way as it gets is the nearest place it can have
-    far = game.plan_move(fid, place).farthest
+    far = asked.farthest if asked is not None else None
     if far is not None and together(far) and math.dist(far, origins[fid]) > 0.05:
         spots.append((round(far[0], 2), round(far[1], 2)))
     for ring in RINGS:
@@ -223,6 +223,7 @@ def _first_legal(
             [*sent, *(MoveTo(fid, s) for s in spots)],
             skip_refused=True,
             first_legal_from=len(sent),
+            within_reach=True,
         )[len(sent) :]
         for p in tried:
             if p.legal and isinstance(p.action, Move):

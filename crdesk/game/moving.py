@@ -107,13 +107,16 @@ class RoutePlan:
     """False: the straight run (legal and paid for), as a tape measure moves it."""
 
 
-def plan_route(t: Table, frame: Frame, fig: Figure, act: MoveTo) -> RoutePlan:
+def plan_route(
+    t: Table, frame: Frame, fig: Figure, act: MoveTo, *, within_reach: bool = False
+) -> RoutePlan:
     """The move to ``act.goal`` (issue 31).  **Interpretation** (crdesk's): a straight
     run that is legal and paid for is the move, as the tape measure goes; otherwise the
     cheapest legal route (:func:`crdesk.geometry.routing.route`: round walls, rock and
     bases, in and out by doors and windows).  Beyond reach nothing is played: the plan
     says how far along the route the figure gets.  Either way the move is checked by
-    :func:`check_move` like any other."""
+    :func:`check_move` like any other.  ``within_reach``: only whether the figure gets
+    there is wanted (not how far it gets otherwise): routes beyond reach are not sought."""
     free = frame.kind != "activation"
     straight = Move(fig.id, (act.goal,), act.facing)
     try:
@@ -129,20 +132,38 @@ def plan_route(t: Table, frame: Frame, fig: Figure, act: MoveTo) -> RoutePlan:
     if building_rules.upstairs_problem(t, fig, [(fig.x, fig.y), act.goal]) is not None:
         return RoutePlan(None, refused)  # out of the building: no route, by any door
     allowance = FREE_MOVE if free else t.movement_left(frame, fig.id)
-    way = routing.route(
-        t.battlefield,
-        (fig.x, fig.y),
-        act.goal,
-        t.rules,
-        radius=fig.radius,
-        index=t.vis.index,
-        bases=standing_bases(t.battlefield, fig.id),
-    )
+    bases = standing_bases(t.battlefield, fig.id)
+
+    def way_to(limit: float | None) -> routing.Route | None:
+        return routing.route(
+            t.battlefield,
+            (fig.x, fig.y),
+            act.goal,
+            t.rules,
+            radius=fig.radius,
+            index=t.vis.index,
+            bases=bases,
+            limit=limit,
+        )
+
+    # the routes it can pay for first (quick); beyond that, the way to say how far along
+    # it the figure gets: within a wider reach, and only then over the whole table
+    way: routing.Route | None = None
+    wider = max(2 * allowance, 1.5 * math.dist((fig.x, fig.y), act.goal) + allowance)
+    for limit in (allowance,) if within_reach else (allowance, wider, None):
+        way = way_to(limit)
+        if way is not None and (limit is None or way.cost.cost <= limit + 1e-6):
+            break
     spot = f"({act.goal[0]:.1f}, {act.goal[1]:.1f})"
     if way is None:
         why = refused[len(fig.name) + 1 :] if refused.startswith(fig.name + " ") else refused
         return RoutePlan(None, f"{fig.name} has no way to {spot}: {why}")
     spend = way.cost.length if free else way.cost.cost
+    if spend > allowance + 1e-6 and within_reach:
+        return RoutePlan(
+            None,
+            f'{fig.name} has {allowance:.1f}" of movement left; the way to {spot} costs more',
+        )
     if spend > allowance + 1e-6:
         reach = movement.farthest_along(
             t.battlefield,

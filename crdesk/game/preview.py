@@ -48,6 +48,8 @@ class Preview:
     """The kind of the frame on top after it: ``"free_move"`` after an In Sight stop,
     ``"activation"`` while the group acts on; None when it stops for dice, is
     refused, or ends the encounter."""
+    farthest: Point2 | None = None
+    """A move to a spot beyond reach (refused): where the figure gets along its way."""
 
     @property
     def legal(self) -> bool:

@@ -313,9 +313,15 @@ def route(
     index: TerrainIndex | None = None,
     bases: Sequence[tuple[float, float, float]] = (),
     ignore_terrain: bool = False,
+    limit: float | None = None,
 ) -> Route | None:
     """The cheapest legal route from ``start`` to ``goal`` for a base of ``radius``, or
     None when there is none (the goal is in rock or a wall, shut in, or on a base).
+
+    ``limit``: the route is wanted only if it costs no more than that (a figure's
+    movement left): the search keeps to the corners within that length of both ends, so a
+    short move on a big table is quick.  A route costing more may still come back (or
+    None where a dearer one exists); a route within the limit is always the cheapest.
 
     ``bases``: (x, y, radius) of the other figures standing; the route passes round
     them, never through.  The route's cost is :func:`path_cost`'s.  A straight run that
@@ -336,6 +342,9 @@ def route(
     for x, y, r in others:
         if math.dist((x, y), goal) < r + radius - 1e-6:
             return None  # ends on a base: no route makes that legal
+    off = not _on_table_mask(np.array([goal]), table.width, table.height, radius)[0]
+    if off or terrain.blocks(goal):
+        return None  # ends in rock, on a wall or off the table: no search finds a way
     straight: Route | None = None
     if _first_base_hit([start, goal], others, radius, ()) is None:
         cost = path_cost(
@@ -367,13 +376,21 @@ def route(
     try:
         # a base standing against a wall or over a rock's edge steps off it: what lies
         # under the base does not stop the runs out of where it stands
-        _join(graph, terrain, nodes, rings, [start_id], spare=(start, radius + GRAZE))
-        _join(graph, terrain, nodes, rings, [goal_id])
+        ellipse = None if limit is None else (start, goal, limit)
+        _join(
+            graph, terrain, nodes, rings, [start_id], spare=(start, radius + GRAZE), ellipse=ellipse
+        )
+        _join(graph, terrain, nodes, rings, [goal_id], ellipse=ellipse)
         round_bases: list[int] = []
         for _ in range(MAX_DETOURS + 1):
             try:
                 ids = nx.astar_path(
-                    graph, start_id, goal_id, heuristic=_straight(nodes), weight=weight
+                    graph,
+                    start_id,
+                    goal_id,
+                    heuristic=_straight(nodes),
+                    weight=weight,
+                    cutoff=None if limit is None else limit + 0.01,  # none dearer searched
                 )
             except nx.NetworkXNoPath:
                 return straight
@@ -417,7 +434,7 @@ def route(
             new = list(range(at, len(nodes)))
             graph.add_nodes_from(new)
             discs = [others[b] for b in round_bases]
-            _join(graph, terrain, nodes, rings, new, discs=discs, radius=radius)
+            _join(graph, terrain, nodes, rings, new, discs=discs, radius=radius, ellipse=ellipse)
         return straight
     finally:
         graph.remove_nodes_from(range(first, len(nodes)))
@@ -442,11 +459,24 @@ def _join(
     discs: Sequence[tuple[float, float, float]] = (),
     radius: float = 0.0,
     spare: tuple[Point2, float] | None = None,
+    ellipse: tuple[Point2, Point2, float] | None = None,
 ) -> None:
-    """Join each of the ``new`` nodes to every node it has a clear, tangent run to."""
+    """Join each of the ``new`` nodes to every node it has a clear, tangent run to.
+
+    ``ellipse`` (a, b, limit): only nodes whose way a -> node -> b is no longer than
+    ``limit`` are joined; no route of that length or less passes any other (a route
+    costs at least its length), and the fewer runs the fewer crossings to test."""
     count = len(nodes)
+    if ellipse is not None:
+        (ax, ay), (bx, by), limit = ellipse
+        lengths = np.hypot(nodes[:, 0] - ax, nodes[:, 1] - ay)
+        lengths += np.hypot(nodes[:, 0] - bx, nodes[:, 1] - by)
+        inside = lengths <= limit + 1e-9
     for k in new:
-        others = np.array([j for j in range(count) if j != k and not graph.has_edge(k, j)])
+        candidates = np.flatnonzero(inside) if ellipse is not None else range(count)
+        others = np.array(
+            [j for j in candidates if j != k and not graph.has_edge(k, j)], dtype=np.int64
+        )
         if not len(others):
             continue
         others = others[_tangent(nodes, rings, np.full(len(others), k), others)]
@@ -534,7 +564,8 @@ def reach_area(
     rings = np.vstack([terrain.rings, [[*start, *start]]])
     graph.add_node(first)
     try:
-        _join(graph, terrain, nodes, rings, [first])
+        # a spot further than the allowance costs more than it: not joined
+        _join(graph, terrain, nodes, rings, [first], ellipse=(start, start, 2 * allowance))
         costs = nx.single_source_dijkstra_path_length(
             graph, first, cutoff=allowance, weight="weight"
         )

@@ -880,14 +880,16 @@ class MoveTool(QObject):
         self._label.setBrush(colour)
         self._label.setText(_route_text(plan, left))
         self._label.setPos(target + QPointF(0.6, -0.9))
-        self._show_stop(key if ok else None, routed=True)
+        self._show_stop(key if ok else None, routed=True, move=plan.move)
 
     def stop_text(self) -> str:
         """The drag's "stops: ..." label ("" when the move would go all the way)."""
         label = self._stop_label
         return label.text() if label is not None and label.isVisible() else ""
 
-    def _show_stop(self, end: tuple[float, float] | None, *, routed: bool = False) -> None:
+    def _show_stop(
+        self, end: tuple[float, float] | None, *, routed: bool = False, move: Move | None = None
+    ) -> None:
         """Mark where the controller says the move would stop (an In Sight, 7.6)."""
         assert self._figure is not None
         preview: Preview | None = None
@@ -896,7 +898,10 @@ class MoveTool(QObject):
             key = (round(end[0] / STOP_GRID) * STOP_GRID, round(end[1] / STOP_GRID) * STOP_GRID)
             preview = self._stops.get(key)
             if preview is None:
-                act: Action = MoveTo(self._figure, key) if routed else Move(self._figure, (key,))
+                # a route's own move, as planned: previewing it does not route it again
+                act: Action = move or (
+                    MoveTo(self._figure, key) if routed else Move(self._figure, (key,))
+                )
                 preview = self.session.game.preview(act)
                 self._stops[key] = preview
             self._rest.start()
