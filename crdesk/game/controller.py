@@ -35,7 +35,8 @@ from __future__ import annotations
 import hashlib
 import json
 import marshal
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -621,43 +622,42 @@ class Game(Engine):
         if not acts:
             return []
         kind = self.frame_stack[-1].kind if self.frame_stack else None
+        out: list[Preview] = []
+        with self.trying() as trial:
+            for act in acts:
+                one = trial.play(act, within_reach=within_reach)
+                out.append(one)
+                if not one.legal:
+                    if skip_refused:
+                        continue
+                    break
+                if one.needs_dice is not None or one.next_frame != kind:
+                    break
+                if first_legal_from is not None and len(out) > first_legal_from:
+                    break
+        return out
+
+    @contextmanager
+    def trying(self) -> Iterator[Trial]:
+        """Actions tried one after another, each on the state the ones before left, and
+        all taken back at the end (:meth:`preview_all`; a group's move planned member by
+        member, :mod:`crdesk.game.group_moves`).  Read-only: the battlefield's other
+        listeners (the table on the screen) hear nothing of the moves tried."""
         version, awaited, pending = self._version, self._awaited, self._pending
         bf = self.battlefield
         listeners = bf._listeners
         own = (self.vis, self.cohesion)
         bf._listeners = [cb for cb in listeners if getattr(cb, "__self__", None) in own]
         mark = self._mark()
-        out: list[Preview] = []
         try:
             with kernels.pinned(self.sight_route):
-                for given_act in acts:
-                    act = given_act
-                    farthest, reason = None, None
-                    if isinstance(act, MoveTo):  # its way, in the state the moves before left
-                        plan = self._plan(act, within_reach=within_reach)
-                        act, farthest, reason = plan.move or act, plan.farthest, plan.why
-                    if reason is None:  # (a refused plan is not planned again)
-                        reason = self.legal(act)
-                    if reason is None and isinstance(act, DiceFaces):
-                        reason = "dice are entered, not previewed"
-                    if reason is not None:
-                        out.append(Preview(act, reason=reason, farthest=farthest))
-                        if skip_refused:
-                            continue
-                        break
-                    one = self._preview_step(act)
-                    out.append(one)
-                    if one.needs_dice is not None or one.next_frame != kind:
-                        break
-                    if first_legal_from is not None and len(out) > first_legal_from:
-                        break
+                yield Trial(self)
         finally:
             self.step_dice = None
             self._rewind(mark)
             bf._listeners = listeners
             self._version, self._awaited, self._pending = version, awaited, pending
             self._legal_memo = None  # judged on the previewed states
-        return out
 
     def _preview_step(self, act: Action) -> Preview:
         """Apply ``act`` for a preview (the caller rewinds): dice stop it, never roll."""
@@ -785,3 +785,27 @@ def _plain(data: Any) -> Any:
 
 def _faces(faces: Sequence[int]) -> str:
     return ",".join(map(str, faces)) or "no dice"
+
+
+class Trial:
+    """Actions tried within :meth:`Game.trying`: each legal one stays played (previewed:
+    no die is rolled) for the next; a refused one changes nothing."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    def play(self, given: Action, *, within_reach: bool = False) -> Preview:
+        """The preview of ``given`` on the state now; a move "to" a spot becomes its
+        route's move (``within_reach``: a spot beyond reach is only refused)."""
+        game = self.game
+        act, farthest, reason = given, None, None
+        if isinstance(act, MoveTo):  # its way, in the state the moves before left
+            plan = game._plan(act, within_reach=within_reach)
+            act, farthest, reason = plan.move or act, plan.farthest, plan.why
+        if reason is None:  # (a refused plan is not planned again)
+            reason = game.legal(act)
+        if reason is None and isinstance(act, DiceFaces):
+            reason = "dice are entered, not previewed"
+        if reason is not None:
+            return Preview(act, reason=reason, farthest=farthest)
+        return game._preview_step(act)

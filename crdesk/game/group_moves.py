@@ -5,7 +5,7 @@ The book moves figures one at a time, but a player moves a group as a group: "th
 goes to the farmhouse".  :func:`plan_group_move` turns that into the members' moves, in
 the order that keeps them out of each other's way (the one furthest ahead first, the
 Leader first among equals), each judged by the controller on top of the moves before it
-(:meth:`crdesk.game.Game.preview_all`):
+(:meth:`crdesk.game.Game.trying`):
 
 * a member goes to its formation place (its offset from the Leader kept) by its route
   (:meth:`crdesk.game.Game.plan_move`: round walls, rock and bases, through doors);
@@ -33,7 +33,7 @@ from crdesk.game.actions import Move, MoveTo, Point2
 from crdesk.game.preview import Preview
 
 if TYPE_CHECKING:
-    from crdesk.game.controller import Game
+    from crdesk.game.controller import Game, Trial
 
 RINGS = (0.75, 1.5, 2.5, 3.5)
 """Inches from a refused formation place at which nearer places are tried."""
@@ -150,29 +150,28 @@ def plan_group_move(game: Game, leader: str, goal: Point2) -> GroupMovePlan:
     order = sorted(members, key=ahead)
     kind = frame.kind
     plan = GroupMovePlan(leader, places[leader])
-    sent: list[Move] = []
     ends: dict[str, Point2] = dict(places)  # where each is expected to end up
-    for n, fid in enumerate(order):
-        choice = _first_legal(game, sent, fid, places[fid], ends, radii, origins)
-        entry = choice
-        plan.members.append(entry)
-        if entry.move is None:
-            ends[fid] = origins[fid]
-            continue
-        sent.append(entry.move)
-        ends[fid] = entry.end or places[fid]
-        preview = entry.preview
-        assert preview is not None
-        if preview.needs_dice is not None or preview.next_frame != kind:
-            plan.stopper = entry
-            plan.waiting = order[n + 1 :]
-            break
+    # one trial for the whole group: each member's move stays made for the next ones
+    with game.trying() as trial:
+        for n, fid in enumerate(order):
+            entry = _first_legal(game, trial, fid, places[fid], ends, radii, origins)
+            plan.members.append(entry)
+            if entry.move is None:
+                ends[fid] = origins[fid]
+                continue
+            ends[fid] = entry.end or places[fid]
+            preview = entry.preview
+            assert preview is not None
+            if preview.needs_dice is not None or preview.next_frame != kind:
+                plan.stopper = entry
+                plan.waiting = order[n + 1 :]
+                break
     return plan
 
 
 def _first_legal(
     game: Game,
-    sent: list[Move],
+    trial: Trial,
     fid: str,
     place: Point2,
     ends: dict[str, Point2],
@@ -197,14 +196,13 @@ def _first_legal(
             return False
         return apart or nearest(spot) <= COHESION_DISTANCE
 
-    first = game.preview_all([*sent, MoveTo(fid, place)])
-    asked = first[-1] if len(first) == len(sent) + 1 else None
-    if asked is not None and asked.legal and isinstance(asked.action, Move):
+    asked = trial.play(MoveTo(fid, place))
+    if asked.legal and isinstance(asked.action, Move):
         return MemberMove(fid, place, asked.action, asked)
-    why = asked.reason if asked is not None else "the move before it stops the group"
+    why = asked.reason
     spots: list[Point2] = []
     # beyond reach: as far along its way as it gets is the nearest place it can have
-    far = asked.farthest if asked is not None else None
+    far = asked.farthest
     if far is not None and together(far) and math.dist(far, origins[fid]) > 0.05:
         spots.append((round(far[0], 2), round(far[1], 2)))
     for ring in RINGS:
@@ -218,16 +216,10 @@ def _first_legal(
                 spots.append(spot)
     # nearest to its place first, then nearest to where it stands (ties: the ring order)
     spots.sort(key=lambda s: (round(math.dist(s, place), 3), round(math.dist(s, origins[fid]), 3)))
-    if spots:
-        tried = game.preview_all(
-            [*sent, *(MoveTo(fid, s) for s in spots)],
-            skip_refused=True,
-            first_legal_from=len(sent),
-            within_reach=True,
-        )[len(sent) :]
-        for p in tried:
-            if p.legal and isinstance(p.action, Move):
-                return MemberMove(fid, place, p.action, p, _short(why, fid, game))
+    for spot in spots:  # a refused try changes nothing; the first that goes is made
+        p = trial.play(MoveTo(fid, spot), within_reach=True)
+        if p.legal and isinstance(p.action, Move):
+            return MemberMove(fid, place, p.action, p, _short(why, fid, game))
     return MemberMove(fid, place, None, asked, _short(why, fid, game))
 
 
