@@ -22,7 +22,7 @@ from crdesk.game.actions import Action, FastMove, Move, MoveTo, Pass, Point2, fm
 from crdesk.game.records import Decision, Frame
 from crdesk.game.table import Procedure, Table
 from crdesk.geometry import movement, routing
-from crdesk.geometry.measure import bearing
+from crdesk.geometry.measure import bearing, nearest_on_path
 from crdesk.model import Battlefield, Building, Figure, normal_facing
 from crdesk.rules import activation as act_rules
 
@@ -201,18 +201,7 @@ def standing_bases(battlefield: Battlefield, fid: str) -> list[tuple[float, floa
 
 def prefix_length(path: Sequence[Point2], point: Point2) -> float:
     """How far along ``path`` its point nearest ``point`` lies."""
-    best, best_d, done = 0.0, math.inf, 0.0
-    for (x0, y0), (x1, y1) in itertools.pairwise(path):
-        seg = math.hypot(x1 - x0, y1 - y0)
-        if seg <= 0:
-            continue
-        u = ((point[0] - x0) * (x1 - x0) + (point[1] - y0) * (y1 - y0)) / (seg * seg)
-        u = min(1.0, max(0.0, u))
-        d = math.hypot(x0 + u * (x1 - x0) - point[0], y0 + u * (y1 - y0) - point[1])
-        if d < best_d:
-            best, best_d = done + u * seg, d
-        done += seg
-    return best
+    return nearest_on_path(path, point)[1]
 
 
 def _obstacle(t: Table, cost: movement.PathCost) -> str:

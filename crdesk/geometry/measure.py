@@ -27,6 +27,34 @@ def bearing(a: Point2, b: Point2) -> float:
     return math.degrees(math.atan2(b[0] - a[0], -(b[1] - a[1]))) % 360.0
 
 
+def nearest_on_path(path: Sequence[Point2], point: Point2) -> tuple[int, float]:
+    """Where ``path`` passes nearest ``point``: the number of its leg there and how far
+    along the whole path that is (the first such leg on a tie).  A move an In Sight
+    stops (7.6) ends on its path: this finds how much of it was walked."""
+    best, best_along, best_d, done = max(len(path) - 2, 0), 0.0, math.inf, 0.0
+    for k in range(len(path) - 1):
+        (x0, y0), (x1, y1) = path[k], path[k + 1]
+        seg = math.hypot(x1 - x0, y1 - y0)
+        u = 0.0
+        if seg > 0:
+            u = ((point[0] - x0) * (x1 - x0) + (point[1] - y0) * (y1 - y0)) / (seg * seg)
+            u = min(1.0, max(0.0, u))
+        d = math.hypot(x0 + u * (x1 - x0) - point[0], y0 + u * (y1 - y0) - point[1])
+        if d < best_d - 1e-9:
+            best, best_along, best_d = k, done + u * seg, d
+        done += seg
+    return best, best_along
+
+
+def walked_to(path: Sequence[Point2], end: Point2) -> list[Point2]:
+    """The corners of ``path`` up to ``end`` (a point on it, where the move stopped) and
+    ``end`` itself: the way a figure walked (straight from the start without a path)."""
+    if len(path) < 2:
+        return [*path[:1], end]
+    leg, _along = nearest_on_path(path, end)
+    return [*path[: leg + 1], end]
+
+
 def base_distance(a: Figure, b: Figure) -> float:
     """Distance between two bases, edge to edge; 0 when they touch or overlap (digest 1)."""
     return max(math.hypot(a.x - b.x, a.y - b.y) - a.radius - b.radius, 0.0)

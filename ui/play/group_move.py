@@ -18,8 +18,6 @@ would stop, red (the picture left in place) for one that cannot go, and grey
 
 from __future__ import annotations
 
-import math
-
 from PySide6.QtCore import QLineF, QPointF, Qt, QTimer
 from PySide6.QtGui import QColor, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsLineItem, QGraphicsPathItem
@@ -27,6 +25,7 @@ from PySide6.QtWidgets import QGraphicsLineItem, QGraphicsPathItem
 from crdesk.errors import IllegalActionError
 from crdesk.game.group_moves import GroupMovePlan
 from crdesk.game.preview import Preview
+from crdesk.geometry.measure import walked_to
 from ui.play.move_tool import BAD_COLOUR, OK_COLOUR, STOP_COLOUR, CostLabel, MoveTool, StopMarker
 from ui.play.text import figure_names
 from ui.scene.layers import Layer
@@ -45,18 +44,7 @@ Point = tuple[float, float]
 def _walked(start: Point, path: tuple[Point, ...] | list[Point], end: Point) -> list[Point]:
     """The corners of a member's way from ``start`` to where it ends (``end``, on its
     path: cut there, as a move an In Sight stops is), straight when it has no path."""
-    points = [start, *path]
-    if len(points) < 2:
-        return [start, end]
-    best, best_d = len(points) - 2, math.inf
-    for k in range(len(points) - 1):
-        (ax, ay), (bx, by) = points[k], points[k + 1]
-        length = math.hypot(bx - ax, by - ay) or 1e-9
-        u = max(0.0, min(1.0, ((end[0] - ax) * (bx - ax) + (end[1] - ay) * (by - ay)) / length**2))
-        d = math.hypot(ax + u * (bx - ax) - end[0], ay + u * (by - ay) - end[1])
-        if d < best_d - 1e-9:
-            best, best_d = k, d
-    return [*points[: best + 1], end]
+    return walked_to([start, *path], end)
 
 
 class GroupDrag:

@@ -102,3 +102,15 @@ def test_cover_between_blast_and_figure() -> None:
     assert not cover_from_blast(bf, (0, 0), bf.figure("d"), rules).covered
     bf.update_figure("c", prone=True)
     assert not cover_from_blast(bf, (0, 0), bf.figure("b"), rules).covered
+
+
+def test_the_way_walked_is_cut_where_the_move_stopped() -> None:
+    """A move an In Sight stops (7.6) ends on its path: the way walked is cut there."""
+    from crdesk.geometry.measure import nearest_on_path, walked_to
+
+    path = [(0.0, 0.0), (4.0, 0.0), (4.0, 4.0)]
+    assert nearest_on_path(path, (4.0, 1.0)) == (1, 5.0)
+    assert nearest_on_path(path, (2.0, 0.0)) == (0, 2.0)
+    assert walked_to(path, (4.0, 1.0)) == [(0.0, 0.0), (4.0, 0.0), (4.0, 1.0)]
+    assert walked_to(path, (1.0, 0.0)) == [(0.0, 0.0), (1.0, 0.0)]
+    assert walked_to([(3.0, 3.0)], (5.0, 5.0)) == [(3.0, 3.0), (5.0, 5.0)]
