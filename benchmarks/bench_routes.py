@@ -35,8 +35,19 @@ from bench_game import dense_game_table
 from shapely.geometry import box
 
 from crdesk.game import Game
+from crdesk.game.actions import Point2
 from crdesk.geometry import routing, warmup
 from crdesk.model import Scenario
+
+
+def spot_near(rng: random.Random, x: float, y: float, width: float, height: float) -> Point2:
+    """A spot 3-9" from (x, y) in a random direction, on the table."""
+    ang = rng.uniform(0, 2 * math.pi)
+    dist = rng.uniform(3, 9)
+    return (
+        min(max(x + dist * math.sin(ang), 1), width - 1),
+        min(max(y - dist * math.cos(ang), 1), height - 1),
+    )
 
 
 def group_of_six(seed: int) -> Scenario:
@@ -99,12 +110,7 @@ def main() -> int:
     for _ in range(args.samples):
         fid = rng.choice(movers)
         fig = game.fig(fid)
-        ang = rng.uniform(0, 2 * math.pi)
-        dist = rng.uniform(3, 9)
-        goal = (
-            min(max(fig.x + dist * math.sin(ang), 1), table.width - 1),
-            min(max(fig.y - dist * math.cos(ang), 1), table.height - 1),
-        )
+        goal = spot_near(rng, fig.x, fig.y, table.width, table.height)
         t0 = time.perf_counter()
         plan = game.plan_move(fid, goal)
         if plan.move is not None:  # the In Sight stop of the move planned (as the tool)
@@ -131,12 +137,7 @@ def main() -> int:
         if leader is None:
             break
         fig = group_game.fig(leader)
-        ang = rng.uniform(0, 2 * math.pi)
-        dist = rng.uniform(3, 9)
-        goal = (
-            min(max(fig.x + dist * math.sin(ang), 1), table.width - 1),
-            min(max(fig.y - dist * math.cos(ang), 1), table.height - 1),
-        )
+        goal = spot_near(rng, fig.x, fig.y, table.width, table.height)
         t0 = time.perf_counter()
         group_game.plan_group_move(leader, goal)
         groups.append((time.perf_counter() - t0) * 1000)
