@@ -21,6 +21,7 @@ Prints the median and 90th percentile over random figures and spots.
 from __future__ import annotations
 
 import argparse
+import gc
 import math
 import random
 import statistics
@@ -129,6 +130,7 @@ def main() -> int:
         group_game.play(decision.default or decision.options[0])
         decision = group_game.awaiting()
     routing.prepare(group_game.battlefield, group_game.rules, group_game.vis.index)  # as the app
+    gc.freeze()  # as the play mode does once the roadmaps are built: no full sweeps of them
     group_frame = group_game.frame_stack[-1]
     leader = group_frame.data.get("leader")
     size = len(group_frame.data["members"])

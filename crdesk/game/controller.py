@@ -317,7 +317,7 @@ class Game(Engine):
         the route it gets (:func:`crdesk.game.moving.plan_route`)."""
         return self._plan(MoveTo(figure, goal, facing))
 
-    def _plan(self, act: MoveTo, *, within_reach: bool = False) -> moving.RoutePlan:
+    def _plan(self, act: MoveTo, *, search: moving.Search = "table") -> moving.RoutePlan:
         decision = self.awaiting()
         if decision is None:
             return moving.RoutePlan(None, "the encounter is over")
@@ -332,7 +332,7 @@ class Game(Engine):
                     raise IllegalActionError(f"{act.figure} is not in the moving group")
                 fig = self.fig(act.figure)
             with kernels.pinned(self.sight_route):
-                return moving.plan_route(self, frame, fig, act, within_reach=within_reach)
+                return moving.plan_route(self, frame, fig, act, search=search)
         except IllegalActionError as exc:
             return moving.RoutePlan(None, str(exc))
 
@@ -598,7 +598,7 @@ class Game(Engine):
         *,
         skip_refused: bool = False,
         first_legal_from: int | None = None,
-        within_reach: bool = False,
+        search: moving.Search = "table",
     ) -> list[Preview]:
         """Previews of ``actions`` played one after another (a group's moves, say).
 
@@ -608,8 +608,8 @@ class Game(Engine):
         another frame (an In Sight interrupt): what follows it would not be
         played by the same decision.  ``first_legal_from``: also stop after the first
         legal action at or after that index (alternatives tried in turn, the first that
-        goes is the one taken).  ``within_reach``: a move "to" a spot beyond reach is
-        only refused (no farthest point sought: quicker).  Read-only, like
+        goes is the one taken).  ``search``: how far beyond reach a move "to" a spot
+        looks for its way (:func:`crdesk.game.moving.plan_route`).  Read-only, like
         :meth:`preview`: the battlefield's other listeners (the table on the
         screen) hear nothing of the moves tried and taken back.
         """
@@ -625,7 +625,7 @@ class Game(Engine):
         out: list[Preview] = []
         with self.trying() as trial:
             for act in acts:
-                one = trial.play(act, within_reach=within_reach)
+                one = trial.play(act, search=search)
                 out.append(one)
                 if not one.legal:
                     if skip_refused:
@@ -794,13 +794,13 @@ class Trial:
     def __init__(self, game: Game) -> None:
         self.game = game
 
-    def play(self, given: Action, *, within_reach: bool = False) -> Preview:
+    def play(self, given: Action, *, search: moving.Search = "table") -> Preview:
         """The preview of ``given`` on the state now; a move "to" a spot becomes its
-        route's move (``within_reach``: a spot beyond reach is only refused)."""
+        route's move, sought as far as ``search`` says (:func:`moving.plan_route`)."""
         game = self.game
         act, farthest, reason = given, None, None
         if isinstance(act, MoveTo):  # its way, in the state the moves before left
-            plan = game._plan(act, within_reach=within_reach)
+            plan = game._plan(act, search=search)
             act, farthest, reason = plan.move or act, plan.farthest, plan.why
         if reason is None:  # (a refused plan is not planned again)
             reason = game.legal(act)

@@ -196,7 +196,7 @@ def _first_legal(
             return False
         return apart or nearest(spot) <= COHESION_DISTANCE
 
-    asked = trial.play(MoveTo(fid, place))
+    asked = trial.play(MoveTo(fid, place), search="near")  # far beyond: not worth seeking
     if asked.legal and isinstance(asked.action, Move):
         return MemberMove(fid, place, asked.action, asked)
     why = asked.reason
@@ -217,7 +217,7 @@ def _first_legal(
     # nearest to its place first, then nearest to where it stands (ties: the ring order)
     spots.sort(key=lambda s: (round(math.dist(s, place), 3), round(math.dist(s, origins[fid]), 3)))
     for spot in spots:  # a refused try changes nothing; the first that goes is made
-        p = trial.play(MoveTo(fid, spot), within_reach=True)
+        p = trial.play(MoveTo(fid, spot), search="reach")
         if p.legal and isinstance(p.action, Move):
             return MemberMove(fid, place, p.action, p, _short(why, fid, game))
     return MemberMove(fid, place, None, asked, _short(why, fid, game))

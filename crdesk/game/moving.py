@@ -9,6 +9,7 @@ import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Literal
 
 import numpy as np
 
@@ -107,16 +108,24 @@ class RoutePlan:
     """False: the straight run (legal and paid for), as a tape measure moves it."""
 
 
+Search = Literal["reach", "near", "table"]
+"""How far a plan looks for a route beyond the figure's reach (:func:`plan_route`)."""
+
+
 def plan_route(
-    t: Table, frame: Frame, fig: Figure, act: MoveTo, *, within_reach: bool = False
+    t: Table, frame: Frame, fig: Figure, act: MoveTo, *, search: Search = "table"
 ) -> RoutePlan:
     """The move to ``act.goal`` (issue 31).  **Interpretation** (crdesk's): a straight
     run that is legal and paid for is the move, as the tape measure goes; otherwise the
     cheapest legal route (:func:`crdesk.geometry.routing.route`: round walls, rock and
     bases, in and out by doors and windows).  Beyond reach nothing is played: the plan
     says how far along the route the figure gets.  Either way the move is checked by
-    :func:`check_move` like any other.  ``within_reach``: only whether the figure gets
-    there is wanted (not how far it gets otherwise): routes beyond reach are not sought."""
+    :func:`check_move` like any other.
+
+    ``search``: "table" seeks the way however long (to say how far along it the figure
+    gets); "near" only within about twice the reach (a group member's place, whose
+    farthest point is worth having when it is near); "reach" only within reach (is it
+    there or not).  A way not sought is "costs more"."""
     free = frame.kind != "activation"
     straight = Move(fig.id, (act.goal,), act.facing)
     try:
@@ -150,20 +159,27 @@ def plan_route(
     # it the figure gets: within a wider reach, and only then over the whole table
     way: routing.Route | None = None
     wider = max(2 * allowance, 1.5 * math.dist((fig.x, fig.y), act.goal) + allowance)
-    for limit in (allowance,) if within_reach else (allowance, wider, None):
+    limits: dict[str, tuple[float | None, ...]] = {
+        "reach": (allowance,),
+        "near": (allowance, wider),
+        "table": (allowance, wider, None),
+    }
+    for limit in limits[search]:
         way = way_to(limit)
         if way is not None and (limit is None or way.cost.cost <= limit + 1e-6):
             break
     spot = f"({act.goal[0]:.1f}, {act.goal[1]:.1f})"
+    longest = limits[search][-1]
+    if longest is not None and way is not None and way.cost.cost > longest + 1e-6:
+        return RoutePlan(
+            None,
+            f'{fig.name} has {allowance:.1f}" of movement left; the way to {spot} costs '
+            f'more than {longest:.1f}"',
+        )
     if way is None:
         why = refused[len(fig.name) + 1 :] if refused.startswith(fig.name + " ") else refused
         return RoutePlan(None, f"{fig.name} has no way to {spot}: {why}")
     spend = way.cost.length if free else way.cost.cost
-    if spend > allowance + 1e-6 and within_reach:
-        return RoutePlan(
-            None,
-            f'{fig.name} has {allowance:.1f}" of movement left; the way to {spot} costs more',
-        )
     if spend > allowance + 1e-6:
         reach = movement.farthest_along(
             t.battlefield,
