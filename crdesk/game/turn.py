@@ -180,10 +180,13 @@ def run_side(t: Table, frame: Frame) -> bool:
         return True
     if not eligible(t, frame):
         side = frame.data["side"]
+        name = t.battlefield.force(side).name
         t.emit(
             "side_done",
-            f"{t.battlefield.force(side).name}: no group left whose Leader's Rep is "
-            f"{frame.data['die']} or more (7.1).",
+            f"{name}: none of its groups still to act has a Leader of Rep {frame.data['die']} "
+            "or more (7.1)."
+            if groups(t, side)
+            else f"{name}: every group has acted this turn (7.1).",
             section="7.1",
         )
         t.pop(frame)
