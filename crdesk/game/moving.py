@@ -19,7 +19,7 @@ from crdesk.game import duck_back
 from crdesk.game import in_sight as sighting
 from crdesk.game import pefs as pef_rules
 from crdesk.game import wounded as wounds
-from crdesk.game.actions import Action, FastMove, Move, MoveTo, Pass, Point2, fmt_num
+from crdesk.game.actions import Action, FastMove, Move, MoveTo, Pass, Point2
 from crdesk.game.records import Decision, Frame
 from crdesk.game.table import Procedure, Table
 from crdesk.geometry import movement, routing
@@ -253,8 +253,7 @@ def check_move(t: Table, frame: Frame, fig: Figure, act: Move, *, free: bool) ->
         on_x = r - 1e-9 <= x <= table.width - r + 1e-9
         if not (on_x and r - 1e-9 <= y <= table.height - r + 1e-9):
             raise IllegalActionError(
-                f"the path leaves the table at ({fmt_num(round(x, 2))}, "
-                f"{fmt_num(round(y, 2))}): the base must stay on the table"
+                f"the path leaves the table at ({x:.1f}, {y:.1f}): the base must stay on the table"
             )
     upstairs = building_rules.upstairs_problem(t, fig, path)
     if upstairs is not None:

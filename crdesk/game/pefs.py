@@ -42,7 +42,7 @@ from shapely.geometry.base import BaseGeometry
 
 from crdesk.game import buildings as building_rules
 from crdesk.game import duck_back
-from crdesk.game.actions import Point2, fmt_num
+from crdesk.game.actions import Point2
 from crdesk.game.table import RulesModule, Table
 from crdesk.geometry import movement
 from crdesk.geometry.measure import bearing
@@ -141,7 +141,7 @@ def place_pefs(t: Table) -> None:
         t.emit(
             "pef_placed",
             f"PEF {n} is placed in section {section}, {where}, at "
-            f"({fmt_num(spot[0])}, {fmt_num(spot[1])}) (11).",
+            f"({spot[0]:.1f}, {spot[1]:.1f}) (11).",
             result=res,
             section="11",
         )
@@ -221,7 +221,7 @@ def move_pef(t: Table, pid: str) -> list[str]:
     t.emit(
         "pef_move",
         res.explain() + f' It moves {moved:.1f}" towards {target.name}, to '
-        f"({fmt_num(end[0])}, {fmt_num(end[1])}){covered}.",
+        f"({end[0]:.1f}, {end[1]:.1f}){covered}.",
         result=res,
         section="11.2",
     )
