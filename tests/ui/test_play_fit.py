@@ -10,6 +10,7 @@ have their default widths, and looks at the widgets as laid out.
 from __future__ import annotations
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QAbstractButton,
     QApplication,
@@ -183,3 +184,32 @@ def test_a_button_turned_bold_fits_its_label_again(qtbot) -> None:  # type: igno
     button.setFont(font)
     assert _lines_fit(button) == []
     assert "nearest" in button.text()
+
+
+# -- the turn dock ---------------------------------------------------------------------------
+
+
+def test_the_turn_dock_shows_every_group_without_scrolling(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    start(window)
+    dock = window.play.turn_dock
+    assert dock.group_states() == {"p1": "may"}  # one group listed: the dock is sized for it
+    game = window.play.game
+    # the Vipers spread out, each a group of its own (Rep 5: each may activate)
+    for fid, x in (("e1", 3.0), ("e2", 10.0), ("e3", 17.0), ("e4", 24.0)):
+        game.battlefield.update_figure(fid, x=x, y=3.0, rep=5)
+    qtbot.mouseClick(dock.pass_button, Qt.MouseButton.LeftButton)  # the squad passes
+    window.play.run_program()  # turn 2: the Vipers activate their four groups first
+    QApplication.processEvents()  # the window lays the docks out again
+    states = dock.group_states()
+    assert states == {"e1": "done", "e2": "done", "e3": "done", "e4": "done", "p1": "may"}
+    scroll = dock.body_scroll()
+    assert scroll is not None
+    assert not scroll.verticalScrollBar().isVisible(), "the group list scrolls"
+    viewport = scroll.viewport()
+    for label in dock.group_labels:
+        bottom = label.mapTo(viewport, label.rect().bottomLeft()).y()
+        assert 0 <= bottom < viewport.height(), label.text()
+    # the log below keeps its room
+    assert window.play.log_dock.height() > 150
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    assert window.grab().save(str(SHOTS / "play-turn-five-groups.png"))

@@ -17,9 +17,11 @@ from html import escape
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QColor, QFont, QKeySequence
 from PySide6.QtWidgets import (
+    QDockWidget,
     QGridLayout,
     QHBoxLayout,
     QLabel,
+    QMainWindow,
     QPushButton,
     QSizePolicy,
     QVBoxLayout,
@@ -40,6 +42,8 @@ DONE = "done"
 TURN_DIE = 30
 """Side of an activation die in the panel, in pixels."""
 MARKS = {ACTIVE: "▶", MAY: "○", DONE: "✓"}
+ROWS_SHOWN = 8
+"""Group rows the panel grows to show without scrolling; past these, it scrolls."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -290,6 +294,63 @@ class TurnDock(SessionDock):
             need = body.minimumSizeHint().height()
             if body.height() < need:
                 body.resize(body.width(), need)
+            self._fit_rows()
+
+    def _fit_rows(self) -> None:
+        """Grow the dock, taking room from the docks under it, until every group row (up
+        to :data:`ROWS_SHOWN`) shows without scrolling.
+
+        The play mode sizes the dock for the rows of the first decision; a later turn
+        may list many more groups (the squad split, every group of both sides
+        activated).  Only asked: the window gives what its other docks can spare.
+        """
+        window = self.parentWidget()
+        scroll = self.body_scroll()
+        if not isinstance(window, QMainWindow) or scroll is None or self.isFloating():
+            return
+        if (
+            not self.isVisible()
+            or window.dockWidgetArea(self) == Qt.DockWidgetArea.NoDockWidgetArea
+        ):
+            return
+        # the window's layout may hold sizes asked for and not yet given (the play
+        # mode's first sizing of the docks): give them now, to measure what is shown
+        outer = window.layout()
+        if outer is not None:
+            outer.activate()
+        body = self._body
+        width = scroll.viewport().width()
+        need = body.heightForWidth(width) if body.hasHeightForWidth() else body.sizeHint().height()
+        spacing = self.groups_box.spacing()
+        for label in self.group_labels[ROWS_SHOWN:]:  # these may scroll
+            need -= label.heightForWidth(label.width()) + spacing
+        short = need - scroll.viewport().height()
+        if short <= 0:
+            return
+        # the room comes from the tallest dock beside it; every dock of the column is
+        # given its size, or the window would share the change out among them all
+        area = window.dockWidgetArea(self)
+        others = [
+            d
+            for d in window.findChildren(QDockWidget)
+            if d is not self
+            and d.isVisible()
+            and not d.visibleRegion().isEmpty()  # (not a tab behind another)
+            and not d.isFloating()
+            and window.dockWidgetArea(d) == area
+        ]
+        if not others:
+            return
+        tallest = max(others, key=lambda d: d.height())
+        give = min(short, tallest.height() - tallest.minimumSizeHint().height())
+        if give <= 0:
+            return
+        sizes = [self.height() + give] + [
+            d.height() - give if d is tallest else d.height() for d in others
+        ]
+        window.resizeDocks([self, *others], sizes, Qt.Orientation.Vertical)
+        if outer is not None:
+            outer.activate()
 
     def _clear_side_rows(self) -> None:
         for row, name, mark in self.side_rows.values():
