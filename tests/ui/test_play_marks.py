@@ -6,9 +6,10 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtGui import QColor
+from PySide6.QtCore import QEvent, QObject, QPointF, Qt
+from PySide6.QtGui import QColor, QHelpEvent
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QToolTip, QWidget
 
 from crdesk.ai.policy import BookPolicy
 from crdesk.game import CHANCE, GameSettings
@@ -246,6 +247,73 @@ def test_pef_tokens_stand_on_the_pefs_move_with_them_and_vanish_when_resolved(qt
             assert session.play(action) is None
     assert moved and resolved
     assert any("Last move" in t.toolTip() for t in layer.tokens().values()) or not layer.tokens()
+
+
+SHIV_BY_PEF_2 = (30.5, 18.4)
+"""Shiv (e4) stands where PEF 2 is placed (30, 18) with seed 5: half under its token."""
+
+
+def pef_window(qtbot) -> MainWindow:  # type: ignore[no-untyped-def]
+    """A solo game (seed 5) with Shiv standing beside PEF 2."""
+    scenario = windows.demo()
+    scenario.battlefield.update_figure("e4", x=SHIV_BY_PEF_2[0], y=SHIV_BY_PEF_2[1])
+    window = windows.open_window(qtbot, scenario)
+    assert window.play.start(PEF_SEED, {"enemy"}, GameSettings(solo=True, max_turns=3))
+    window.play.run_program()
+    assert window.play.banner is not None
+    window.play.banner.dismiss(at_once=True)
+    return window
+
+
+def tooltip_at(window: MainWindow, x: float, y: float) -> tuple[str, QWidget | None]:
+    """The tooltip the table shows when the pointer rests at table position (x, y),
+    and the label showing it."""
+    viewport = window.view.viewport()
+    pos = window.view.mapFromScene(QPointF(x, y))
+    QApplication.sendEvent(
+        viewport, QHelpEvent(QEvent.Type.ToolTip, pos, viewport.mapToGlobal(pos))
+    )
+    label = next(
+        (w for w in QApplication.topLevelWidgets() if w.inherits("QTipLabel") and w.isVisible()),
+        None,
+    )
+    return QToolTip.text(), label
+
+
+def test_a_figure_beside_a_pef_is_drawn_over_it_and_answers_the_pointer(qtbot) -> None:  # type: ignore[no-untyped-def]
+    window = pef_window(qtbot)
+    token = markers(window).pefs.tokens()["pef2"]
+    scene = window.play.scene
+    assert scene is not None
+    shiv = scene.figure_item("e4")
+    assert shiv is not None and token.isVisible()
+    view = window.view
+    at_shiv = view.mapFromScene(QPointF(*SHIV_BY_PEF_2))
+    top = next(i for i in view.items(at_shiv) if i is token or i is shiv)
+    assert top is shiv, "the PEF token covers the figure"
+    assert view.itemAt(at_shiv) is not token  # a press there does not land on the token
+    # drawn: the figure's base looks the same with the token there and without it
+    with_token = view.grab().toImage()
+    token.hide()
+    without = view.grab().toImage()
+    token.show()
+    r = int(0.35 * window.play.game.battlefield.figure("e4").base * view.pixels_per_inch())
+    differs = [
+        (dx, dy)
+        for dx in range(-r, r + 1)
+        for dy in range(-r, r + 1)
+        if dx * dx + dy * dy <= r * r
+        and with_token.pixel(at_shiv.x() + dx, at_shiv.y() + dy)
+        != without.pixel(at_shiv.x() + dx, at_shiv.y() + dy)
+    ]
+    assert not differs, f"the token is drawn over the figure at {len(differs)} pixels"
+    # the pointer on the figure: its tooltip; beside it on the token: the PEF's
+    text, _label = tooltip_at(window, *SHIV_BY_PEF_2)
+    assert "Shiv" in text and "PEF" not in text
+    text, _label = tooltip_at(window, 29.45, 17.8)
+    assert "PEF 2" in text
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    assert window.grab().save(str(SHOTS / "play-figure-beside-pef.png"))
 
 
 def test_no_pef_layer_items_outside_solo_games(window: MainWindow) -> None:

@@ -17,7 +17,7 @@ colour is the game's (:mod:`ui.play.group_colours`): it follows the group's Lead
 so a squad keeps its colour when a man steps away, each side has colours of its
 own, and a reloaded game wears the colours it was saved with.  In a
 solo game the unresolved PEFs (11) of ``summary()["pefs"]`` are drawn as "?"
-tokens at their spots (:class:`PefLayer`).
+tokens at their spots (:class:`PefLayer`), under the figures.
 """
 
 from __future__ import annotations
@@ -60,7 +60,9 @@ MARKER_Z = Layer.OVERLAYS + 10
 ARC_Z = Layer.FIGURES - 3
 RING_Z = Layer.FIGURES - 1
 """Under the base: the ring shows round it and never hides the side colour or the Rep."""
-PEF_Z = Layer.OVERLAYS + 5
+PEF_Z = Layer.FIGURES - 2
+"""Under the figures and their rings: a figure standing by a PEF is seen, hovered and
+picked whole (the token was over it, hiding it and taking its tooltip)."""
 ARC_INCHES = 4.0
 """Radius of the front arc drawn for the selected figure (a hint, not a range)."""
 ARCS_Z = ARC_Z - 1
@@ -591,6 +593,14 @@ class GroupRing(QGraphicsItem):
     def boundingRect(self) -> QRectF:
         r = self._radius + 0.6
         return QRectF(-r, -r, 2 * r, 2 * r)
+
+    def shape(self) -> QPainterPath:
+        """The disc the ring goes round (its tooltip answers there, not in the corners of
+        its box, which reach over a PEF token or the next figure)."""
+        path = QPainterPath()
+        r = self._radius + 0.55
+        path.addEllipse(QPointF(0, 0), r, r)
+        return path
 
     def paint(
         self,
