@@ -316,6 +316,17 @@ def test_a_figure_beside_a_pef_is_drawn_over_it_and_answers_the_pointer(qtbot) -
     assert window.grab().save(str(SHOTS / "play-figure-beside-pef.png"))
 
 
+def test_the_pef_tooltip_is_a_paragraph(qtbot) -> None:  # type: ignore[no-untyped-def]
+    window = pef_window(qtbot)
+    token = markers(window).pefs.tokens()["pef1"]
+    text, label = tooltip_at(window, token.pos().x(), token.pos().y())
+    assert "PEF 1" in text and "resolved when a player figure sees it" in text
+    assert label is not None and label.width() <= 380, f"a tooltip {label.width()} px wide"
+    assert label.height() > 4 * label.fontMetrics().height()  # several lines, wrapped
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    assert label.grab().save(str(SHOTS / "play-pef-tooltip.png"))
+
+
 def test_no_pef_layer_items_outside_solo_games(window: MainWindow) -> None:
     assert markers(window).pefs.tokens() == {}
 

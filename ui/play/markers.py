@@ -42,6 +42,7 @@ from crdesk.geometry.measure import compass
 from crdesk.model import Figure, Status
 from ui.play.group_colours import group_colours
 from ui.play.session import PlaySession
+from ui.play.text import tip_paragraph
 from ui.scene.layers import Layer
 from ui.scene.scene import BattlefieldScene
 
@@ -808,10 +809,13 @@ def pef_knowledge(events: Iterable[Any]) -> dict[str, Any]:
 
 
 def pef_tooltip(pid: str, pef: Mapping[str, Any], known: Mapping[str, Any]) -> str:
+    """What is known of a PEF, as a paragraph :data:`~ui.play.text.TIP_WIDTH` wide
+    (its placement and last move are the log's sentences: a plain tooltip made each
+    one line, the widest 970 pixels)."""
     name = pef_label(pid)
     lines = [
-        f"{name} ({pid}): a Possible Enemy Force, not resolved yet (11)",
-        f'At ({float(pef["x"]):.1f}", {float(pef["y"]):.1f}")',
+        f'A Possible Enemy Force, not resolved yet (11), at ({float(pef["x"]):.1f}", '
+        f'{float(pef["y"]):.1f}").',
     ]
     if name in known["placed"]:
         lines.append(known["placed"][name])
@@ -820,7 +824,7 @@ def pef_tooltip(pid: str, pef: Mapping[str, Any], known: Mapping[str, Any]) -> s
     lines.append("It is resolved when a player figure sees it (11.3).")
     if known["lowest_two"]:
         lines.append("Something's out there: the next PEF resolved rolls 3d6, lowest two.")
-    return "\n".join(lines)
+    return tip_paragraph(*lines, title=f"{name} ({pid})")
 
 
 def _remove(item: QGraphicsItem) -> None:
