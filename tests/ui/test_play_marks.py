@@ -2,20 +2,22 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtGui import QColor
+from PySide6.QtCore import QEvent, QObject, QPointF, Qt
+from PySide6.QtGui import QColor, QHelpEvent
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QToolTip, QWidget
 
 from crdesk.ai.policy import BookPolicy
 from crdesk.game import CHANCE, GameSettings
-from crdesk.model import Status
+from crdesk.model import Scenario, Status
 from tests.ui import windows
 from ui.main_window import MainWindow
 from ui.play.banner import TOP_MARGIN, HandOverBanner, possessive
-from ui.play.markers import LEADER, StatusMarkers, assign_colours
+from ui.play.markers import LEADER, StatusMarkers
 
 SHOTS = Path("/tmp/crdesk-shots")
 SEED = 1
@@ -109,24 +111,103 @@ def test_out_of_the_fight_figures_wear_no_ring(window: MainWindow) -> None:
     assert markers(window).ring("e1") is not None
 
 
-def test_colour_assignment_is_stable_and_never_shares_while_colours_last() -> None:
-    groups = [
-        {"side": "a", "leader": "a1", "members": ["a1", "a2", "a3"]},
-        {"side": "a", "leader": "a4", "members": ["a4"]},
-        {"side": "b", "leader": "b1", "members": ["b1", "b2"]},
-    ]
-    first = assign_colours(groups, {}, 6)
-    assert len(set(first)) == 3
-    previous = {m: c for g, c in zip(groups, first, strict=True) for m in g["members"]}
-    # a3 joins a4: a1's group keeps its colour, the new pair takes a4's
-    moved = [
-        {"side": "a", "leader": "a1", "members": ["a1", "a2"]},
-        {"side": "a", "leader": "a3", "members": ["a3", "a4"]},
-        {"side": "b", "leader": "b1", "members": ["b1", "b2"]},
-    ]
-    again = assign_colours(list(reversed(moved)), previous, 6)[::-1]
-    assert again[0] == first[0] and again[2] == first[2]
-    assert again[1] not in (first[0], first[2])
+def ring_colours(window: MainWindow) -> dict[str, str | None]:
+    """Each figure's ring colour on the table (None: no ring)."""
+    marks = markers(window)
+    rings = {f.id: marks.ring(f.id) for f in window.play.game.battlefield.figures()}
+    return {fid: ring.colour.name() if ring is not None else None for fid, ring in rings.items()}
+
+
+def test_a_group_keeps_its_colour_while_it_keeps_its_leader_and_after_a_reload(
+    qtbot,  # type: ignore[no-untyped-def]
+    tmp_path: Path,
+) -> None:
+    window = windows.playing(qtbot)  # seed 1: Sgt. Mace's squad is active
+    game = window.play.game
+    before = ring_colours(window)
+    assert len({before[f] for f in ("p1", "p2", "p3", "p4", "p5")}) == 1
+    # Sgt. Mace walks away from his squad: it falls apart into three groups
+    assert window.play.session.play("move p1 17,25") is None
+    groups = {g["leader"]: g["members"] for g in game.summary()["groups"]}
+    assert groups["p1"] == ["p1"] and groups["p2"] == ["p2", "p4"] and groups["p3"] == ["p3", "p5"]
+    after = ring_colours(window)
+    assert after["p1"] == before["p1"], "the group that kept its Leader changed colour"
+    assert {after[f] for f in ("e1", "e2", "e3", "e4")} == {
+        before[f] for f in ("e1", "e2", "e3", "e4")
+    }
+    shown = [after[leader] for leader in groups]
+    assert len(set(shown)) == len(shown), f"two groups share a colour: {after}"
+    # the colours are the game's, not the window's memory: a reload shows the same
+    path = tmp_path / "split.crgame"
+    assert window.play.save_to(path) and window.play.open_file(path)
+    assert ring_colours(window) == after
+
+
+def crowd() -> Scenario:
+    """The demo with every figure on its own and more of them: 7 groups of the squad's
+    side along the near edge, 7 of the Vipers' along the far edge (14: more than there
+    are ring colours)."""
+    scenario = windows.demo()
+    bf = scenario.battlefield
+    template = {
+        side: next(f for f in bf.figures() if f.side == side) for side in ("player", "enemy")
+    }
+    for side, prefix, count in (("player", "p", 7), ("enemy", "e", 7)):
+        have = [f.id for f in bf.figures() if f.side == side]
+        for k in range(len(have) + 1, count + 1):
+            bf.add_figure(side, replace(template[side], id=f"{prefix}{k}", name=f"{prefix}{k}"))
+        y = 34.5 if side == "player" else 1.5
+        for k in range(count):
+            bf.update_figure(f"{prefix}{k + 1}", x=1.5 + 5.5 * k, y=y)
+    return scenario
+
+
+def test_friend_and_foe_never_share_a_ring_colour(qtbot) -> None:  # type: ignore[no-untyped-def]
+    window = windows.open_window(qtbot, crowd())
+    assert window.play.start(SEED)
+    game = window.play.game
+    groups = game.summary()["groups"]
+    assert len(groups) == 14 and all(len(g["members"]) == 1 for g in groups)
+    colours = ring_colours(window)
+    worn = {
+        side: [colours[f.id] for f in game.battlefield.figures() if f.side == side]
+        for side in ("player", "enemy")
+    }
+    assert not set(worn["player"]) & set(worn["enemy"]), worn
+    for side, names in worn.items():  # a side's colours are all used before one is shared
+        assert len(set(names)) >= min(len(names), 4), (side, names)
+    for force in game.battlefield.forces:
+        side = QColor(force.colour)
+        for name in set(colours.values()):
+            colour = QColor(name)
+            assert colour.hsvSaturationF() < 0.25 or hue_gap(colour, side) >= 28, (name, force)
+
+
+def test_the_turn_dock_and_the_context_menu_show_the_ring_colours(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from tests.ui.test_play_moves import right_click
+
+    window = windows.open_window(qtbot, crowd())
+    windows.start(window, SEED)
+    marks = markers(window)
+    dock = window.play.turn_dock
+    groups = dock.view.groups if dock.view is not None else []
+    assert [g.leader for g in groups] == ["p1", "p6", "p7"]  # the groups that may activate
+    for group, swatch in zip(groups, dock.group_swatches, strict=True):
+        ring = marks.ring(group.leader)
+        assert ring is not None and swatch.property("ring") == ring.colour.name(), group.leader
+        assert swatch.isVisible() and not swatch.pixmap().isNull()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    assert dock.grab().save(str(SHOTS / "play-turn-group-colours.png"))
+    # the figure's menu has its name beside its group's colour
+    windows.activate(window, qtbot, "p6")
+    figure = window.play.game.battlefield.figure("p6")
+    menu = right_click(window, figure.x, figure.y)
+    title = menu.actions()[0]
+    ring = marks.ring("p6")
+    assert ring is not None and title.data() == ring.colour.name()
+    assert not title.icon().isNull() and title.text() == "p6"
+    assert menu.grab().save(str(SHOTS / "play-menu-group-colour.png"))
+    menu.close()
 
 
 # -- PEFs (solo) -----------------------------------------------------------------------------
@@ -166,6 +247,84 @@ def test_pef_tokens_stand_on_the_pefs_move_with_them_and_vanish_when_resolved(qt
             assert session.play(action) is None
     assert moved and resolved
     assert any("Last move" in t.toolTip() for t in layer.tokens().values()) or not layer.tokens()
+
+
+SHIV_BY_PEF_2 = (30.5, 18.4)
+"""Shiv (e4) stands where PEF 2 is placed (30, 18) with seed 5: half under its token."""
+
+
+def pef_window(qtbot) -> MainWindow:  # type: ignore[no-untyped-def]
+    """A solo game (seed 5) with Shiv standing beside PEF 2."""
+    scenario = windows.demo()
+    scenario.battlefield.update_figure("e4", x=SHIV_BY_PEF_2[0], y=SHIV_BY_PEF_2[1])
+    window = windows.open_window(qtbot, scenario)
+    assert window.play.start(PEF_SEED, {"enemy"}, GameSettings(solo=True, max_turns=3))
+    window.play.run_program()
+    assert window.play.banner is not None
+    window.play.banner.dismiss(at_once=True)
+    return window
+
+
+def tooltip_at(window: MainWindow, x: float, y: float) -> tuple[str, QWidget | None]:
+    """The tooltip the table shows when the pointer rests at table position (x, y),
+    and the label showing it."""
+    viewport = window.view.viewport()
+    pos = window.view.mapFromScene(QPointF(x, y))
+    QApplication.sendEvent(
+        viewport, QHelpEvent(QEvent.Type.ToolTip, pos, viewport.mapToGlobal(pos))
+    )
+    label = next(
+        (w for w in QApplication.topLevelWidgets() if w.inherits("QTipLabel") and w.isVisible()),
+        None,
+    )
+    return QToolTip.text(), label
+
+
+def test_a_figure_beside_a_pef_is_drawn_over_it_and_answers_the_pointer(qtbot) -> None:  # type: ignore[no-untyped-def]
+    window = pef_window(qtbot)
+    token = markers(window).pefs.tokens()["pef2"]
+    scene = window.play.scene
+    assert scene is not None
+    shiv = scene.figure_item("e4")
+    assert shiv is not None and token.isVisible()
+    view = window.view
+    at_shiv = view.mapFromScene(QPointF(*SHIV_BY_PEF_2))
+    top = next(i for i in view.items(at_shiv) if i is token or i is shiv)
+    assert top is shiv, "the PEF token covers the figure"
+    assert view.itemAt(at_shiv) is not token  # a press there does not land on the token
+    # drawn: the figure's base looks the same with the token there and without it
+    with_token = view.grab().toImage()
+    token.hide()
+    without = view.grab().toImage()
+    token.show()
+    r = int(0.35 * window.play.game.battlefield.figure("e4").base * view.pixels_per_inch())
+    differs = [
+        (dx, dy)
+        for dx in range(-r, r + 1)
+        for dy in range(-r, r + 1)
+        if dx * dx + dy * dy <= r * r
+        and with_token.pixel(at_shiv.x() + dx, at_shiv.y() + dy)
+        != without.pixel(at_shiv.x() + dx, at_shiv.y() + dy)
+    ]
+    assert not differs, f"the token is drawn over the figure at {len(differs)} pixels"
+    # the pointer on the figure: its tooltip; beside it on the token: the PEF's
+    text, _label = tooltip_at(window, *SHIV_BY_PEF_2)
+    assert "Shiv" in text and "PEF" not in text
+    text, _label = tooltip_at(window, 29.45, 17.8)
+    assert "PEF 2" in text
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    assert window.grab().save(str(SHOTS / "play-figure-beside-pef.png"))
+
+
+def test_the_pef_tooltip_is_a_paragraph(qtbot) -> None:  # type: ignore[no-untyped-def]
+    window = pef_window(qtbot)
+    token = markers(window).pefs.tokens()["pef1"]
+    text, label = tooltip_at(window, token.pos().x(), token.pos().y())
+    assert "PEF 1" in text and "resolved when a player figure sees it" in text
+    assert label is not None and label.width() <= 380, f"a tooltip {label.width()} px wide"
+    assert label.height() > 4 * label.fontMetrics().height()  # several lines, wrapped
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    assert label.grab().save(str(SHOTS / "play-pef-tooltip.png"))
 
 
 def test_no_pef_layer_items_outside_solo_games(window: MainWindow) -> None:

@@ -7,7 +7,8 @@ the table, Pick up wounded, Capture/Dispatch -- each judged by the controller
 enabled, the refused ones are shown disabled with the controller's reason as
 their tooltip.  Change floor and Exit are listed only where they can apply (in a
 building; at the side's edge).  A right-click on the table offers the same for
-the selected figure, with "Move here".  Every entry has a key that acts on the
+the selected figure, with "Move here".  The menu's title names the figure beside its
+group's colour, the ring it wears on the table.  Every entry has a key that acts on the
 selected figure (Fast Move on the whole group); the keys already taken in play
 mode are E (end activation), P (pass), Enter (the default), C (charge) and G
 (throw), so grenades are readied with Shift+G.  With the Firearms Detail rules,
@@ -47,6 +48,7 @@ from crdesk.game.actions import (
     Stand,
 )
 from crdesk.model import Status
+from ui.play.group_colours import group_colours, group_icon
 from ui.play.text import figure_names
 
 if TYPE_CHECKING:
@@ -247,6 +249,11 @@ class ActionMenu(QObject):
         assert chosen is not None
         title = menu.addAction(figure_names(game)(chosen))
         title.setEnabled(False)
+        ring = group_colours(game).of_figure(chosen)  # its group's colour, as on the table
+        if ring is not None:
+            side = QColor(game.battlefield.force(game.battlefield.figure(chosen).side).colour)
+            title.setIcon(group_icon(side, ring))
+            title.setData(ring.name())
         menu.addSeparator()
         for entry in entries:
             keys = KEYS.get(entry.kind)

@@ -11,6 +11,8 @@ options that take parameters.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QKeyEvent, QPalette, QResizeEvent
 from PySide6.QtWidgets import (
@@ -22,6 +24,8 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPushButton,
     QSizePolicy,
+    QStyle,
+    QStyleOptionButton,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -42,10 +46,46 @@ MOVE_HINT = (
 )
 
 
-class OptionButton(QPushButton):
-    """A push button that shortens its text with "…" to fit, the full text in its tooltip.
+LABEL_LINES = 2
+"""An option's label wraps onto this many lines at most (the rest is shortened with "…")."""
+LABEL_PAD = 4
+"""Pixels kept clear on either side of a label inside its button."""
 
-    It is kept from decision to decision and given another option (:attr:`option`)."""
+
+def wrap_words(text: str, width_of: Callable[[str], int], room: int, lines: int) -> list[str]:
+    """``text`` broken between words into lines of at most ``room`` pixels
+    (``width_of`` measures a line), and at most ``lines`` of them: the last takes what
+    is left.  A line may still be too wide (one long word, or the last): the caller
+    shortens it.
+
+    >>> wrap_words("Pvt. Lind fires at Dice", len, 12, 2)
+    ['Pvt. Lind', 'fires at Dice']
+    """
+    out: list[str] = []
+    words = text.split(" ")
+    line = words[0]
+    for k, word in enumerate(words[1:], start=1):
+        if len(out) == lines - 1:
+            line = " ".join([line, *words[k:]])
+            break
+        wider = f"{line} {word}"
+        if width_of(wider) <= room or not line.strip():
+            line = wider
+        else:
+            out.append(line)
+            line = word
+    out.append(line)
+    return out
+
+
+class OptionButton(QPushButton):
+    """A push button whose label wraps onto a second line when it is long, and is
+    shortened with "…" only past that; the full text is in its tooltip.
+
+    The label is laid out again whenever the button's width or font changes (the
+    default option is bold, and a bold label laid out in the plain font ran past the
+    button's edge).  It is kept from decision to decision and given another option
+    (:attr:`option`)."""
 
     def __init__(self, text: str) -> None:
         super().__init__(text)
@@ -59,20 +99,38 @@ class OptionButton(QPushButton):
         if text == self.full_text and self.text():
             return
         self.full_text = text
-        self._elide()
+        self._lay_out_label()
 
-    def _elide(self) -> None:
-        if self.width() <= 24 or not self.testAttribute(Qt.WidgetAttribute.WA_Resized):
-            set_text(self, self.full_text)  # not laid out yet: its resize elides it
-            return
-        room = max(10, self.width() - 24)
-        set_text(
-            self, self.fontMetrics().elidedText(self.full_text, Qt.TextElideMode.ElideRight, room)
+    def label_room(self) -> int:
+        """The width, in pixels, a line of the label may take (the style's contents
+        rectangle of the button, less a little air)."""
+        option = QStyleOptionButton()
+        self.initStyleOption(option)
+        contents = self.style().subElementRect(
+            QStyle.SubElement.SE_PushButtonContents, option, self
         )
+        return max(10, contents.width() - 2 * LABEL_PAD)
+
+    def _lay_out_label(self) -> None:
+        if self.width() <= 24 or not self.testAttribute(Qt.WidgetAttribute.WA_Resized):
+            set_text(self, self.full_text)  # not laid out yet: its resize lays it out
+            return
+        metrics = self.fontMetrics()
+        room = self.label_room()
+        lines = wrap_words(self.full_text, metrics.horizontalAdvance, room, LABEL_LINES)
+        shown = [
+            metrics.elidedText(line.strip(), Qt.TextElideMode.ElideRight, room) for line in lines
+        ]
+        set_text(self, "\n".join(shown).replace("&", "&&"))  # "&": no mnemonic
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
-        self._elide()
+        self._lay_out_label()
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            self._lay_out_label()
 
 
 class RowButton(QToolButton):
@@ -242,10 +300,13 @@ class DecisionDock(SessionDock):
     def _lay_out(self) -> None:
         """Place the buttons now, not at the next turn of the event loop, so that what
         is shown (and clicked, and grabbed) right after a step is the new decision."""
-        self.options_layout.activate()
-        layout = self._body.layout()
-        if layout is not None:
-            layout.activate()
+        # (twice: the first pass gives the buttons their widths, and a long label may
+        # then take a second line)
+        for _pass in range(2):
+            self.options_layout.activate()
+            layout = self._body.layout()
+            if layout is not None:
+                layout.activate()
 
     def _section_text(self, decision: Decision) -> str:
         parts = [f"§ {decision.section}"] if decision.section else []
@@ -382,6 +443,7 @@ class DecisionDock(SessionDock):
     ) -> None:
         is_default = option == self.default
         label = f"⏎  {text}" if is_default else text
+        set_bold(button, is_default)  # (first: the label is laid out in the font it has)
         if isinstance(button, OptionButton):
             button.set_full_text(label)
             button.setToolTip(f"{text}  ({option})")
@@ -391,7 +453,6 @@ class DecisionDock(SessionDock):
             set_text(button, label)
             button.setToolTip(str(option))
         button.setEnabled(enabled)
-        set_bold(button, is_default)
         wanted = "defaultOption" if is_default else ""
         if button.objectName() != wanted:
             button.setObjectName(wanted)

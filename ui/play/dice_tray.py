@@ -1,13 +1,18 @@
 """The dice tray: the rolls of the last step that rolled, drawn as dice with what they meant.
 
 Each event with dice gets a card: its section and kind, the controller's
-sentence on one line (in full in the tooltip), and one row per reading -- the
+sentence on one line (in full in the tooltip, a paragraph), and one row per reading -- the
 activation dice in the sides' colours (rerolled doubles greyed), each die of a
 volley green for a hit and red for a miss with its total in the die's tooltip,
 the damage dice by the damage done, a test's dice with the Rep they were
 rolled against and the result.  The readings come from the event data the
 controller wrote (:func:`readings`); what is not recognised is shown as plain
 dice, so a new kind of roll is never hidden.
+
+Nothing in a card may widen the tray past its edge (the body does not scroll
+sideways: whatever is wider is cut off unsaid).  A one-line text is shortened
+with "…" and said in full in its tooltip; a caption wraps; the dice wrap onto
+more lines, and a row of many dice has its caption under them.
 """
 
 from __future__ import annotations
@@ -16,11 +21,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QFont
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtGui import QColor, QFont, QResizeEvent
 from PySide6.QtWidgets import (
+    QBoxLayout,
     QFrame,
-    QHBoxLayout,
     QLabel,
     QSizePolicy,
     QVBoxLayout,
@@ -30,9 +35,12 @@ from PySide6.QtWidgets import (
 from crdesk.game import Event, Game
 from ui.play._dock import SessionDock, session_token, set_text
 from ui.play.dice_view import BAD, GOOD, MID, VERDICT_EDGE, DiceRow, Die
+from ui.play.text import tip_paragraph
 
 TRAY_DIE = 22
 """Side of a die in the tray, in pixels."""
+ROW_GAP = 6
+"""Pixels between a row's dice and its caption."""
 
 ColourOf = Callable[[str], QColor | None]
 
@@ -236,7 +244,8 @@ def last_rolls(game: Game) -> list[Event]:
 
 
 class ElidedLabel(QLabel):
-    """One line of text, shortened with "…" to fit; the full text is its tooltip."""
+    """One line of text, shortened with "…" to fit; when it is, the full text is its
+    tooltip (a paragraph, however long the text)."""
 
     def __init__(self, text: str = "", parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -246,18 +255,84 @@ class ElidedLabel(QLabel):
         self.set_full_text(text)
 
     def set_full_text(self, text: str) -> None:
+        if text == self.full_text and self.text():
+            return
         self.full_text = text
-        self.setToolTip(text)
         self._elide()
 
     def _elide(self) -> None:
         room = max(20, self.width())
-        metrics = self.fontMetrics()
-        self.setText(metrics.elidedText(self.full_text, Qt.TextElideMode.ElideRight, room))
+        shown = self.fontMetrics().elidedText(self.full_text, Qt.TextElideMode.ElideRight, room)
+        set_text(self, shown)
+        tip = tip_paragraph(self.full_text) if shown != self.full_text else ""
+        if self.toolTip() != tip:
+            self.setToolTip(tip)
 
-    def resizeEvent(self, event):  # type: ignore[no-untyped-def]
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._elide()
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:  # (a bold title is wider)
+            self._elide()
+
+
+class Caption(QLabel):
+    """What a row of dice meant: wrapped onto as many lines as it needs, never cut."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setWordWrap(True)
+        policy = QSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        policy.setHeightForWidth(True)
+        self.setSizePolicy(policy)
+
+
+class ReadingLine(QWidget):
+    """One reading: its dice and, beside them when it fits on one line there, else
+    under them, its caption."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._row = QBoxLayout(QBoxLayout.Direction.LeftToRight, self)
+        self._row.setContentsMargins(0, 0, 0, 0)
+        self._row.setSpacing(ROW_GAP)
+        self.dice = DiceRow(TRAY_DIE, wrap=True)
+        self.caption = Caption()
+        self._row.addWidget(self.dice)
+        self._row.addWidget(self.caption, 1)
+
+    def set_reading(self, reading: Reading) -> None:
+        if self.dice.dice != reading.dice:
+            self.dice.set_dice(reading.dice)
+        if self.dice.isHidden() == bool(reading.dice):
+            self.dice.setVisible(bool(reading.dice))
+        set_text(self.caption, reading.caption)
+        if self.caption.isHidden() == bool(reading.caption):
+            self.caption.setVisible(bool(reading.caption))
+        self._arrange()
+
+    def beside(self, width: int) -> bool:
+        """Whether the caption goes beside the dice at ``width`` (on one line there)."""
+        if not self.dice.dice or not self.caption.text():
+            return True
+        caption = self.caption.fontMetrics().horizontalAdvance(self.caption.text())
+        return self.dice.sizeHint().width() + ROW_GAP + caption <= width
+
+    def _arrange(self) -> None:
+        direction = (
+            QBoxLayout.Direction.LeftToRight
+            if self.beside(self.width())
+            else QBoxLayout.Direction.TopToBottom
+        )
+        if self._row.direction() != direction:
+            self._row.setDirection(direction)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._arrange()
 
 
 class CardWidget(QFrame):
@@ -272,7 +347,7 @@ class CardWidget(QFrame):
         layout = self._layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 4, 6, 5)
         layout.setSpacing(3)
-        self.head = QLabel()
+        self.head = ElidedLabel()
         small = QFont(self.head.font())
         small.setPointSizeF(max(6.0, small.pointSizeF() * 0.82))
         self.head.setFont(small)
@@ -282,8 +357,8 @@ class CardWidget(QFrame):
         layout.addWidget(self.text_label)
         self.rows: list[DiceRow] = []
         """The rows of dice shown, one per reading."""
-        self.captions: list[ElidedLabel] = []
-        self._pool: list[tuple[QWidget, DiceRow, ElidedLabel]] = []
+        self.captions: list[Caption] = []
+        self._pool: list[ReadingLine] = []
         self._verdicts: dict[int, str | None] = {}
         self.set_card(card)
 
@@ -291,48 +366,33 @@ class CardWidget(QFrame):
         """Show another event's rolls in this card."""
         self.card = card
         event = card.event
-        set_text(
-            self.head,
-            "  ·  ".join(
-                p for p in (f"§ {event.section}" if event.section else "", _words(event.kind)) if p
-            ),
+        head = "  ·  ".join(
+            p for p in (f"§ {event.section}" if event.section else "", _words(event.kind)) if p
         )
+        if self.head.full_text != head:
+            self.head.set_full_text(head)
         if self.text_label.full_text != event.text:
             self.text_label.set_full_text(event.text)
         while len(self._pool) < len(card.readings):
-            line = QWidget()
-            row = QHBoxLayout(line)
-            row.setContentsMargins(0, 0, 0, 0)
-            row.setSpacing(6)
-            dice = DiceRow(TRAY_DIE)
-            caption = ElidedLabel()
-            row.addWidget(dice)
-            row.addWidget(caption, 1)
+            line = ReadingLine()
             self._layout.addWidget(line)
-            self._pool.append((line, dice, caption))
+            self._pool.append(line)
         self.rows = []
         self.captions = []
-        for k, ((line, dice, caption), reading) in enumerate(
-            zip(self._pool, card.readings, strict=False)
-        ):
-            if dice.dice != reading.dice:
-                dice.set_dice(reading.dice)
-            if dice.isHidden() == bool(reading.dice):
-                dice.setVisible(bool(reading.dice))
-            if caption.full_text != reading.caption:
-                caption.set_full_text(reading.caption)
+        for k, (line, reading) in enumerate(zip(self._pool, card.readings, strict=False)):
+            line.set_reading(reading)
             if self._verdicts.get(k, "") != reading.verdict:
                 self._verdicts[k] = reading.verdict
-                caption.setStyleSheet(
+                line.caption.setStyleSheet(
                     ""
                     if reading.verdict is None
                     else f"color: {VERDICT_EDGE[reading.verdict].name()};"
                 )
             if line.isHidden():
                 line.show()
-            self.rows.append(dice)
-            self.captions.append(caption)
-        for line, _dice, _caption in self._pool[len(card.readings) :]:
+            self.rows.append(line.dice)
+            self.captions.append(line.caption)
+        for line in self._pool[len(card.readings) :]:
             if not line.isHidden():
                 line.hide()
 
@@ -352,7 +412,7 @@ class DiceTrayDock(SessionDock):
         self._layout = QVBoxLayout(body)
         self._layout.setContentsMargins(6, 6, 6, 6)
         self._layout.setSpacing(5)
-        self.title = QLabel()
+        self.title = ElidedLabel()
         bold = QFont(self.title.font())
         bold.setBold(True)
         self.title.setFont(bold)
@@ -381,18 +441,18 @@ class DiceTrayDock(SessionDock):
         self._token = token
         if session is None:
             self._show_events([])
-            set_text(self.title, "No game")
+            self.title.set_full_text("No game")
             return
         game = session.game
         events = last_rolls(game)
         if not events:
             self._show_events([])
-            set_text(self.title, "No dice rolled yet")
+            self.title.set_full_text("No dice rolled yet")
             return
         step = events[0].step
         ago = len(game.history) - step
         when = "the last step" if ago <= 0 else f"{ago} step{'s' if ago != 1 else ''} ago"
-        set_text(self.title, f"Step {step} rolled ({when})")
+        self.title.set_full_text(f"Step {step} rolled ({when})")
         self._show_events(events)
 
     def _show_events(self, events: list[Event]) -> None:
@@ -419,13 +479,20 @@ class DiceTrayDock(SessionDock):
         self.cards = self._card_pool[: len(events)]
         # lay the cards out now, not at the next turn of the event loop: what is shown
         # (and grabbed) right after a step is that step's dice
+        # (twice: the first pass gives the rows their widths, and a row may then put its
+        # caption under its dice and need more height)
         body = self._body
-        need = body.minimumSizeHint().height()
-        if body.height() < need:
-            body.resize(body.width(), need)
         layout = body.layout()
-        if layout is not None:
-            layout.activate()
+        for _pass in range(2):
+            if layout is not None:
+                layout.activate()
+            need = (
+                body.heightForWidth(body.width())
+                if body.hasHeightForWidth()
+                else body.minimumSizeHint().height()
+            )
+            if body.height() < need:
+                body.resize(body.width(), need)
 
     def shown_faces(self) -> list[tuple[int, ...]]:
         """Every row's faces, card by card (for tests and the report)."""

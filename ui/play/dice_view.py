@@ -129,16 +129,29 @@ def die_icon(face: int, size: int = 32, fill: QColor | None = None) -> QIcon:
 
 
 class DiceRow(QWidget):
-    """A row of dice (and empty slots), each with its own tooltip."""
+    """A row of dice (and empty slots), each with its own tooltip.
 
-    def __init__(self, size: int = 20, parent: QWidget | None = None) -> None:
+    With ``wrap`` the dice that do not fit the row's width go on to further lines
+    (its height follows its width), so a big roll never widens the panel it is in:
+    a melee of forty dice is forty dice, on as many lines as it takes.
+    """
+
+    def __init__(
+        self, size: int = 20, parent: QWidget | None = None, *, wrap: bool = False
+    ) -> None:
         super().__init__(parent)
         self.die_size = size
         self.gap = max(3, size // 5)
+        self.wrap = wrap
         self.dice: tuple[Die, ...] = ()
         self.slots = 0
         """Empty places drawn after the dice (dice still to be entered)."""
-        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        if wrap:
+            policy = QSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
+            policy.setHeightForWidth(True)
+            self.setSizePolicy(policy)
+        else:
+            self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
 
     def set_dice(self, dice: Sequence[Die], slots: int = 0) -> None:
         self.dice = tuple(dice)
@@ -152,16 +165,37 @@ class DiceRow(QWidget):
     def _count(self) -> int:
         return len(self.dice) + self.slots
 
+    def _span(self, n: int) -> int:
+        """Pixels taken by ``n`` dice side by side (and the row's 1-pixel rims)."""
+        return n * self.die_size + max(0, n - 1) * self.gap + 2
+
+    def per_line(self, width: int | None = None) -> int:
+        """How many dice go on one line at ``width`` (the row's own width by default)."""
+        n = max(1, self._count())
+        if not self.wrap:
+            return n
+        room = self.width() if width is None else width
+        return max(1, min(n, (room - 2 + self.gap) // (self.die_size + self.gap)))
+
     def sizeHint(self) -> QSize:
-        n = self._count()
-        width = n * self.die_size + max(0, n - 1) * self.gap + 2
-        return QSize(max(width, 1), self.die_size + 2)
+        return QSize(max(self._span(self._count()), 1), self.die_size + 2)
 
     def minimumSizeHint(self) -> QSize:
+        if self.wrap:
+            return QSize(self._span(1), self.die_size + 2)
         return self.sizeHint()
 
+    def hasHeightForWidth(self) -> bool:
+        return self.wrap
+
+    def heightForWidth(self, width: int) -> int:
+        lines = -(-max(1, self._count()) // self.per_line(width))
+        return lines * self.die_size + (lines - 1) * self.gap + 2
+
     def _rect(self, k: int) -> QRectF:
-        return QRectF(1 + k * (self.die_size + self.gap), 1, self.die_size, self.die_size)
+        line, place = divmod(k, self.per_line())
+        step = self.die_size + self.gap
+        return QRectF(1 + place * step, 1 + line * step, self.die_size, self.die_size)
 
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)

@@ -12,18 +12,18 @@ figure's tooltip says which way it faces and what stands behind it
 (:meth:`StatusMarkers.facing_note`, from :meth:`~crdesk.game.Game.behind`).
 
 Groups (6.2) come from :meth:`~crdesk.game.Game.summary`: each figure of a group
-wears a thin ring in the group's colour and the Leader a chevron badge in it.  A
-group keeps its colour while it changes (the colour its members wore most is
-kept), so a squad does not change colour because one man stepped away.  In a
+wears a thin ring in the group's colour and the Leader a chevron badge in it.  The
+colour is the game's (:mod:`ui.play.group_colours`): it follows the group's Leader,
+so a squad keeps its colour when a man steps away, each side has colours of its
+own, and a reloaded game wears the colours it was saved with.  In a
 solo game the unresolved PEFs (11) of ``summary()["pefs"]`` are drawn as "?"
-tokens at their spots (:class:`PefLayer`).
+tokens at their spots (:class:`PefLayer`), under the figures.
 """
 
 from __future__ import annotations
 
 import math
-from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,7 +40,9 @@ from PySide6.QtWidgets import (
 from crdesk.game.summary import WATCH_INCHES
 from crdesk.geometry.measure import compass
 from crdesk.model import Figure, Status
+from ui.play.group_colours import group_colours
 from ui.play.session import PlaySession
+from ui.play.text import tip_paragraph
 from ui.scene.layers import Layer
 from ui.scene.scene import BattlefieldScene
 
@@ -59,7 +61,9 @@ MARKER_Z = Layer.OVERLAYS + 10
 ARC_Z = Layer.FIGURES - 3
 RING_Z = Layer.FIGURES - 1
 """Under the base: the ring shows round it and never hides the side colour or the Rep."""
-PEF_Z = Layer.OVERLAYS + 5
+PEF_Z = Layer.FIGURES - 2
+"""Under the figures and their rings: a figure standing by a PEF is seen, hovered and
+picked whole (the token was over it, hiding it and taking its tooltip)."""
 ARC_INCHES = 4.0
 """Radius of the front arc drawn for the selected figure (a hint, not a range)."""
 ARCS_Z = ARC_Z - 1
@@ -168,9 +172,6 @@ class StatusMarkers(QObject):
         self._arc_key: dict[str, tuple[object, ...]] = {}
         self._rings: dict[str, GroupRing] = {}
         self._leaders: dict[str, LeaderMark] = {}
-        self._colour_of: dict[str, int] = {}
-        """Palette index each figure's group wore at the last refresh (keeps colours stable)."""
-        self.palette = group_palette(force.colour for force in session.game.battlefield.forces)
         self._rows: dict[str, tuple[object, ...]] = {}
         """What each figure's badges show (kinds, texts, tips), to rebuild only changed rows."""
         self._link_key: tuple[object, ...] = ()
@@ -419,11 +420,11 @@ class StatusMarkers(QObject):
         """Rings and Leader marks from the game's groups, moved or recoloured as they change."""
         game = self.session.game
         groups = [g for g in game.summary()["groups"] if g["members"]]
-        colours = assign_colours(groups, self._colour_of, len(self.palette))
+        colours = group_colours(game)
         wanted: dict[str, tuple[QColor, str]] = {}
         leaders: dict[str, tuple[QColor, str]] = {}
-        for group, index in zip(groups, colours, strict=True):
-            colour = self.palette[index % len(self.palette)]
+        for group in groups:
+            colour = colours.by_leader.get(str(group["leader"]), QColor("white"))
             members = [str(m) for m in group["members"]]
             leader = game.battlefield.figure(str(group["leader"]))
             size = len(members)
@@ -438,11 +439,6 @@ class StatusMarkers(QObject):
                     colour,
                     f"{leader.name}: Leader of a group of {size} (Rep {leader.rep}, 6.2)",
                 )
-        self._colour_of = {
-            str(m): index
-            for group, index in zip(groups, colours, strict=True)
-            for m in group["members"]
-        }
         for fid in [f for f in self._rings if f not in wanted]:
             _remove(self._rings.pop(fid))
         for fid in [f for f in self._leaders if f not in leaders]:
@@ -565,73 +561,9 @@ def front_arc(figure: Figure, radius: float) -> QPainterPath:
 
 # -- groups: rings and the Leader ----------------------------------------------------------
 
-GROUP_COLOURS = (
-    "#b6f03c",  # lime
-    "#ff5cf0",  # magenta
-    "#38e8e0",  # cyan
-    "#ff9a1f",  # orange
-    "#fff04a",  # yellow
-    "#a98bff",  # violet
-    "#ff7f9e",  # pink
-    "#f4f4f4",  # white
-    "#7dff9e",  # mint
-    "#ffc48a",  # peach
-)
-"""Bright, saturated ring colours, read on green cloth, woods and roofs alike."""
-SIDE_HUE_GAP = 28.0
-"""A ring colour this close in hue (degrees) to a side's colour is not used."""
 RING_GAP_PX = 1.5
 RING_PX = 2.2
 LEADER_PX = 15.0
-
-
-def group_palette(side_colours: Iterable[str]) -> list[QColor]:
-    """The ring colours that cannot be mistaken for a side's colour (the base's fill)."""
-    hues = []
-    for name in side_colours:
-        colour = QColor(name)
-        if colour.isValid() and colour.hsvSaturationF() > 0.25:
-            hues.append(colour.hsvHueF() * 360.0)
-    palette = []
-    for name in GROUP_COLOURS:
-        colour = QColor(name)
-        hue = colour.hsvHueF() * 360.0
-        grey = colour.hsvSaturationF() < 0.25
-        if grey or all(min(abs(hue - h), 360.0 - abs(hue - h)) >= SIDE_HUE_GAP for h in hues):
-            palette.append(colour)
-    return palette or [QColor(name) for name in GROUP_COLOURS]
-
-
-def assign_colours(
-    groups: Sequence[Mapping[str, Any]], previous: Mapping[str, int], size: int
-) -> list[int]:
-    """A palette index per group: the one its members wore most, else the first free one.
-
-    Groups with the strongest claim (most members keeping a colour) choose
-    first, ties by side and Leader, so the result does not depend on the
-    order the game lists them in.
-    """
-    votes = [Counter(previous[str(m)] for m in g["members"] if str(m) in previous) for g in groups]
-    order = sorted(
-        range(len(groups)),
-        key=lambda i: (
-            -max(votes[i].values(), default=0),
-            str(groups[i]["side"]),
-            str(groups[i]["leader"]),
-        ),
-    )
-    taken: set[int] = set()
-    result = [0] * len(groups)
-    for i in order:
-        kept = [c for c, _n in sorted(votes[i].items(), key=lambda cn: (-cn[1], cn[0]))]
-        choice = next((c for c in kept if c not in taken), None)
-        if choice is None:
-            choice = next((c for c in range(size) if c not in taken), None)
-        if choice is None:  # more groups than colours: share, the fewest first
-            choice = len(taken) % max(1, size)
-        taken.add(choice)
-        result[i] = choice
-    return result
 
 
 class GroupRing(QGraphicsItem):
@@ -662,6 +594,14 @@ class GroupRing(QGraphicsItem):
     def boundingRect(self) -> QRectF:
         r = self._radius + 0.6
         return QRectF(-r, -r, 2 * r, 2 * r)
+
+    def shape(self) -> QPainterPath:
+        """The disc the ring goes round (its tooltip answers there, not in the corners of
+        its box, which reach over a PEF token or the next figure)."""
+        path = QPainterPath()
+        r = self._radius + 0.55
+        path.addEllipse(QPointF(0, 0), r, r)
+        return path
 
     def paint(
         self,
@@ -869,10 +809,13 @@ def pef_knowledge(events: Iterable[Any]) -> dict[str, Any]:
 
 
 def pef_tooltip(pid: str, pef: Mapping[str, Any], known: Mapping[str, Any]) -> str:
+    """What is known of a PEF, as a paragraph :data:`~ui.play.text.TIP_WIDTH` wide
+    (its placement and last move are the log's sentences: a plain tooltip made each
+    one line, the widest 970 pixels)."""
     name = pef_label(pid)
     lines = [
-        f"{name} ({pid}): a Possible Enemy Force, not resolved yet (11)",
-        f'At ({float(pef["x"]):.1f}", {float(pef["y"]):.1f}")',
+        f'A Possible Enemy Force, not resolved yet (11), at ({float(pef["x"]):.1f}", '
+        f'{float(pef["y"]):.1f}").',
     ]
     if name in known["placed"]:
         lines.append(known["placed"][name])
@@ -881,7 +824,7 @@ def pef_tooltip(pid: str, pef: Mapping[str, Any], known: Mapping[str, Any]) -> s
     lines.append("It is resolved when a player figure sees it (11.3).")
     if known["lowest_two"]:
         lines.append("Something's out there: the next PEF resolved rolls 3d6, lowest two.")
-    return "\n".join(lines)
+    return tip_paragraph(*lines, title=f"{name} ({pid})")
 
 
 def _remove(item: QGraphicsItem) -> None:

@@ -8,6 +8,7 @@ controller's business; this module turns ``fire p1 at e1:3`` into
 from __future__ import annotations
 
 from collections.abc import Callable
+from html import escape
 
 from crdesk.game import Action, Decision, Game
 from crdesk.game.actions import (
@@ -39,6 +40,27 @@ from crdesk.game.actions import (
 )
 
 Names = Callable[[str], str]
+
+TIP_WIDTH = 360
+"""Width, in pixels, of a long tooltip's paragraph."""
+TIP_LINE = 60
+"""Characters a tooltip line may have and still be shown as it is."""
+
+
+def tip_paragraph(*lines: str, title: str = "", width: int = TIP_WIDTH) -> str:
+    """A tooltip of ``lines`` (and a bold ``title`` first): as plain lines when they are
+    short, else a paragraph ``width`` pixels wide, each line its own, wrapped.
+
+    A plain tooltip is one line per line of its text whatever its length: a sentence
+    of the controller's was a line 970 pixels long.  Rich text in a table of a fixed
+    width is wrapped by Qt at that width.
+    """
+    if all(len(line) <= TIP_LINE for line in (title, *lines)):
+        return "\n".join(line for line in (title, *lines) if line)
+    body = [f"<b>{escape(title)}</b>"] if title else []
+    body += [escape(line) for line in lines if line]
+    return f'<table width="{width}"><tr><td>{"<br>".join(body)}</td></tr></table>'
+
 
 FIGURE_VERBS: dict[type[Action], tuple[str, str]] = {
     Prone: ("Go prone", "Prone"),

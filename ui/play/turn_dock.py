@@ -17,9 +17,11 @@ from html import escape
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QColor, QFont, QKeySequence
 from PySide6.QtWidgets import (
+    QDockWidget,
     QGridLayout,
     QHBoxLayout,
     QLabel,
+    QMainWindow,
     QPushButton,
     QSizePolicy,
     QVBoxLayout,
@@ -32,6 +34,7 @@ from crdesk.game.actions import Activate, End, Pass
 from ui.docks._common import swatch_icon
 from ui.play._dock import SessionDock, session_token, set_bold, set_text
 from ui.play.dice_view import DiceRow, Die
+from ui.play.group_colours import group_colours, group_pixmap
 from ui.play.seating import player_of_group, who
 
 ACTIVE = "active"
@@ -40,6 +43,10 @@ DONE = "done"
 TURN_DIE = 30
 """Side of an activation die in the panel, in pixels."""
 MARKS = {ACTIVE: "▶", MAY: "○", DONE: "✓"}
+SWATCH = 14
+"""Side of a group row's colour swatch, in pixels."""
+ROWS_SHOWN = 8
+"""Group rows the panel grows to show without scrolling; past these, it scrolls."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,8 +217,13 @@ class TurnDock(SessionDock):
         layout.addLayout(self.groups_box)
         self.group_labels: list[QLabel] = []
         """The group rows shown, in order."""
-        self._group_pool: list[QLabel] = []
-        """Every group row made so far (the ones past the shown rows are hidden)."""
+        self.group_swatches: list[QLabel] = []
+        """Beside each row: its group's ring round a base of its side's colour, as the
+        table shows them (property ``ring``: the ring's colour, None when the Leader
+        leads no group now)."""
+        self._group_pool: list[tuple[QWidget, QLabel, QLabel]] = []
+        """Every group row made so far: the row, its swatch, its text (the ones past the
+        shown rows are hidden)."""
         self._swatch_colour: str | None = None
         self._grew = True
         """Rows were added or widened since the body last took the room it needs."""
@@ -290,6 +302,63 @@ class TurnDock(SessionDock):
             need = body.minimumSizeHint().height()
             if body.height() < need:
                 body.resize(body.width(), need)
+            self._fit_rows()
+
+    def _fit_rows(self) -> None:
+        """Grow the dock, taking room from the docks under it, until every group row (up
+        to :data:`ROWS_SHOWN`) shows without scrolling.
+
+        The play mode sizes the dock for the rows of the first decision; a later turn
+        may list many more groups (the squad split, every group of both sides
+        activated).  Only asked: the window gives what its other docks can spare.
+        """
+        window = self.parentWidget()
+        scroll = self.body_scroll()
+        if not isinstance(window, QMainWindow) or scroll is None or self.isFloating():
+            return
+        if (
+            not self.isVisible()
+            or window.dockWidgetArea(self) == Qt.DockWidgetArea.NoDockWidgetArea
+        ):
+            return
+        # the window's layout may hold sizes asked for and not yet given (the play
+        # mode's first sizing of the docks): give them now, to measure what is shown
+        outer = window.layout()
+        if outer is not None:
+            outer.activate()
+        body = self._body
+        width = scroll.viewport().width()
+        need = body.heightForWidth(width) if body.hasHeightForWidth() else body.sizeHint().height()
+        spacing = self.groups_box.spacing()
+        for label in self.group_labels[ROWS_SHOWN:]:  # these may scroll
+            need -= max(label.heightForWidth(label.width()), SWATCH) + spacing
+        short = need - scroll.viewport().height()
+        if short <= 0:
+            return
+        # the room comes from the tallest dock beside it; every dock of the column is
+        # given its size, or the window would share the change out among them all
+        area = window.dockWidgetArea(self)
+        others = [
+            d
+            for d in window.findChildren(QDockWidget)
+            if d is not self
+            and d.isVisible()
+            and not d.visibleRegion().isEmpty()  # (not a tab behind another)
+            and not d.isFloating()
+            and window.dockWidgetArea(d) == area
+        ]
+        if not others:
+            return
+        tallest = max(others, key=lambda d: d.height())
+        give = min(short, tallest.height() - tallest.minimumSizeHint().height())
+        if give <= 0:
+            return
+        sizes = [self.height() + give] + [
+            d.height() - give if d is tallest else d.height() for d in others
+        ]
+        window.resizeDocks([self, *others], sizes, Qt.Orientation.Vertical)
+        if outer is not None:
+            outer.activate()
 
     def _clear_side_rows(self) -> None:
         for row, name, mark in self.side_rows.values():
@@ -398,16 +467,26 @@ class TurnDock(SessionDock):
         self.groups_title.setVisible(bool(groups))
         pool = self._group_pool
         while len(pool) < len(groups):
+            row = QWidget()
+            line = QHBoxLayout(row)
+            line.setContentsMargins(0, 0, 0, 0)
+            line.setSpacing(5)
+            swatch = QLabel()
+            swatch.setFixedSize(SWATCH, SWATCH)
             label = QLabel()
             label.setTextFormat(Qt.TextFormat.RichText)
             label.setWordWrap(True)  # a long row wraps rather than widen the panel past its edge
-            self.groups_box.addWidget(label)
-            pool.append(label)
-        for label, group in zip(pool, groups, strict=False):
+            line.addWidget(swatch, 0, Qt.AlignmentFlag.AlignTop)
+            line.addWidget(label, 1)
+            self.groups_box.addWidget(row)
+            pool.append((row, swatch, label))
+        looks = group_colours(self.session.game) if self.session is not None and groups else None
+        for (row, swatch, label), group in zip(pool, groups, strict=False):
             size = f" · {group.size} figure{'s' if group.size != 1 else ''}" if group.size else ""
             state = {ACTIVE: "active", MAY: "may activate", DONE: "done"}[group.state]
             colour = self._colour(group.side) if self.session is not None else None
-            dot = f'<span style="color:{colour.name()}">⬤</span> ' if colour is not None else ""
+            ring = looks.by_leader.get(group.leader) if looks is not None else None
+            self._set_group_swatch(swatch, colour, ring)
             mark = MARKS[group.state]
             player = (
                 player_of_group(self.session, group.side, group.leader)
@@ -415,7 +494,7 @@ class TurnDock(SessionDock):
                 else None
             )
             played = f" · <i>{escape(player)}</i>" if player else ""  # co-op: whose group
-            text = f"{dot}{mark}  {escape(group.name)} · Rep {group.rep}{size}{played} — {state}"
+            text = f"{mark}  {escape(group.name)} · Rep {group.rep}{size}{played} — {state}"
             if label.text() != text:
                 label.setText(text)
                 self._grew = True  # a longer row may wrap onto another line
@@ -424,12 +503,27 @@ class TurnDock(SessionDock):
                 label.setProperty("state", group.state)
             set_bold(label, group.state == ACTIVE)
             label.setEnabled(group.state != DONE)
-            if label.isHidden():
-                label.show()
-        for label in pool[len(groups) :]:
-            if not label.isHidden():
-                label.hide()
-        self.group_labels = pool[: len(groups)]
+            if row.isHidden():
+                row.show()
+        for row, _swatch, _label in pool[len(groups) :]:
+            if not row.isHidden():
+                row.hide()
+        self.group_labels = [label for _row, _swatch, label in pool[: len(groups)]]
+        self.group_swatches = [swatch for _row, swatch, _label in pool[: len(groups)]]
+
+    def _set_group_swatch(self, swatch: QLabel, side: QColor | None, ring: QColor | None) -> None:
+        """The group's ring round a base of its side's colour (a base alone: the Leader
+        leads no group now, gone down or in another's group)."""
+        key = (side.name() if side is not None else None, ring.name() if ring is not None else None)
+        if swatch.property("look") == list(key):
+            return
+        swatch.setProperty("look", list(key))
+        swatch.setProperty("ring", key[1])
+        if side is None:
+            swatch.clear()
+            return
+        swatch.setPixmap(group_pixmap(side, ring, SWATCH))
+        swatch.setToolTip("The group's colour on the table" if ring is not None else "")
 
     def _sync_buttons(self, decision: Decision | None) -> None:
         session = self.session
