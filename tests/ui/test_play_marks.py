@@ -142,6 +142,8 @@ def test_pef_tokens_stand_on_the_pefs_move_with_them_and_vanish_when_resolved(qt
     policy = BookPolicy()
     spots: dict[str, tuple[float, float]] = {}
     for _ in range(60):
+        assert window.play.animator is not None
+        window.play.animator.finish()  # a PEF's token walks to its spot while the step shows
         pefs = game.summary()["pefs"]
         tokens = layer.tokens()
         assert set(tokens) == {p["id"] for p in pefs}
