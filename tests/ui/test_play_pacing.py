@@ -141,8 +141,12 @@ def test_a_new_turn_shows_its_card_and_the_game_s_own_moves_one_by_one(
     assert half != path[0] and half != path[-1]
     assert "PEF" in line.text and "moves" in line.text
     assert held(window, TURN_SIX)
+    band = window.play.banner
+    assert band is not None and not band.isVisible()  # the hand-over waits for the show
     # the Red Vipers play turn 6 alone: each of their steps is told, one after another
     next_program_step(window, qtbot, TURN_SIX + 1)
+    assert band.shown_count and band.text == "Red Vipers' activation"
+    assert band.subtitle == "turn 6 · played by the program" and band.compact
     assert token.pos() == QPointF(*session.pef_spots()[pid])
     assert [b.kind for b in anim.beats] == [TELL]
     assert line.isVisible() and "Ganger 4-1 (Rep 5) activates" in line.text
