@@ -181,7 +181,8 @@ def test_the_program_steps_come_from_the_timer(window: MainWindow, qtbot) -> Non
     session.delay_ms = 0
     assert session.program_pending()
     assert session.is_program_turn()  # nothing is played before the timer fires
-    qtbot.waitUntil(lambda: not session.is_program_turn(), timeout=2000)
+    # each step is shown (told, at Normal speed) before the next: a generous wait
+    qtbot.waitUntil(lambda: not session.is_program_turn(), timeout=10_000)
     assert any(s.actor == "enemy" for s in window.play.game.history)
 
 

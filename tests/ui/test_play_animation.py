@@ -22,7 +22,7 @@ from crdesk.scenario import from_document, to_document
 from tests.ui.mouse import drag
 from tests.ui.windows import open_window
 from ui.main_window import MainWindow
-from ui.play.animator import DOWN, FIRE, INSTANT, NORMAL, SIGHT, WALK, Animator
+from ui.play.animator import DOWN, FIRE, INSTANT, NORMAL, SIGHT, TELL, WALK, Animator
 
 SHOTS = Path("/tmp/crdesk-shots")
 SEED = 2
@@ -102,9 +102,10 @@ def test_a_chain_animates_in_order_and_ends_on_the_models_spots(window: MainWind
     before = item_pos(window, "e3")
     play_one(window)  # step 6: Dice ducks back, Pvt. Okafor fires at him (In Sight, 7.6.4)
     assert anim.running()
-    assert [b.kind for b in anim.beats] == [WALK, FIRE]
-    assert [b.event.kind for b in anim.beats] == ["duck_back", "fire"]
-    assert "Dice ducks back" in anim.caption() and anim.caption().startswith("1/2")
+    # the program's step: Dice's Received Fire test, which has no picture, is told in words
+    assert [b.kind for b in anim.beats] == [WALK, FIRE, TELL]
+    assert [b.event.kind for b in anim.beats] == ["duck_back", "fire", "reaction"]
+    assert "Dice ducks back" in anim.caption() and anim.caption().startswith("1/3")
     final = model_pos(window, "e3")
     assert final != before
     assert item_pos(window, "e3") == before  # drawn where it was; the model is already past it
@@ -124,8 +125,11 @@ def test_a_chain_animates_in_order_and_ends_on_the_models_spots(window: MainWind
     lines = anim.beats[1].items
     assert lines, "the fire beat draws its line and ring"
     assert "Pvt. Okafor fires at Dice" in anim.caption()
-    anim.advance(1000)
-    assert not anim.running()
+    anim.advance(anim.beats[1].ms)
+    assert anim.index == 2 and "Dice rolled" in anim.caption()
+    assert anim.event_line.isVisible() and anim.event_line.text.startswith("Dice rolled")
+    anim.advance(anim.beats[2].ms)
+    assert not anim.running() and not anim.event_line.isVisible()
     assert all(item.scene() is None for item in lines)  # the flashes are gone
     for badge, seen in zip(badges, walking, strict=True):
         assert (seen - badge.pos()).y() == pytest.approx((mid - final).y())
@@ -137,8 +141,10 @@ def test_in_sight_fire_and_a_casualty_are_beats_and_the_marker_waits(window: Mai
     play_until(window, 8)
     play_one(window)  # step 9: the In Sight test, Pvt. Lind fires, Viper boss is down
     kinds = [b.kind for b in anim.beats]
-    assert kinds[0] == SIGHT and FIRE in kinds and kinds[-1] == DOWN
+    assert kinds[0] == SIGHT and FIRE in kinds and DOWN in kinds
     assert kinds.index(FIRE) < kinds.index(DOWN)
+    assert set(kinds[kinds.index(DOWN) + 1 :]) <= {TELL}  # then what befell whom, in words
+    down = kinds.index(DOWN)
     markers = window.play.markers
     assert markers is not None
     dead = markers.badges("e1")
@@ -146,9 +152,9 @@ def test_in_sight_fire_and_a_casualty_are_beats_and_the_marker_waits(window: Mai
     item = window.play.scene.figure_item("e1")  # type: ignore[union-attr]
     assert item is not None and item.opacity() == 1.0
     assert anim.stand_ins() == ["e1"]  # drawn standing until the shot puts him down
-    anim.advance(sum(b.ms for b in anim.beats[:-1]) + 1)
+    anim.advance(sum(b.ms for b in anim.beats[:down]) + 1)
     assert anim.current() is not None and anim.current().kind == DOWN  # type: ignore[union-attr]
-    anim.advance(anim.beats[-1].ms)
+    anim.advance(sum(b.ms for b in anim.beats[down:]))
     assert not anim.running()
     assert all(b.isVisible() for b in markers.badges("e1"))
     assert item.opacity() < 1.0 and anim.stand_ins() == []

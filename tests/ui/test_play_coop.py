@@ -168,5 +168,6 @@ def test_co_op_against_the_program_hands_over_at_the_start(
     session, band = window.play.session, window.play.banner
     assert session is not None and band is not None and session.program == {"player"}
     assert band.is_showing() and not band.compact  # two people at the screen: the big card
-    assert band.text == "Red Vipers' activation" and band.subtitle == "hand over to Alice"
+    assert band.text == "Alice's turn"  # the one player asked, by name
+    assert band.subtitle == "Red Vipers' activation · hand over to Alice"
     assert window.play.turn_dock.decider.text() == "Alice (Red Vipers) to decide"

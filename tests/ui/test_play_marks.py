@@ -223,6 +223,8 @@ def test_pef_tokens_stand_on_the_pefs_move_with_them_and_vanish_when_resolved(qt
     policy = BookPolicy()
     spots: dict[str, tuple[float, float]] = {}
     for _ in range(60):
+        assert window.play.animator is not None
+        window.play.animator.finish()  # a PEF's token walks to its spot while the step shows
         pefs = game.summary()["pefs"]
         tokens = layer.tokens()
         assert set(tokens) == {p["id"] for p in pefs}
@@ -377,6 +379,8 @@ def test_hot_seat_banner_on_a_side_change_fades_by_itself(qtbot) -> None:  # typ
     assert window.play.turn_dock.decider.text().endswith("to decide")
     qtbot.waitUntil(lambda: not band.isVisible(), timeout=2000)
     other = play_until_active_side_changes(window)
+    assert window.play.animator is not None
+    window.play.animator.finish()  # the hand-over waits until the table has shown the step
     assert band.isVisible() and band.side == other
     SHOTS.mkdir(parents=True, exist_ok=True)
     assert window.grab().save(str(SHOTS / "play-banner.png"))
@@ -401,6 +405,8 @@ def test_hot_seat_banner_when_the_other_side_must_decide(qtbot) -> None:  # type
             break
         shown = band.shown_count
         assert session.play(policy.decide(game, decision)[0]) is None
+        assert window.play.animator is not None
+        window.play.animator.finish()  # the hand-over waits until the table shows the step
     else:
         raise AssertionError("the inactive side never had to decide")
     vipers = session.side_name(decision.actor)
@@ -408,6 +414,7 @@ def test_hot_seat_banner_when_the_other_side_must_decide(qtbot) -> None:  # type
     assert band.text == f"{vipers} to decide" and band.side == decision.actor
     assert window.play.turn_dock.decider.text() == f"{vipers} to decide"
     assert session.play(policy.decide(game, decision)[0]) is None
+    window.play.animator.finish()
     back = game.awaiting()
     assert back is not None and back.actor == game.summary()["active_side"]
     assert band.text == f"{session.side_name(back.actor)} to decide"

@@ -8,10 +8,18 @@ order of the step's events: In Sight interrupts flagged, moves walked along
 their path, fire lines flashing from shooter to target, figures going prone,
 Out of the Fight markers appearing.
 
+What the program's side does is told as well, not only drawn: every event of
+a step the program played that has no picture of its own (a group activating,
+its orders, a reaction, a side with no group left) holds the table for a beat,
+with the log's sentence along the table's bottom edge (:mod:`ui.play.pacing`);
+so do the PEFs (walked from spot to spot) and whatever the game plays by itself
+once a new turn begins, which opens with the turn card ("Turn 6").  A person's
+own steps show only their chain reaction and what the other side did in it.
+
 It is a view and nothing else: the model holds the final state all along, the
 animator only draws figure items at interpolated spots and hides the markers a
 figure earns later in the step, and at the end (or as soon as the player
-touches the table or the keyboard) it snaps every item back to the truth.  The
+touches the table or presses a key) it snaps every item back to the truth.  The
 program's side waits for it (``PlaySession.pacer``), so the program plays at
 the chosen speed.
 """
@@ -41,6 +49,7 @@ from PySide6.QtGui import (
     QColor,
     QFont,
     QFontMetricsF,
+    QKeyEvent,
     QKeySequence,
     QPainter,
     QPainterPath,
@@ -48,6 +57,7 @@ from PySide6.QtGui import (
     QTransform,
 )
 from PySide6.QtWidgets import (
+    QApplication,
     QGraphicsEllipseItem,
     QGraphicsItem,
     QGraphicsLineItem,
@@ -61,6 +71,7 @@ from PySide6.QtWidgets import (
 from crdesk.game import Event
 from crdesk.game.actions import Move
 from ui.play.markers import StatusMarkers
+from ui.play.pacing import EventLine, TurnCard
 from ui.play.session import PlayedStep, PlaySession
 from ui.scene.layers import Layer
 from ui.scene.scene import BattlefieldScene
@@ -78,8 +89,12 @@ SPEED_KEY = "play/animation_speed"
 FRAME_MS = 16
 
 SIGHT, WALK, FIRE, PRONE, DOWN = "sight", "walk", "fire", "prone", "down"
-BEAT_MS = {SIGHT: 800.0, FIRE: 650.0, PRONE: 450.0, DOWN: 600.0}
+TURN, TELL, PEF = "turn", "tell", "pef"
+"""A new turn's card; an event told in words (its figures ringed); a PEF token's walk."""
+BEAT_MS = {SIGHT: 800.0, FIRE: 650.0, PRONE: 450.0, DOWN: 600.0, TURN: 1600.0, TELL: 900.0}
 """Length of each kind of beat at the normal speed (a walk's depends on its length)."""
+SILENT = frozenset({"turn_end", "in_sight_trigger"})
+"""Events never told on their own: the turn card and the In Sight flag that follow say them."""
 JOIN_MS = 350.0
 """A figure joining an In Sight already under way: a short flag of its own."""
 FIRST_MOVER = frozenset({"move", "duck_back", "charge", "charge_stopped", "leave", "exit"})
@@ -87,6 +102,10 @@ FIRST_MOVER = frozenset({"move", "duck_back", "charge", "charge_stopped", "leave
 ALL_MOVE = frozenset({"np_move", "fast_move", "pef_move"})
 """Events where every figure named moves (a group, together)."""
 FIRE_KINDS = frozenset({"fire", "melee"})
+MODIFIER_KEYS = frozenset(
+    {Qt.Key.Key_Shift, Qt.Key.Key_Control, Qt.Key.Key_Alt, Qt.Key.Key_Meta, Qt.Key.Key_AltGr}
+)
+"""Keys that only begin a shortcut: pressed alone, they do not skip the show."""
 ANIM_Z = Layer.OVERLAYS + 20
 
 
@@ -104,9 +123,12 @@ class Beat:
     ms: float
     """Its length at the normal speed."""
     paths: dict[str, list[QPointF]] = field(default_factory=dict)
-    """For a walk: each moving figure's way, from its spot before to its spot now."""
+    """For a walk: each moving figure's way, from its spot before to its spot now (for a
+    PEF's walk, the PEF's, by its id)."""
     figure: str | None = None
     targets: tuple[str, ...] = ()
+    pef: str | None = None
+    """A told PEF event: the PEF whose token is ringed."""
     items: list[QGraphicsItem] = field(default_factory=list)
     """What the beat drew on the table (removed when it ends)."""
 
@@ -119,6 +141,8 @@ class Animator(QObject):
 
     started = Signal()
     finished = Signal()
+    """The show is over and the table shows the truth (not when the next step's show
+    replaces it: that one goes on)."""
     beat_changed = Signal()
     """The beat shown changed (or ended): the controls' caption follows."""
     speed_changed = Signal(str)
@@ -154,6 +178,13 @@ class Animator(QObject):
         """Markers moved along with a walking figure, and where they belong."""
         self._stand_ins: dict[str, StandIn] = {}
         """A figure that goes down later in the step, drawn as it was until then."""
+        self._tokens: dict[str, QPointF] = {}
+        """PEF tokens drawn away from their spot, and the spot the game has them at."""
+        self._keys = False
+        """Whether a key pressed anywhere in the window finishes the show (while it runs)."""
+        self.turn_card = TurnCard(view.viewport())
+        self.event_line = EventLine(view.viewport())
+        self.beat_changed.connect(self._say)
         self._timer = QTimer(self)
         self._timer.setInterval(FRAME_MS)
         self._timer.timeout.connect(self._frame)
@@ -167,6 +198,10 @@ class Animator(QObject):
 
     def detach(self) -> None:
         self.finish()
+        self.beat_changed.disconnect(self._say)
+        for note in (self.turn_card, self.event_line):
+            note.hide()
+            note.deleteLater()
         self.session.played.disconnect(self.play_step)
         self.session.rewound.disconnect(self.finish)
         self.session.pacer = None
@@ -231,7 +266,7 @@ class Animator(QObject):
 
     def play_step(self, played: PlayedStep) -> None:
         """Show a step that was just played (the one before is finished at once)."""
-        self.finish()
+        self._wrap_up()
         if self._speed == INSTANT:
             return
         beats = self._beats(played)
@@ -241,6 +276,7 @@ class Animator(QObject):
         self.index = 0
         self._t = 0.0
         self._prepare(played)
+        self._listen_for_keys(True)
         self.started.emit()
         self._render()
         self.beat_changed.emit()
@@ -279,10 +315,18 @@ class Animator(QObject):
             self.finish()
 
     def finish(self) -> None:
-        """Show the truth at once: every item back on the model's spot and looks."""
+        """Show the truth at once: every item back on the model's spot and looks; the
+        program, which waited for the show, goes on."""
+        if self._wrap_up():
+            self.finished.emit()
+            self.session.resume()
+
+    def _wrap_up(self) -> bool:
+        """End the show under way, if any (True then): the table shows the truth."""
         self._timer.stop()
+        self._listen_for_keys(False)
         if not self.beats:
-            return
+            return False
         for k in range(self.index, len(self.beats)):
             self._end_beat(k)
         for fid in list(self._final) + list(self._opacity):
@@ -299,6 +343,7 @@ class Animator(QObject):
         for fid in list(self._stand_ins):
             self._drop_stand_in(fid)
         self._restore_badges()
+        self._restore_tokens()
         self.beats = []
         self.index = 0
         self._t = 0.0
@@ -306,22 +351,41 @@ class Animator(QObject):
         self._opacity = {}
         self._hidden = {}
         self._homes = {}
+        self._tokens = {}
         self.beat_changed.emit()
-        self.finished.emit()
-        self.session.resume()
+        return True
 
     # -- input finishes the show ------------------------------------------------------
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        """A press or a key on the table finishes the animation first, then goes on to
-        whoever handles it (the move tool, the view): no click is lost."""
-        if self.running() and event.type() in (
-            QEvent.Type.MouseButtonPress,
-            QEvent.Type.MouseButtonDblClick,
-            QEvent.Type.KeyPress,
+        """A press on the table, or a key anywhere in the application, finishes the show
+        first, then goes on to whoever handles it (the move tool, the view, the decision
+        panel): no click or key is lost.  A modifier alone (Ctrl of a shortcut) does not,
+        nor does a shortcut (Pause, Step: the show's own controls)."""
+        if not self.running():
+            return False
+        kind = event.type()
+        if kind in (QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonDblClick):
+            if watched is self.view.viewport() or watched is self.view:
+                self.finish()
+        elif (
+            kind == QEvent.Type.KeyPress
+            and isinstance(event, QKeyEvent)
+            and event.key() not in MODIFIER_KEYS
         ):
             self.finish()
         return False
+
+    def _listen_for_keys(self, on: bool) -> None:
+        """While a show runs, a key pressed anywhere (not only on the table) skips it."""
+        app = QApplication.instance()
+        if app is None or on == self._keys:
+            return
+        if on:
+            app.installEventFilter(self)
+        else:
+            app.removeEventFilter(self)
+        self._keys = on
 
     # -- building the beats -------------------------------------------------------------
 
@@ -338,11 +402,22 @@ class Animator(QObject):
         if played.by_hand and isinstance(played.action, Move):
             final.pop(played.action.figure, None)  # dragged there: seen already
         pending = dict(final)
+        walks = self._token_walks(played)
         beats: list[Beat] = []
         joined = False
+        new_turn = False
         for event in played.events:
             figs = event.figures
-            if event.kind == "in_sight" and figs:
+            made = len(beats)
+            if event.kind == "activation_roll":
+                beats.append(Beat(TURN, event, BEAT_MS[TURN]))
+                new_turn = True  # from here on the game plays by itself: told too
+                continue
+            pef = _pef_of(event) if event.kind.startswith("pef") else None
+            if event.kind == "pef_move" and pef is not None and pef in walks:
+                path = walks.pop(pef)
+                beats.append(Beat(PEF, event, walk_ms(_length(path)), paths={pef: path}))
+            elif event.kind == "in_sight" and figs:
                 ms = JOIN_MS if joined else BEAT_MS[SIGHT]
                 beats.append(Beat(SIGHT, event, ms, figure=figs[0], targets=figs[1:]))
                 joined = True
@@ -362,6 +437,11 @@ class Animator(QObject):
                 beats.append(Beat(PRONE, event, BEAT_MS[PRONE], figure=figs[0]))
             elif event.kind == "casualty" and figs:
                 beats.append(Beat(DOWN, event, BEAT_MS[DOWN], figure=figs[0]))
+            if len(beats) == made and self._told(played, event, new_turn):
+                first = figs[0] if figs else None
+                beats.append(
+                    Beat(TELL, event, BEAT_MS[TELL], figure=first, targets=figs[1:], pef=pef)
+                )
         if pending:  # moved by something the events do not name a mover for: all at once
             last = played.events[-1] if played.events else None
             if last is not None:
@@ -370,6 +450,33 @@ class Animator(QObject):
                 beats.append(Beat(WALK, last, walk_ms(longest), paths=paths))
         self._final = final
         return beats
+
+    def _told(self, played: PlayedStep, event: Event, new_turn: bool) -> bool:
+        """Whether an event with no picture of its own is told in words, holding the table
+        for a beat: every one of a step the program played; of a person's step, what the
+        game played by itself once a new turn began, the PEFs' doings, and what befell the
+        program's figures (their reactions to the person's fire)."""
+        if event.kind in SILENT:
+            return False
+        if played.by_program or new_turn or event.kind.startswith("pef"):
+            return True
+        program = self.session.program
+        if not event.figures or not program:
+            return False
+        bf = self.session.game.battlefield
+        try:
+            return all(bf.figure(fid).side in program for fid in event.figures)
+        except (KeyError, ValueError):
+            return False
+
+    def _token_walks(self, played: PlayedStep) -> dict[str, list[QPointF]]:
+        """The PEFs that moved in the step, each from its spot before to its spot now."""
+        now = _pef_spots(self.session)
+        walks: dict[str, list[QPointF]] = {}
+        for pid, (x, y) in played.pefs.items():
+            if pid in now and math.hypot(now[pid][0] - x, now[pid][1] - y) > 1e-6:
+                walks[pid] = [QPointF(x, y), QPointF(*now[pid])]
+        return walks
 
     def _path(self, played: PlayedStep, fid: str, end: QPointF) -> list[QPointF]:
         """The way a figure went: the move's own path when the step was its move
@@ -388,10 +495,15 @@ class Animator(QObject):
         return [start, end]
 
     def _prepare(self, played: PlayedStep) -> None:
-        """Put the figures where they were before the step, with the looks they had."""
+        """Put the figures (and PEFs) where they were before the step, with the looks
+        they had."""
         for beat in self.beats:
             for fid, path in beat.paths.items():
-                self._move_to(fid, path[0])
+                if beat.kind == PEF:
+                    self._tokens.setdefault(fid, path[-1])
+                    self._move_token(fid, path[0])
+                else:
+                    self._move_to(fid, path[0])
         for k, beat in enumerate(self.beats):
             if beat.figure is None or beat.kind not in (PRONE, DOWN):
                 continue
@@ -429,6 +541,13 @@ class Animator(QObject):
                 self._draw_trails(beat)
             for fid, path in beat.paths.items():
                 self._move_to(fid, _along(path, frac))
+        elif beat.kind == PEF:
+            if not beat.items:
+                self._draw_trails(beat)
+            for pid, path in beat.paths.items():
+                self._move_token(pid, _along(path, frac))
+        elif beat.kind == TELL:
+            self._draw_tell(beat, frac)
         elif beat.kind == FIRE:
             self._draw_fire(beat, frac)
         elif beat.kind == SIGHT:
@@ -445,7 +564,10 @@ class Animator(QObject):
                 drawn.scene().removeItem(drawn)
         beat.items = []
         for mover, path in beat.paths.items():
-            self._move_to(mover, path[-1])
+            if beat.kind == PEF:
+                self._move_token(mover, path[-1])
+            else:
+                self._move_to(mover, path[-1])
         fid = beat.figure
         if fid is not None and (item := self.scene.figure_item(fid)) is not None:
             if beat.kind == PRONE:
@@ -470,6 +592,28 @@ class Animator(QObject):
         for thing in self._followers(fid):
             self._homes.setdefault(id(thing), (thing, thing.pos()))
             thing.setPos(thing.pos() + delta)
+
+    def _token(self, pid: str) -> QGraphicsItem | None:
+        """The PEF's token on the table (the status overlay's), if it is there."""
+        layer = getattr(self.markers, "pefs", None)
+        tokens = getattr(layer, "tokens", None)
+        found = tokens().get(pid) if callable(tokens) else None
+        return found if isinstance(found, QGraphicsItem) else None
+
+    def _move_token(self, pid: str, pos: QPointF) -> None:
+        token = self._token(pid)
+        if token is not None:
+            token.setPos(pos)
+
+    def _restore_tokens(self) -> None:
+        """The PEF tokens walked here back on the game's spots (as they are now: another
+        step may have moved them since the show began)."""
+        if not self._tokens:
+            return
+        spots = _pef_spots(self.session)
+        for pid, shown in self._tokens.items():
+            x, y = spots.get(pid, (shown.x(), shown.y()))
+            self._move_token(pid, QPointF(x, y))
 
     def _followers(self, fid: str) -> list[QGraphicsItem]:
         """What the status overlay draws on a figure: its badges, and its group ring and
@@ -529,6 +673,39 @@ class Animator(QObject):
             return float(self.session.game.battlefield.figure(fid).radius)
         except (KeyError, ValueError):
             return 0.5
+
+    def _say(self) -> None:
+        """The beat shown in words on the table: the turn card for a new turn, else the
+        event's sentence along the bottom edge; nothing once the show is over."""
+        beat = self.current()
+        if beat is None:
+            self.turn_card.hide()
+            self.event_line.hide()
+        elif beat.kind == TURN:
+            self.event_line.hide()
+            self.turn_card.show_turn(beat.event.text)
+        else:
+            self.turn_card.hide()
+            count = f"{self.index + 1}/{len(self.beats)}"
+            self.event_line.show_line(beat.event.text, count, self._beat_colour(beat))
+
+    def _beat_colour(self, beat: Beat) -> QColor:
+        """The colour of the side a beat is about: its figure's, a PEF's (the non-player
+        side's), the side its sentence begins with ("Red Vipers: no group left ..."),
+        else a neutral grey."""
+        bf = self.session.game.battlefield
+        fid = beat.figure or next(iter(beat.paths), None)
+        if fid is not None and beat.kind != PEF:
+            return self._colour(fid)
+        forces = list(bf.forces)
+        if beat.kind == PEF or beat.pef is not None or beat.event.kind.startswith("pef"):
+            hidden = [f for f in forces if not f.player]
+            if hidden:
+                return QColor(hidden[0].colour)
+        for force in forces:
+            if beat.event.text.startswith(force.name):
+                return QColor(force.colour)
+        return QColor(45, 48, 56)
 
     def _colour(self, fid: str) -> QColor:
         bf = self.session.game.battlefield
@@ -635,6 +812,34 @@ class Animator(QObject):
                 c = self._centre(fid)
                 item.setPos(c.x() + self._radius(fid) * 1.2, c.y() - self._radius(fid) * 1.6)
                 item.setOpacity(min(1.0, 3 * frac) if frac < 0.8 else (1.0 - frac) * 5)
+
+    def _draw_tell(self, beat: Beat, frac: float) -> None:
+        """An event told in words: the figures it names ringed in their side's colour (a
+        PEF's token for a PEF), so the eye finds whom the sentence is about."""
+        if not beat.items:
+            who = [f for f in (beat.figure, *beat.targets) if f is not None]
+            for fid in who:
+                if self.scene.figure_item(fid) is not None:
+                    self._ring(beat, fid, self._colour(fid).lighter(160), 3.0)
+            token = self._token(beat.pef) if beat.pef is not None else None
+            if token is not None:
+                ring = self._ring(beat, "", QColor(255, 214, 40), 3.0)
+                ring.setData(1, beat.pef)
+        pulse = 0.5 + 0.5 * math.sin(frac * math.pi * 3)
+        for item in beat.items:
+            if not isinstance(item, QGraphicsEllipseItem):
+                continue
+            pef = item.data(1)
+            if pef:
+                token = self._token(str(pef))
+                if token is None:
+                    continue
+                c, r = token.pos(), 0.9 * (1.2 + 0.2 * pulse)
+            else:
+                fid = str(item.data(0))
+                c, r = self._centre(fid), self._radius(fid) * (1.25 + 0.2 * pulse)
+            item.setRect(c.x() - r, c.y() - r, 2 * r, 2 * r)
+            item.setOpacity(1.0 if frac < 0.85 else 0.3 + (1.0 - frac) * 4.6)
 
     def _draw_prone(self, beat: Beat, frac: float) -> None:
         assert beat.figure is not None
@@ -848,6 +1053,19 @@ class AnimationBar(QToolBar):
         running = animator is not None and animator.running()
         self.action_step.setEnabled(running)
         self.action_finish.setEnabled(running)
+
+
+def _pef_spots(session: PlaySession) -> dict[str, tuple[float, float]]:
+    """Where the game has each PEF not yet resolved, by id (none outside solo games)."""
+    return session.pef_spots()
+
+
+def _pef_of(event: Event) -> str | None:
+    """The PEF a PEF event is about ("PEF 2" in its data is ``pef2``), if it names one."""
+    who = event.data.get("who")
+    if not isinstance(who, str) or not who.startswith("PEF "):
+        return None
+    return "pef" + who[4:].strip()
 
 
 def _saved_speed() -> str:

@@ -1,9 +1,14 @@
 """The hand-over banner over the table: "Red Vipers' activation" when the side changes.
 
 At a real table the players say "your go"; on one screen shared by two people
-(hot-seat) the banner says it.  It is shown when the active side changes, and
-in hot-seat also when the person who must decide is of the other side (an In
-Sight or a reaction of the inactive side), in the side's colour.  It never
+(hot-seat) the banner says it.  It is shown when the active side changes or a new
+turn begins, and in hot-seat also when the person who must decide is of the other
+side (an In Sight or a reaction of the inactive side), in the side's colour.  When
+the players were named at Start encounter it names the one to hand over to:
+"Alice's turn" (Red Vipers' activation), "Bob (Sgt. Mace's squad) to decide" (and
+what about: "Sgt. Mace takes Received Fire").  While the table still shows the step
+that made the hand-over (:meth:`HandOverBanner.follow` the animator), it waits, so
+the players first see what happened, then whose go it is.  It never
 takes the mouse or the keyboard (transparent to mouse events; a click or a key
 goes where it was going and hides the banner at once), it fades by itself after
 :data:`HOLD_MS`, a game started or opened announces its side only in hot-seat
@@ -20,6 +25,9 @@ Nothing here decides a rule: the active side comes from
 
 from __future__ import annotations
 
+import re
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import (
     QEasingCurve,
     QEvent,
@@ -33,10 +41,13 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QApplication, QGraphicsOpacityEffect, QGraphicsView, QWidget
 
-from crdesk.game import CHANCE
+from crdesk.game import CHANCE, Decision
 from crdesk.game.seats import seats_of
 from ui.play.seating import seat_key, who
 from ui.play.session import PlaySession
+
+if TYPE_CHECKING:
+    from ui.play.animator import Animator
 
 HOLD_MS = 1500
 """How long the banner stays before it fades by itself."""
@@ -47,9 +58,27 @@ BAND_PLACES = (0.38, 0.18, 0.6, 0.82)
 fewest figures chosen: a hand-over should not cover the very figures about to act."""
 
 
+GIST_WORDS = 70
+"""Characters of what a decision is about, in a hand-over's second line."""
+NO_GIST = frozenset({"activate", "act"})
+"""Decisions the first line says enough about (whose turn, whose group)."""
+_CUT = re.compile(r":\s| \(")
+
+
 def possessive(name: str) -> str:
     """ "Red Vipers'" and "Sgt. Mace's squad's": the side's name as owner."""
     return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
+def gist(decision: Decision) -> str:
+    """What a decision handed over is about, from its prompt: "Sgt. Mace takes Received
+    Fire", "Pvt. Lind won the In Sight test" ("" for an activation's own decisions)."""
+    if decision.kind in NO_GIST:
+        return ""
+    text = decision.prompt.strip()
+    cut = _CUT.search(text)
+    text = (text[: cut.start()] if cut else text).rstrip(" .,;:")
+    return text if len(text) <= GIST_WORDS else text[: GIST_WORDS - 1] + "…"
 
 
 class HandOverBanner(QWidget):
@@ -89,13 +118,33 @@ class HandOverBanner(QWidget):
         self._filtering = False
         self.hide()
         self._active, self._person = self._now()
+        self._turn = session.game.turn
+        """The turn the banner last knew of (a later one is announced)."""
+        self._animator: Animator | None = None
+        self._in_step = False
+        """A step is being told (``stepped`` came, ``played`` not yet): wait for its show."""
+        self._due = False
+        """A change came while the table was showing a step: looked at when it is over."""
         session.changed.connect(self._changed)
         view.viewport().installEventFilter(self)
         coop = self._person is not None and self.coop(self._person[0])
         if self._active is not None and (self.hot_seat() or coop):  # started or opened
             self.announce(self._active, activation=True)  # hand over now
 
+    def follow(self, animator: Animator) -> None:
+        """Wait for ``animator``'s show of each step before handing over (call it once the
+        animator listens to the session: its ``played`` comes first)."""
+        self._animator = animator
+        self.session.stepped.connect(self._stepping)
+        self.session.played.connect(self._played)
+        animator.finished.connect(self.catch_up)
+
     def detach(self) -> None:
+        if self._animator is not None:
+            self.session.stepped.disconnect(self._stepping)
+            self.session.played.disconnect(self._played)
+            self._animator.finished.disconnect(self.catch_up)
+            self._animator = None
         self.session.changed.disconnect(self._changed)
         self.view.viewport().removeEventFilter(self)
         self._stop_filtering()
@@ -133,17 +182,43 @@ class HandOverBanner(QWidget):
             return False
         return len([s for s in seats_of(self.session.game.settings) if s.side == side]) > 1
 
+    def _showing(self) -> bool:
+        """Whether the table is still showing a step (the animator followed)."""
+        return self._animator is not None and self._animator.running()
+
+    def _stepping(self, _events: object) -> None:
+        self._in_step = True
+
+    def _played(self, _played: object) -> None:
+        """A step was told to the views, the animator first: hand over now, or once its
+        show is over."""
+        self._in_step = False
+        self._changed()
+
+    def catch_up(self) -> None:
+        """The table has shown the step: the hand-over that waited for it, if any."""
+        if self._due and not self._showing():
+            self._changed()
+
     def _changed(self) -> None:
         if self.session.awaiting() is None:  # the encounter is over: nobody's go
+            self._due = False
             self.dismiss(at_once=True)
             return
+        if self._in_step or self._showing():
+            self._due = True  # after the step's show
+            return
+        self._due = False
         active, person = self._now()
         before_active, before_person = self._active, self._person
+        turn, before_turn = self.session.game.turn, self._turn
         self._active = active
+        self._turn = turn
         if person is not None:
             self._person = person
-        if active is not None and active != before_active:
-            self.announce(active, activation=True)
+        new_turn = turn if turn > before_turn else None
+        if active is not None and (active != before_active or new_turn is not None):
+            self.announce(active, activation=True, new_turn=new_turn)
         elif person is not None and before_person is not None and person != before_person:
             if person[0] != before_person[0] and self.hot_seat():
                 self.announce(person[0], activation=False)  # the other side must decide
@@ -152,28 +227,41 @@ class HandOverBanner(QWidget):
 
     # -- showing ----------------------------------------------------------------------
 
-    def announce(self, side: str, *, activation: bool) -> None:
-        """Show the banner for ``side``: its activation, or that it must decide."""
+    def announce(self, side: str, *, activation: bool, new_turn: int | None = None) -> None:
+        """Show the banner for ``side``: its activation (in ``new_turn``, when one began),
+        or that it must decide.  A player named at Start encounter is named: "Alice's
+        turn", "Alice (Red Vipers) to decide", "hand over to Alice"."""
         session = self.session
         name = session.side_name(side)
         program = side in session.program
         decision = session.awaiting()
-        players = seat_key(session, decision) if decision and decision.actor == side else ()
+        ours = decision is not None and decision.actor == side
+        players = seat_key(session, decision) if ours else ()
         coop = self.coop(side)
+        handing = not program and (self.hot_seat() or coop)  # one person to another
+        player = players[0] if len(players) == 1 and handing else None
         self.side = side
-        self.compact = program or not (self.hot_seat() or coop)
+        self.compact = not handing
         if activation:
-            self.text = f"{possessive(name)} activation"
+            self.text = f"{possessive(player)} turn" if player else f"{possessive(name)} activation"
         else:
             self.text = f"{who(session, decision) if players and decision else name} to decide"
+        parts: list[str] = []
+        if activation and player:
+            parts.append(f"{possessive(name)} activation")
+        if new_turn is not None:
+            parts.append(f"turn {new_turn}")
         if program:
-            self.subtitle = "played by the program"
-        elif coop and players:
-            self.subtitle = "hand over to " + " or ".join(players)
+            parts.append("played by the program")
+        elif players and handing:
+            parts.append("hand over to " + " or ".join(players))
         elif self.hot_seat():
-            self.subtitle = f"hand over to {possessive(name)} player"
-        else:
-            self.subtitle = f"turn {session.game.turn}"
+            parts.append(f"hand over to {possessive(name)} player")
+        elif new_turn is None:
+            parts.append(f"turn {session.game.turn}")
+        if not activation and ours and decision is not None and not program:
+            parts.append(gist(decision))
+        self.subtitle = " · ".join(p for p in parts if p)
         try:
             self._colour = QColor(session.game.battlefield.force(side).colour)
         except ValueError:

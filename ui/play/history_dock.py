@@ -5,7 +5,9 @@ would say it ("Turn 2 · Red Vipers · Viper boss moves 6.0\"") from the step's
 action and the sentences of its events.  Steps that can no longer be taken
 back (dice were seen after them, the opening roll, a saved snapshot) are
 greyed, with the controller's reason as their tooltip and under the list when
-one is chosen.  "Undo to here" (or a double-click) takes back the chosen step
+one is chosen.  A step is listed under the turn it was played in; a turn that
+passed inside a step, nobody able to activate, is said in that step's words.
+"Undo to here" (or a double-click) takes back the chosen step
 and every step after it through :meth:`PlaySession.undo_steps`; Ctrl+Z stays
 the one-step undo of the Game menu.
 """
@@ -13,7 +15,7 @@ the one-step undo of the Game menu.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QPalette
@@ -37,7 +39,7 @@ STEP_ROLE = int(Qt.ItemDataRole.UserRole) + 1
 REASON_ROLE = int(Qt.ItemDataRole.UserRole) + 2
 """Item data: why the game cannot go back to before this step ("" when it can)."""
 KINDS_ROLE = int(Qt.ItemDataRole.UserRole) + 3
-"""Item data: the kinds of the step's events (a ``turn_end`` starts the next turn)."""
+"""Item data: the kinds of the step's events."""
 TIP_ROLE = int(Qt.ItemDataRole.UserRole) + 4
 MAX_WORDS = 150
 GREYED = QColor(135, 135, 135)
@@ -82,6 +84,35 @@ def step_words(step: Step, events: Sequence[Event]) -> str:
     if len(rest) > 2:
         words += f" (+{len(rest) - 2} more)"
     return words if len(words) <= MAX_WORDS else words[: MAX_WORDS - 1] + "…"
+
+
+def passed(turn: int, events: Sequence[Event]) -> str:
+    """The turns that passed inside a step played in ``turn``, with nothing to decide
+    (no group could activate): " → turn 9 passes with no activation" (else "")."""
+    idle = sum(1 for e in events if e.kind == "turn_end") - 1
+    if idle < 1:
+        return ""
+    if idle == 1:
+        return f" → turn {turn + 1} passes with no activation"
+    return f" → turns {turn + 1}-{turn + idle} pass with no activation"
+
+
+def played_in(
+    turn_now: int, first: int, last: int, by_step: Mapping[int, Sequence[Event]]
+) -> list[int]:
+    """The turn each of the steps ``first``..``last`` (the newest) was played in.
+
+    Counted back from the game's turn now: every turn that ended during or after a
+    step ("turn_end") is one turn back.  A step can end more than one turn -- a turn in
+    which no group may activate passes inside the step that ended the one before -- so
+    the turn is never "one more after a step that ended a turn" (which listed the
+    steps of turn 9 under "Turn 8" once turn 8 had passed that way)."""
+    turns = [0] * (last - first + 1)
+    turn = turn_now
+    for n in range(last, first - 1, -1):
+        turn -= sum(1 for e in by_step.get(n, ()) if e.kind == "turn_end")
+        turns[n - first] = turn
+    return turns
 
 
 class HistoryDock(SessionDock):
@@ -133,6 +164,8 @@ class HistoryDock(SessionDock):
         self.setMinimumWidth(300)
         self._turns: list[int] = []
         """The turn each listed step was played in."""
+        self._known: int | None = None
+        """The first step whose events the game holds (see :meth:`_told_from`)."""
         self._events_seen = 0
         self._greyed: list[str | None] = []
         """The reason each row was last greyed with (None: reachable), by row."""
@@ -198,6 +231,7 @@ class HistoryDock(SessionDock):
     def rebuild(self) -> None:
         self.list.clear()
         self._turns = []
+        self._known = None
         self._events_seen = 0
         self._greyed = []
         self.refresh()
@@ -208,6 +242,7 @@ class HistoryDock(SessionDock):
         if session is None:
             self.list.clear()
             self._turns = []
+            self._known = None
             self._events_seen = 0
             self._greyed = []
             self._selection_changed()
@@ -226,15 +261,18 @@ class HistoryDock(SessionDock):
             self.list.verticalScrollBar().maximum() - 4
         )
         added = False
-        for n in range(self.list.count() + 1, len(history) + 1):
+        first = self.list.count() + 1
+        turns = played_in(game.turn, first, len(history), by_step)
+        known = self._told_from(events, len(history))
+        for n in range(first, len(history) + 1):
             step = history[n - 1]
             told = by_step.get(n, [])
-            turn = self._turns[-1] if self._turns else 1
-            if n > 1 and self._ended_turn(n - 1):
-                turn += 1
+            turn = turns[n - first]
             self._turns.append(turn)
             who = session.side_name(step.actor)
-            item = QListWidgetItem(f"Turn {turn} · {who} · {step_words(step, told)}")
+            when = f"Turn {turn}" if n >= known else f"Turn ≤{turn}"
+            words = step_words(step, told) + passed(turn, told)
+            item = QListWidgetItem(f"{when} · {who} · {words}")
             item.setData(STEP_ROLE, n)
             item.setData(KINDS_ROLE, [e.kind for e in told])
             tip = [f"Step {n}: {who} — {step.action}"]
@@ -249,9 +287,13 @@ class HistoryDock(SessionDock):
             self._follow.start()  # once the rows are laid out, once per turn of the loop
         self._selection_changed()
 
-    def _ended_turn(self, n: int) -> bool:
-        kinds = self.list.item(n - 1).data(KINDS_ROLE) or []
-        return "turn_end" in kinds
+    def _told_from(self, events: Sequence[Event], steps: int) -> int:
+        """The first step whose events the game holds: 1, or for a game opened from its
+        saved snapshot the first step played since (of the steps before it the dock
+        knows no turn, only that it was no later than the snapshot's)."""
+        if self._known is None:
+            self._known = events[0].step if events else steps + 1
+        return self._known
 
     def _grey(self, reasons: list[str | None]) -> None:
         """Grey the rows undo cannot reach, with their reasons; only the rows whose

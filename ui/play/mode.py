@@ -540,6 +540,7 @@ class PlayMode(QObject):
         self.banner = HandOverBanner(window.view, self.session)
         # after the move tool: its filter sees a press first, finishes the show, passes it on
         self.animator = Animator(window.view, self.scene, self.session, self.markers)
+        self.banner.follow(self.animator)  # a hand-over waits until the table shows the step
         self.animation_bar.set_animator(self.animator)
         self.animation_bar.show()
         for dock in self._panels():

@@ -22,7 +22,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
@@ -54,6 +54,8 @@ class PlayedStep:
     by_program: bool
     by_hand: bool
     """A person's move: the figure was dragged there, so its path needs no replay."""
+    pefs: Mapping[str, tuple[float, float]] = field(default_factory=dict)
+    """Every PEF not yet resolved and its spot before the step, by id (solo games)."""
 
 
 class PlaySession(QObject):
@@ -207,12 +209,13 @@ class PlaySession(QObject):
             return str(exc)
         self._drop_thought()
         before = self._positions()
+        pefs = self.pef_spots()
         try:
             events = self.game.play(action)
         except CrdeskError as exc:
             return str(exc)
         self._stuck = None
-        self._after(events, before, action, by_program=False)
+        self._after(events, before, action, by_program=False, pefs=pefs)
         return None
 
     def undo(self) -> str | None:
@@ -345,6 +348,16 @@ class PlaySession(QObject):
     def _positions(self) -> dict[str, tuple[float, float]]:
         return {f.id: (f.x, f.y) for f in self.game.battlefield.figures()}
 
+    def pef_spots(self) -> dict[str, tuple[float, float]]:
+        """Where each PEF not yet resolved stands, by id (none outside a solo game)."""
+        if not self.game.settings.solo:
+            return {}
+        return {
+            str(p["id"]): (float(p["x"]), float(p["y"]))
+            for p in self.game.summary().get("pefs", [])
+            if not p.get("resolved")
+        }
+
     def _after(
         self,
         events: list[Event],
@@ -352,6 +365,7 @@ class PlaySession(QObject):
         action: Action | str | None = None,
         *,
         by_program: bool,
+        pefs: Mapping[str, tuple[float, float]] | None = None,
     ) -> None:
         self.stepped.emit(events)
         self.changed.emit()
@@ -369,6 +383,7 @@ class PlaySession(QObject):
                 actor=step.actor if step is not None else "",
                 by_program=by_program,
                 by_hand=not by_program and isinstance(action, Move),
+                pefs=dict(pefs or {}),
             )
         )
         self._schedule()
@@ -438,15 +453,16 @@ class PlaySession(QObject):
         it in the next turn of the event loop, so the controller's work and the views'
         redraw are two short blocks of the GUI thread instead of one long one."""
         before = self._positions()
+        pefs = self.pef_spots()
         try:
             events = self.game.play(action, why=why)
         except CrdeskError as exc:
             self._cannot_decide(decision, exc)
             return False
         if not split:
-            self._after(events, before, action, by_program=True)
+            self._after(events, before, action, by_program=True, pefs=pefs)
             return True
-        self._told = lambda: self._after(events, before, action, by_program=True)
+        self._told = lambda: self._after(events, before, action, by_program=True, pefs=pefs)
         self._tell.start()
         return True
 
