@@ -128,9 +128,11 @@ def test_a_new_turn_shows_its_card_and_the_game_s_own_moves_one_by_one(
     assert "Red Vipers 5" in card.subtitle and not line.isVisible()
     SHOTS.mkdir(parents=True, exist_ok=True)
     assert window.grab().save(str(SHOTS / "play-pacing-turn.png"))
-    advance_to(anim, TELL, "no group left")
+    advance_to(anim, TELL, "none of its groups")
     assert not card.isVisible() and line.isVisible()
-    assert line.text.startswith("Sgt. Mace's squad: no group left whose Leader's Rep is 6")
+    assert line.text.startswith(
+        "Sgt. Mace's squad: none of its groups still to act has a Leader of Rep 6"
+    )
     advance_to(anim, PEF)
     beat = anim.current()
     assert beat is not None

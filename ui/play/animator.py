@@ -691,7 +691,7 @@ class Animator(QObject):
 
     def _beat_colour(self, beat: Beat) -> QColor:
         """The colour of the side a beat is about: its figure's, a PEF's (the non-player
-        side's), the side its sentence begins with ("Red Vipers: no group left ..."),
+        side's), the side its sentence begins with ("Red Vipers: every group has acted ..."),
         else a neutral grey."""
         bf = self.session.game.battlefield
         fid = beat.figure or next(iter(beat.paths), None)
