@@ -256,3 +256,38 @@ def test_the_front_turns_with_a_previewed_facing(qtbot, facing: float) -> None: 
     assert light_pixels(image, centre, facing, 0.5, PPI) >= 12
     assert light_pixels(image, centre, facing + 180.0, 0.5, PPI) == 0
     item.set_preview_facing(None)
+
+
+def test_the_fronts_go_with_a_dragged_figure_and_the_toggle_is_remembered(qtbot, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Dragging a figure carries its front arcs (the Arcs toggle's and the selected
+    one's); a drop that plays nothing puts them back; the toggle is kept for next time."""
+    from tests.ui.mouse import LEFT, NONE
+
+    window = windows.playing(qtbot)
+    window.play.action_arcs.setChecked(True)
+    marks = markers(window)
+    game = window.play.game
+    assert game is not None
+    mace = game.fig("p1")
+    start = (mace.x, mace.y)
+    view = window.view
+    window.play.move_tool.select("p1")  # chosen: its own (dashed) front is drawn too
+    send(view, QEvent.Type.MouseButtonPress, *start)
+    for k in (1, 2, 3):
+        send(view, QEvent.Type.MouseMove, start[0] + k, start[1] + 0.5 * k, NONE, LEFT)
+    arcs = marks.arc_items()
+    item = window.play.scene.figure_item("p1")
+    moved = item.pos() - QPointF(*start)  # where the drag has the figure (to the pixel)
+    assert moved.x() == pytest.approx(3.0, abs=0.1) and moved.y() == pytest.approx(1.5, abs=0.1)
+    assert arcs["p1"].pos() == moved  # carried with the figure
+    assert marks.arc_item() is not None and marks.arc_item().pos() == moved
+    assert arcs["p2"].pos() == QPointF(0.0, 0.0)  # the others stay
+    zoom_on_the_squad(window, qtbot)
+    windows.screenshot(window, tmp_path, "facing-arcs-drag.png")
+    window.play.move_tool.cancel()  # Esc: nothing played
+    assert marks.arc_items()["p1"].pos() == QPointF(0.0, 0.0)
+    assert (game.fig("p1").x, game.fig("p1").y) == start
+    again = windows.playing(qtbot)  # a new window, a new game: Arcs as left
+    assert again.play.action_arcs.isChecked()
+    again.play.action_arcs.setChecked(False)
+    assert not windows.playing(qtbot).play.action_arcs.isChecked()

@@ -70,6 +70,7 @@ from PySide6.QtWidgets import (
 
 from crdesk.game import Event
 from crdesk.game.actions import Move
+from crdesk.geometry.measure import walked_to
 from ui.play.markers import StatusMarkers
 from ui.play.pacing import EventLine, TurnCard
 from ui.play.session import PlayedStep, PlaySession
@@ -485,13 +486,8 @@ class Animator(QObject):
         start = QPointF(x, y)
         action = played.action
         if isinstance(action, Move) and action.figure == fid and action.path:
-            points = [start, *(QPointF(px, py) for px, py in action.path)]
-            best, best_d = len(points) - 2, math.inf
-            for k in range(len(points) - 1):
-                d = _segment_distance(end, points[k], points[k + 1])
-                if d < best_d - 1e-9:
-                    best, best_d = k, d
-            return [*points[: best + 1], end]
+            way = walked_to([(x, y), *action.path], (end.x(), end.y()))
+            return [QPointF(px, py) for px, py in way]
         return [start, end]
 
     def _prepare(self, played: PlayedStep) -> None:
@@ -1094,12 +1090,3 @@ def _along(path: list[QPointF], frac: float) -> QPointF:
             return a + (b - a) * (want / seg)
         want -= seg
     return QPointF(path[-1])
-
-
-def _segment_distance(p: QPointF, a: QPointF, b: QPointF) -> float:
-    ab = b - a
-    den = ab.x() ** 2 + ab.y() ** 2
-    t = 0.0 if den <= 1e-12 else ((p - a).x() * ab.x() + (p - a).y() * ab.y()) / den
-    t = max(0.0, min(1.0, t))
-    q = a + ab * t
-    return math.hypot(p.x() - q.x(), p.y() - q.y())

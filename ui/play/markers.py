@@ -166,6 +166,8 @@ class StatusMarkers(QObject):
         self._badges: dict[str, list[Badge]] = {}
         self._links: list[QGraphicsLineItem] = []
         self._arc: QGraphicsPathItem | None = None
+        self._carried: tuple[str, float, float] | None = None
+        """The figure a drag carries and how far: its arcs are drawn there."""
         self.arcs_on = False
         """Whether every figure's front arc is drawn (the Arcs toggle; off at first)."""
         self._arcs: dict[str, QGraphicsPathItem] = {}
@@ -368,6 +370,7 @@ class StatusMarkers(QObject):
             key = (figure.x, figure.y, figure.facing, colour)
             item = self._arcs.get(fid)
             if item is not None and self._arc_key.get(fid) == key:
+                item.setPos(self._carry(fid))  # a drag's, or back from one
                 continue
             if item is None:
                 item = self._arcs[fid] = QGraphicsPathItem()
@@ -384,6 +387,7 @@ class StatusMarkers(QObject):
             item.setPen(pen)
             item.setBrush(QBrush(fill))
             item.setPath(front_arc(figure, ARC_INCHES).intersected(table))
+            item.setPos(self._carry(fid))
             self._arc_key[fid] = key
 
     def _clear_arcs(self) -> None:
@@ -478,6 +482,23 @@ class StatusMarkers(QObject):
         self._links = []
         self._link_key = ()
 
+    def shift_arcs(self, fid: str, dx: float, dy: float) -> None:
+        """Carry ``fid``'s front arcs (the selected one's and the Arcs toggle's) ``dx``,
+        ``dy`` inches from where the figure stands, as a drag carries the figure; the
+        next redraw puts them back where the game has it."""
+        self._carried = (fid, dx, dy) if (dx, dy) != (0.0, 0.0) else None
+        items = [self._arcs.get(fid)]
+        if self.selected == fid:
+            items.append(self._arc)
+        for item in items:
+            if item is not None:
+                item.setPos(dx, dy)
+
+    def _carry(self, fid: str) -> QPointF:
+        """Where a drag has carried ``fid``'s arcs (0, 0: it stands where the game says)."""
+        carried = self._carried
+        return QPointF(carried[1], carried[2]) if carried and carried[0] == fid else QPointF()
+
     def select(self, fid: str | None) -> None:
         """Draw the front arc of ``fid`` (None: of nobody)."""
         self.selected = fid
@@ -502,6 +523,7 @@ class StatusMarkers(QObject):
         item.setBrush(QBrush(QColor(255, 214, 40, 28)))
         item.setZValue(ARC_Z)
         item.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        item.setPos(self._carry(fid))
         self.scene.addItem(item)
         self._arc = item
 

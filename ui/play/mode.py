@@ -10,6 +10,7 @@ through a :class:`~ui.play.session.PlaySession`.
 
 from __future__ import annotations
 
+import gc
 import os
 import threading
 import time
@@ -40,7 +41,9 @@ from crdesk.game.deployment import deploy as deploy_force
 from crdesk.game.savefile import load_game, save_game
 from crdesk.generator import generate
 from crdesk.geometry import routing
-from crdesk.model import EncounterType, Force, Scenario
+from crdesk.geometry.terrain_index import TerrainIndex
+from crdesk.model import Battlefield, EncounterType, Force, Scenario
+from crdesk.options import RulesOptions
 from ui.docks.weapon_card_panel import FigureCardDock
 from ui.document import Document
 from ui.play.animator import AnimationBar, Animator
@@ -71,6 +74,8 @@ GAME_FILTER = "Chain Reaction games (*.crgame);;All files (*)"
 RECENT_KEY = "games/recent"
 """QSettings key of the recent games list (the editor's recent files are "files/recent")."""
 MAX_RECENT_GAMES = 8
+ARCS_KEY = "play/front_arcs"
+"""QSettings key: Game ▸ Show Front Arcs as the player last left it."""
 REPORT_FILTER = "Battle report (*.md *.html);;All files (*)"
 MESSAGE_MS = 8000
 BADGE_STYLE = (
@@ -91,6 +96,17 @@ start hundreds of games, turn it off)."""
 DECISION_MIN_HEIGHT = 220
 """Pixels the decision panel always keeps: its prompt, its main button and the first
 options (the Campaign panel once squeezed it to 100 px and hid a Duck Back's options)."""
+
+
+def _prepare_routes(
+    battlefield: Battlefield, rules: RulesOptions, index: TerrainIndex, radii: tuple[float, ...]
+) -> None:
+    """Build the game's roadmaps for routed moves, then keep everything alive now out of
+    Python's full garbage collections: a roadmap is tens of thousands of small objects
+    that live as long as the game, and sweeping them held a drag's frame for 50-100 ms
+    (benchmarks/bench_routes.py).  Leaving the game unfreezes them."""
+    routing.prepare(battlefield, rules, index, radii)
+    gc.freeze()
 
 
 class PlayMode(QObject):
@@ -254,7 +270,9 @@ class PlayMode(QObject):
             "(LOS 7.9.4)",
         )
         self.action_arcs.setCheckable(True)  # off at first: the fronts' arrows say enough
+        self.action_arcs.setChecked(bool(QSettings().value(ARCS_KEY, False, type=bool)))
         self.action_arcs.toggled.connect(self._sync_arcs)
+        self.action_arcs.toggled.connect(lambda on: QSettings().setValue(ARCS_KEY, bool(on)))
 
     def _build_menu(self) -> QMenu:
         menu = QMenu("&Game", self.window)
@@ -566,7 +584,7 @@ class PlayMode(QObject):
         if ROUTES_IN_BACKGROUND:  # the first drag of a figure need not wait for its roadmap
             radii = tuple({f.radius for f in game.battlefield.figures()})
             threading.Thread(
-                target=routing.prepare,
+                target=_prepare_routes,
                 args=(game.battlefield, game.rules, game.vis.index, radii),
                 name="crdesk-routes",
                 daemon=True,
@@ -638,6 +656,7 @@ class PlayMode(QObject):
 
     def _leave(self) -> None:
         """Put the game away on purpose (Stop Game, another game, the window closes)."""
+        gc.unfreeze()  # the game's roadmaps may go now (see _prepare_routes)
         window = self.window
         played = self.session.game.scenario if self.session is not None else None
         if self.autosaver is not None:

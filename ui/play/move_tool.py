@@ -692,6 +692,8 @@ class MoveTool(QObject):
         ring = self._rings.get(self._figure)
         if ring is not None:
             ring.setPos(target)
+        if self.markers is not None:  # its front goes with it (facing as it stands)
+            self.markers.shift_arcs(self._figure, shift.x(), shift.y())
         self._show_preview(target)
 
     def _released(self, pos: QPointF) -> None:
@@ -765,6 +767,8 @@ class MoveTool(QObject):
         item = self.scene.figure_item(fid)
         if item is not None:
             item.sync_from_model()
+        if self.markers is not None:
+            self.markers.shift_arcs(fid, 0.0, 0.0)  # and its front with it
         self._follow_model(None)
 
     def cancel(self) -> None:
