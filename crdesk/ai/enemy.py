@@ -58,12 +58,22 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from crdesk.ai.policy import BookPolicy
-from crdesk.ai.spots import MIN_MOVE, Spots, spots_for
+from crdesk.ai.spots import MIN_MOVE, Spots, move_there, spots_for
 from crdesk.cohesion import groups as cohesion_groups
 from crdesk.dice import CounterDice, DiceSource, ScriptedDice
 from crdesk.errors import IllegalActionError
 from crdesk.game import adapter
-from crdesk.game.actions import Action, Activate, End, Fire, Move, Prone, Reload, Stand, fmt_num
+from crdesk.game.actions import (
+    Action,
+    Activate,
+    End,
+    Fire,
+    Move,
+    Prone,
+    Reload,
+    Stand,
+    fmt_num,
+)
 from crdesk.game.actions import NpMove as NpMoveAction
 from crdesk.game.controller import Game
 from crdesk.game.records import Decision, Frame
@@ -307,8 +317,8 @@ def plan_move(game: Game, orders: Orders, fid: str, allowance: float) -> Plan:
             break  # staying is the best there is
         p = spots.point(int(i))
         facing = round(_bearing(p, _face_towards(game, spots, int(i), cols)), 1)
-        move = Move(fid, (p,), facing)
-        if game.legal(move) is None:
+        move = move_there(game, fid, p, facing)  # straight, or its route (issue 31)
+        if move is not None:
             why = f'{fig.name} moves {spots.travel[i]:.1f}" to ({p[0]:.1f}, {p[1]:.1f}): ' + words(
                 int(i)
             )

@@ -35,8 +35,9 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
+from crdesk.game.actions import Action, Move, MoveTo
 from crdesk.game.controller import Game
-from crdesk.geometry import kernels, movement
+from crdesk.geometry import kernels, movement, routing
 from crdesk.geometry.terrain_index import GRAZE, TerrainIndex
 from crdesk.model import Figure, TerrainKind
 
@@ -62,7 +63,8 @@ class Spots:
     points: npt.NDArray[np.float64]
     """(P, 2) candidate centres."""
     travel: npt.NDArray[np.float64]
-    """(P,) straight distance from the figure's centre (the move's length)."""
+    """(P,) what the move there costs: a straight run's length, or a routed way's cost
+    (round a corner, through a door: :func:`candidates`)."""
     targets: tuple[str, ...]
     sees: npt.NDArray[np.bool_]
     """(P, T) the figure at the spot has LOS to the target (7.9.4)."""
@@ -136,6 +138,60 @@ def candidates(game: Game, fig: Figure, allowance: float) -> tuple[list[Point2],
     for p in found:
         points.append(p)
         travel.append(math.hypot(p[0] - fig.x, p[1] - fig.y))
+    if ROUTED_SPOTS:
+        points, travel = _round_the_corner(game, fig, allowance, points, travel, others)
+    return points, travel
+
+
+ROUTED_SPOTS = False
+"""Whether the candidates include the spots reached round a corner or through a door
+(issue 31: the table's reach area and the program's players share one engine,
+:func:`crdesk.geometry.routing.reach_costs`); off, only straight moves (as before)."""
+
+
+def move_there(game: Game, fid: str, spot: Point2, facing: float) -> Move | None:
+    """The move that takes ``fid`` to a candidate ``spot`` (turning to ``facing``), as
+    played and recorded, or None when the controller refuses it: the straight run, and
+    with :data:`ROUTED_SPOTS` the cheapest route when that is refused (a move "to" the
+    spot, as the player's drop)."""
+    act: Action = MoveTo(fid, spot, facing) if ROUTED_SPOTS else Move(fid, (spot,), facing)
+    if game.legal(act) is not None:
+        return None
+    move = game.concrete(act)
+    assert isinstance(move, Move)
+    return move
+
+
+def _round_the_corner(
+    game: Game,
+    fig: Figure,
+    allowance: float,
+    points: list[Point2],
+    travel: list[float],
+    others: npt.NDArray[np.float64],
+) -> tuple[list[Point2], list[float]]:
+    """The straight rays' candidates and, after them, the roadmap's spots (a corner, a
+    door's or window's side) the figure reaches only by bending its way (7.4, 8.2), at
+    what that way costs; a move there is a move "to" the spot, which the controller
+    routes."""
+    reached = routing.reach_costs(
+        game.battlefield,
+        (fig.x, fig.y),
+        allowance,
+        game.rules,
+        radius=fig.radius,
+        index=game.vis.index,
+    )
+    for spot in reached:
+        if len(spot.way) <= 2 or spot.cost < MIN_MOVE or spot.cost > allowance:
+            continue  # a straight run's spot: the rays have those
+        p = (round(spot.point[0], 3), round(spot.point[1], 3))
+        if len(others) and bool(
+            (np.hypot(others[:, 0] - p[0], others[:, 1] - p[1]) < others[:, 2] - 1e-6).any()
+        ):
+            continue  # on another standing figure's base
+        points.append(p)
+        travel.append(spot.cost)
     return points, travel
 
 

@@ -55,9 +55,19 @@ import shapely
 
 from crdesk.ai.navigation import blocked_way, nearest_in, rect_distance, way_to
 from crdesk.ai.policy import BookPolicy
-from crdesk.ai.spots import MIN_MOVE, RAYS, Spots, candidates, judge, spots_for
+from crdesk.ai.spots import MIN_MOVE, RAYS, Spots, candidates, judge, move_there, spots_for
 from crdesk.game import adapter, encounter
-from crdesk.game.actions import Action, End, Exit, FastMove, Fire, Move, Prone, Reload, Stand
+from crdesk.game.actions import (
+    Action,
+    End,
+    Exit,
+    FastMove,
+    Fire,
+    Move,
+    Prone,
+    Reload,
+    Stand,
+)
 from crdesk.game.controller import Game
 from crdesk.game.records import Decision, Frame
 from crdesk.geometry.terrain_index import TerrainIndex
@@ -463,8 +473,9 @@ class TacticalPolicy:
             if i == 0 or spots.travel[i] < MIN_MOVE:
                 break  # staying is the best there is
             p = spots.point(i)
-            move = Move(fid, (p,), round(_bearing(p, _look_at(game, spots, i, area)), 1))
-            if game.legal(move) is None:
+            facing = round(_bearing(p, _look_at(game, spots, i, area)), 1)
+            move = move_there(game, fid, p, facing)  # straight, or its route (issue 31)
+            if move is not None:
                 return Choice(
                     move,
                     f'{fig.name} moves {spots.travel[i]:.1f}" to ({p[0]:.1f}, {p[1]:.1f}) '

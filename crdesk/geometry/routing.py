@@ -88,6 +88,9 @@ class _Terrain:
     windows: STRtree
     woods: STRtree
     woods_parts: list[BaseGeometry]
+    joined: bool = False
+    """Whether ``graph`` holds the runs between the spots yet (:func:`_terrain` makes
+    them when a route first needs them: a reach needs only the spots near a figure)."""
 
     def blocks(self, point: Point2) -> bool:
         """Whether a centre at ``point`` stands in solid ground or on a wall."""
@@ -157,15 +160,24 @@ def _opening_spots(poly: Polygon, seg: LineString, distance: float) -> list[Poin
 
 
 def _terrain(
-    index: TerrainIndex, width: float, height: float, radius: float, ignore_terrain: bool
+    index: TerrainIndex,
+    width: float,
+    height: float,
+    radius: float,
+    ignore_terrain: bool,
+    *,
+    joined: bool = True,
 ) -> _Terrain:
     """The terrain's roadmap for a base of ``radius`` on a table of ``width`` x ``height``,
-    made once per index, table and radius."""
+    made once per index, table and radius; ``joined=False``: its spots only (the runs
+    between them are the costly part, made the first time a route wants them)."""
     cache = index.cache.setdefault(STATIC_CACHE, {})
     assert isinstance(cache, dict)
     key = (round(radius, 6), ignore_terrain, width, height)
     found = cache.get(key)
     if isinstance(found, _Terrain):
+        if joined and not found.joined:
+            _join_all(found)
         return found
     away = radius + CLEARANCE
     made = _Nodes()
@@ -228,8 +240,17 @@ def _terrain(
         keep[inside] = False
         terrain.nodes = terrain.nodes[keep]
         terrain.rings = terrain.rings[keep]
+    terrain.graph.add_nodes_from(range(len(terrain.nodes)))
+    if joined:
+        _join_all(terrain)
+    cache[key] = terrain
+    return terrain
+
+
+def _join_all(terrain: _Terrain) -> None:
+    """The roadmap's runs: every clear, tangent run of at most :data:`MAX_RUN` between
+    two of its spots, with what it costs."""
     count = len(terrain.nodes)
-    terrain.graph.add_nodes_from(range(count))
     if count > 1:
         ii, jj = np.triu_indices(count, 1)
         near = np.hypot(*(terrain.nodes[jj] - terrain.nodes[ii]).T) <= MAX_RUN
@@ -241,8 +262,7 @@ def _terrain(
         terrain.graph.add_weighted_edges_from(
             zip(ii[ok].tolist(), jj[ok].tolist(), weights[ok].tolist(), strict=True)
         )
-    cache[key] = terrain
-    return terrain
+    terrain.joined = True
 
 
 def _run_costs(
@@ -538,6 +558,68 @@ class ReachArea:
     allowance: float
 
 
+@dataclass(frozen=True, slots=True)
+class ReachedSpot:
+    """A spot of the roadmap (a corner, a door's or window's side) a figure reaches."""
+
+    point: Point2
+    cost: float
+    """What the cheapest way there costs (7.4: woods double, doors 2", windows 4")."""
+    way: tuple[Point2, ...]
+    """That way, from where the figure stands; two points: a straight run."""
+
+
+def reach_costs(
+    battlefield: Battlefield,
+    start: Point2,
+    allowance: float,
+    rules: RulesOptions,
+    *,
+    radius: float = 0.5,
+    index: TerrainIndex | None = None,
+) -> list[ReachedSpot]:
+    """Where a figure standing at ``start`` gets with ``allowance`` inches among the
+    roadmap's spots, by the cheapest ways (Dijkstra), the figure's own spot first.
+
+    Only the spots within ``allowance`` of ``start`` can be reached, so only the runs
+    among them are costed (a few dozen on a busy table, not the whole roadmap): what a
+    figure's reach needs, quickly, for the table's reach area (:func:`reach_area`) and
+    the program's players' candidate spots alike (one engine, issue 31)."""
+    index = index or build_index(battlefield, rules, raster=False)
+    table = battlefield.table
+    terrain = _terrain(index, table.width, table.height, radius, False, joined=False)
+    start = (float(start[0]), float(start[1]))
+    if not len(terrain.nodes):
+        return [ReachedSpot(start, 0.0, (start,))]
+    near = np.flatnonzero(
+        np.hypot(terrain.nodes[:, 0] - start[0], terrain.nodes[:, 1] - start[1]) <= allowance + 1e-9
+    )
+    nodes = np.vstack([[start], terrain.nodes[near]])
+    rings = np.vstack([[[*start, *start]], terrain.rings[near]])
+    count = len(nodes)
+    graph = nx.Graph()
+    graph.add_nodes_from(range(count))
+    if count > 1:
+        ii, jj = np.triu_indices(count, 1)
+        taut = _tangent(nodes, rings, ii, jj)
+        ii, jj = ii[taut], jj[taut]
+        spare = (start, radius + GRAZE)  # a base against a wall steps off it (as route)
+        weights = np.empty(len(ii))
+        first = ii == 0
+        weights[first] = _run_costs(terrain, nodes[ii[first]], nodes[jj[first]], spare=spare)
+        weights[~first] = _run_costs(terrain, nodes[ii[~first]], nodes[jj[~first]])
+        ok = np.isfinite(weights) & (weights <= allowance + 1e-9)
+        graph.add_weighted_edges_from(
+            zip(ii[ok].tolist(), jj[ok].tolist(), weights[ok].tolist(), strict=True)
+        )
+    costs, paths = nx.single_source_dijkstra(graph, 0, cutoff=allowance, weight="weight")
+    out = []
+    for k in sorted(costs):  # the figure's own spot first, then the roadmap's order
+        way = tuple((float(nodes[n][0]), float(nodes[n][1])) for n in paths[k])
+        out.append(ReachedSpot(way[-1], float(costs[k]), way))
+    return out
+
+
 def reach_area(
     battlefield: Battlefield,
     start: Point2,
@@ -556,25 +638,12 @@ def reach_area(
     walls and rock as a move meets them).  Round a corner, through a door: all of it."""
     index = index or build_index(battlefield, rules, raster=False)
     table = battlefield.table
-    terrain = _terrain(index, table.width, table.height, radius, False)
     start = (float(start[0]), float(start[1]))
-    graph = terrain.graph
-    first = len(terrain.nodes)
-    nodes = np.vstack([terrain.nodes, [start]])
-    rings = np.vstack([terrain.rings, [[*start, *start]]])
-    graph.add_node(first)
-    try:
-        # a spot further than the allowance costs more than it: not joined
-        _join(graph, terrain, nodes, rings, [first], ellipse=(start, start, 2 * allowance))
-        costs = nx.single_source_dijkstra_path_length(
-            graph, first, cutoff=allowance, weight="weight"
-        )
-    finally:
-        graph.remove_node(first)
+    reached = reach_costs(battlefield, start, allowance, rules, radius=radius, index=index)
     fans: list[tuple[Point2, float]] = sorted(
-        ((float(nodes[k][0]), float(nodes[k][1])), allowance - float(c))
-        for k, c in costs.items()
-        if allowance - float(c) >= REACH_MIN_LEFT
+        (spot.point, allowance - spot.cost)
+        for spot in reached
+        if allowance - spot.cost >= REACH_MIN_LEFT
     )
     whole: list[BaseGeometry] = []
     half: list[BaseGeometry] = []
