@@ -35,7 +35,7 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
-from crdesk.game.actions import Action, Move, MoveTo
+from crdesk.game.actions import Move
 from crdesk.game.controller import Game
 from crdesk.geometry import kernels, movement, routing
 from crdesk.geometry.terrain_index import GRAZE, TerrainIndex
@@ -143,23 +143,39 @@ def candidates(game: Game, fig: Figure, allowance: float) -> tuple[list[Point2],
     return points, travel
 
 
-ROUTED_SPOTS = False
+ROUTED_SPOTS = True
 """Whether the candidates include the spots reached round a corner or through a door
 (issue 31: the table's reach area and the program's players share one engine,
 :func:`crdesk.geometry.routing.reach_costs`); off, only straight moves (as before)."""
 
 
 def move_there(game: Game, fid: str, spot: Point2, facing: float) -> Move | None:
-    """The move that takes ``fid`` to a candidate ``spot`` (turning to ``facing``), as
-    played and recorded, or None when the controller refuses it: the straight run, and
-    with :data:`ROUTED_SPOTS` the cheapest route when that is refused (a move "to" the
-    spot, as the player's drop)."""
-    act: Action = MoveTo(fid, spot, facing) if ROUTED_SPOTS else Move(fid, (spot,), facing)
-    if game.legal(act) is not None:
+    """The move that takes ``fid`` to a candidate ``spot`` (turning to ``facing``), or
+    None when the controller refuses it: the straight run, else (a spot round a corner,
+    :data:`ROUTED_SPOTS`) along the way :func:`candidates` found to it."""
+    straight = Move(fid, (spot,), facing)
+    if game.legal(straight) is None:
+        return straight
+    if not ROUTED_SPOTS:
         return None
-    move = game.concrete(act)
-    assert isinstance(move, Move)
-    return move
+    fig = game.fig(fid)
+    way = _way_cache(game.vis.index).get((fig.x, fig.y, fig.radius, spot[0], spot[1]))
+    if way is None:
+        return None
+    bent = Move(fid, way[1:], facing)
+    return bent if game.legal(bent) is None else None
+
+
+def _way_cache(
+    index: TerrainIndex,
+) -> dict[tuple[float, float, float, float, float], tuple[Point2, ...]]:
+    """The ways to the spots round a corner, by where the figure stands and the spot
+    (per terrain index, like the rays: the terrain alone decides them)."""
+    cache = index.cache.get("solo_ways")
+    if not isinstance(cache, dict):
+        cache = {}
+        index.cache["solo_ways"] = cache
+    return cache
 
 
 def _round_the_corner(
@@ -172,8 +188,7 @@ def _round_the_corner(
 ) -> tuple[list[Point2], list[float]]:
     """The straight rays' candidates and, after them, the roadmap's spots (a corner, a
     door's or window's side) the figure reaches only by bending its way (7.4, 8.2), at
-    what that way costs; a move there is a move "to" the spot, which the controller
-    routes."""
+    what that way costs; the way is kept for :func:`move_there`."""
     reached = routing.reach_costs(
         game.battlefield,
         (fig.x, fig.y),
@@ -192,6 +207,9 @@ def _round_the_corner(
             continue  # on another standing figure's base
         points.append(p)
         travel.append(spot.cost)
+        ways = _way_cache(game.vis.index)
+        if len(ways) < RAY_CACHE_LIMIT:
+            ways[(fig.x, fig.y, fig.radius, p[0], p[1])] = (*spot.way[:-1], p)
     return points, travel
 
 

@@ -271,3 +271,32 @@ def test_candidates_are_rounded_exactly_as_python_rounds() -> None:
     assert spots._round3(values) == [round(float(v), 3) for v in values]
     # and the half-way values are a real test: numpy alone gets some of them wrong
     assert any(float(np.round(v, 3)) != round(float(v), 3) for v in values)
+
+
+ROCK = [[14, 10], [22, 10], [22, 11], [14, 11]]
+"""A rock ridge just south of the enemy figure at (18, 9)."""
+
+
+def test_spots_round_a_corner_are_candidates_and_reached_by_their_way(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 31 (one engine): the candidates include the roadmap's spots reached only by
+    bending the way (round the rock's end here), at the way's cost, and the figure moves
+    there along that way; with ROUTED_SPOTS off only straight moves' spots are offered."""
+    monkeypatch.setattr(spots, "ROUTED_SPOTS", True)
+    rock = [{"kind": "impassable", "outline": ROCK}]
+    game = first_act(table([("e1", 4, 18, 9)], terrain=rock), scripted((1, 2)))
+    fig = game.fig("e1")
+    points, travel = spots.candidates(game, fig, 8.0)
+    behind = [(p, t) for p, t in zip(points, travel, strict=True) if p[1] > 11]
+    assert behind  # south of the rock: no straight ray gets there
+    for p, cost in behind:
+        assert cost <= 8.0
+        assert game.legal(Move("e1", (p,), 0.0)) is not None  # straight: into the rock
+        move = spots.move_there(game, "e1", p, 180.0)
+        assert move is not None and len(move.path) >= 2 and move.path[-1] == p
+        assert game.legal(move) is None
+    monkeypatch.setattr(spots, "ROUTED_SPOTS", False)
+    again, _travel = spots.candidates(game, fig, 8.0)
+    assert not [p for p in again if p[1] > 11]
+    assert spots.move_there(game, "e1", behind[0][0], 180.0) is None
