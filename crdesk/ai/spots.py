@@ -15,7 +15,10 @@ out (woods cost double, doors 2", windows 4"; walls, impassable ground and the
 table edge stop it), plus the ray's end and the figure's own spot.  Along a
 straight ray the cost only grows, so every candidate is reachable by a straight
 move within the movement left; a candidate on another standing figure's base is
-dropped.
+dropped.  After them come the spots reached only by bending the way -- round a
+rock's end, in by a door -- at that way's cost, found by the same engine as the
+table's reach area (:func:`crdesk.geometry.routing.reach_costs`, issue 31), and
+moved to along it (:func:`move_there`).
 
 Judging (:func:`judge`): each candidate is the figure itself (its base, Rep,
 weapon) standing there, the other figures where they stand (blocking sight as
