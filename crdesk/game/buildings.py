@@ -66,10 +66,11 @@ def floor_of(t: Table, fig: Figure) -> int:
 def upstairs_problem(t: Table, fig: Figure, path: Sequence[tuple[float, float]]) -> str | None:
     """Why a figure above the ground floor may not walk ``path``, or None.
 
-    **Interpretation** (crdesk's reading of 8.2): moving between floors takes a whole
-    activation, and the ways out of a building the book prices (doors 2", windows 4")
-    are on the ground floor; so a figure upstairs moves about its floor, and leaves the
-    building only after coming down (``floor ID 1``, another whole activation)."""
+    8.2: moving between floors takes a whole activation, and the ways out of a building
+    the book prices (doors 2", windows 4") are on the ground floor; walking out from
+    upstairs would change floors within a move.  So a figure upstairs moves about its
+    floor, and leaves the building only after coming down (``floor ID 1``, another whole
+    activation)."""
     floor = floor_of(t, fig)
     if floor <= 1:
         return None
