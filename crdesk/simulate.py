@@ -26,6 +26,7 @@ never stops the batch); :func:`play_game` with that seed plays it again.
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import hashlib
 import json
@@ -36,8 +37,10 @@ import traceback
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field, replace
+from enum import StrEnum
 from typing import Any
 
+from crdesk.ai.baselines import PlainEnemyPolicy, RandomPolicy
 from crdesk.ai.enemy import SoloEnemyPolicy
 from crdesk.ai.objective import ObjectivePolicy
 from crdesk.ai.policy import BookPolicy, Policy, play_policies
@@ -62,6 +65,7 @@ from crdesk.model import (
     Status,
     WeaponCode,
 )
+from crdesk.options import Interpretations, RulesOptions, Scale, Weather
 from crdesk.scenario import from_document
 
 PLAYER = "player"
@@ -183,6 +187,11 @@ class Setup:
     max_turns: int = DEFAULT_MAX_TURNS
     player: str = "tactical"
     """How the player's Band is played: one of :data:`PLAYER_POLICIES`."""
+    enemy: str = "solo"
+    """How the non-player side is played: one of :data:`ENEMY_POLICIES`."""
+    rules: tuple[tuple[str, Any], ...] = ()
+    """Rules options set for every game, over the scenario's own (:func:`with_rules`):
+    ``(name, value)`` of an Interpretation or of :class:`~crdesk.options.RulesOptions`."""
 
     def describe(self) -> dict[str, Any]:
         """The set-up as the report prints it (not the scenario's text)."""
@@ -195,7 +204,10 @@ class Setup:
             "encounter": self.encounter or "the scenario's",
             "max_turns": self.max_turns,
             "player": self.player,
+            "enemy": self.enemy,
         }
+        if self.rules:
+            out["rules"] = dict(self.rules)
         if self.band is not None:
             out["band"] = {
                 "name": self.band_name,
@@ -300,6 +312,13 @@ def _deployed(scenario: Scenario, setup: Setup, seed: int) -> Scenario:
 
 
 def _scenario_for(setup: Setup, seed: int) -> Scenario:
+    scenario = _table_for(setup, seed)
+    if setup.rules:
+        scenario = replace(scenario, rules=with_rules(scenario.rules, setup.rules))
+    return scenario
+
+
+def _table_for(setup: Setup, seed: int) -> Scenario:
     if setup.terrain is not None:
         width, height = setup.size
         table = generate(
@@ -354,14 +373,23 @@ class _Watcher:
                 self.loss_rules.append((side, section))
 
 
-PLAYER_POLICIES = ("tactical", "objective", "book")
+PLAYER_POLICIES = ("tactical", "objective", "book", "random")
 """How the player's Band is played: ``tactical`` (the default) is
 :class:`~crdesk.ai.tactical.TacticalPolicy`, which plays for the encounter's
 objective Cover to Cover, fires when it has shots and leaves when done or too weak;
 ``objective`` is the plainer :class:`~crdesk.ai.objective.ObjectivePolicy` (the book
 policy that, with no enemy on the table, walks to the next objective); ``book`` is
 :class:`~crdesk.ai.policy.BookPolicy` alone (it never walks to an objective, so it can
-never win a Patrol)."""
+never win a Patrol); ``random`` is the baseline
+:class:`~crdesk.ai.baselines.RandomPolicy` (uniformly among the legal choices)."""
+
+ENEMY_POLICIES = ("solo", "plain", "random")
+"""How the non-player side is played: ``solo`` (the default) is
+:class:`~crdesk.ai.enemy.SoloEnemyPolicy` (table 11.4, spots chosen by the spot search);
+``plain`` is the baseline :class:`~crdesk.ai.baselines.PlainEnemyPolicy` (the same 11.4
+orders, the nearest Cover or the straight line); ``random`` is
+:class:`~crdesk.ai.baselines.RandomPolicy`.  In free play (no PEFs, 11) ``solo`` keeps
+the book policy it always had there."""
 
 
 def player_policy(name: str) -> Policy:
@@ -372,9 +400,78 @@ def player_policy(name: str) -> Policy:
         return ObjectivePolicy()
     if name == "book":
         return BookPolicy()
+    if name == "random":
+        return RandomPolicy("player")
     raise ValueError(
         f"the player's policy must be one of {', '.join(PLAYER_POLICIES)}, got {name!r}"
     )
+
+
+def enemy_policy(name: str, solo: bool = True) -> Policy:
+    """A new policy for the non-player side by its :data:`ENEMY_POLICIES` name; ``solo``
+    False (free play) keeps the book policy for ``solo``."""
+    if name == "solo":
+        return SoloEnemyPolicy() if solo else BookPolicy()
+    if name == "plain":
+        return PlainEnemyPolicy()
+    if name == "random":
+        return RandomPolicy("enemy")
+    raise ValueError(f"the enemy's policy must be one of {', '.join(ENEMY_POLICIES)}, got {name!r}")
+
+
+_TRUE = ("true", "yes", "on", "1")
+_FALSE = ("false", "no", "off", "0")
+
+
+def rules_option_names() -> tuple[str, ...]:
+    """The rules options a batch may set: :class:`~crdesk.options.RulesOptions`' own
+    (Old School, Firearms Detail, night, weather, scale) and every Interpretation."""
+    top = [f.name for f in dataclasses.fields(RulesOptions) if f.name != "interpretations"]
+    return (*top, *(f.name for f in dataclasses.fields(Interpretations)))
+
+
+def rules_setting(name: str, text: str) -> tuple[str, Any]:
+    """``(name, value)`` of the rules option ``name`` set to ``text`` ("true", "0.5",
+    "15mm"...), checked against the option's type; ValueError says what is wrong."""
+    base: Any = RulesOptions()
+    if name not in {f.name for f in dataclasses.fields(RulesOptions)}:
+        base = Interpretations()
+    if name == "interpretations" or name not in {f.name for f in dataclasses.fields(base)}:
+        raise ValueError(f"no rules option {name!r}")
+    default = getattr(base, name)
+    word = text.strip().lower()
+    if isinstance(default, bool):
+        if word not in (*_TRUE, *_FALSE):
+            raise ValueError(f"{name} is true or false, got {text!r}")
+        return name, word in _TRUE
+    if isinstance(default, StrEnum):
+        kinds = [k.value for k in type(default)]
+        if word not in kinds:
+            raise ValueError(f"{name} is one of {', '.join(kinds)}, got {text!r}")
+        return name, word
+    try:
+        number = float(word)
+    except ValueError:
+        raise ValueError(f"{name} is a number, got {text!r}") from None
+    if not math.isfinite(number) or number < 0:
+        raise ValueError(f"{name} is a number of 0 or more, got {text!r}")
+    return name, number
+
+
+def with_rules(rules: RulesOptions, settings: Iterable[tuple[str, Any]]) -> RulesOptions:
+    """``rules`` with the settings of :func:`rules_setting` applied."""
+    top: dict[str, Any] = {}
+    inner: dict[str, Any] = {}
+    names = {f.name for f in dataclasses.fields(RulesOptions)}
+    for name, value in settings:
+        (top if name in names else inner)[name] = value
+    if "scale" in top:
+        top["scale"] = Scale(top["scale"])
+    if "weather" in top:
+        top["weather"] = Weather(top["weather"])
+    if inner:
+        top["interpretations"] = replace(rules.interpretations, **inner)
+    return replace(rules, **top)
 
 
 def play_game(setup: Setup, index: int, seed: int) -> GameResult:
@@ -390,7 +487,7 @@ def play_game(setup: Setup, index: int, seed: int) -> GameResult:
         )
         game = Game.new(scenario, seed=seed, settings=settings)
         mine = player_policy(setup.player)
-        enemy: Policy = SoloEnemyPolicy() if solo else BookPolicy()
+        enemy = enemy_policy(setup.enemy, solo)
         policies = {f.id: (mine if f.player else enemy) for f in game.battlefield.forces}
         watcher = _Watcher(game)
         while game.awaiting() is not None:
