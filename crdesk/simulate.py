@@ -2,12 +2,14 @@
 
 ``crdesk simulate`` (:mod:`crdesk.cli.simulate`) plays N games with both sides
 automated -- the player's Band by :class:`~crdesk.ai.tactical.TacticalPolicy` by
-default (the encounter's objective, Cover to Cover; ``--player objective`` and
-``--player book`` keep the plainer players, :data:`PLAYER_POLICIES`), the non-player side by
-:class:`~crdesk.ai.enemy.SoloEnemyPolicy` in a solo game (PEFs, table 11.4), else by
-the book policy too -- and sums them up: who wins (with
-Wilson 95% intervals), the losses on each side, how many turns, why games end,
-and which rules decide them (:func:`summarize`).
+default (the encounter's objective, Cover to Cover; ``--player objective``, ``book``
+and ``random`` are the plainer players and the baseline, :data:`PLAYER_POLICIES`), the
+non-player side by :class:`~crdesk.ai.enemy.SoloEnemyPolicy` in a solo game (PEFs,
+table 11.4; ``--enemy plain`` and ``random`` are the baselines, :data:`ENEMY_POLICIES`),
+else by the book policy too -- and sums them up: who wins (with Wilson 95%
+intervals), the losses on each side, how many turns, why games end, and which rules
+took the figures out (:func:`summarize`).  :func:`run_batches` plays the same games
+under several set-ups, for the paired comparisons of :mod:`crdesk.compare`.
 
 Reproducible whatever runs it: game *i* of a batch with seed *S* has its own
 seed :func:`game_seed` (S, i), from which its table (with ``--generate``) and its
@@ -26,6 +28,7 @@ never stops the batch); :func:`play_game` with that seed plays it again.
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import hashlib
 import json
@@ -36,8 +39,10 @@ import traceback
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field, replace
+from enum import StrEnum
 from typing import Any
 
+from crdesk.ai.baselines import PlainEnemyPolicy, RandomPolicy
 from crdesk.ai.enemy import SoloEnemyPolicy
 from crdesk.ai.objective import ObjectivePolicy
 from crdesk.ai.policy import BookPolicy, Policy, play_policies
@@ -62,6 +67,7 @@ from crdesk.model import (
     Status,
     WeaponCode,
 )
+from crdesk.options import Interpretations, RulesOptions, Scale, Weather
 from crdesk.scenario import from_document
 
 PLAYER = "player"
@@ -75,8 +81,6 @@ MAX_STEPS = 20_000
 """Steps after which a game is given up as stuck (a real one takes a few hundred)."""
 TABLE_SIZE = (36.0, 36.0)
 """Generated tables are the book's 3' x 3' (9.1)."""
-MIN_GAMES_FOR_EDGE = 5
-"""A rule counts for the win edge only when at least this many games had it and lacked it."""
 Z95 = 1.959963984540054
 """The normal quantile of a two-sided 95% interval."""
 
@@ -183,6 +187,11 @@ class Setup:
     max_turns: int = DEFAULT_MAX_TURNS
     player: str = "tactical"
     """How the player's Band is played: one of :data:`PLAYER_POLICIES`."""
+    enemy: str = "solo"
+    """How the non-player side is played: one of :data:`ENEMY_POLICIES`."""
+    rules: tuple[tuple[str, Any], ...] = ()
+    """Rules options set for every game, over the scenario's own (:func:`with_rules`):
+    ``(name, value)`` of an Interpretation or of :class:`~crdesk.options.RulesOptions`."""
 
     def describe(self) -> dict[str, Any]:
         """The set-up as the report prints it (not the scenario's text)."""
@@ -195,7 +204,10 @@ class Setup:
             "encounter": self.encounter or "the scenario's",
             "max_turns": self.max_turns,
             "player": self.player,
+            "enemy": self.enemy,
         }
+        if self.rules:
+            out["rules"] = dict(self.rules)
         if self.band is not None:
             out["band"] = {
                 "name": self.band_name,
@@ -300,6 +312,13 @@ def _deployed(scenario: Scenario, setup: Setup, seed: int) -> Scenario:
 
 
 def _scenario_for(setup: Setup, seed: int) -> Scenario:
+    scenario = _table_for(setup, seed)
+    if setup.rules:
+        scenario = replace(scenario, rules=with_rules(scenario.rules, setup.rules))
+    return scenario
+
+
+def _table_for(setup: Setup, seed: int) -> Scenario:
     if setup.terrain is not None:
         width, height = setup.size
         table = generate(
@@ -354,14 +373,23 @@ class _Watcher:
                 self.loss_rules.append((side, section))
 
 
-PLAYER_POLICIES = ("tactical", "objective", "book")
+PLAYER_POLICIES = ("tactical", "objective", "book", "random")
 """How the player's Band is played: ``tactical`` (the default) is
 :class:`~crdesk.ai.tactical.TacticalPolicy`, which plays for the encounter's
 objective Cover to Cover, fires when it has shots and leaves when done or too weak;
 ``objective`` is the plainer :class:`~crdesk.ai.objective.ObjectivePolicy` (the book
 policy that, with no enemy on the table, walks to the next objective); ``book`` is
 :class:`~crdesk.ai.policy.BookPolicy` alone (it never walks to an objective, so it can
-never win a Patrol)."""
+never win a Patrol); ``random`` is the baseline
+:class:`~crdesk.ai.baselines.RandomPolicy` (uniformly among the legal choices)."""
+
+ENEMY_POLICIES = ("solo", "plain", "random")
+"""How the non-player side is played: ``solo`` (the default) is
+:class:`~crdesk.ai.enemy.SoloEnemyPolicy` (table 11.4, spots chosen by the spot search);
+``plain`` is the baseline :class:`~crdesk.ai.baselines.PlainEnemyPolicy` (the same 11.4
+orders, the nearest Cover or the straight line); ``random`` is
+:class:`~crdesk.ai.baselines.RandomPolicy`.  In free play (no PEFs, 11) ``solo`` keeps
+the book policy it always had there."""
 
 
 def player_policy(name: str) -> Policy:
@@ -372,9 +400,78 @@ def player_policy(name: str) -> Policy:
         return ObjectivePolicy()
     if name == "book":
         return BookPolicy()
+    if name == "random":
+        return RandomPolicy("player")
     raise ValueError(
         f"the player's policy must be one of {', '.join(PLAYER_POLICIES)}, got {name!r}"
     )
+
+
+def enemy_policy(name: str, solo: bool = True) -> Policy:
+    """A new policy for the non-player side by its :data:`ENEMY_POLICIES` name; ``solo``
+    False (free play) keeps the book policy for ``solo``."""
+    if name == "solo":
+        return SoloEnemyPolicy() if solo else BookPolicy()
+    if name == "plain":
+        return PlainEnemyPolicy()
+    if name == "random":
+        return RandomPolicy("enemy")
+    raise ValueError(f"the enemy's policy must be one of {', '.join(ENEMY_POLICIES)}, got {name!r}")
+
+
+_TRUE = ("true", "yes", "on", "1")
+_FALSE = ("false", "no", "off", "0")
+
+
+def rules_option_names() -> tuple[str, ...]:
+    """The rules options a batch may set: :class:`~crdesk.options.RulesOptions`' own
+    (Old School, Firearms Detail, night, weather, scale) and every Interpretation."""
+    top = [f.name for f in dataclasses.fields(RulesOptions) if f.name != "interpretations"]
+    return (*top, *(f.name for f in dataclasses.fields(Interpretations)))
+
+
+def rules_setting(name: str, text: str) -> tuple[str, Any]:
+    """``(name, value)`` of the rules option ``name`` set to ``text`` ("true", "0.5",
+    "15mm"...), checked against the option's type; ValueError says what is wrong."""
+    base: Any = RulesOptions()
+    if name not in {f.name for f in dataclasses.fields(RulesOptions)}:
+        base = Interpretations()
+    if name == "interpretations" or name not in {f.name for f in dataclasses.fields(base)}:
+        raise ValueError(f"no rules option {name!r}")
+    default = getattr(base, name)
+    word = text.strip().lower()
+    if isinstance(default, bool):
+        if word not in (*_TRUE, *_FALSE):
+            raise ValueError(f"{name} is true or false, got {text!r}")
+        return name, word in _TRUE
+    if isinstance(default, StrEnum):
+        kinds = [k.value for k in type(default)]
+        if word not in kinds:
+            raise ValueError(f"{name} is one of {', '.join(kinds)}, got {text!r}")
+        return name, word
+    try:
+        number = float(word)
+    except ValueError:
+        raise ValueError(f"{name} is a number, got {text!r}") from None
+    if not math.isfinite(number) or number < 0:
+        raise ValueError(f"{name} is a number of 0 or more, got {text!r}")
+    return name, number
+
+
+def with_rules(rules: RulesOptions, settings: Iterable[tuple[str, Any]]) -> RulesOptions:
+    """``rules`` with the settings of :func:`rules_setting` applied."""
+    top: dict[str, Any] = {}
+    inner: dict[str, Any] = {}
+    names = {f.name for f in dataclasses.fields(RulesOptions)}
+    for name, value in settings:
+        (top if name in names else inner)[name] = value
+    if "scale" in top:
+        top["scale"] = Scale(top["scale"])
+    if "weather" in top:
+        top["weather"] = Weather(top["weather"])
+    if inner:
+        top["interpretations"] = replace(rules.interpretations, **inner)
+    return replace(rules, **top)
 
 
 def play_game(setup: Setup, index: int, seed: int) -> GameResult:
@@ -390,7 +487,7 @@ def play_game(setup: Setup, index: int, seed: int) -> GameResult:
         )
         game = Game.new(scenario, seed=seed, settings=settings)
         mine = player_policy(setup.player)
-        enemy: Policy = SoloEnemyPolicy() if solo else BookPolicy()
+        enemy = enemy_policy(setup.enemy, solo)
         policies = {f.id: (mine if f.player else enemy) for f in game.battlefield.forces}
         watcher = _Watcher(game)
         while game.awaiting() is not None:
@@ -505,21 +602,43 @@ def run_batch(
     ``jobs`` > 1 uses that many local worker processes (spawned); ``scheduler``
     is the address of a Dask distributed scheduler (``tcp://host:8786``), whose
     workers need crdesk installed."""
-    items = [(i, game_seed(seed, i)) for i in range(games)]
-    results: list[GameResult] = []
+    return run_batches([setup], games, seed, jobs=jobs, scheduler=scheduler, progress=progress)[0]
 
-    def collect(part: Iterable[GameResult]) -> None:
-        results.extend(part)
+
+def run_batches(
+    setups: Sequence[Setup],
+    games: int,
+    seed: int,
+    *,
+    jobs: int = 1,
+    scheduler: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[list[GameResult]]:
+    """The batch of :func:`run_batch` under each set-up, on one pool of workers: the same
+    ``games`` seeds under each (the paired games of :mod:`crdesk.compare`).  Each batch's
+    results are those :func:`run_batch` gives it alone (a worker warms up for ``games``
+    games whatever else it plays)."""
+    items = [(i, game_seed(seed, i)) for i in range(games)]
+    results: list[list[GameResult]] = [[] for _ in setups]
+    total = games * len(setups)
+    done = 0
+
+    def collect(k: int, part: Iterable[GameResult]) -> None:
+        nonlocal done
+        part = list(part)
+        results[k].extend(part)
+        done += len(part)
         if progress is not None:
-            progress(len(results), games)
+            progress(done, total)
 
     if scheduler is not None:
-        for part in _on_dask(setup, items, scheduler):
-            collect(part)
-    elif jobs <= 1 or games <= 1:
+        for k, part in _on_dask(setups, items, scheduler):
+            collect(k, part)
+    elif jobs <= 1 or total <= 1:
         warm_up(games)
-        for item in items:
-            collect([play_game(setup, *item)])
+        for k, setup in enumerate(setups):
+            for item in items:
+                collect(k, [play_game(setup, *item)])
     else:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -527,16 +646,25 @@ def run_batch(
         context = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
             futures = [
-                pool.submit(play_chunk, setup, chunk, games) for chunk in _chunks(items, jobs)
+                pool.submit(_play_tagged, k, setup, chunk, games)
+                for k, setup in enumerate(setups)
+                for chunk in _chunks(items, jobs)
             ]
             for future in as_completed(futures):
-                collect(future.result())
-    return sorted(results, key=lambda r: r.index)
+                collect(*future.result())
+    return [sorted(batch, key=lambda r: r.index) for batch in results]
+
+
+def _play_tagged(
+    k: int, setup: Setup, games: Sequence[tuple[int, int]], planned: int
+) -> tuple[int, list[GameResult]]:
+    """:func:`play_chunk`, its results tagged with the set-up's place in the list."""
+    return k, play_chunk(setup, games, planned)
 
 
 def _on_dask(
-    setup: Setup, items: list[tuple[int, int]], address: str
-) -> Iterator[list[GameResult]]:
+    setups: Sequence[Setup], items: list[tuple[int, int]], address: str
+) -> Iterator[tuple[int, list[GameResult]]]:
     import importlib
 
     try:  # optional (the "cluster" extra), hence untyped here
@@ -549,8 +677,15 @@ def _on_dask(
     with distributed.Client(address, timeout="20s") as client:
         workers = max(1, len(client.scheduler_info().get("workers", {})))
         chunks = _chunks(items, workers)
-        share = [len(items)] * len(chunks)
-        futures = client.map(play_chunk, [setup] * len(chunks), chunks, share, pure=False)
+        tags = [k for k in range(len(setups)) for _ in chunks]
+        futures = client.map(
+            _play_tagged,
+            tags,
+            [setups[k] for k in tags],
+            chunks * len(setups),
+            [len(items)] * len(tags),
+            pure=False,
+        )
         for future in distributed.as_completed(futures):
             yield future.result()
 
@@ -597,16 +732,13 @@ def _spread(values: Sequence[float]) -> dict[str, Any]:
 def summarize(results: Sequence[GameResult], top: int = 8) -> dict[str, Any]:
     """The statistics of a batch, as the report prints them and ``--json`` writes them.
 
-    "The most decisive rules" are measured two ways:
-
-    * ``loss_rules``: for every figure taken out (Out of the Fight, Obviously Dead or
-      leaving the table), the rules cited by the chain of events of the step that
-      took it out, up to the event naming it -- the share of each side's losses each
-      rule took part in.  It says what kills: fire, a failed Man Down, a charge.
-    * ``win_edge``: for each rule, the player's win rate in the games where it
-      came up against the games where it did not (both at least
-      :data:`MIN_GAMES_FOR_EDGE` games) -- the rules whose presence goes with
-      winning or losing, largest difference first.  An association, not a cause.
+    ``decisive_rules.loss_rules``: for every figure taken out (Out of the Fight,
+    Obviously Dead or leaving the table), the rules cited by the chain of events of
+    the step that took it out, up to the event naming it -- the share of each side's
+    losses each rule took part in.  It says what kills: fire, a failed Man Down, a
+    charge.  Whether a rule changes who wins is a question for a paired comparison
+    (:mod:`crdesk.compare`: the same games with the rules option one way and the
+    other), not for the games a rule happened to come up in.
     """
     played = [r for r in results if r.error is None]
     failed = [r for r in results if r.error is not None]
@@ -643,7 +775,6 @@ def summarize(results: Sequence[GameResult], top: int = 8) -> dict[str, Any]:
         ],
         "decisive_rules": {
             "loss_rules": _loss_rules(played, top),
-            "win_edge": _win_edge(played, top),
         },
     }
 
@@ -664,30 +795,3 @@ def _loss_rules(played: Sequence[GameResult], top: int) -> dict[str, list[dict[s
             for section, count in rows
         ]
     return out
-
-
-def _win_edge(played: Sequence[GameResult], top: int) -> list[dict[str, Any]]:
-    n = len(played)
-    every = sorted({s for r in played for s in r.sections})
-    rows: list[dict[str, Any]] = []
-    for section in every:
-        with_it = [r for r in played if section in r.sections]
-        without = n - len(with_it)
-        if len(with_it) < MIN_GAMES_FOR_EDGE or without < MIN_GAMES_FOR_EDGE:
-            continue
-        won_with = sum(r.winner == PLAYER for r in with_it)
-        won_without = sum(r.winner == PLAYER for r in played) - won_with
-        rate_with = won_with / len(with_it)
-        rate_without = won_without / without
-        rows.append(
-            {
-                "section": section,
-                "rule": section_title(section),
-                "games_with": len(with_it),
-                "win_with": round(rate_with, 4),
-                "win_without": round(rate_without, 4),
-                "edge": round(rate_with - rate_without, 4),
-            }
-        )
-    rows.sort(key=lambda row: (-abs(row["edge"]), row["section"]))
-    return rows[:top]

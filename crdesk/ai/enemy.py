@@ -576,7 +576,7 @@ class SoloEnemyPolicy:
                     continue
                 standing = game.fork()  # judged as it would stand, not lying down
                 standing.play(stand)
-                plan = plan_move(standing, orders, fid, after)
+                plan = self.plan(standing, orders, fid, after)
                 if plan.move is not None and plan.good:
                     return stand, (
                         f"{head}: {fig.name} stands up (half its movement, 7.4.3) to move on: "
@@ -618,6 +618,12 @@ class SoloEnemyPolicy:
         end = moves[0].path[-1]
         return math.hypot(fig.x - end[0], fig.y - end[1]) > MIN_MOVE
 
+    def plan(self, game: Game, orders: Orders, fid: str, allowance: float) -> Plan:
+        """Where figure ``fid`` goes under ``orders`` (the spot search, :func:`plan_move`):
+        the hook :class:`~crdesk.ai.baselines.PlainEnemyPolicy` replaces to carry out the
+        same 11.4 orders without scoring spots."""
+        return plan_move(game, orders, fid, allowance)
+
     def _plan(self, game: Game, orders: Orders, fid: str, left: float) -> Plan:
         bf = game.battlefield
         key = (
@@ -631,7 +637,7 @@ class SoloEnemyPolicy:
         )
         plan = self._plans.get(key)
         if plan is None:
-            plan = plan_move(game, orders, fid, left)
+            plan = self.plan(game, orders, fid, left)
             if len(self._plans) > 512:
                 self._plans.clear()
             self._plans[key] = plan

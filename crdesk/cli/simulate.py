@@ -6,8 +6,10 @@
     crdesk simulate town.crdesk --games 200 --seed 1 --encounter raid --json
     crdesk simulate --generate urban --band mace.crband --games 100 --seed 3
     crdesk simulate --generate wooded --games 5000 --seed 1 --scheduler tcp://10.0.0.5:8786
+    crdesk simulate --generate clear --games 200 --seed 1 --jobs 2 --compare enemy=solo enemy=plain
 
-The batch itself is :mod:`crdesk.simulate`.  Bad arguments print one line
+The batch itself is :mod:`crdesk.simulate`, the paired comparison of ``--compare``
+:mod:`crdesk.compare`.  Bad arguments print one line
 ``error: ...`` on stderr and exit 2; a game that fails is reported with its
 seed and the batch goes on (exit 1 when any game failed).  :mod:`crdesk.cli.app`
 wires it in with :func:`register`.
@@ -33,17 +35,19 @@ from crdesk.cli.common import (
     sizes_may_be_negative,
     table_size,
 )
+from crdesk.compare import MEASURES, RATES, Setting, compare, parse_pair
 from crdesk.model import BandType, EncounterType
 from crdesk.simulate import (
     DEFAULT_MAX_TURNS,
-    MIN_GAMES_FOR_EDGE,
+    ENEMY_POLICIES,
     PLAYER_POLICIES,
     TABLE_SIZE,
+    GameResult,
     SchedulerUnavailable,
     Setup,
     band_members,
     default_band,
-    run_batch,
+    run_batches,
     summarize,
 )
 
@@ -56,8 +60,12 @@ its table (--generate), the Band's deployment and its dice come: the same --seed
 gives the same results whatever --jobs or --scheduler.  The player's Band is
 played by the tactical policy (--player tactical, the default: the encounter's
 objective, Cover to Cover, firing when it has shots, leaving when done or too
-weak; --player objective and --player book are the plainer players), the enemy
-(PEFs, 11; table 11.4) by the solo enemy.
+weak; --player objective and --player book are the plainer players, --player
+random the baseline that chooses uniformly among the legal choices), the enemy
+(PEFs, 11; table 11.4) by the solo enemy (--enemy solo, the default: 11.4's orders,
+its spots chosen by their Cover, range and exposure; --enemy plain carries out
+the same orders with the nearest Cover or the straight line; --enemy random).
+In free play (a scenario without an encounter) --enemy solo is the book policy.
 An encounter still going on after --max-turns turns is a draw.
 
 What is printed:
@@ -66,14 +74,25 @@ What is printed:
                  Dead, left the table), mean with a 95% interval
   turns          mean, spread (sd), min, median, max
   reasons        why the games ended, most common first
-  decisive rules two measures:
-    took figures out: for every figure lost, the rules cited by the chain of
-                 events of the step that took it out (up to the event naming
-                 it); the share of that side's losses each rule was part of
-    win edge:    the player's win rate in games where a rule came up minus
-                 the rate in games where it did not (each side of the split at
-                 least {MIN_GAMES_FOR_EDGE} games), largest difference first;
-                 an association, not proof of a cause
+  took figures out
+                 for every figure lost, the rules cited by the chain of events
+                 of the step that took it out (up to the event naming it); the
+                 share of that side's losses each rule was part of
+
+--compare A B plays every game twice, under setting A and under setting B, with
+the same seed: the same table, deployment and dice as long as the two games
+agree.  A and B are KEY=VALUE with the same KEY:
+  enemy=solo|plain|random        player=tactical|objective|book|random
+  band=TYPE  enemy_band=TYPE     (band types: {", ".join(b.value for b in BandType)})
+  a rules option: an Interpretation's name (charge_missed_charger_tests=true,
+  flank_half_angle=60, ...) or old_school, firearms_detail, night (true|false),
+  weather (clear|bad), scale (28mm|15mm)
+It prints A's and B's win rates, casualties and turns and the difference B - A,
+each with a paired 95% t interval (Student's t from scipy.stats; the games are
+paired by seed), and how many games would settle it: the number at which the
+interval would exclude zero if the observed difference and spread held, or
+"settled" when it already does.  Whether a rule changes who wins is such a
+question: --compare charge_missed_charger_tests=false charge_missed_charger_tests=true.
 
 --scheduler ADDRESS runs the games on a Dask distributed cluster (its workers
 need crdesk installed): pip install 'crdesk[cluster]'."""
@@ -142,18 +161,34 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument(
         "--enemy-band",
         choices=BAND_TYPES,
-        default=BandType.MILITARY.value,
+        default=None,
         help="the enemies the PEFs turn into (default military)",
     )
     p.add_argument(
         "--player",
         choices=PLAYER_POLICIES,
-        default=PLAYER_POLICIES[0],
+        default=None,
         help="how the player's Band plays: 'tactical' (default) plays for the encounter's "
         "objective Cover to Cover, fires when it has shots and leaves when done or too weak; "
         "'objective' is the book policy that, with no enemy on the table, walks to the "
         "objective (the Patrol's far edge, then home); 'book' is the book policy alone, "
-        "which never patrols",
+        "which never patrols; 'random' chooses uniformly among the legal choices",
+    )
+    p.add_argument(
+        "--enemy",
+        choices=ENEMY_POLICIES,
+        default=None,
+        help="how the enemy plays (11.4): 'solo' (default) chooses its spots by Cover, "
+        "range and exposure; 'plain' carries out the same orders with the nearest Cover "
+        "or the straight line; 'random' chooses uniformly among the legal choices",
+    )
+    p.add_argument(
+        "--compare",
+        nargs=2,
+        metavar=("A", "B"),
+        help="play every game under setting A and under setting B (KEY=VALUE, the same "
+        "KEY: enemy=solo enemy=plain, player=..., band=..., enemy_band=..., or a rules "
+        "option such as charge_missed_charger_tests=true) and print the paired differences",
     )
     p.add_argument(
         "--max-turns",
@@ -209,9 +244,10 @@ def _setup(args: argparse.Namespace) -> Setup | int:
     common: dict[str, Any] = {
         "band_type": band_type,
         "band_name": band_name,
-        "enemy_band": args.enemy_band,
+        "enemy_band": args.enemy_band or BandType.MILITARY.value,
         "max_turns": args.max_turns,
-        "player": args.player,
+        "player": args.player or PLAYER_POLICIES[0],
+        "enemy": args.enemy or ENEMY_POLICIES[0],
     }
     if args.generate is not None:
         return Setup(
@@ -242,19 +278,43 @@ def _setup(args: argparse.Namespace) -> Setup | int:
     )
 
 
+def _pair(args: argparse.Namespace) -> tuple[Setting, Setting] | int | None:
+    """The two settings of ``--compare`` (None without it), or the exit status."""
+    if args.compare is None:
+        return None
+    try:
+        pair = parse_pair(*args.compare)
+    except ValueError as exc:
+        return _error(f"--compare: {exc}")
+    key = pair[0].key
+    if key in ("enemy", "player", "band", "enemy_band") and getattr(args, key) is not None:
+        option = "--" + key.replace("_", "-")
+        return _error(f"{option} and --compare {key}=... both set it; give one of them")
+    return pair
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     """``crdesk simulate SCENARIO|--generate TYPE --games N --seed S ...``."""
     setup = _setup(args)
     if isinstance(setup, int):
         return setup
+    pair = _pair(args)
+    if isinstance(pair, int):
+        return pair
+    setups = [setup] if pair is None else [pair[0].apply(setup), pair[1].apply(setup)]
     started = time.perf_counter()
     try:
-        results = run_batch(setup, args.games, args.seed, jobs=args.jobs, scheduler=args.scheduler)
+        batches = run_batches(
+            setups, args.games, args.seed, jobs=args.jobs, scheduler=args.scheduler
+        )
     except SchedulerUnavailable as exc:
         return _error(str(exc))
     except OSError as exc:
         return _error(f"--scheduler {args.scheduler}: {exc}")
     elapsed = time.perf_counter() - started
+    if pair is not None:
+        return _compared(args, setups, pair, batches, elapsed)
+    results = batches[0]
     report = summarize(results)
     status = EXIT_PROBLEMS if report["errors"] else EXIT_OK
     if args.json:
@@ -262,18 +322,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             "seed": args.seed,
             "setup": setup.describe(),
             **report,
-            "results": [
-                {
-                    "game": r.index,
-                    "seed": r.seed,
-                    "winner": r.winner,
-                    "reason": r.reason,
-                    "turns": r.turns,
-                    "losses": r.losses,
-                    "error": r.error,
-                }
-                for r in results
-            ],
+            "results": [_result_row(r) for r in results],
         }
         print(json.dumps(out, indent=2, ensure_ascii=False))
         return status
@@ -281,6 +330,58 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         print(line)
     print(f"{args.games} games in {elapsed:.1f} s")
     return status
+
+
+def _result_row(r: GameResult, index: bool = True) -> dict[str, Any]:
+    row: dict[str, Any] = {"game": r.index, "seed": r.seed} if index else {}
+    row.update(winner=r.winner, reason=r.reason, turns=r.turns, losses=r.losses, error=r.error)
+    return row
+
+
+def _compared(
+    args: argparse.Namespace,
+    setups: list[Setup],
+    pair: tuple[Setting, Setting],
+    batches: list[list[GameResult]],
+    elapsed: float,
+) -> int:
+    """The report of ``--compare``: each setting's summary and the paired differences."""
+    sides = [summarize(batch) for batch in batches]
+    paired = compare(*batches)
+    status = EXIT_PROBLEMS if any(side["errors"] for side in sides) else EXIT_OK
+    if args.json:
+        out = {
+            "seed": args.seed,
+            "games": args.games,
+            "compare": {"key": pair[0].key, "a": pair[0].text, "b": pair[1].text},
+            "paired": paired,
+            **{
+                name: {"setting": s.text, "setup": su.describe(), **side}
+                for name, s, su, side in zip("ab", pair, setups, sides, strict=True)
+            },
+            "results": [
+                {
+                    "game": a.index,
+                    "seed": a.seed,
+                    "a": _result_row(a, index=False),
+                    "b": _result_row(b, index=False),
+                }
+                for a, b in zip(*batches, strict=True)
+            ],
+        }
+        print(json.dumps(out, indent=2, ensure_ascii=False))
+        return status
+    for line in compare_lines(setups, pair, args.seed, sides, paired):
+        print(line)
+    print(f"{args.games} games under each setting in {elapsed:.1f} s")
+    return status
+
+
+ENEMY_WORDS = {
+    "solo": "the solo enemy (11.4; its spots chosen by Cover, range and exposure)",
+    "plain": "the plain enemy (11.4; the nearest Cover or the straight line)",
+    "random": "the random player",
+}
 
 
 def _pct(x: float) -> str:
@@ -298,7 +399,11 @@ def report_lines(setup: Setup, seed: int, report: dict[str, Any]) -> list[str]:
         band = about["band"]
         lines.append(f"Band: {band['name']} ({band['type']}): " + ", ".join(band["figures"]))
     if "enemy_band" in about:
-        lines.append(f"Enemy: {about['enemy_band']} (from PEFs, 11)")
+        lines.append(
+            f"Enemy: {about['enemy_band']} (from PEFs, 11), played by {ENEMY_WORDS[setup.enemy]}"
+        )
+    elif setup.enemy != ENEMY_POLICIES[0]:
+        lines.append(f"Enemy: played by {ENEMY_WORDS[setup.enemy]}")
     played = report["played"]
     lines.append("")
     lines.append(f"Win rates ({played} games played, Wilson 95% intervals):")
@@ -334,16 +439,76 @@ def report_lines(setup: Setup, seed: int, report: dict[str, Any]) -> list[str]:
         rows = rules["loss_rules"][side]
         text = "; ".join(f"{r['rule']} {_pct(r['share'])}" for r in rows[:6]) or "no losses"
         lines.append(f"  {side} losses: {text}")
-    lines.append("Win edge (player win rate with the rule in the game vs without):")
-    if not rules["win_edge"]:
-        lines.append(f"  too few games on each side of every rule (needs {MIN_GAMES_FOR_EDGE})")
-    for row in rules["win_edge"]:
-        lines.append(
-            f"  {row['edge'] * 100:+6.1f} pts  {row['rule']} "
-            f"({_pct(row['win_with'])} in {row['games_with']} games vs {_pct(row['win_without'])})"
-        )
     if report["errors"]:
         lines.append(f"{len(report['errors'])} game(s) failed (not counted above):")
         for err in report["errors"]:
             lines.append(f"  game {err['game']} (seed {err['seed']}): {err['error']}")
+    return lines
+
+
+def _settle(m: dict[str, Any]) -> str:
+    """The "to settle" column: settled, or the games it would take."""
+    if m["settled"]:
+        return "settled"
+    if m["ci95"] is None:
+        return "too few games"
+    if m["games_needed"] is None:
+        if m["difference"] == 0:
+            return "no difference in any game" if m["sd"] == 0 else "no difference seen"
+        return "not by playing"
+    return f"about {m['games_needed']:,} games ({m['more_games']:,} more)"
+
+
+def compare_lines(
+    setups: list[Setup],
+    pair: tuple[Setting, Setting],
+    seed: int,
+    sides: list[dict[str, Any]],
+    paired: dict[str, Any],
+) -> list[str]:
+    """The plain-text report of ``--compare``."""
+    about = setups[0].describe()
+    key = pair[0].key
+    rest = []
+    if key != "player":
+        rest.append(f"the {about['player']} policy for the player")
+    if key != "enemy":
+        rest.append(f"the {about['enemy']} enemy")
+    lines = [
+        f"{sides[0]['games']} paired games, seed {seed}: {about['encounter']} on "
+        f"{about['table']}, at most {about['max_turns']} turns, " + ", ".join(rest),
+        f"  A: {pair[0].text}",
+        f"  B: {pair[1].text}",
+    ]
+    if "band" in about and key != "band":
+        band = about["band"]
+        lines.append(f"Band: {band['name']} ({band['type']}): " + ", ".join(band["figures"]))
+    if "enemy_band" in about and key != "enemy_band":
+        lines.append(f"Enemy: {about['enemy_band']} (from PEFs, 11)")
+    lines += [
+        "Each game is played under A and under B with the same seed: the same table, "
+        "deployment and dice as long as the two games agree; "
+        f"{paired['differ']} of {paired['games']} ended differently.",
+        "",
+        f"B - A over {paired['games']} paired games, with {paired['confidence']:.0%} "
+        f"intervals by {paired['method']}:",
+        f"  {'':<18} {'A':>7} {'B':>7} {'B - A':>10}  {'95% interval':<22} to settle",
+    ]
+    for name, words, _value in MEASURES:
+        m = paired["measures"][name]
+        ci = m["ci95"]
+        if name in RATES:
+            a, b = _pct(m["a"]), _pct(m["b"])
+            diff = f"{100 * m['difference']:+.1f} pts"
+            span = "" if ci is None else f"[{100 * ci[0]:+.1f}, {100 * ci[1]:+.1f}] pts"
+        else:
+            a, b = f"{m['a']:.2f}", f"{m['b']:.2f}"
+            diff = f"{m['difference']:+.2f}"
+            span = "" if ci is None else f"[{ci[0]:+.2f}, {ci[1]:+.2f}]"
+        lines.append(f"  {words:<18} {a:>7} {b:>7} {diff:>10}  {span:<22} {_settle(m)}")
+    if paired["dropped"]:
+        lines.append(f"  ({paired['dropped']} game(s) failed under A or B: left out of the pairs)")
+    for name, side in zip("AB", sides, strict=True):
+        for err in side["errors"]:
+            lines.append(f"  {name}: game {err['game']} (seed {err['seed']}): {err['error']}")
     return lines
