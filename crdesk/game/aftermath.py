@@ -209,7 +209,9 @@ def apply_damage(t: Table, d: dict[str, Any]) -> None:
         if d.get("blast"):
             reaction.data["blast"] = True
     for fid in reversed(duck):
-        t.push("duck_back", figure=fid, cause=cause, auto=True, why="damage")
+        # caught in its own blast (7.10.3): nobody else to duck back from, the nearest Cover
+        own = None if cause == fid else cause
+        t.push("duck_back", figure=fid, cause=own, auto=True, why="damage")
     for fid in down:
         if fid in t.state["carrying"]:
             wounded.drop(t, fid, "goes down and drops")

@@ -175,7 +175,8 @@ def carry_out(t: Table, item: dict[str, Any], cause_id: str) -> None:
         return
     if status in (Status.DUCK_BACK, Status.OUTGUNNED):
         bf.update_figure(fig.id, status=status)
-        t.push("duck_back", figure=fig.id, cause=cause_id, auto=True, why="reaction")
+        own = None if cause_id == fig.id else cause_id  # its own blast: no one to hide from
+        t.push("duck_back", figure=fig.id, cause=own, auto=True, why="reaction")
         return
     if status in (Status.RETURN_FIRE, Status.RUSH_SHOT):
         bf.update_figure(fig.id, status=status)
