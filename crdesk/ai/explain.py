@@ -128,14 +128,11 @@ class Explanation:
         return next((c for c in self.candidates if c.chosen), None)
 
     def summary(self) -> str:
-        """One line: who moved, by which player, and to its how-manieth candidate."""
+        """One line: who moved, by which player, and its how-manieth candidate it chose."""
         chosen = self.chosen
-        where = (
-            f"its #{chosen.rank} of {self.considered} spots"
-            if chosen is not None
-            else "a spot not among its candidates"
-        )
-        return f"{self.name} ({self.player}) went to {where}"
+        if chosen is None:
+            return f"{self.name} ({self.player}) went to a spot not among its candidates"
+        return f"{self.name} ({self.player}) chose its #{chosen.rank} of {self.considered} spots"
 
 
 def explain_step(game: Game, step: Step, *, top: int = TOP) -> Explanation | None:

@@ -98,7 +98,7 @@ def test_without_a_destination_the_ranking_says_where_the_policy_goes() -> None:
     why = explain_move(before, action.figure)
     assert why is not None and why.agrees
     assert why.chosen is not None and math.dist(why.chosen.spot, action.path[-1]) < 0.01
-    assert why.summary().startswith(f"{why.name} (solo enemy) went to its #")
+    assert why.summary().startswith(f"{why.name} (solo enemy) chose its #")
 
 
 def test_a_persons_move_and_other_steps_have_no_why() -> None:
