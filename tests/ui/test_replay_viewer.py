@@ -69,6 +69,8 @@ def assert_shows(viewer: ReplayWindow, n: int) -> None:
     assert viewer.shown.game.history == game.history[:n]
     assert viewer.listed_events() == [e for e in game.events if e.step <= n]
     assert viewer.selected_events() == [e for e in game.events if e.step == n]
+    own = viewer.log.selectedItems()
+    assert own and viewer.log.viewport().rect().intersects(viewer.log.visualItemRect(own[0]))
     assert viewer.where.text() == f"Turn {there.turn} · step {n} of {len(game.history)}"
     assert viewer.scrubber.value() == n
     assert viewer.step_label.text().startswith(f"Step {n} · ")
@@ -248,3 +250,24 @@ def test_watch_the_game_on_the_table(qtbot) -> None:  # type: ignore[no-untyped-
     viewer.close()
     QApplication.processEvents()
     assert viewer not in window.play.viewers or not viewer.isVisible()
+
+
+def test_a_game_opened_from_its_snapshot_is_shown_from_there(qtbot) -> None:  # type: ignore[no-untyped-def]
+    there = kept_game().at_step(40)
+    resumed = Game.from_snapshot(
+        there.scenario,
+        there.state_document(),
+        there.history,
+        seed=there.seed,
+        settings=there.settings,
+    )
+    viewer = ReplayWindow(resumed, "resumed")
+    qtbot.addWidget(viewer)
+    viewer.show()
+    settle(qtbot, viewer, 40)
+    assert (viewer.cursor.first, viewer.cursor.last) == (40, 40)
+    assert viewer.scrubber.minimum() == viewer.scrubber.maximum() == 40
+    assert not viewer.action_previous.isEnabled() and not viewer.action_next.isEnabled()
+    assert places(viewer) == places(there)
+    key(qtbot, viewer, Qt.Key.Key_Home)
+    assert viewer.cursor.settled() and viewer.cursor.shown == 40

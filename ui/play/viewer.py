@@ -362,6 +362,8 @@ class ReplayWindow(QMainWindow):
         old = self._log_shown
         for row in range(min(old, shown), max(old, shown)):
             self.log.setRowHidden(row, row >= shown)
+        if old != shown:
+            self.log.doItemsLayout()  # now, so that scrolling goes by the rows now listed
         self._log_shown = shown
         own = [row for row in range(shown) if rows[row] == n]
         self.log.clearSelection()
