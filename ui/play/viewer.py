@@ -30,8 +30,8 @@ import math
 from dataclasses import replace
 from html import escape
 
-from PySide6.QtCore import QObject, Qt, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QColor, QKeySequence, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDockWidget,
@@ -65,6 +65,9 @@ from ui.scene.scene import BattlefieldScene
 from ui.scene.view import BattlefieldView
 
 SIZE = (1400, 900)
+BUSY_AFTER_MS = 150
+"""Positioning that takes longer than this shows the busy bar (quicker ones do not
+flicker it)."""
 STOPPED_SHORT = 0.05
 """Inches between where a figure went and where it was going that the Why panel tells."""
 CONTROL_FONT = 15
@@ -123,6 +126,10 @@ class ReplayWindow(QMainWindow):
         self.busy_bar.setTextVisible(False)
         self.busy_bar.hide()
         self.statusBar().addPermanentWidget(self.busy_bar)
+        self._busy_later = QTimer(self)
+        self._busy_later.setSingleShot(True)
+        self._busy_later.setInterval(BUSY_AFTER_MS)
+        self._busy_later.timeout.connect(lambda: self.busy_bar.setVisible(self.cursor.busy()))
         self.cursor.moved.connect(self._show)
         self.cursor.busy_changed.connect(self._busy)
         self.cursor.failed.connect(self._failed)
@@ -407,7 +414,7 @@ class ReplayWindow(QMainWindow):
             return _para(f"The program's ranking could not be asked again: {position.why_failed}")
         if why is None:
             return _para(_no_why(position, step.action, step.why))
-        html = explanation_html(why)
+        html = explanation_html(why, self._faint())
         try:
             fig = position.game.fig(why.figure)
         except (KeyError, ValueError):
@@ -420,8 +427,29 @@ class ReplayWindow(QMainWindow):
             )
         return html
 
+    def _faint(self) -> str:
+        """The Why panel's text colour, a third of the way to its background (light or
+        dark theme)."""
+        palette = self.why_text.palette()
+        text = palette.color(QPalette.ColorRole.Text)
+        base = palette.color(QPalette.ColorRole.Base)
+
+        def mix(a: int, b: int) -> int:
+            return round(0.7 * a + 0.3 * b)
+
+        mixed = QColor(
+            mix(text.red(), base.red()),
+            mix(text.green(), base.green()),
+            mix(text.blue(), base.blue()),
+        )
+        return mixed.name()
+
     def _busy(self, busy: bool) -> None:
-        self.busy_bar.setVisible(busy)
+        if busy:
+            self._busy_later.start()  # shown only when positioning takes a while
+        else:
+            self._busy_later.stop()
+            self.busy_bar.hide()
         self._sync_controls()
         if busy:
             self.statusBar().showMessage(f"Going to step {self.cursor.target}…")
@@ -486,9 +514,9 @@ def _no_why(position: Position, action: str, reason: str) -> str:
     return f"{name}'s move was not one its player ranks (not from an activation's spot search)."
 
 
-def explanation_html(why: Explanation) -> str:
+def explanation_html(why: Explanation, faint: str = "#666666") -> str:
     """The Why panel: who moved by which player and order, then the candidates, best
-    first, each with its player's words and its terms."""
+    first, each with its player's words and its terms (in ``faint``, a colour)."""
     parts = [
         f"<p><b>{escape(why.name)}</b> — {escape(why.player)}<br><i>{escape(why.order)}</i></p>",
         f"<p>{escape(why.summary())} "
@@ -508,11 +536,11 @@ def explanation_html(why: Explanation) -> str:
             f'padding:2px 6px"><b>#{c.rank}</b></td>'
             f'<td valign="top" style="padding:2px 6px"><b>({c.spot[0]:.1f}, {c.spot[1]:.1f})'
             f"</b> {escape(mark)}<br>{escape(c.words)}"
-            f'<br><span style="color:#666">{terms}</span></td></tr>'
+            f'<br><span style="color:{faint}">{terms}</span></td></tr>'
         )
     parts.append('<table cellspacing="2" width="100%">' + "".join(rows) + "</table>")
     legend = (
-        f'<p style="color:#666"><span style="color:{CHOSEN.name()}">●</span> chosen '
+        f'<p style="color:{faint}"><span style="color:{CHOSEN.name()}">●</span> chosen '
         f'<span style="color:{OTHER.name()}">●</span> next best '
         f'<span style="color:{REFUSED.name()}">●</span> refused by the rules</p>'
     )
