@@ -306,12 +306,7 @@ def plan_move(game: Game, orders: Orders, fid: str, allowance: float) -> Plan:
     if len(spots) < 2 and not _stays_put(game, fig, task, spots, cols):
         # the figure's own spot does not already do the best the order can ask: search
         spots = spots_for(game, fig, allowance)
-    if task == FIRE:
-        ranked, good, words = _rank_fire(game, fig, spots, cols)
-    elif task == ENCIRCLE:
-        ranked, good, words = _rank_encircle(game, orders, spots)
-    else:
-        ranked, good, words = _rank_hold(spots)
+    ranked, good, words = rank_spots(game, orders, fig, spots, cols)
     for i in ranked[:LEGAL_TRIES]:
         if i == 0 or spots.travel[i] < MIN_MOVE:
             break  # staying is the best there is
@@ -324,6 +319,20 @@ def plan_move(game: Game, orders: Orders, fid: str, allowance: float) -> Plan:
             )
             return Plan(fid, task, move, why, bool(good[i]))
     return Plan(fid, task, None, f"{fig.name} stays where it is: " + words(0), bool(good[0]))
+
+
+def rank_spots(
+    game: Game, orders: Orders, fig: Figure, spots: Spots, cols: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, Callable[[int], str]]:
+    """The ranking :func:`plan_move` chooses by, for ``fig``'s task under ``orders``: the
+    candidate rows best first, which rows do what the order asks, and each row's words
+    (``cols``: the closest player group's columns).  Public for :mod:`crdesk.ai.explain`."""
+    task = orders.tasks.get(fig.id, HOLD)
+    if task == FIRE:
+        return _rank_fire(game, fig, spots, cols)
+    if task == ENCIRCLE:
+        return _rank_encircle(game, orders, spots)
+    return _rank_hold(spots)
 
 
 def _stays_put(game: Game, fig: Figure, task: str, own: Spots, cols: np.ndarray) -> bool:

@@ -506,6 +506,14 @@ class TacticalPolicy:
         gap = self._cohesion_gap(game, frame, fig.id, pts)
         return score - W_COHESION * gap, progress, dist, shelter, gap
 
+    def rate(
+        self, game: Game, frame: Frame, sit: Situation, fig: Figure, spots: Spots, dist0: float
+    ) -> Rated:
+        """Each of ``spots``' score and what it is made of, as :meth:`plan` rates them
+        (``dist0``: the figure's distance to the goal now).  Public for
+        :mod:`crdesk.ai.explain`."""
+        return self._rate(game, frame, sit, fig, spots, dist0)
+
     def _rate(
         self, game: Game, frame: Frame, sit: Situation, fig: Figure, spots: Spots, dist0: float
     ) -> Rated:

@@ -586,6 +586,29 @@ class Game(Engine):
         twin.sync_moving()
         return twin
 
+    @property
+    def earliest_step(self) -> int:
+        """The first position :meth:`at_step` can give: 1 (after the opening roll), or for
+        a game opened from its saved snapshot the snapshot's step."""
+        return max(1, self._checkpoints[0].steps)
+
+    def at_step(self, count: int) -> Game:
+        """A new game positioned just after step ``count`` of this one's history, as it
+        stood then (its history the first ``count`` steps), this game unchanged: a replay
+        viewer's position, or a game to play on from there.  Quick: it starts from the
+        nearest checkpoint before the step (one every :data:`CHECKPOINT_EVERY` steps) and
+        replays at most that many steps.  Raises IllegalActionError for a step outside
+        :attr:`earliest_step` .. the history's length."""
+        if not self.earliest_step <= count <= len(self._steps):
+            raise IllegalActionError(
+                f"step {count} is not in the game: it can be shown at steps "
+                f"{self.earliest_step}-{len(self._steps)}"
+            )
+        twin = self.fork()
+        if count < len(self._steps) or self._pending is not None:
+            twin._goto(count)
+        return twin
+
     def preview(self, action: Action | str) -> Preview:
         """What ``action`` would do now -- its events, where its figure ends and why it
         stopped -- without playing it: the game is put back exactly as it was and no

@@ -65,6 +65,7 @@ from ui.play.save_position import Leave, LeaveQuestion, save_position_dialog
 from ui.play.session import PlaySession
 from ui.play.start_dialog import StartDialog, default_program, random_seed
 from ui.play.turn_dock import TurnDock
+from ui.play.viewer import ReplayWindow
 from ui.scene.scene import BattlefieldScene
 
 if TYPE_CHECKING:
@@ -130,6 +131,8 @@ class PlayMode(QObject):
         self.autosave_store = GameAutosaveStore(window.recovery.folder / GAMES_FOLDER)
         """Where games in play are autosaved: beside the editor's recovery files."""
         self.autosaver: GameAutosaver | None = None
+        self.viewers: list[ReplayWindow] = []
+        """The replay viewers open beside the window (Game ▸ Watch Game…)."""
         self.autoplay = True
         """Whether the program's steps run by themselves (tests turn this off and call
         :meth:`run_program`)."""
@@ -224,6 +227,19 @@ class PlayMode(QObject):
         self.action_open = self._action(
             "&Open Game…", self.open_dialog, "Ctrl+Shift+O", "Resume a saved game (.crgame)"
         )
+        self.action_watch = self._action(
+            "&Watch Game…",
+            self.watch_dialog,
+            None,
+            "Open a saved game (.crgame) in the replay viewer: step through it, see why the "
+            "program moved where it did, play on from any step",
+        )
+        self.action_watch_this = self._action(
+            "Watch T&his Game",
+            self.watch_this,
+            None,
+            "Open the game being played in the replay viewer (a copy: the game goes on here)",
+        )
         self.action_save = self._action(
             "Sa&ve Game",
             self.save,
@@ -279,6 +295,7 @@ class PlayMode(QObject):
         menu.addActions([self.action_start, self.action_open])
         self.recent_menu = QMenu("Open &Recent Game", self.window)
         menu.addMenu(self.recent_menu)
+        menu.addActions([self.action_watch, self.action_watch_this])
         menu.addActions([self.campaign_dock.action_open, self.campaign_dock.toggleViewAction()])
         menu.addAction(self.action_save)
         menu.addAction(self.action_save_as)
@@ -334,6 +351,7 @@ class PlayMode(QObject):
             self.action_position,
             self.action_report,
             self.action_undo,
+            self.action_watch_this,
         ):
             action.setEnabled(playing)
         self.action_stop.setEnabled(playing or self.deployment is not None)
@@ -909,12 +927,7 @@ class PlayMode(QObject):
         self.remember(path)
         game = loaded.game
         self.game_file = Path(path) if loaded.complete else None  # a partial one: Save As
-        if program is not None:
-            chosen = set(program)
-        elif game.settings.program_sides or game.settings.hot_seat:
-            chosen = set(game.settings.program_sides)  # seated as when it was saved
-        else:
-            chosen = default_program(game.scenario)
+        chosen = set(program) if program is not None else seated(game)
         self.enter(game, chosen, saved=loaded.complete)
         notes = list(loaded.warnings)
         if loaded.error is not None:
@@ -925,6 +938,65 @@ class PlayMode(QObject):
             f"Opened {Path(path).name} at step {len(game.history)}, turn {game.turn}"
             + (f" ({'; '.join(notes)})" if notes else "")
         )
+        return True
+
+    # -- the replay viewer ------------------------------------------------------------
+
+    def watch_dialog(self) -> None:
+        recent = self.recent_games()
+        start = str(Path(recent[0]).parent) if recent else ""
+        path, _ = QFileDialog.getOpenFileName(self.window, "Watch a game", start, GAME_FILTER)
+        if path:
+            self.watch_file(path)
+
+    def watch_file(self, path: str | os.PathLike[str]) -> ReplayWindow | None:
+        """Open a saved game in the replay viewer (the file is only read); None when it
+        cannot be opened (the error is shown)."""
+        try:
+            loaded = load_game(path, strict=False)
+        except (CrdeskError, OSError) as exc:
+            self.window.show_error("Could not open the game", str(exc))
+            return None
+        viewer = self.watch_game(loaded.game, Path(path).name)
+        if loaded.warnings:
+            viewer.statusBar().showMessage("; ".join(loaded.warnings), MESSAGE_MS)
+        return viewer
+
+    def watch_this(self) -> ReplayWindow | None:
+        """Game ▸ Watch This Game: the game on the table in the viewer, as a copy."""
+        if self.session is None:
+            return None
+        game = self.session.game
+        name = self.game_file.name if self.game_file is not None else game.scenario.title
+        return self.watch_game(game.fork(), name or "this game")
+
+    def watch_game(self, game: Game, title: str) -> ReplayWindow:
+        """``game`` (the viewer's own) in a replay viewer window beside this one."""
+        viewer = ReplayWindow(game, title, self.window)
+        viewer.play_requested.connect(lambda forked: self.play_from(forked, title))
+        self.viewers.append(viewer)
+        viewer.destroyed.connect(lambda _obj=None, v=viewer: self._forget_viewer(v))
+        viewer.show()
+        viewer.raise_()
+        return viewer
+
+    def _forget_viewer(self, viewer: ReplayWindow) -> None:
+        if viewer in self.viewers:
+            self.viewers.remove(viewer)
+
+    def play_from(self, game: Game, origin: str = "") -> bool:
+        """Play on from a replay's step: ``game`` (forked there) is a new game on the
+        table, seated as it says; the file it came from is not touched."""
+        if not self.maybe_stop():
+            return False
+        self.game_file = None  # a new game: its first Save asks where
+        self.enter(game, seated(game))
+        where = f" of {origin}" if origin else ""
+        self.show_message(
+            f"Playing on from step {len(game.history)}{where}: a new game (Save asks where)"
+        )
+        self.window.raise_()
+        self.window.activateWindow()
         return True
 
     def offer_recovery(self) -> bool:
@@ -1015,6 +1087,14 @@ class PlayMode(QObject):
         wanted = set(figures)
         for item in self.scene.figure_items():
             item.set_highlighted(item.model_id in wanted)
+
+
+def seated(game: Game) -> set[str]:
+    """The sides the program plays in a game opened or forked from a saved one: as it
+    was saved (its program sides, or none in hot seat), else as the scenario says."""
+    if game.settings.program_sides or game.settings.hot_seat:
+        return set(game.settings.program_sides)
+    return default_program(game.scenario)
 
 
 def deploy_mode_is_player(mode: str) -> bool:
