@@ -132,12 +132,7 @@ def candidates(game: Game, fig: Figure, allowance: float) -> tuple[list[Point2],
         known = rays.get(keys[k])
         got[k] = float(plain[k]) if known is None else known  # type: ignore[arg-type]
     found = _ray_spots(fig, got)
-    if found and len(others):
-        # drop the spots on another standing figure's base, all at once
-        at = np.array(found, dtype=np.float64)
-        gaps = np.hypot(at[:, None, 0] - others[None, :, 0], at[:, None, 1] - others[None, :, 1])
-        ok = np.asarray((gaps >= others[None, :, 2] - 1e-6).all(axis=1), dtype=bool)
-        found = [p for p, good in zip(found, ok.tolist(), strict=True) if good]
+    found = [p for p, good in zip(found, _off_bases(found, others), strict=True) if good]
     for p in found:
         points.append(p)
         travel.append(math.hypot(p[0] - fig.x, p[1] - fig.y))
@@ -181,6 +176,16 @@ def _way_cache(
     return cache
 
 
+def _off_bases(spots: list[Point2], others: npt.NDArray[np.float64]) -> list[bool]:
+    """Which spots lie on no other standing figure's base (``others``: x, y and the two
+    radii added), all at once."""
+    if not spots or not len(others):
+        return [True] * len(spots)
+    at = np.array(spots, dtype=np.float64)
+    gaps = np.hypot(at[:, None, 0] - others[None, :, 0], at[:, None, 1] - others[None, :, 1])
+    return np.asarray((gaps >= others[None, :, 2] - 1e-6).all(axis=1), dtype=bool).tolist()  # type: ignore[no-any-return]
+
+
 def _round_the_corner(
     game: Game,
     fig: Figure,
@@ -200,14 +205,16 @@ def _round_the_corner(
         radius=fig.radius,
         index=game.vis.index,
     )
-    for spot in reached:
-        if len(spot.way) <= 2 or spot.cost < MIN_MOVE or spot.cost > allowance:
-            continue  # a straight run's spot: the rays have those
-        p = (round(spot.point[0], 3), round(spot.point[1], 3))
-        if len(others) and bool(
-            (np.hypot(others[:, 0] - p[0], others[:, 1] - p[1]) < others[:, 2] - 1e-6).any()
-        ):
-            continue  # on another standing figure's base
+    bent = [
+        spot
+        for spot in reached
+        # a straight run's spot: the rays have those
+        if len(spot.way) > 2 and MIN_MOVE <= spot.cost <= allowance
+    ]
+    spots = [(round(spot.point[0], 3), round(spot.point[1], 3)) for spot in bent]
+    for spot, p, good in zip(bent, spots, _off_bases(spots, others), strict=True):
+        if not good:
+            continue
         points.append(p)
         travel.append(spot.cost)
         ways = _way_cache(game.vis.index)

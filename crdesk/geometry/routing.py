@@ -486,14 +486,13 @@ def _join(
     ``ellipse`` (a, b, limit): only nodes whose way a -> node -> b is no longer than
     ``limit`` are joined; no route of that length or less passes any other (a route
     costs at least its length), and the fewer runs the fewer crossings to test."""
-    count = len(nodes)
+    candidates: Any = range(len(nodes))
     if ellipse is not None:
         (ax, ay), (bx, by), limit = ellipse
         lengths = np.hypot(nodes[:, 0] - ax, nodes[:, 1] - ay)
         lengths += np.hypot(nodes[:, 0] - bx, nodes[:, 1] - by)
-        inside = lengths <= limit + 1e-9
+        candidates = np.flatnonzero(lengths <= limit + 1e-9)
     for k in new:
-        candidates = np.flatnonzero(inside) if ellipse is not None else range(count)
         others = np.array(
             [j for j in candidates if j != k and not graph.has_edge(k, j)], dtype=np.int64
         )
