@@ -33,6 +33,7 @@ import datetime as _dt
 import hashlib
 import json
 import os
+import uuid
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -250,6 +251,11 @@ BAND_SCHEMA: dict[str, Any] = {
                 "dice": _FACES,
                 "rolls": _LINES,
                 "date": {"type": "string", "maxLength": 40, "x-expected": "a date"},
+                "id": {
+                    "type": "string",
+                    "pattern": "^[0-9a-f]{32}$",
+                    "x-expected": "32 hexadecimal digits",
+                },
             },
         },
         "ended": BOOL,
@@ -384,10 +390,14 @@ class Band:
 
     @property
     def identity(self) -> str:
-        """Which Band this is, for the games it plays (14): a hash of how it was made
-        (its recruiting rolls, seed and date, which never change), so a file from before
-        games recorded their Band has one too; the name when the file says nothing of
-        its making."""
+        """Which Band this is, for the games it plays (14): the random id it was given
+        when recruited, so two Bands made with the same seed on the same day are still
+        two Bands.  A file from before Bands had an id: a hash of how it was made (its
+        recruiting rolls, seed and date, which never change), as its games recorded it;
+        the name when the file says nothing of its making."""
+        uid = self.created.get("id")
+        if isinstance(uid, str) and uid:
+            return uid[:16]
         made = self.created or {"name": self.name}
         text = json.dumps(made, sort_keys=True, ensure_ascii=True)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
@@ -711,12 +721,14 @@ def new_band(
     star_name: str = "",
     seed: int | None = None,
     date: str | None = None,
+    uid: str | None = None,
 ) -> tuple[Band, list[str]]:
     """Start a Band: a Rep 5 Star and Grunts recruited on the band type's column (6.1.1).
 
     ``grunts`` defaults to the most the Star may lead (Rep - 1); each Grunt's Rep is
-    a 1d6 roll on the Recruiting table, never above the Star's.  Returns the Band
-    and the rolls in words."""
+    a 1d6 roll on the Recruiting table, never above the Star's.  ``uid`` is the Band's
+    id (random unless given), what its games record it by.  Returns the Band and the
+    rolls in words."""
     limit = STAR_REP - 1
     count = limit if grunts is None else grunts
     if not 0 <= count <= limit:
@@ -759,6 +771,7 @@ def new_band(
         "dice": _faces_used(dice, start),
         "rolls": list(lines),
         "date": date or _dt.date.today().isoformat(),
+        "id": uid or uuid.uuid4().hex,
     }
     return band, lines
 

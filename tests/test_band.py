@@ -168,11 +168,29 @@ def test_new_band_size_is_up_to_the_stars_rep():
 
 
 def test_new_band_from_a_seed_is_reproducible():
-    a, _ = new_band("B", BandType.POLICE, CounterDice(11), seed=11, date="2026-12-01")
-    b, _ = new_band("B", BandType.POLICE, CounterDice(11), seed=11, date="2026-12-01")
+    a, _ = new_band("B", BandType.POLICE, CounterDice(11), seed=11, date="2026-12-01", uid="a" * 32)
+    b, _ = new_band("B", BandType.POLICE, CounterDice(11), seed=11, date="2026-12-01", uid="a" * 32)
     assert dumps_band(a) == dumps_band(b)
     replayed, _ = new_band("B", BandType.POLICE, ScriptedDice(a.created["dice"]), date="2026-12-01")
     assert [f.rep for f in replayed.figures] == [f.rep for f in a.figures]
+
+
+def test_two_bands_made_alike_are_still_two_bands(tmp_path):
+    """A game records its Band's identity (14): two Bands recruited with the same seed
+    on the same day are different Bands, so each takes only its own games."""
+    a, _ = new_band("B", BandType.POLICE, CounterDice(11), seed=11, date="2026-12-01")
+    b, _ = new_band("B", BandType.POLICE, CounterDice(11), seed=11, date="2026-12-01")
+    assert a.identity != b.identity
+    save_band(a, tmp_path / "a.crband")
+    assert load_band(tmp_path / "a.crband").identity == a.identity
+
+
+def test_a_band_from_before_its_id_keeps_the_identity_of_its_making():
+    """Files written before Bands had an id still know their games (the hash of how
+    the Band was made, as those games recorded it)."""
+    band = load_band(Path(__file__).parent / "data" / "bands" / "before-issue-30.crband")
+    assert "id" not in band.created
+    assert band.identity == "d4d2a4858e90864a"
 
 
 def test_band_figures_for_deployment():
