@@ -84,3 +84,17 @@ def test_three_encounters_through_the_app(
     SHOTS.mkdir(parents=True, exist_ok=True)
     dock.grab().save(str(SHOTS / "campaign-after-three.png"))
     assert [e["number"] for e in load_band(path).encounters] == [1, 2, 3]
+    # the story's encounters: watch one step by step, read its battle report
+    opened: list[str] = []
+    monkeypatch.setattr(
+        "ui.play.mode.QDesktopServices.openUrl", lambda url: opened.append(url.toLocalFile())
+    )
+    dock.history.setCurrentRow(0)
+    assert dock.action_watch_game.isEnabled() and dock.action_report.isEnabled()
+    dock.action_watch_game.trigger()
+    viewer = window.play.viewers[-1]
+    assert viewer.isVisible() and "encounter-1" in viewer.windowTitle()
+    viewer.close()
+    dock.action_report.trigger()
+    assert opened and opened[-1].endswith("raiders-encounter-1.html")
+    assert "Battle report" in Path(opened[-1]).read_text(encoding="utf-8")

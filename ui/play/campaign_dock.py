@@ -29,11 +29,13 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QMainWindow,
+    QMenu,
     QMessageBox,
     QPlainTextEdit,
     QPushButton,
     QTableWidget,
     QTableWidgetItem,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -74,6 +76,8 @@ class CampaignDock(QDockWidget):
         game: Callable[[], Game | None] | None = None,
         save_game: Callable[[Path], bool] | None = None,
         open_game: Callable[[Path], bool] | None = None,
+        watch_game: Callable[[Path], object] | None = None,
+        report_game: Callable[[Path], bool] | None = None,
     ) -> None:
         super().__init__("Campaign", parent)
         self.setObjectName("campaignDock")
@@ -87,6 +91,10 @@ class CampaignDock(QDockWidget):
         self._open_game = open_game
         """Opens a game file on the table (the play mode's Open Game): an encounter of the
         Band's story, double-clicked."""
+        self._watch_game = watch_game
+        """Opens a game file in the replay viewer (Game ▸ Watch Game…)."""
+        self._report_game = report_game
+        """Writes a game file's battle report beside it and shows it."""
         self._offered: Game | None = None
         """The finished game After the Battle was last offered for (offered once)."""
         body = QWidget()
@@ -115,7 +123,11 @@ class CampaignDock(QDockWidget):
         self.history.setMinimumHeight(70)
         self.history.currentItemChanged.connect(self._show_rolls)
         self.history.itemActivated.connect(lambda _item: self.open_chosen_game())
-        self.history.setToolTip("Double-click (or Enter) an encounter to open its game")
+        self.history.setToolTip(
+            "Double-click (or Enter) an encounter to open its game; right-click to watch "
+            "it step by step or read its battle report"
+        )
+        self.history.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
         layout.addWidget(self.history, 2)
         self.rolls = QPlainTextEdit()
         self.rolls.setReadOnly(True)
@@ -129,11 +141,29 @@ class CampaignDock(QDockWidget):
         self.next_button = QPushButton("Next encounter…")
         self.next_button.setObjectName("nextEncounter")
         self.next_button.clicked.connect(lambda _checked=False: self.next_requested.emit())
-        self.game_button = QPushButton("Open game")
+        self.game_button = QToolButton()
+        self.game_button.setText("Open game")
         self.game_button.setObjectName("openEncounterGame")
         self.game_button.setToolTip("Open the chosen encounter's game on the table")
+        self.game_button.setPopupMode(QToolButton.ToolButtonPopupMode.MenuButtonPopup)
         self.game_button.clicked.connect(lambda _checked=False: self.open_chosen_game())
         self.game_button.setEnabled(False)
+        self.action_open_game = QAction("&Open Game on the Table", self)
+        self.action_open_game.triggered.connect(lambda _checked=False: self.open_chosen_game())
+        self.action_watch_game = QAction("&Watch Game…", self)
+        self.action_watch_game.setToolTip("Step through the encounter in the replay viewer")
+        self.action_watch_game.triggered.connect(lambda _checked=False: self.watch_chosen_game())
+        self.action_report = QAction("Battle &Report", self)
+        self.action_report.setToolTip(
+            "Write the encounter's battle report beside its game and show it"
+        )
+        self.action_report.triggered.connect(lambda _checked=False: self.report_chosen_game())
+        game_menu = QMenu(self.game_button)
+        for action in (self.action_open_game, self.action_watch_game, self.action_report):
+            game_menu.addAction(action)
+            self.history.addAction(action)
+            action.setEnabled(False)
+        self.game_button.setMenu(game_menu)
         buttons.addWidget(self.open_button)
         buttons.addWidget(self.game_button)
         buttons.addWidget(self.after_button)
@@ -374,9 +404,29 @@ class CampaignDock(QDockWidget):
             return False
         return self._open_game(path)
 
+    def watch_chosen_game(self) -> bool:
+        """The chosen encounter's game in the replay viewer, step by step."""
+        path = self.chosen_game()
+        if path is None or self._watch_game is None:
+            return False
+        return self._watch_game(path) is not None
+
+    def report_chosen_game(self) -> bool:
+        """The chosen encounter's battle report, written beside its game and shown."""
+        path = self.chosen_game()
+        if path is None or self._report_game is None:
+            return False
+        return self._report_game(path)
+
     def _show_rolls(self, item: QListWidgetItem | None, _old: QListWidgetItem | None) -> None:
         found = self.chosen_game() if item is not None else None
         self.game_button.setEnabled(found is not None and self._open_game is not None)
+        for action, handler in (
+            (self.action_open_game, self._open_game),
+            (self.action_watch_game, self._watch_game),
+            (self.action_report, self._report_game),
+        ):
+            action.setEnabled(found is not None and handler is not None)
         self.game_button.setToolTip(
             f"Open {found.name} on the table" if found is not None else "No game file kept"
         )

@@ -19,8 +19,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, QSettings, Qt
-from PySide6.QtGui import QAction, QFont, QFontMetrics, QKeySequence
+from PySide6.QtCore import QObject, QSettings, Qt, QUrl
+from PySide6.QtGui import QAction, QDesktopServices, QFont, QFontMetrics, QKeySequence
 from PySide6.QtWidgets import (
     QDialog,
     QDockWidget,
@@ -168,7 +168,12 @@ class PlayMode(QObject):
         self.deployment: DeploymentStep | None = None
         """The Band's deployment on the table, before its game starts (12.1.4)."""
         self.campaign_dock = CampaignDock(
-            window, game=lambda: self.game, save_game=self.save_to, open_game=self.open_file
+            window,
+            game=lambda: self.game,
+            save_game=self.save_to,
+            open_game=self.open_file,
+            watch_game=self.watch_file,
+            report_game=self.report_file,
         )
         self.campaign_dock.next_requested.connect(self.next_encounter)
         self.campaign_dock.band_changed.connect(self._update)
@@ -905,6 +910,20 @@ class PlayMode(QObject):
         self.show_message(
             f"Battle report written: {files.markdown.name}, {files.html.name} and two maps"
         )
+        return True
+
+    def report_file(self, path: str | os.PathLike[str]) -> bool:
+        """The battle report of a saved game, written beside it (``NAME.md``, ``NAME.html``
+        and two maps) and shown in the browser; the game is only read."""
+        try:
+            loaded = load_game(path, strict=False)
+            sides = set(loaded.game.settings.program_sides)
+            files = export_report(loaded.game, Path(path).with_suffix(".md"), sides)
+        except (CrdeskError, OSError) as exc:
+            self.window.show_error("Could not write the battle report", str(exc))
+            return False
+        self.show_message(f"Battle report written: {files.html}")
+        QDesktopServices.openUrl(QUrl.fromLocalFile(str(files.html)))
         return True
 
     def open_dialog(self) -> None:
