@@ -201,9 +201,10 @@ def show_lines(band: Band) -> list[str]:
         lines.append("Encounters:")
         for e in band.encounters:
             following = f", next {e['next']}" if e.get("next") else ""
+            turns = e.get("turns", "?")
             lines.append(
                 f"  {e['number']}. {e.get('date', '')} {e['type']}: {e['outcome']} "
-                f"in {e.get('turns', '?')} turns ({e.get('reason', '')}){following}"
+                f"in turn {turns} ({e.get('reason', '')}){following}"
             )
     else:
         lines.append("No encounters played yet.")

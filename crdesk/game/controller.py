@@ -237,8 +237,15 @@ class Game(Engine):
         out = self.state["outcome"]
         if out is None:
             return None
+        turn = out["turn"]
+        limit = self.settings.max_turns
+        if limit is not None and turn > limit:
+            # The turn limit ends the game once its last turn has ended (7.1), when the
+            # state's turn counter has moved on: the outcome names the last turn played.
+            # Said here, not stored, so games saved before replay to their hashes.
+            turn = limit
         return Outcome(
-            out["winner"], out["reason"], out["turn"], out.get("won"), out.get("next_encounter")
+            out["winner"], out["reason"], turn, out.get("won"), out.get("next_encounter")
         )
 
     @property

@@ -157,6 +157,16 @@ def test_replay_gives_the_same_game() -> None:
     assert [e.text for e in again.events] == [e.text for e in game.events]
 
 
+def test_the_turn_limit_ends_the_game_in_its_last_turn() -> None:
+    """A game of three turns is over in turn 3, not in a turn 4 never begun (what the
+    Band's story and the battle report say of it)."""
+    game = Game.new(small(), seed=11, settings=GameSettings(max_turns=3))  # type: ignore[arg-type]
+    while (d := game.awaiting()) is not None:
+        game.play(d.options[0])
+    assert game.outcome is not None and game.outcome.turn == 3
+    assert game.outcome.reason == "3 turns played, the turn limit"
+
+
 def test_ending_the_activation_passes_to_the_other_side() -> None:
     game = started()
     events = game.play(End())

@@ -107,6 +107,7 @@ def test_the_turn_limit_is_no_win_and_the_campaign_goes_on_as_after_a_loss() -> 
     out = game.outcome
     assert out is not None and out.winner is None and out.won is False
     assert out.reason.startswith("Patrol not won: 1 turn played, the turn limit")
+    assert out.turn == 1
     assert out.next_encounter == next_encounter("patrol", False).value == "defend"
     last = [e for e in game.events if e.kind == "encounter_outcome"][-1]
     assert last.text.endswith("the next encounter is a Defend (12).")

@@ -364,7 +364,7 @@ def test_auto_plain(demo: str, capsys: Capsys) -> None:
     assert lines[0] == "Main Street (urban demo): seed 3, at most 2 turns, book policy both sides"
     assert lines[1].startswith("Turn 1: activation dice")
     assert "Turn 2 ends (7.1)." in lines
-    assert lines[-1] == "Outcome: a draw: 2 turns played, the turn limit (turn 3)"
+    assert lines[-1] == "Outcome: a draw: 2 turns played, the turn limit (turn 2)"
 
 
 def test_auto_json_and_output(demo: str, tmp_path: Path, capsys: Capsys) -> None:
@@ -374,7 +374,7 @@ def test_auto_json_and_output(demo: str, tmp_path: Path, capsys: Capsys) -> None
     assert data["outcome"] == {
         "winner": None,
         "reason": "2 turns played, the turn limit",
-        "turn": 3,
+        "turn": 2,
     }
     assert data["steps"] == 21 and data["seed"] == 3
     assert data["events"][0]["kind"] == "activation_roll"
@@ -387,7 +387,7 @@ def test_auto_json_and_output(demo: str, tmp_path: Path, capsys: Capsys) -> None
     status, _, err = run(capsys, "game", "do", str(path), "end")
     assert status == 2 and one_error_line(err) == "error: the encounter is over"
     _, out, _ = run(capsys, "game", "show", str(path))
-    assert "Outcome: a draw: 2 turns played, the turn limit (turn 3)" in out.splitlines()
+    assert "Outcome: a draw: 2 turns played, the turn limit (turn 2)" in out.splitlines()
     status, _, err = run(capsys, *argv)  # -o does not replace a file without --force
     assert path.read_bytes() == before
     assert status == 2 and "exists" in one_error_line(err)
