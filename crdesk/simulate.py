@@ -47,6 +47,8 @@ from crdesk.ai.enemy import SoloEnemyPolicy
 from crdesk.ai.objective import ObjectivePolicy
 from crdesk.ai.policy import BookPolicy, Policy, play_policies
 from crdesk.ai.tactical import TacticalPolicy
+from crdesk.behaviour import Behaviour
+from crdesk.behaviour import rates as behaviour_rates
 from crdesk.dice import Dice
 from crdesk.game.actions import Action
 from crdesk.game.controller import Game
@@ -274,6 +276,9 @@ class GameResult:
     """(side, section) for each loss and each rule in the chain of events that caused it."""
     sections: tuple[str, ...] = ()
     """The sections the game's events cite, each once."""
+    behaviour: dict[str, dict[str, int]] = field(default_factory=dict)
+    """Per side, the counts of :class:`crdesk.behaviour.Behaviour` (moves, safe moves,
+    exposure, shuffles, shots possible and fired, objective reached)."""
     error: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
@@ -355,11 +360,13 @@ class _Watcher:
         self.game = game
         self.up = self._able()
         self.loss_rules: list[tuple[str, str]] = []
+        self.behaviour = Behaviour(game)
 
     def _able(self) -> set[str]:
         return {f.id for f in self.game.battlefield.figures() if f.status.can_act}
 
     def step(self, decision: Decision, action: Action, why: str, events: list[Event]) -> None:
+        self.behaviour.step(decision, action, why, events)
         now = self._able()
         lost = self.up - now
         self.up = now
@@ -535,6 +542,9 @@ def _result(game: Game, index: int, seed: int, watcher: _Watcher) -> GameResult:
         enemies=enemies,
         loss_rules=tuple(watcher.loss_rules),
         sections=tuple(sections),
+        behaviour={
+            _side_of(game, side): counts for side, counts in watcher.behaviour.finish().items()
+        },
     )
 
 
@@ -773,6 +783,15 @@ def summarize(results: Sequence[GameResult], top: int = 8) -> dict[str, Any]:
             {"reason": reason, "games": count}
             for reason, count in sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))
         ],
+        "behaviour": {
+            side: behaviour_rates(
+                [r.behaviour.get(side, {}) for r in played],
+                n,
+                sum(sum(r.losses.get(side, {}).values()) for r in played),
+                sum(sum(r.losses.get(other, {}).values()) for r in played),
+            )
+            for side, other in ((PLAYER, ENEMY), (ENEMY, PLAYER))
+        },
         "decisive_rules": {
             "loss_rules": _loss_rules(played, top),
         },

@@ -433,6 +433,7 @@ def report_lines(setup: Setup, seed: int, report: dict[str, Any]) -> list[str]:
     lines.append("Why the games ended:")
     for row in report["reasons"]:
         lines.append(f"  {row['games']:>6}  {row['reason']}")
+    lines += behaviour_lines([("", report)])
     rules = report["decisive_rules"]
     lines.append("Rules that took figures out (share of each side's losses):")
     for side in ("player", "enemy"):
@@ -443,6 +444,40 @@ def report_lines(setup: Setup, seed: int, report: dict[str, Any]) -> list[str]:
         lines.append(f"{len(report['errors'])} game(s) failed (not counted above):")
         for err in report["errors"]:
             lines.append(f"  game {err['game']} (seed {err['seed']}): {err['error']}")
+    return lines
+
+
+BEHAVIOUR_ROWS = (
+    ("safe_moves", "moves ending in Cover or unseen", "pct"),
+    ("exposure", "enemies seeing a figure after its move", "num"),
+    ("fired_when_possible", "fired when it had a shot", "pct"),
+    ("shuffles", 'shuffles (moves under 1" that change nothing)', "pct"),
+    ("objectives", "objective reached (games)", "pct"),
+    ("losses_per_kill", "figures lost per enemy taken out", "num"),
+)
+"""The behaviour rates as the plain report words them (:mod:`crdesk.behaviour`)."""
+
+
+def behaviour_lines(reports: list[tuple[str, dict[str, Any]]]) -> list[str]:
+    """The behaviour rates of each side, one column per report (``--compare``: A, B)."""
+    head = "".join(f" {label or 'player':>8} {'' if label else 'enemy':>8}" for label, _ in reports)
+    if len(reports) > 1:
+        head = "".join(f" {label + ' player':>8} {label + ' enemy':>8}" for label, _ in reports)
+    lines = ["How each side played (crdesk.behaviour; n/a: nothing to count):"]
+    lines.append(f"  {'':<46}{head}")
+
+    def cell(value: float | None, kind: str) -> str:
+        if value is None:
+            return "n/a"
+        return _pct(value) if kind == "pct" else f"{value:.2f}"
+
+    for key, words, kind in BEHAVIOUR_ROWS:
+        cells = "".join(
+            f" {cell(report['behaviour'][side][key], kind):>8}"
+            for _, report in reports
+            for side in ("player", "enemy")
+        )
+        lines.append(f"  {words:<46}{cells}")
     return lines
 
 
@@ -508,6 +543,7 @@ def compare_lines(
         lines.append(f"  {words:<18} {a:>7} {b:>7} {diff:>10}  {span:<22} {_settle(m)}")
     if paired["dropped"]:
         lines.append(f"  ({paired['dropped']} game(s) failed under A or B: left out of the pairs)")
+    lines += behaviour_lines([("A", sides[0]), ("B", sides[1])])
     for name, side in zip("AB", sides, strict=True):
         for err in side["errors"]:
             lines.append(f"  {name}: game {err['game']} (seed {err['seed']}): {err['error']}")
