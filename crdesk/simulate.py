@@ -83,6 +83,11 @@ MAX_STEPS = 20_000
 """Steps after which a game is given up as stuck (a real one takes a few hundred)."""
 TABLE_SIZE = (36.0, 36.0)
 """Generated tables are the book's 3' x 3' (9.1)."""
+HELD_OUT_SEED = 910_001
+"""The first of the held-out batch seeds, 910001-919999 (issue 32): no test and no tuning
+of a player may use them; ``benchmarks/bench_ai.py`` judges the players' gates on them,
+so the figures say how they play on tables they were never fitted to."""
+HELD_OUT_SEEDS = range(HELD_OUT_SEED, 920_000)
 Z95 = 1.959963984540054
 """The normal quantile of a two-sided 95% interval."""
 

@@ -123,4 +123,24 @@ def test_the_plain_report_has_a_behaviour_table(batch: list) -> None:  # type: i
     assert "player" in lines[1] and "enemy" in lines[1]
     assert any(line.strip().startswith("moves ending in Cover or unseen") for line in lines)
     both = behaviour_lines([("A", summarize(batch)), ("B", summarize(batch))])
-    assert "A player" in both[1] and "B enemy" in both[1]
+    assert both[1].split() == ["player:", "A", "B"]
+    assert both[1 + 1 + 6].split() == ["enemy:", "A", "B"]
+
+
+def test_no_test_uses_a_held_out_seed() -> None:
+    """The held-out seeds (910001-919999) judge the players on tables they were never
+    fitted to: a test that used one would fit them (issue 32, Deliver 4)."""
+    import re
+    from pathlib import Path
+
+    from crdesk.simulate import HELD_OUT_SEEDS
+
+    here = Path(__file__).parent
+    used = []
+    for path in sorted(here.rglob("*.py")):
+        if path.name == "test_behaviour.py":
+            continue  # this test names the range
+        for number in re.findall(r"(?<![\d.])9[1][\d_]{4,5}(?![\d.])", path.read_text()):
+            if int(number.replace("_", "")) in HELD_OUT_SEEDS:
+                used.append(f"{path.relative_to(here)}: {number}")
+    assert not used, used

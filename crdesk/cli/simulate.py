@@ -459,25 +459,34 @@ BEHAVIOUR_ROWS = (
 
 
 def behaviour_lines(reports: list[tuple[str, dict[str, Any]]]) -> list[str]:
-    """The behaviour rates of each side, one column per report (``--compare``: A, B)."""
-    head = "".join(f" {label or 'player':>8} {'' if label else 'enemy':>8}" for label, _ in reports)
-    if len(reports) > 1:
-        head = "".join(f" {label + ' player':>8} {label + ' enemy':>8}" for label, _ in reports)
-    lines = ["How each side played (crdesk.behaviour; n/a: nothing to count):"]
-    lines.append(f"  {'':<46}{head}")
+    """The behaviour rates: one report's as a column for each side; several reports'
+    (``--compare``'s A and B, a benchmark's settings) as one block per side, a column
+    for each report."""
 
     def cell(value: float | None, kind: str) -> str:
         if value is None:
             return "n/a"
         return _pct(value) if kind == "pct" else f"{value:.2f}"
 
-    for key, words, kind in BEHAVIOUR_ROWS:
-        cells = "".join(
-            f" {cell(report['behaviour'][side][key], kind):>8}"
-            for _, report in reports
+    lines = ["How each side played (crdesk.behaviour; n/a: nothing to count):"]
+    if len(reports) == 1:
+        columns = [("player", reports[0][1], "player"), ("enemy", reports[0][1], "enemy")]
+        blocks = [("", columns)]
+    else:
+        blocks = [
+            (f"{side}:", [(label, report, side) for label, report in reports])
             for side in ("player", "enemy")
-        )
-        lines.append(f"  {words:<46}{cells}")
+        ]
+    for title, columns in blocks:
+        width = max(8, *(len(label) for label, _, _ in columns))
+        head = "".join(f" {label:>{width}}" for label, _, _ in columns)
+        lines.append(f"  {title:<46}{head}")
+        for key, words, kind in BEHAVIOUR_ROWS:
+            cells = "".join(
+                f" {cell(report['behaviour'][side][key], kind):>{width}}"
+                for _, report, side in columns
+            )
+            lines.append(f"  {words:<46}{cells}")
     return lines
 
 
