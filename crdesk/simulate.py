@@ -24,6 +24,10 @@ started with the ``spawn`` method, so nothing depends on a forked parent.
 
 A game that raises is caught and reported with its index and seed (one bad game
 never stops the batch); :func:`play_game` with that seed plays it again.
+
+``--keep DIR``: the games a :class:`Keep` (a field of the set-up) asks for are written
+as ``.crgame`` files by the process that played them (their documents never cross
+back), named by :meth:`Keep.name` so that they sort in game order.
 """
 
 from __future__ import annotations
@@ -33,7 +37,9 @@ import gc
 import hashlib
 import json
 import math
+import os
 import random
+import re
 import statistics
 import traceback
 from collections import Counter
@@ -169,6 +175,79 @@ class Member:
         return cls(fig.id, fig.name, fig.rep, fig.role.value, fig.weapon.value, fig.melee.value)
 
 
+KEEP_WORDS = {PLAYER: "won", ENEMY: "lost", DRAW: "draw"}
+"""A kept game's outcome in its file name, from the player's side."""
+
+_KEPT_NAME = re.compile(r"game-([0-9]+)-seed-([0-9]+)-(?:won|lost|draw)\.crgame")
+
+
+def parse_keep_only(text: str) -> tuple[tuple[str, ...], frozenset[int] | None]:
+    """``--keep-only``: an outcome word (:data:`KEEP_WORDS`' values) or game numbers
+    ``N,M,...`` counted from 0, as ``(outcomes, games)``; ValueError says what is wrong.
+
+    >>> parse_keep_only("lost")
+    (('lost',), None)
+    >>> parse_keep_only("7, 0")
+    (('won', 'lost', 'draw'), frozenset({0, 7}))
+    """
+    word = text.strip().lower()
+    if word in KEEP_WORDS.values():
+        return (word,), None
+    parts = [part.strip() for part in word.split(",")]
+    if not all(part.isdigit() and part.isascii() for part in parts):
+        raise ValueError(
+            f"lost, won, draw or game numbers such as 0,7,12 (counted from 0), got {text!r}"
+        )
+    return tuple(KEEP_WORDS.values()), frozenset(int(part) for part in parts)
+
+
+@dataclass(frozen=True, slots=True)
+class Keep:
+    """Which games of a batch are written as ``.crgame`` files, and where (``--keep``):
+    plain data the worker that plays a game writes it by.  A game that failed is never
+    written."""
+
+    dir: str
+    """The folder, absolute (workers may run elsewhere); it exists before the batch."""
+    width: int = 1
+    """Digits of the game numbers in the names (the batch's last one's), so they sort."""
+    outcomes: tuple[str, ...] = tuple(KEEP_WORDS.values())
+    """The outcome words of :data:`KEEP_WORDS` whose games are kept."""
+    games: frozenset[int] | None = None
+    """The game numbers kept (from 0, as the report numbers them); None for every one."""
+
+    def wants(self, index: int, winner: str) -> bool:
+        return KEEP_WORDS[winner] in self.outcomes and (self.games is None or index in self.games)
+
+    def name(self, index: int, seed: int, winner: str) -> str:
+        """``game-0007-seed-123456789-won.crgame``."""
+        return f"game-{index:0{self.width}d}-seed-{seed}-{KEEP_WORDS[winner]}.crgame"
+
+    def kept(self, results: Iterable[GameResult]) -> int:
+        """How many of the batch's games were written (those asked for that did not fail)."""
+        return sum(1 for r in results if r.error is None and self.wants(r.index, r.winner))
+
+    def clashes(self, games: int, seed: int) -> list[str]:
+        """The files already in :attr:`dir` that are games this batch may keep (the same
+        number and seed, whatever their outcome), which it would replace or sit beside;
+        the folder is read once, whatever the size of the batch.  OSError when an
+        existing folder cannot be read (then nobody can say nothing would be replaced)."""
+        try:
+            names = sorted(os.listdir(self.dir))
+        except (FileNotFoundError, NotADirectoryError):
+            return []  # made (or refused) before the batch
+        found = []
+        for name in names:
+            m = _KEPT_NAME.fullmatch(name)
+            if m is None or m[1] != f"{int(m[1]):0{self.width}d}":
+                continue
+            index = int(m[1])
+            wanted = index < games and (self.games is None or index in self.games)
+            if wanted and int(m[2]) == game_seed(seed, index):
+                found.append(name)
+        return found
+
+
 @dataclass(frozen=True, slots=True)
 class Setup:
     """What every game of a batch shares.
@@ -199,6 +278,8 @@ class Setup:
     rules: tuple[tuple[str, Any], ...] = ()
     """Rules options set for every game, over the scenario's own (:func:`with_rules`):
     ``(name, value)`` of an Interpretation or of :class:`~crdesk.options.RulesOptions`."""
+    keep: Keep | None = None
+    """The games to write as files (``--keep``); not part of what the games are."""
 
     def describe(self) -> dict[str, Any]:
         """The set-up as the report prints it (not the scenario's text)."""
@@ -509,7 +590,7 @@ def play_game(setup: Setup, index: int, seed: int) -> GameResult:
                 decision = game.awaiting()
                 who = decision.actor if decision is not None else "nobody"
                 raise RuntimeError(f"the game waits for {who}, whom no policy plays")
-        return _result(game, index, seed, watcher)
+        result = _result(game, index, seed, watcher)
     except Exception as exc:
         where = "" if game is None else f" at step {len(game.history) + 1}"
         frame = traceback.extract_tb(exc.__traceback__)[-1]
@@ -520,6 +601,25 @@ def play_game(setup: Setup, index: int, seed: int) -> GameResult:
             reason="error",
             error=f"{type(exc).__name__}{where}: {exc}{place}",
         )
+    if setup.keep is not None and setup.keep.wants(index, result.winner):
+        return _kept(game, setup.keep, result)
+    return result
+
+
+def _kept(game: Game, keep: Keep, result: GameResult) -> GameResult:
+    """Write a finished game in the keep folder; a game that cannot be written is
+    reported as failed (nothing is written then), as a game that raised is."""
+    from crdesk.game.savefile import GameFileError, save_game
+
+    path = os.path.join(keep.dir, keep.name(result.index, result.seed, result.winner))
+    try:
+        save_game(game, path)
+    except (OSError, GameFileError) as exc:
+        why = exc.one_line() if isinstance(exc, GameFileError) else (exc.strerror or str(exc))
+        return GameResult(
+            result.index, result.seed, reason="error", error=f"cannot keep {path}: {why}"
+        )
+    return result
 
 
 def _result(game: Game, index: int, seed: int, watcher: _Watcher) -> GameResult:

@@ -7,6 +7,7 @@
     crdesk simulate --generate urban --band mace.crband --games 100 --seed 3
     crdesk simulate --generate wooded --games 5000 --seed 1 --scheduler tcp://10.0.0.5:8786
     crdesk simulate --generate clear --games 200 --seed 1 --jobs 2 --compare enemy=solo enemy=plain
+    crdesk simulate --generate urban --games 100 --seed 5 --keep lost-games --keep-only lost
 
 The batch itself is :mod:`crdesk.simulate`, the paired comparison of ``--compare``
 :mod:`crdesk.compare`.  Bad arguments print one line
@@ -19,8 +20,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import re
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +35,8 @@ from crdesk.cli.common import (
     TERRAIN_TYPES,
     OneLineParser,
     add_command,
+    cannot_write,
+    count,
     int_in,
     sizes_may_be_negative,
     table_size,
@@ -40,13 +46,16 @@ from crdesk.model import BandType, EncounterType
 from crdesk.simulate import (
     DEFAULT_MAX_TURNS,
     ENEMY_POLICIES,
+    KEEP_WORDS,
     PLAYER_POLICIES,
     TABLE_SIZE,
     GameResult,
+    Keep,
     SchedulerUnavailable,
     Setup,
     band_members,
     default_band,
+    parse_keep_only,
     run_batches,
     summarize,
 )
@@ -94,6 +103,17 @@ interval would exclude zero if the observed difference and spread held, or
 "settled" when it already does.  Whether a rule changes who wins is such a
 question: --compare charge_missed_charger_tests=false charge_missed_charger_tests=true.
 
+--keep DIR writes the games as saved games, to watch in the app (Game > Watch
+Game...) or with 'crdesk game show': DIR/game-0007-seed-SEED-won.crgame, the
+game's number (from 0, as the report numbers them) padded so the names sort in
+game order, its seed and its outcome for the player (won, lost or draw); with
+--compare each setting's games go to a folder of DIR named by it (DIR/enemy=solo/).
+DIR is made if missing.  A file is never replaced: a DIR that already holds a game
+of this batch (the same number and seed) is refused before anything is played;
+games of other batches stay beside the new ones.  --keep-only lost|won|draw keeps
+the games of that outcome, --keep-only 0,7,12 those games; a game that failed is
+not written.  With --scheduler, DIR must be a folder every worker can write.
+
 --scheduler ADDRESS runs the games on a Dask distributed cluster (its workers
 need crdesk installed): pip install 'crdesk[cluster]'."""
 
@@ -106,6 +126,13 @@ _games = int_in(1, 10_000_000, "the number of games")
 _seed = int_in(0, 2**63 - 1, "the seed")
 _jobs = int_in(1, 512, "the number of jobs")
 _turns = int_in(1, 10_000, "a number of turns")
+
+
+def _keep_only(text: str) -> tuple[tuple[str, ...], frozenset[int] | None]:
+    try:
+        return parse_keep_only(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -196,6 +223,20 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default=DEFAULT_MAX_TURNS,
         metavar="T",
         help=f"a game still going after T turns is a draw (default {DEFAULT_MAX_TURNS})",
+    )
+    p.add_argument(
+        "--keep",
+        metavar="DIR",
+        help="write the games to DIR (made if missing) as .crgame files to watch: "
+        "game-NUMBER-seed-SEED-won|lost|draw.crgame; a DIR already holding games of "
+        "this batch is refused (nothing is replaced)",
+    )
+    p.add_argument(
+        "--keep-only",
+        type=_keep_only,
+        metavar="WHICH",
+        help="with --keep, only the games the player lost, won or drew (lost, won, draw) "
+        "or the games numbered N,M,... (from 0, as the report numbers them)",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(handler=cmd_simulate)
@@ -302,6 +343,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if isinstance(pair, int):
         return pair
     setups = [setup] if pair is None else [pair[0].apply(setup), pair[1].apply(setup)]
+    keeps = _keeps(args, pair)
+    if isinstance(keeps, int):
+        return keeps
+    setups = [replace(s, keep=k) for s, k in zip(setups, keeps, strict=True)]
+    setup = setups[0]
     started = time.perf_counter()
     try:
         batches = run_batches(
@@ -318,18 +364,77 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     report = summarize(results)
     status = EXIT_PROBLEMS if report["errors"] else EXIT_OK
     if args.json:
-        out = {
-            "seed": args.seed,
-            "setup": setup.describe(),
-            **report,
-            "results": [_result_row(r) for r in results],
-        }
+        out = {"seed": args.seed, "setup": setup.describe(), **report}
+        if setup.keep is not None:
+            out["kept"] = _kept(setup.keep, results)
+        out["results"] = [_result_row(r) for r in results]
         print(json.dumps(out, indent=2, ensure_ascii=False))
         return status
     for line in report_lines(setup, args.seed, report):
         print(line)
+    if setup.keep is not None:
+        print(f"Kept {count(setup.keep.kept(results), 'game')} in {setup.keep.dir}")
     print(f"{args.games} games in {elapsed:.1f} s")
     return status
+
+
+def _folder_name(text: str) -> str:
+    """A setting (``enemy=solo``) as a folder's name, safe on every system."""
+    return re.sub(r"[^A-Za-z0-9._=+-]", "_", text)
+
+
+def _keeps(
+    args: argparse.Namespace, pair: tuple[Setting, Setting] | None
+) -> list[Keep | None] | int:
+    """Each set-up's :class:`Keep` (None without ``--keep``), its folder made and
+    checked before anything is played; or the exit status of what is wrong."""
+    if args.keep is None:
+        if args.keep_only is not None:
+            return _error("--keep-only is for --keep DIR")
+        return [None] * (1 if pair is None else 2)
+    if not args.keep.strip():
+        return _error("--keep: give the folder to write the games to")
+    outcomes, games = args.keep_only or (tuple(KEEP_WORDS.values()), None)
+    if games is not None and max(games) >= args.games:
+        return _error(
+            f"--keep-only: no game {max(games)} in a batch of {args.games} "
+            f"(games 0-{args.games - 1})"
+        )
+    base = Path(args.keep).absolute()
+    folders = [base]
+    if pair is not None:
+        names = [_folder_name(s.text) for s in pair]
+        if names[0] == names[1]:
+            names = [f"a-{names[0]}", f"b-{names[1]}"]
+        folders = [base / name for name in names]
+    keeps = [Keep(str(f), len(str(args.games - 1)), outcomes, games) for f in folders]
+    for folder in [base, *folders]:
+        if folder.exists() and not folder.is_dir():
+            return cannot_write(folder, "it is not a folder")
+    for keep in keeps:
+        try:
+            clashes = keep.clashes(args.games, args.seed)
+        except OSError as exc:
+            return cannot_write(keep.dir, exc)
+        if clashes:
+            more = len(clashes) - 3
+            shown = ", ".join(clashes[:3]) + (f" and {more} more" if more > 0 else "")
+            return _error(
+                f"--keep: {keep.dir} already holds {count(len(clashes), 'game')} of this "
+                f"batch ({shown}); nothing is replaced: remove them or keep elsewhere"
+            )
+    for folder in folders:
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            return cannot_write(folder, exc)
+        if not os.access(folder, os.W_OK | os.X_OK):
+            return cannot_write(folder, "permission denied")
+    return list(keeps)
+
+
+def _kept(keep: Keep, results: list[GameResult]) -> dict[str, Any]:
+    return {"dir": keep.dir, "games": keep.kept(results)}
 
 
 def _result_row(r: GameResult, index: bool = True) -> dict[str, Any]:
@@ -369,12 +474,32 @@ def _compared(
                 for a, b in zip(*batches, strict=True)
             ],
         }
+        kept = _kept_pair(args, setups, batches)
+        if kept is not None:
+            out["kept"] = kept[0]
+            for name, side in zip("ab", kept[1], strict=True):
+                out[name]["kept"] = side
         print(json.dumps(out, indent=2, ensure_ascii=False))
         return status
     for line in compare_lines(setups, pair, args.seed, sides, paired):
         print(line)
+    kept = _kept_pair(args, setups, batches)
+    if kept is not None:
+        each = ", ".join(f"{Path(s['dir']).name}/ {s['games']}" for s in kept[1])
+        print(f"Kept {count(kept[0]['games'], 'game')} in {kept[0]['dir']} ({each})")
     print(f"{args.games} games under each setting in {elapsed:.1f} s")
     return status
+
+
+def _kept_pair(
+    args: argparse.Namespace, setups: list[Setup], batches: list[list[GameResult]]
+) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
+    """What ``--keep`` kept under each setting, and in all (None without it)."""
+    sides = [_kept(su.keep, b) for su, b in zip(setups, batches, strict=True) if su.keep]
+    if not sides:
+        return None
+    total = {"dir": str(Path(args.keep).absolute()), "games": sum(s["games"] for s in sides)}
+    return total, sides
 
 
 ENEMY_WORDS = {
