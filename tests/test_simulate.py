@@ -31,6 +31,7 @@ from crdesk.simulate import (
     summarize,
     wilson,
 )
+from tests.simulated import break_game
 
 Capsys = pytest.CaptureFixture[str]
 
@@ -140,14 +141,7 @@ def test_a_failing_game_is_reported_with_its_seed(
     serial: dict[str, Any], monkeypatch: pytest.MonkeyPatch, capsys: Capsys
 ) -> None:
     bad = serial["results"][0].seed
-    real = simulate._scenario_for
-
-    def broken(setup: Setup, seed: int) -> Any:
-        if seed == bad:
-            raise ValueError("a table that cannot be played")
-        return real(setup, seed)
-
-    monkeypatch.setattr(simulate, "_scenario_for", broken)
+    break_game(monkeypatch, bad)
     data = _json(capsys, FAST, status=1)
     assert data["played"] == 1 and len(data["errors"]) == 1
     err = data["errors"][0]

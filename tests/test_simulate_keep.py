@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from crdesk import simulate
 from crdesk.cli import main
 from crdesk.game import savefile
 from crdesk.game.savefile import load_game
-from crdesk.simulate import ENEMY, PLAYER, Setup, game_seed
+from crdesk.simulate import ENEMY, PLAYER, game_seed
+from tests.simulated import break_game
 
 Capsys = pytest.CaptureFixture[str]
 
@@ -178,15 +178,7 @@ def test_a_keep_folder_that_cannot_be_made_is_refused(
 def test_a_game_that_failed_is_not_kept(
     tmp_path: Path, capsys: Capsys, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    bad = game_seed(1, 1)
-    real = simulate._scenario_for
-
-    def broken(setup: Setup, seed: int) -> Any:
-        if seed == bad:
-            raise ValueError("a table that cannot be played")
-        return real(setup, seed)
-
-    monkeypatch.setattr(simulate, "_scenario_for", broken)
+    break_game(monkeypatch, game_seed(1, 1))
     data = _run(capsys, "--keep", str(tmp_path), "--keep-only", "lost", status=1)
     assert data["errors"][0]["game"] == 1
     assert _files(tmp_path) == [_name(data["results"][0])]
