@@ -4,7 +4,9 @@
 setting plays differently from another: two enemy policies (``enemy=solo
 enemy=plain``), two player policies (``player=tactical player=random``), two rules
 options settings (``charge_missed_charger_tests=false charge_missed_charger_tests=true``)
-or two Bands (``band=military band=police``, ``enemy_band=...``).  Each setting is
+two Bands (``band=military band=police``, ``band=a.crband band=b.crband``,
+``enemy_band=...``) or two tables (``scenario=a.crdesk scenario=b.crdesk``,
+``terrain=urban terrain=wooded``).  Each setting is
 ``KEY=VALUE`` (:func:`parse_setting`); the two name the same KEY.
 
 **Paired games.**  Game *i* is played under A and under B with the same seed
@@ -34,7 +36,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from crdesk.model import BandType
@@ -45,6 +47,7 @@ from crdesk.simulate import (
     PLAYER,
     PLAYER_POLICIES,
     GameResult,
+    Member,
     Setup,
     default_band,
     rules_option_names,
@@ -58,7 +61,30 @@ MAX_GAMES = 10**9
 
 POLICY_KEYS = {"enemy": ENEMY_POLICIES, "player": PLAYER_POLICIES}
 BAND_KEYS = ("band", "enemy_band")
-"""Keys whose value is a band type (``band``: the default Band of that type)."""
+"""Keys whose value is a band type (``band``: the default Band of that type; ``band``
+also takes a saved ``.crband`` file, :class:`BandValue`)."""
+TABLE_KEYS = ("scenario", "terrain")
+"""Keys that choose the table: a scenario file (:class:`ScenarioValue`), or the type of
+the tables each game generates (9.2)."""
+TERRAINS = ("clear", "urban", "wooded", "mountain", "roll")
+
+
+@dataclass(frozen=True, slots=True)
+class BandValue:
+    """``band=FILE.crband``: a saved Band's members, as plain data (read by the caller)."""
+
+    path: str
+    band_type: str
+    name: str
+    members: tuple[Member, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ScenarioValue:
+    """``scenario=FILE``: the scenario's document text (read and checked by the caller)."""
+
+    path: str
+    text: str = field(repr=False, compare=False, default="")
 
 
 # --------------------------------------------------------------------------
@@ -82,6 +108,14 @@ class Setting:
             return replace(setup, player=self.value)
         if self.key == "enemy_band":
             return replace(setup, enemy_band=self.value)
+        if self.key == "band" and isinstance(self.value, BandValue):
+            band = self.value
+            return replace(setup, band=band.members, band_type=band.band_type, band_name=band.name)
+        if self.key == "scenario":
+            assert isinstance(self.value, ScenarioValue) and self.value.text, "read first"
+            return replace(setup, terrain=None, scenario=self.value.text, source=self.value.path)
+        if self.key == "terrain":
+            return replace(setup, terrain=self.value, scenario=None, source="")
         if self.key == "band":
             return replace(
                 setup,
@@ -95,7 +129,7 @@ class Setting:
 
 def setting_keys() -> tuple[str, ...]:
     """Every KEY a setting may name: the policies, the Bands, the rules options."""
-    return (*POLICY_KEYS, *BAND_KEYS, *rules_option_names())
+    return (*POLICY_KEYS, *BAND_KEYS, *TABLE_KEYS, *rules_option_names())
 
 
 def parse_setting(text: str) -> Setting:
@@ -115,14 +149,26 @@ def parse_setting(text: str) -> Setting:
         if value.lower() not in choices:
             raise ValueError(f"{key} is one of {', '.join(choices)}, got {value!r}")
         return Setting(key, value.lower(), f"{key}={value.lower()}")
+    if key == "band" and value.lower() not in [b.value for b in BandType]:
+        if not value.endswith(".crband"):
+            kinds = ", ".join(b.value for b in BandType)
+            raise ValueError(f"band is a band type ({kinds}) or a .crband file, got {value!r}")
+        return Setting(key, value, f"band={value}")  # the caller reads the file
     if key in BAND_KEYS:
-        kinds = [b.value for b in BandType]
-        if value.lower() not in kinds:
-            raise ValueError(f"{key} is a band type ({', '.join(kinds)}), got {value!r}")
+        types = [b.value for b in BandType]
+        if value.lower() not in types:
+            raise ValueError(f"{key} is a band type ({', '.join(types)}), got {value!r}")
         return Setting(key, value.lower(), f"{key}={value.lower()}")
+    if key == "scenario":
+        return Setting(key, ScenarioValue(value), f"scenario={value}")  # read by the caller
+    if key == "terrain":
+        if value.lower() not in TERRAINS:
+            raise ValueError(f"terrain is one of {', '.join(TERRAINS)}, got {value!r}")
+        return Setting(key, value.lower(), f"terrain={value.lower()}")
     if key not in rules_option_names():
         raise ValueError(
-            f"no setting {key!r}: compare enemy, player, band, enemy_band or a rules option "
+            f"no setting {key!r}: compare enemy, player, band, enemy_band, scenario, terrain "
+            "or a rules option "
             "(an Interpretation's name, old_school, firearms_detail, night, weather, scale)"
         )
     name, parsed = rules_setting(key, value)

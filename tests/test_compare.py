@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from crdesk.cli import main
+from crdesk.resources import resource_root
 from crdesk.compare import (
     Setting,
     compare,
@@ -191,3 +193,60 @@ def test_bad_compare_arguments_are_one_line_errors(
     assert main(["simulate", *SMALL, *extra]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: ") and words in err and len(err.splitlines()) == 1
+
+
+# -- two Bands' files, two scenarios, two kinds of table (Deliver 2) ------------------
+
+DEMOS = [str(p) for p in sorted(resource_root().joinpath("scenarios").glob("demo-*.crdesk"))]
+
+
+def new_band(capsys: Capsys, path: Path, name: str, kind: str) -> None:
+    assert main(["band", "new", name, "--type", kind, "--seed", "3", "-o", str(path)]) == 0
+    capsys.readouterr()
+
+
+def test_two_band_files_are_compared_on_the_same_games(tmp_path: Path, capsys: Capsys) -> None:
+    new_band(capsys, tmp_path / "a.crband", "Rock's Raiders", "military")
+    new_band(capsys, tmp_path / "b.crband", "Blue Line", "police")
+    a, b = f"band={tmp_path / 'a.crband'}", f"band={tmp_path / 'b.crband'}"
+    assert main(["simulate", *SMALL, "--compare", a, b, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["a"]["setup"]["band"]["name"] == "Rock's Raiders"
+    assert data["b"]["setup"]["band"]["name"] == "Blue Line"
+    assert data["b"]["setup"]["band"]["type"] == "police"
+    assert [g["seed"] for g in data["results"]] == [game_seed(5, i) for i in range(2)]
+
+
+def test_two_scenarios_are_compared_on_the_same_seeds(capsys: Capsys) -> None:
+    argv = ["simulate", "--games", "2", "--seed", "5", "--max-turns", "1", "--compare"]
+    assert main([*argv, f"scenario={DEMOS[0]}", f"scenario={DEMOS[1]}", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["a"]["setup"]["table"] == DEMOS[0] and data["b"]["setup"]["table"] == DEMOS[1]
+    assert data["paired"]["games"] == 2
+
+
+def test_two_kinds_of_generated_table_are_compared(capsys: Capsys) -> None:
+    argv = ["simulate", "--size", "24x24", "--games", "2", "--seed", "5", "--max-turns", "1"]
+    assert main([*argv, "--compare", "terrain=clear", "terrain=wooded", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["a"]["setup"]["table"] == 'generated clear, 24"x24"'
+    assert data["b"]["setup"]["table"] == 'generated wooded, 24"x24"'
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["--generate", "clear", "--compare", "terrain=clear", "terrain=urban"], "give no"),
+        ([DEMOS[0], "--compare", f"scenario={DEMOS[0]}", f"scenario={DEMOS[1]}"], "give no"),
+        (["--compare", "scenario=nowhere.crdesk", f"scenario={DEMOS[1]}"], "nowhere.crdesk"),
+        (["--generate", "clear", "--compare", "band=gone.crband", "band=police"], "gone.crband"),
+        (["--compare", "terrain=lunar", "terrain=clear"], "terrain is one of"),
+        (["--generate", "clear", "--compare", "band=raiders.txt", "band=police"], ".crband"),
+    ],
+)
+def test_bad_table_and_band_settings_are_one_line_errors(
+    argv: list[str], words: str, capsys: Capsys
+) -> None:
+    assert main(["simulate", "--games", "1", "--seed", "1", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and words in err and len(err.splitlines()) == 1, err

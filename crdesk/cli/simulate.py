@@ -41,7 +41,16 @@ from crdesk.cli.common import (
     sizes_may_be_negative,
     table_size,
 )
-from crdesk.compare import MEASURES, RATES, Setting, compare, parse_pair
+from crdesk.compare import (
+    MEASURES,
+    RATES,
+    TABLE_KEYS,
+    BandValue,
+    ScenarioValue,
+    Setting,
+    compare,
+    parse_pair,
+)
 from crdesk.model import BandType, EncounterType
 from crdesk.simulate import (
     DEFAULT_MAX_TURNS,
@@ -51,6 +60,7 @@ from crdesk.simulate import (
     TABLE_SIZE,
     GameResult,
     Keep,
+    Member,
     SchedulerUnavailable,
     Setup,
     band_members,
@@ -214,7 +224,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         nargs=2,
         metavar=("A", "B"),
         help="play every game under setting A and under setting B (KEY=VALUE, the same "
-        "KEY: enemy=solo enemy=plain, player=..., band=..., enemy_band=..., or a rules "
+        "KEY: enemy=solo enemy=plain, player=..., band=TYPE|FILE.crband, enemy_band=..., "
+        "scenario=FILE (no SCENARIO then), terrain=TYPE (no --generate then), or a rules "
         "option such as charge_missed_charger_tests=true) and print the paired differences",
     )
     p.add_argument(
@@ -248,9 +259,53 @@ def _error(message: str, status: int = EXIT_USAGE) -> int:
     return status
 
 
-def _setup(args: argparse.Namespace) -> Setup | int:
-    """The batch's set-up from the arguments, or the exit status of what is wrong."""
-    if (args.scenario is None) == (args.generate is None):
+def _read_band(path: str, what: str) -> tuple[str, str, tuple[Member, ...]] | int:
+    """A saved Band's type, name and members to deploy, or the exit status of why not
+    (``what``: the option, for the message)."""
+    from crdesk.band import BandFileError, load_band
+
+    try:
+        band = load_band(path)
+    except BandFileError as exc:
+        return _error(f"{what}: {exc.one_line()}")
+    except OSError as exc:
+        return _error(f"{what}: {path}: {exc.strerror or exc}")
+    if not band.active:
+        return _error(f"{what}: {path}: the Band has no figure left to deploy")
+    return band.band_type.value, band.name, band_members(band.to_figures())
+
+
+def _read_scenario(path: str, what: str) -> str | int:
+    """A scenario file's document text for a batch (checked: two forces, one the
+    player's), or the exit status of why not."""
+    from crdesk.cli.common import load_for_command
+    from crdesk.scenario import dumps
+
+    scenario = load_for_command(path)
+    if isinstance(scenario, int):
+        return scenario
+    forces = scenario.battlefield.forces
+    if len(forces) != 2 or sum(f.player for f in forces) != 1:
+        return _error(
+            f"{what}{path}: a simulated game needs two forces, one of them the player's "
+            f"(this scenario has {len(forces)}, {sum(f.player for f in forces)} the player's)"
+        )
+    return dumps(scenario)
+
+
+def _setup(args: argparse.Namespace, pair: tuple[Setting, Setting] | None = None) -> Setup | int:
+    """The batch's set-up from the arguments, or the exit status of what is wrong; a
+    ``--compare`` of tables (scenario=, terrain=) gives the table itself."""
+    table_key = pair[0].key if pair is not None and pair[0].key in TABLE_KEYS else None
+    if table_key is not None:
+        if args.scenario is not None or args.generate is not None:
+            return _error(
+                f"--compare {table_key}=... chooses the table: give no SCENARIO or --generate"
+            )
+        if table_key == "terrain":
+            assert pair is not None
+            args = argparse.Namespace(**{**vars(args), "generate": pair[0].value})
+    elif (args.scenario is None) == (args.generate is None):
         return _error("give a SCENARIO file or --generate TYPE (one of them)")
     if args.size is not None and args.generate is None:
         return _error("--size is for --generate (a scenario keeps its own table)")
@@ -265,18 +320,10 @@ def _setup(args: argparse.Namespace) -> Setup | int:
             members = default_band(band_type)
             band_name = f"{band_type.title()} Band"
         elif args.band.endswith(".crband") or Path(args.band).exists():
-            from crdesk.band import BandFileError, load_band
-
-            try:
-                band = load_band(args.band)
-            except BandFileError as exc:
-                return _error(f"--band: {exc.one_line()}")
-            except OSError as exc:
-                return _error(f"--band: {args.band}: {exc.strerror or exc}")
-            if not band.active:
-                return _error(f"--band: {args.band}: the Band has no figure left to deploy")
-            members = band_members(band.to_figures())
-            band_type, band_name = band.band_type.value, band.name
+            read = _read_band(args.band, "--band")
+            if isinstance(read, int):
+                return read
+            band_type, band_name, members = read
         else:
             return _error(
                 f"--band must be a band type ({', '.join(BAND_TYPES)}) or a .crband file, "
@@ -298,21 +345,17 @@ def _setup(args: argparse.Namespace) -> Setup | int:
             band=members if members is not None else default_band(band_type),
             **common,
         )
-    from crdesk.cli.common import load_for_command
-    from crdesk.scenario import dumps
-
-    scenario = load_for_command(args.scenario)
-    if isinstance(scenario, int):
-        return scenario
-    forces = scenario.battlefield.forces
-    if len(forces) != 2 or sum(f.player for f in forces) != 1:
-        return _error(
-            f"{args.scenario}: a simulated game needs two forces, one of them the player's "
-            f"(this scenario has {len(forces)}, {sum(f.player for f in forces)} the player's)"
-        )
+    if table_key == "scenario":
+        assert pair is not None and isinstance(pair[0].value, ScenarioValue)
+        text, source = pair[0].value.text, pair[0].value.path
+    else:
+        document = _read_scenario(args.scenario, "")
+        if isinstance(document, int):
+            return document
+        text, source = document, args.scenario
     return Setup(
-        scenario=dumps(scenario),
-        source=args.scenario,
+        scenario=text,
+        source=source,
         encounter=args.encounter,
         band=members,
         **common,
@@ -331,17 +374,31 @@ def _pair(args: argparse.Namespace) -> tuple[Setting, Setting] | int | None:
     if key in ("enemy", "player", "band", "enemy_band") and getattr(args, key) is not None:
         option = "--" + key.replace("_", "-")
         return _error(f"{option} and --compare {key}=... both set it; give one of them")
-    return pair
+    read: list[Setting] = []
+    for setting in pair:  # the files a setting names, read and checked now
+        value: Any = setting.value
+        if key == "band" and value not in BAND_TYPES:
+            band = _read_band(value, f"--compare {setting.text}")
+            if isinstance(band, int):
+                return band
+            value = BandValue(setting.value, *band)
+        elif key == "scenario":
+            text = _read_scenario(value.path, f"--compare {setting.text}: ")
+            if isinstance(text, int):
+                return text
+            value = ScenarioValue(value.path, text)
+        read.append(replace(setting, value=value))
+    return read[0], read[1]
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     """``crdesk simulate SCENARIO|--generate TYPE --games N --seed S ...``."""
-    setup = _setup(args)
-    if isinstance(setup, int):
-        return setup
     pair = _pair(args)
     if isinstance(pair, int):
         return pair
+    setup = _setup(args, pair)
+    if isinstance(setup, int):
+        return setup
     setups = [setup] if pair is None else [pair[0].apply(setup), pair[1].apply(setup)]
     keeps = _keeps(args, pair)
     if isinstance(keeps, int):
@@ -643,9 +700,10 @@ def compare_lines(
         rest.append(f"the {about['player']} policy for the player")
     if key != "enemy":
         rest.append(f"the {about['enemy']} enemy")
+    table = "the table each setting names" if key in TABLE_KEYS else about["table"]
     lines = [
         f"{sides[0]['games']} paired games, seed {seed}: {about['encounter']} on "
-        f"{about['table']}, at most {about['max_turns']} turns, " + ", ".join(rest),
+        f"{table}, at most {about['max_turns']} turns, " + ", ".join(rest),
         f"  A: {pair[0].text}",
         f"  B: {pair[1].text}",
     ]
@@ -654,9 +712,13 @@ def compare_lines(
         lines.append(f"Band: {band['name']} ({band['type']}): " + ", ".join(band["figures"]))
     if "enemy_band" in about and key != "enemy_band":
         lines.append(f"Enemy: {about['enemy_band']} (from PEFs, 11)")
+    same = (
+        "the same seed (each setting's table; the same dice as long as the two games agree)"
+        if key in TABLE_KEYS
+        else "the same seed: the same table, deployment and dice as long as the two games agree"
+    )
     lines += [
-        "Each game is played under A and under B with the same seed: the same table, "
-        "deployment and dice as long as the two games agree; "
+        f"Each game is played under A and under B with {same}; "
         f"{paired['differ']} of {paired['games']} ended differently.",
         "",
         f"B - A over {paired['games']} paired games, with {paired['confidence']:.0%} "
