@@ -17,8 +17,11 @@ the difference is judged by a paired 95% t interval (:mod:`crdesk.compare`).
   the random enemy, each difference's interval excluding zero.
 * **Gate 2** (``--before REF``): the players now against the players of the commit
   ``REF`` (checked out in a temporary git worktree and run there as
-  ``crdesk simulate --json``): no significant loss of strength on either side, and
-  the behaviour rates of both side by side.  Without ``--before`` it is not run.
+  ``crdesk simulate --json``), or (``--before-load FILE``) against the games a run
+  of the same options saved with ``--save`` before the change: no significant loss
+  of strength on either side, and the behaviour rates of both side by side.
+  Without either it is not run.  ``--save FILE`` keeps a run's results (``--load``
+  reports on them again without playing).
 * **Gate 3**: the tactical player reaches the encounter's objective more often than
   the random player and the book player, on Patrol, Raid and Defend each (against
   the solo enemy), each interval excluding zero.
@@ -46,7 +49,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_simulate import yardstick  # noqa: E402
 
+from crdesk.behaviour import rates  # noqa: E402
 from crdesk.cli.common import table_size  # noqa: E402
+from crdesk.cli.simulate import behaviour_lines  # noqa: E402
 from crdesk.compare import paired_difference  # noqa: E402
 from crdesk.simulate import (  # noqa: E402
     ENEMY,
@@ -114,8 +119,6 @@ def _line(words: str, pairs: list[tuple[Any, Any]], value: Any, rate: bool) -> t
 
 
 def _behaviour(rows: list[tuple[str, dict[str, Any]]]) -> list[str]:
-    from crdesk.cli.simulate import behaviour_lines
-
     return ["  " + line for line in behaviour_lines(rows)]
 
 
@@ -152,6 +155,30 @@ def play(
         for name, batch in zip(names, batches, strict=True):
             out[name][encounter] = batch
     return out
+
+
+def save(played: dict[str, dict[str, list[GameResult]]], path: str) -> None:
+    """The results as JSON: a long run's games are not lost to a report that fails."""
+    data = {
+        name: {e: [r.to_dict() for r in batch] for e, batch in per.items()}
+        for name, per in played.items()
+    }
+    Path(path).write_text(json.dumps(data), encoding="utf-8")
+
+
+def load(path: str) -> dict[str, dict[str, list[GameResult]]]:
+    """The results :func:`save` wrote."""
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+
+    def result(row: dict[str, Any]) -> GameResult:
+        row["loss_rules"] = tuple(tuple(x) for x in row["loss_rules"])
+        row["sections"] = tuple(row["sections"])
+        return GameResult(**row)
+
+    return {
+        name: {e: [result(r) for r in batch] for e, batch in per.items()}
+        for name, per in data.items()
+    }
 
 
 def _all(batches: dict[str, list[GameResult]]) -> list[GameResult]:
@@ -246,8 +273,6 @@ def _old_behaviour(
 ) -> dict[str, Any]:
     """The behaviour rates of the three batches of ``--before`` as one batch's: their
     counts summed, the losses from their games' rows."""
-    from crdesk.behaviour import rates
-
     games = [r for e in ENCOUNTERS for r in old[e] if r.get("error") is None]
     out = {}
     for side, other in ((PLAYER, ENEMY), (ENEMY, PLAYER)):
@@ -261,8 +286,14 @@ def _old_behaviour(
 
 
 def gate_2(args: argparse.Namespace, played: dict[str, dict[str, list[GameResult]]]) -> bool:
-    print(f"\nGate 2: the players now (B) against the players of {args.before} (A)")
-    old = before(args)
+    which = args.before or f"the saved run {args.before_load}"
+    print(f"\nGate 2: the players now (B) against the players of {which} (A)")
+    old: dict[str, Any] | None
+    if args.before_load:
+        saved = load(args.before_load)["solo"]
+        old = {**saved, "behaviour": []}
+    else:
+        old = before(args)
     if old is None:
         return False
     pairs = _pairs({e: old[e] for e in ENCOUNTERS}, played["solo"])
@@ -279,7 +310,9 @@ def gate_2(args: argparse.Namespace, played: dict[str, dict[str, list[GameResult
     print(f"    gate: no significant loss of strength on either side: {'MET' if ok else 'MISSED'}")
     olds = [b for b in old.get("behaviour", []) if b]
     mine = ("B: now", summarize(_all(played["solo"])))
-    if len(olds) == len(ENCOUNTERS):
+    if args.before_load:
+        print("\n".join(_behaviour([("A: saved", summarize(_all(old))), mine])))
+    elif len(olds) == len(ENCOUNTERS):
         rows = _old_behaviour(old, olds)
         print("\n".join(_behaviour([(f"A: {args.before}", rows), mine])))
     else:
@@ -297,12 +330,19 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--gates", default="1,3", help="which gates: 1,2,3 (2 needs --before)")
     parser.add_argument("--before", metavar="REF", help="the commit gate 2 compares with")
+    parser.add_argument(
+        "--before-load",
+        metavar="FILE",
+        help="gate 2 against the solo-enemy games of a run saved with --save (same options)",
+    )
+    parser.add_argument("--save", metavar="FILE", help="write the games' results (JSON)")
+    parser.add_argument("--load", metavar="FILE", help="report on saved results, not new games")
     args = parser.parse_args()
     gates = {int(g) for g in args.gates.split(",") if g.strip()}
-    if args.before:
+    if args.before or args.before_load:
         gates.add(2)
     elif 2 in gates:
-        parser.error("gate 2 needs --before REF (the commit whose players it compares with)")
+        parser.error("gate 2 needs --before REF or --before-load FILE (the players before)")
     size = f'{args.size[0]:g}"x{args.size[1]:g}"'
     print(f"Machine yardstick: {yardstick():.0f} ms of CPU (compare runs of different days by it)")
     print(
@@ -317,12 +357,19 @@ def main() -> int:
     if 3 in gates:
         settings["random player"] = {"player": "random"}
         settings["book player"] = {"player": "book"}
-    started = time.perf_counter()
-    played = play(args, settings)
-    print(
-        f"  {sum(len(_all(b)) for b in played.values())} games in "
-        f"{time.perf_counter() - started:.0f} s"
-    )
+    if args.load:
+        played = load(args.load)
+        print(f"  the games of {args.load} ({sum(len(_all(b)) for b in played.values())})")
+    else:
+        started = time.perf_counter()
+        played = play(args, settings)
+        print(
+            f"  {sum(len(_all(b)) for b in played.values())} games in "
+            f"{time.perf_counter() - started:.0f} s"
+        )
+        if args.save:
+            save(played, args.save)
+            print(f"  their results saved to {args.save} (--load it to report again)")
     ok = True
     if 1 in gates:
         ok &= gate_1(played)
