@@ -29,9 +29,11 @@ rules rather than a clumsy player:
   (7.4.2).  When the turns left (the simulator's turn limit) are too few for
   what is still to do at a walking pace, the group *pushes*: an enemy seeing it
   in the open costs less, so stand-offs end.
-* **Leaving.**  When the objective is done, or the Band is too weak to go on (fewer
-  than half its figures left and no fewer enemies than it has), the group heads
-  for the entry edge and leaves (a legal outcome, 12).
+* **Leaving.**  When the objective is done the group heads for the entry edge and
+  leaves (12.1, 12.2).  Never before, however few are left: the encounter is lost
+  the moment the last figure walks off without the objective (12), so a Band cut
+  down goes on for it (the turn limit or the enemy may end it; walking off surely
+  does).
 
 Deterministic: no randomness outside the game's dice; every choice is a pure
 function of the game's state (ties broken by the candidates' stable order), and
@@ -291,16 +293,12 @@ class TacticalPolicy:
         side = d["side"]
         members = [m for m in d["members"] if game.fig(m).status.can_act]
         exited = set(game.state.get("exited", ()))
-        band = game.battlefield.force(side).figures
         mine = [f for f in game.alive(side) if f.id not in exited]
         foes = game.alive(game.enemy_of(side))
-        r = max((game.fig(m).radius for m in members), default=0.5)
+        # no leaving before the objective is done, however few are left: a Patrol or Raid
+        # left before it is lost for sure (12.1, 12.2), a Defend left is lost (12.3)
         target = next_target(game, members)
         defend = game.state.get("encounter", {}).get("type") == "defend"
-        weak = foes and 2 * len(mine) < len(band) and len(foes) >= len(mine)
-        if weak and target is not None and not defend:  # a Defend left is lost: it stays
-            target = _home(game, r, "the Band is too weak to go on: home by the entry edge")
-            return Situation(LEAVE, target, False, target.words)
         if target is None:
             figs = [game.fig(m) for m in members] or [game.fig(d["leader"])]
             cx = sum(f.x for f in figs) / len(figs)
