@@ -16,6 +16,7 @@ from crdesk.game import Game, GameSettings
 from crdesk.game.actions import Exit
 from crdesk.model import Status
 from crdesk.simulate import Setup, _scenario_for, default_band, game_seed
+from tests.solo.tables import table
 
 
 def _first_act(encounter: str, index: int, terrain: str = "urban") -> tuple[Game, TacticalPolicy]:
@@ -73,3 +74,42 @@ def test_the_raid_group_does_not_head_home_before_the_objective_is_taken() -> No
     assert not sit.target.leaving and "12.2" in sit.why, sit.why
     action, why = policy.decide(game, game.awaiting())  # type: ignore[arg-type]
     assert not isinstance(action, Exit) and "too weak" not in why, why
+
+
+# a garden wall to the right front of the item; the enemy straight ahead across open ground
+SIDE_WALL = [
+    {"kind": "cover", "outline": [[20, 17], [26, 17], [26, 17.5], [20, 17.5]], "cover_type": "wall"}
+]
+
+
+def _defend_with_item(players: tuple[tuple[str, int, float, float], ...]) -> Game:
+    """The player's group active in a Defend whose item lies at p1's spot (12.3.6)."""
+    sc = table([("e1", 4, 18, 4)], players=players, terrain=SIDE_WALL)
+    game = Game.new(sc, dice="manual")
+    game.play("dice 4,1")  # the player's side first
+    game.play("activate p1")
+    game.state["encounter"] = {
+        "type": "defend",
+        "their_objective": {"code": "recover", "die": 5},
+        "item": {"x": 18.0, "y": 24.0, "holder": "p1"},
+        "item_lost": False,
+    }
+    return game
+
+
+def test_in_a_defend_the_two_nearest_the_item_stay_with_it() -> None:
+    """Seen in the open by the enemy, the second figure by the item would step out to the
+    wall's Cover; then one hit on the first loses the item (12.3.6).  The two nearest
+    the item are its guards: they stay within its reach, and the why says so."""
+    game = _defend_with_item((("p1", 5, 18, 24), ("p2", 4, 19.5, 24), ("p3", 4, 21, 26)))
+    policy = TacticalPolicy()
+    sit = policy.situation(game, game.frames[-1])
+    assert sit.guards == ("p1", "p2")
+    assert "Player p1 and Player p2 stay with the item" in sit.why, sit.why
+    x0, y0, x1, y1 = sit.target.area
+    choice = policy.plan(game, sit, "p2")
+    end = choice.move.path[-1] if choice.move is not None else (19.5, 24.0)
+    assert x0 - 1e-6 <= end[0] <= x1 + 1e-6 and y0 - 1e-6 <= end[1] <= y1 + 1e-6, end
+    # a figure that is not a guard is free to take the wall's Cover
+    free = policy.plan(game, sit, "p3")
+    assert free.move is not None and free.move.path[-1][1] < 19.0, free
