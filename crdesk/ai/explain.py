@@ -379,7 +379,7 @@ def _tactical_ranking(game: Game, frame: Frame, fig: Figure) -> _Ranking | None:
     move; the distance to the goal straight, or round what is in the way when the
     straight way is stuck or gets nowhere (as :meth:`TacticalPolicy.plan` reckons it)."""
     policy = TacticalPolicy()
-    base = policy.situation(game, frame)
+    base = policy.situation(game, frame).of(fig.id)
     left = game.movement_left(frame, fig.id)
     points, travel = candidates(game, fig, left)
     spots = judge(game, fig, points, travel)

@@ -6,11 +6,12 @@ the Band the way a sensible wargamer would, so that a balance report measures th
 rules rather than a clumsy player:
 
 * **The objective first.**  Each activation the group heads for the encounter's
-  next open goal (:func:`next_target`): the Patrol's far-edge sections (the open
-  one nearest the group first), then home by the entry edge; the Raid's
-  objective (the nearest PEF until it is found, then its holder or where it
-  lies), then home; the Defend's item (hold by it: the figure nearest it never
-  leaves it, and a Defend is never left, 12.3.6).  A figure that can leave by
+  next open goal (:func:`next_target`): the Patrol's far-edge sections (where two
+  open ones meet, half the group on each side, so that one activation's end counts
+  for both; else the open one nearest the group), then home by the entry edge; the
+  Raid's objective (the nearest PEF until it is found, then its holder or where it
+  lies), then home; the Defend's item (hold by it: the two figures nearest it never
+  leave it, and a Defend is never left, 12.3.6).  A figure that can leave by
   the entry edge when leaving is the goal does so.
 * **Cover to Cover.**  Each figure picks its spot from the same candidates the
   enemy AI uses (:func:`crdesk.ai.spots.spots_for`: rays within its movement,
@@ -29,9 +30,11 @@ rules rather than a clumsy player:
   (7.4.2).  When the turns left (the simulator's turn limit) are too few for
   what is still to do at a walking pace, the group *pushes*: an enemy seeing it
   in the open costs less, so stand-offs end.
-* **Leaving.**  When the objective is done, or the Band is too weak to go on (fewer
-  than half its figures left and no fewer enemies than it has), the group heads
-  for the entry edge and leaves (a legal outcome, 12).
+* **Leaving.**  When the objective is done the group heads for the entry edge and
+  leaves (12.1, 12.2).  Never before, however few are left: the encounter is lost
+  the moment the last figure walks off without the objective (12), so a Band cut
+  down goes on for it (the turn limit or the enemy may end it; walking off surely
+  does).
 
 Deterministic: no randomness outside the game's dice; every choice is a pure
 function of the game's state (ties broken by the candidates' stable order), and
@@ -119,6 +122,12 @@ LEGAL_TRIES = 8
 """Best spots offered to :meth:`Game.legal` before a figure stays where it is."""
 GOAL_MARGIN = 0.25
 """Inches inside a goal area a figure aims for, so that it is inside, not on the line."""
+MEET_REACH = 4.0
+"""Inches either side of the line between two open Patrol sections within which the
+group's halves aim, so that it ends one activation in both (12.1)."""
+GUARDS = 2
+"""Figures (the nearest the item) that never leave the Defend's item (12.3.6): one shot
+down or ducking back does not lose it."""
 
 ADVANCE = "advance"
 ENGAGE = "engage"
@@ -135,6 +144,9 @@ class Target:
     """The goal is to leave by the entry edge (figures that can, exit)."""
     rest: float = 0.0
     """Inches still to go after this goal (the tempo's estimate)."""
+    parts: tuple[tuple[str, Rect], ...] = ()
+    """A figure's own part of ``area`` (figure id, area), where the group splits it: the
+    Patrol's two sections where they meet, half the group on each side (12.1)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,10 +157,17 @@ class Situation:
     target: Target
     push: bool
     why: str
-    guard: str | None = None
-    """The figure that must stay in the target area (the Defend's item, 12.3.6)."""
+    guards: tuple[str, ...] = ()
+    """The figures that must stay in the target area (the Defend's item, 12.3.6)."""
     nav: bool = False
     """Distances to the goal by the navigation grid (:func:`way_to`), not straight."""
+
+    def of(self, fid: str) -> Situation:
+        """The situation as figure ``fid`` plays it: its own part of the goal, if any."""
+        for who, area in self.target.parts:
+            if who == fid:
+                return replace(self, target=replace(self.target, area=area, parts=()))
+        return self
 
 
 def _distance(game: Game, sit: Situation, points: Floats) -> Floats:
@@ -200,6 +219,33 @@ def next_target(game: Game, members: Sequence[str]) -> Target | None:
             return (x0 + r + GOAL_MARGIN, r, x0 + w3 - r - GOAL_MARGIN, top)
 
         here = np.array([[cx, cy]])
+        # two open sections side by side: where they meet, half the group on each side,
+        # so one activation's end counts for both (12.1)
+        meets = [s for s in open_ if s + 1 in open_] if len(figs) >= 2 else []
+        if meets:
+
+            def meet(s: int) -> tuple[Rect, Rect]:
+                x = s * w3
+                return (
+                    (x - MEET_REACH, r, x - r - GOAL_MARGIN, top),
+                    (x + r + GOAL_MARGIN, r, x + MEET_REACH, top),
+                )
+
+            def strip(s: int) -> Rect:
+                a, b = meet(s)
+                return (a[0], a[1], b[2], b[3])
+
+            s = min(meets, key=lambda s: (float(rect_distance(here, strip(s))[0]), s))
+            left, right = meet(s)
+            order = sorted(figs, key=lambda f: (f.x, f.id))
+            half = len(order) // 2
+            parts = tuple((f.id, left if k < half else right) for k, f in enumerate(order))
+            rest = w3 * (len(open_) - 2) + home
+            words = (
+                f'to within 6" of the far edge where sections {s} and {s + 1} meet, '
+                "half the group on each side (12.1)"
+            )
+            return Target(strip(s), words, rest=rest, parts=parts)
         s = min(open_, key=lambda s: (float(rect_distance(here, area(s))[0]), s))
         rest = w3 * (len(open_) - 1) + home
         return Target(area(s), f'to within 6" of the far edge in section {s} (12.1)', rest=rest)
@@ -291,16 +337,12 @@ class TacticalPolicy:
         side = d["side"]
         members = [m for m in d["members"] if game.fig(m).status.can_act]
         exited = set(game.state.get("exited", ()))
-        band = game.battlefield.force(side).figures
         mine = [f for f in game.alive(side) if f.id not in exited]
         foes = game.alive(game.enemy_of(side))
-        r = max((game.fig(m).radius for m in members), default=0.5)
+        # no leaving before the objective is done, however few are left: a Patrol or Raid
+        # left before it is lost for sure (12.1, 12.2), a Defend left is lost (12.3)
         target = next_target(game, members)
         defend = game.state.get("encounter", {}).get("type") == "defend"
-        weak = foes and 2 * len(mine) < len(band) and len(foes) >= len(mine)
-        if weak and target is not None and not defend:  # a Defend left is lost: it stays
-            target = _home(game, r, "the Band is too weak to go on: home by the entry edge")
-            return Situation(LEAVE, target, False, target.words)
         if target is None:
             figs = [game.fig(m) for m in members] or [game.fig(d["leader"])]
             cx = sum(f.x for f in figs) / len(figs)
@@ -315,15 +357,16 @@ class TacticalPolicy:
             turns_left = max(0, int(limit) - game.turn + 1)
             push = togo > 0.0 and (mode == LEAVE or turns_left * WALK_PER_TURN < togo)
         words = target.words + ("; pushes on" if push and mode != LEAVE else "")
-        guard = None
+        guards: tuple[str, ...] = ()
         item = game.state.get("encounter", {}).get("item") if defend else None
         if item is not None and mine:
-            spot = np.array([[float(item["x"]), float(item["y"])]])
-            near = min(mine, key=lambda f: (math.hypot(f.x - spot[0, 0], f.y - spot[0, 1]), f.id))
-            if near.id in members:
-                guard = near.id
-                words += f"; {near.name} stays with the item"
-        return Situation(mode, target, push, words, guard)
+            x, y = float(item["x"]), float(item["y"])
+            near = sorted(mine, key=lambda f: (math.hypot(f.x - x, f.y - y), f.id))[:GUARDS]
+            guards = tuple(f.id for f in near if f.id in members)
+            if guards:
+                names = " and ".join(game.fig(g).name for g in guards)
+                words += f"; {names} stay{'s' if len(guards) == 1 else ''} with the item"
+        return Situation(mode, target, push, words, guards)
 
     def plan(self, game: Game, situation: Situation, fid: str) -> Choice:
         """Where figure ``fid`` of the active group would go in ``situation`` (tests and
@@ -425,7 +468,8 @@ class TacticalPolicy:
 
     def _choose(self, game: Game, frame: Frame, sit: Situation, fid: str, left: float) -> Choice:
         fig = game.fig(fid)
-        if sit.mode == ENGAGE and not sit.push and fid != sit.guard:
+        sit = sit.of(fid)
+        if sit.mode == ENGAGE and not sit.push and fid not in sit.guards:
             own = spots_for(game, fig, 0.0)
             rng = adapter.weapon_range(fig, game.rules)
             if (
@@ -501,7 +545,7 @@ class TacticalPolicy:
         score = progress + W_SHELTER * shelter - W_TRAVEL * travel
         if dist0 > 1e-9:
             score = score + W_ARRIVE * (rect_distance(pts, sit.target.area) <= 1e-9)
-        if fig.id == sit.guard:  # it must not leave the item (12.3.6)
+        if fig.id in sit.guards:  # it must not leave the item (12.3.6)
             score = score - GUARD_OUTSIDE * (dist > 1e-9) - GUARD_OUTSIDE * dist
         gap = self._cohesion_gap(game, frame, fig.id, pts)
         return score - W_COHESION * gap, progress, dist, shelter, gap

@@ -86,7 +86,10 @@ def _to_the_bands_act(game: Game, policies: dict[str, object]) -> None:
     raise AssertionError("the Band never got to act")
 
 
-def test_the_band_heads_for_the_nearest_open_patrol_section_then_the_next() -> None:
+def test_the_band_heads_for_where_two_open_sections_meet_then_the_last() -> None:
+    """Two open far-edge sections side by side are reached together: half the group on
+    each side of the line between them, so one activation's end counts for both (12.1);
+    then the one left."""
     game, policies = _patrol()
     _to_the_bands_act(game, policies)
     members = game.frames[-1].data["members"]
@@ -94,8 +97,15 @@ def test_the_band_heads_for_the_nearest_open_patrol_section_then_the_next() -> N
     assert target is not None and not target.leaving
     assert target.area[1] < 1.0 and target.area[3] <= 6.5  # within 6" of the far edge
     cx = sum(game.fig(m).x for m in members) / len(members)
-    section = 1 + int(cx // 12)  # the section straight ahead of the Band
-    assert f"section {section}" in target.words
+    line = 12.0 if cx < 18.0 else 24.0  # the nearer line between two sections
+    pair = (1, 2) if line == 12.0 else (2, 3)
+    assert f"sections {pair[0]} and {pair[1]} meet" in target.words, target.words
+    parts = dict(target.parts)
+    assert sorted(parts) == sorted(members)
+    sides = [area[2] <= line for area in parts.values()]  # left of the line, or right
+    assert all(a[2] <= line or a[0] >= line for a in parts.values())
+    assert 0 < sum(sides) < len(sides) and abs(2 * sum(sides) - len(sides)) <= 1  # halves
+    assert all(a[3] <= 6.5 and abs((a[0] + a[2]) / 2 - line) < 4.0 for a in parts.values())
     start = {m: game.fig(m).y for m in members}
     policy = policies["band"]
     assert isinstance(policy, TacticalPolicy)
@@ -103,13 +113,14 @@ def test_the_band_heads_for_the_nearest_open_patrol_section_then_the_next() -> N
     assert isinstance(action, FastMove) and "Fast Moves" in why  # no enemy, the goal far
     game.play(action, why=why)
     action, why = policy.decide(game, game.awaiting())  # type: ignore[arg-type]
-    assert isinstance(action, Move) and f"far edge in section {section}" in why, why
+    assert isinstance(action, Move) and f"sections {pair[0]} and {pair[1]} meet" in why, why
     game.play(action, why=why)
     assert game.fig(action.figure).y < start[action.figure] - 6  # towards the far edge
-    # with that section done the next is the nearest other one
-    game.state["encounter"]["sections"] = [section]
+    # with those two done the next is the one left
+    game.state["encounter"]["sections"] = list(pair)
     after = next_target(game, members)
-    assert after is not None and f"section {2 if section != 2 else 1}" in after.words
+    last = ({1, 2, 3} - set(pair)).pop()
+    assert after is not None and f"section {last} (12.1)" in after.words and not after.parts
 
 
 def test_once_the_sections_are_done_the_band_leaves_by_the_entry_edge() -> None:
