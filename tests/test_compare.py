@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 
 from crdesk.cli import main
-from crdesk.resources import resource_root
 from crdesk.compare import (
     Setting,
     compare,
@@ -20,6 +19,7 @@ from crdesk.compare import (
     parse_pair,
     parse_setting,
 )
+from crdesk.resources import resource_root
 from crdesk.simulate import (
     DRAW,
     ENEMY,
