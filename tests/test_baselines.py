@@ -206,7 +206,9 @@ def test_the_enemy_policies_by_name(name: str) -> None:
 def test_a_figure_caught_in_its_own_blast_ducks_back_without_a_cause() -> None:
     """Found by the random enemy (it readies grenades): a figure in the blast of its own
     grenade (7.10.3) that must Duck Back (7.4.4) asked the sight engine about itself as
-    the cause and the game crashed at step 88; it now ducks back to the nearest Cover."""
+    the cause and the game crashed at step 88; it now ducks back to the nearest Cover.
+    Game 82 of that batch no longer comes to it (the tactical player changed); game 341
+    does, at step 90."""
     from crdesk import simulate
 
     setup = simulate.Setup(
@@ -216,5 +218,5 @@ def test_a_figure_caught_in_its_own_blast_ducks_back_without_a_cause() -> None:
         band=simulate.default_band(),
         enemy="random",
     )
-    result = simulate.play_game(setup, 82, simulate.game_seed(1, 82))
-    assert result.error is None and result.steps > 88
+    result = simulate.play_game(setup, 341, simulate.game_seed(1, 341))
+    assert result.error is None and result.steps > 90

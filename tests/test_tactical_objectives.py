@@ -4,8 +4,8 @@ Defend's item (12.3.6), and a patrol tags two far-edge sections at once where th
 (12.1).
 
 The situations are games of a ``crdesk simulate`` batch on tuning seeds (seed 1; the
-held-out seeds from 910001 on are never used here), played by the solo enemy up to the
-Band's first activation, before any choice of the tactical player."""
+held-out seeds, crdesk.simulate.HELD_OUT_SEEDS, are never used here), played by the
+solo enemy up to the Band's first activation, before any choice of the tactical player."""
 
 from __future__ import annotations
 
