@@ -53,6 +53,7 @@ from crdesk.simulate import (
     rules_option_names,
     rules_setting,
 )
+from crdesk.tables import TableType
 
 CONFIDENCE = 0.95
 """The two-sided level of every interval of a comparison."""
@@ -66,7 +67,8 @@ also takes a saved ``.crband`` file, :class:`BandValue`)."""
 TABLE_KEYS = ("scenario", "terrain")
 """Keys that choose the table: a scenario file (:class:`ScenarioValue`), or the type of
 the tables each game generates (9.2)."""
-TERRAINS = ("clear", "urban", "wooded", "mountain", "roll")
+TERRAINS = (*(t.value for t in TableType), "roll")
+"""The generator's table types (9.2; ``roll`` rolls for one)."""
 
 
 @dataclass(frozen=True, slots=True)

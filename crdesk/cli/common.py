@@ -21,6 +21,7 @@ from typing import Any, NoReturn
 from crdesk import limits, numbers
 from crdesk.errors import ScenarioError, UnreadableFileError
 from crdesk.model import Scenario
+from crdesk.tables import TableType
 
 EXIT_OK = 0
 EXIT_PROBLEMS = 1
@@ -113,7 +114,7 @@ def int_in(low: int, high: int, what: str) -> Callable[[str], int]:
     return convert
 
 
-TERRAIN_TYPES = ("clear", "urban", "wooded", "mountain", "roll")
+TERRAIN_TYPES = (*(t.value for t in TableType), "roll")
 """The generator's terrain types (9.2; ``roll`` rolls for one)."""
 
 
