@@ -19,6 +19,7 @@ import sys
 from crdesk.cli.common import (
     EXIT_OK,
     EXIT_USAGE,
+    TERRAIN_TYPES,
     OneLineParser,
     add_command,
     cannot_write,
@@ -44,7 +45,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--type",
         dest="terrain_type",
         default="roll",
-        choices=["clear", "urban", "wooded", "mountain", "roll"],
+        choices=TERRAIN_TYPES,
         help="overall terrain type, or roll it on 9.2 (default)",
     )
     p.add_argument(
