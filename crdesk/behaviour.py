@@ -21,8 +21,11 @@ summed over a batch by :func:`rates`:
 * **fired when possible** -- per figure activation (7.1): of the figures that, at
   some point in their group's activation, had a legal shot (the engine's book shot,
   7.9.7-7.9.8: a loaded weapon, an enemy in sight and in range, not fired yet),
-  the share that fired or threw (7.9, 7.10) in that activation.  In Sight shots
-  (7.6) in their own activation count; reactions in the other side's do not.
+  the share that fired or threw (7.9, 7.10) in that activation.  A shot is
+  possible only where the figure could take it: at its group's own action decision,
+  or at its In Sight action (7.6.4) -- not between a move and the In Sight test it
+  triggers, which the enemy may win.  In Sight shots (7.6) in their own activation
+  count; reactions in the other side's do not.
 * **objectives** -- games in which the side reached its objective: the player's
   encounter won (12; in free play, the game won), the enemy's game won.
 * **losses per kill** -- the side's figures lost per enemy figure it took out
@@ -39,7 +42,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from crdesk.game import fire
-from crdesk.game.actions import Action, FastMove, Move, MoveGroup, MoveTo
+from crdesk.game.actions import Action, FastMove, Fire, Move, MoveGroup, MoveTo
 from crdesk.game.adapter import Sight
 from crdesk.game.records import Decision, Event
 
@@ -128,20 +131,37 @@ class Behaviour:
             self._event(event)
         if isinstance(action, _MOVES):
             self._moves(before, sight_before, sight)
+        self._chances()
+
+    def _chances(self) -> None:
+        """Note the figures of the active group that now have a shot to take: at the
+        group's own action decision (its activation frame on top: no In Sight test,
+        reaction or Duck Back pending), each figure with the book's shot; at an In
+        Sight action (7.6.4), the figure deciding when a shot is among its options.  A
+        figure that could shoot only between its move and an In Sight test it then
+        lost never had the choice."""
         act = self._activation
-        if act is not None:
-            for fid in act.members - act.possible:
-                if self._has_shot(fid):
-                    act.possible.add(fid)
+        if act is None or not self.game.frames:
+            return
+        decision = self.game.awaiting()
+        if decision is None:
+            return
+        if decision.kind == "in_sight_action":
+            fid = decision.figure
+            if fid in act.members and any(isinstance(o, Fire) for o in decision.options):
+                act.possible.add(fid)
+            return
+        if decision.kind != "act" or self.game.frames[-1].kind != "activation":
+            return
+        for fid in act.members - act.possible:
+            if self._has_shot(fid):
+                act.possible.add(fid)
 
     def _event(self, event: Event) -> None:
         if event.kind == "activate" and event.figures:
             self._close()
             side = self.game.fig(event.figures[0]).side
             self._activation = _Activation(side, frozenset(event.figures))
-            for fid in event.figures:
-                if self._has_shot(fid):
-                    self._activation.possible.add(fid)
         elif event.kind in ("activation_end", "turn_end", "game_over"):
             self._close()
         elif event.kind in _SHOTS and event.figures and self._activation is not None:

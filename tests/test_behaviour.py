@@ -81,6 +81,52 @@ def test_a_scripted_activation_counts_what_the_table_shows() -> None:
     assert counts["e"]["moves"] == 0
 
 
+def test_a_shot_counts_only_when_the_figure_could_take_it() -> None:
+    """Diaz steps out from behind the rock into the Viper's sight: his move stops there
+    (7.6.2) with the Viper in his front arc and range, but the In Sight test comes
+    first; the Viper wins it, fires, and Diaz ducks back (7.6.4, 7.4.4).  He never had
+    a decision with a shot in it, so no shot was possible for him."""
+    game = Game.new(
+        scenario(
+            {
+                "table": [24, 24],
+                "terrain": [{"kind": "impassable", "outline": ROCK}],
+                "forces": [
+                    {"id": "p", "player": True, "figures": [{"id": "p1", "at": [12, 16]}]},
+                    {"id": "e", "figures": [{"id": "e1", "at": [12, 2], "facing": 180}]},
+                ],
+            }
+        ),
+        dice="manual",
+    )
+    counter = Behaviour(game)
+    assert not game.sight().sees("e1", "p1")
+
+    def step(action: Action) -> None:
+        """Ones on every die (both In Sight rolls tie, the Viper's shot misses), but
+        Diaz's Received Fire test fails (6,6): he ducks back (7.7)."""
+        decision = game.awaiting()
+        assert decision is not None
+        counter.step(decision, action, "", game.play(action))
+        while (decision := game.awaiting()) is not None and decision.actor == CHANCE:
+            six = "Reaction Tests for p1" in decision.prompt
+            faces = DiceFaces((6 if six else 1,) * decision.dice)
+            counter.step(decision, faces, "", game.play(faces))
+
+    step(DiceFaces((4, 1)))  # p activates first (7.1)
+    step(Activate("p1"))
+    step(Move("p1", ((17.0, 14.0),)))  # stops where the Viper comes in sight (7.6.2)
+    assert game.frames[-1].kind != "activation"  # the In Sight test is still to come
+    fig = game.fig("p1")
+    assert game.sight().sees("p1", "e1") and fig.status.can_act  # a shot, were it his turn
+    while (decision := game.awaiting()) is not None and decision.actor == "p":
+        step(decision.default or decision.options[0])  # the free moves pass; he ducks back
+    assert "p1" in game.state["ducked"]
+    counts = counter.finish()
+    assert counts["p"]["shots_possible"] == 0
+    assert counts["p"]["fired"] == 0
+
+
 def test_the_rates_are_shares_of_their_counts() -> None:
     one = {"moves": 4, "contested": 3, "safe": 2, "exposure": 3, "shuffles": 1}
     two = {"moves": 6, "contested": 5, "safe": 4, "exposure": 1, "shuffles": 0}
