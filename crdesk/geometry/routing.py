@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import networkx as nx
@@ -43,6 +43,7 @@ from crdesk.options import RulesOptions
 
 Point2 = tuple[float, float]
 Floats = npt.NDArray[np.float64]
+Ints = npt.NDArray[np.int64]
 
 CLEARANCE = 0.05
 """Inches a route's corners keep beyond the base's touching distance from a wall, rock or
@@ -91,6 +92,10 @@ class _Terrain:
     joined: bool = False
     """Whether ``graph`` holds the runs between the spots yet (:func:`_terrain` makes
     them when a route first needs them: a reach needs only the spots near a figure)."""
+    runs: dict[tuple[int, int], float] = field(default_factory=dict)
+    """What the runs between two spots (``i < j``) cost, as :func:`reach_costs` costed
+    them: the reaches of one game ask the same runs again and again as its figures
+    move about (a run's cost depends only on the terrain, made once per index)."""
 
     def blocks(self, point: Point2) -> bool:
         """Whether a centre at ``point`` stands in solid ground or on a wall."""
@@ -568,6 +573,20 @@ class ReachedSpot:
     """That way, from where the figure stands; two points: a straight run."""
 
 
+def _known_run_costs(terrain: _Terrain, a: Ints, b: Ints) -> Floats:
+    """:func:`_run_costs` of the runs between the roadmap's spots ``a[k]`` and ``b[k]``
+    (``a < b``), each costed once per terrain and then remembered."""
+    known = terrain.runs
+    keys = list(zip(a.tolist(), b.tolist(), strict=True))
+    cost = np.fromiter((known.get(k, math.nan) for k in keys), dtype=float, count=len(keys))
+    todo = np.flatnonzero(np.isnan(cost))
+    if len(todo):
+        fresh = _run_costs(terrain, terrain.nodes[a[todo]], terrain.nodes[b[todo]])
+        cost[todo] = fresh
+        known.update(zip((keys[k] for k in todo.tolist()), fresh.tolist(), strict=True))
+    return cost
+
+
 def reach_costs(
     battlefield: Battlefield,
     start: Point2,
@@ -606,7 +625,7 @@ def reach_costs(
         weights = np.empty(len(ii))
         first = ii == 0
         weights[first] = _run_costs(terrain, nodes[ii[first]], nodes[jj[first]], spare=spare)
-        weights[~first] = _run_costs(terrain, nodes[ii[~first]], nodes[jj[~first]])
+        weights[~first] = _known_run_costs(terrain, near[ii[~first] - 1], near[jj[~first] - 1])
         ok = np.isfinite(weights) & (weights <= allowance + 1e-9)
         graph.add_weighted_edges_from(
             zip(ii[ok].tolist(), jj[ok].tolist(), weights[ok].tolist(), strict=True)

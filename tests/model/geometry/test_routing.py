@@ -176,3 +176,20 @@ def test_a_straight_run_grazing_a_wall_is_not_beaten_by_a_dearer_detour() -> Non
     assert straight.allowed
     got = route(DENSE, a, b, RULES, radius=R, index=DENSE_INDEX)
     assert got is not None and got.cost.cost <= straight.cost + 1e-9
+
+
+def test_a_reach_is_the_same_whatever_was_reached_before() -> None:
+    """The runs between the roadmap's spots are costed once per terrain and remembered
+    (what one game's reaches ask again and again); a reach made after others on the
+    same index is exactly the reach made on a fresh one."""
+    from crdesk.geometry.routing import reach_costs
+
+    warm = build_index(DENSE, RULES, raster=False)
+    starts = [(10.0 + 6 * k, 8.0 + 3 * k) for k in range(8)]
+    for start in starts:
+        reach_costs(DENSE, start, 12.0, RULES, radius=R, index=warm)
+    for start in reversed(starts):
+        fresh = build_index(DENSE, RULES, raster=False)
+        assert reach_costs(DENSE, start, 12.0, RULES, radius=R, index=warm) == reach_costs(
+            DENSE, start, 12.0, RULES, radius=R, index=fresh
+        )
