@@ -48,6 +48,8 @@ Ints = npt.NDArray[np.int64]
 CLEARANCE = 0.05
 """Inches a route's corners keep beyond the base's touching distance from a wall, rock or
 another base: the base passes them, it does not scrape them."""
+KNOWN_RUNS = 200_000
+"""At most this many run costs are remembered per terrain (:func:`_known_run_costs`)."""
 BASE_SIDES = 8
 """A base another figure stands on is passed round as this many corners."""
 MAX_DETOURS = 6
@@ -583,6 +585,8 @@ def _known_run_costs(terrain: _Terrain, a: Ints, b: Ints) -> Floats:
     if len(todo):
         fresh = _run_costs(terrain, terrain.nodes[a[todo]], terrain.nodes[b[todo]])
         cost[todo] = fresh
+        if len(known) > KNOWN_RUNS:
+            known.clear()  # a long session on one table: memory stays bounded
         known.update(zip((keys[k] for k in todo.tolist()), fresh.tolist(), strict=True))
     return cost
 
