@@ -13,7 +13,10 @@ summed over a batch by :func:`rates`:
   counted, not judged).
 * **safe** -- contested moves ending out of sight of every such enemy figure or in
   Cover from every one that sees it (7.9.4, 7.9.10: what a shot at it would be
-  judged by).  The share of contested moves.
+  judged by), as it will stand once its activation is over: a figure that has just
+  moved into woods or a building is only concealed while it counts as moving, and
+  in Cover once it stops (7.9.5), so concealment there counts.  The share of
+  contested moves.
 * **exposure** -- enemy figures with LOS to the figure after its move (their front
   180°, 7.9.4), per contested move.
 * **shuffles** -- moves under 1" that changed nothing: the same enemies see it and
@@ -107,7 +110,7 @@ class Behaviour:
         if fid not in sight.pos or any(e not in sight.pos for e in foes):
             return None
         seen = [e for e in foes if sight.sees(e, fid)]
-        return len(seen), all(sight.in_cover(e, fid) for e in seen)
+        return len(seen), all(sight.in_cover(e, fid) or sight.concealed(e, fid) for e in seen)
 
     def _has_shot(self, fid: str) -> bool:
         """Whether ``fid`` may fire now in its group's activation: the engine's own

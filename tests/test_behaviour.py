@@ -81,6 +81,34 @@ def test_a_scripted_activation_counts_what_the_table_shows() -> None:
     assert counts["e"]["moves"] == 0
 
 
+def test_a_move_into_woods_ends_in_cover() -> None:
+    """Diaz steps into the woods in the Viper's sight: while his group's activation lasts
+    he counts as moving, concealed but not yet in Cover (7.9.5); he is in Cover once he
+    stops, and that is where the move put him: a safe move."""
+    game = Game.new(
+        scenario(
+            {
+                "table": [24, 24],
+                "terrain": [{"kind": "woods", "outline": [[2, 14], [8, 14], [8, 18], [2, 18]]}],
+                "forces": [
+                    {"id": "p", "player": True, "figures": [{"id": "p1", "at": [11, 15]}]},
+                    {"id": "e", "figures": [{"id": "e1", "at": [5, 2], "facing": 180}]},
+                ],
+            }
+        ),
+        dice="manual",
+    )
+    counter = Behaviour(game)
+    play(game, counter, DiceFaces((4, 1)))
+    play(game, counter, Activate("p1"))
+    play(game, counter, Move("p1", ((7.0, 14.6),)))
+    sight = game.sight()
+    assert sight.sees("e1", "p1") and not sight.in_cover("e1", "p1")  # moving: concealed
+    assert sight.concealed("e1", "p1")
+    counts = counter.finish()
+    assert counts["p"]["contested"] == 1 and counts["p"]["safe"] == 1
+
+
 def test_a_shot_counts_only_when_the_figure_could_take_it() -> None:
     """Diaz steps out from behind the rock into the Viper's sight: his move stops there
     (7.6.2) with the Viper in his front arc and range, but the In Sight test comes
