@@ -57,6 +57,7 @@ from crdesk.ai.enemy import (
     SoloEnemyPolicy,
     closest_group,
     flank_goal,
+    names,
 )
 from crdesk.ai.spots import MIN_MOVE
 from crdesk.errors import IllegalActionError
@@ -231,6 +232,13 @@ class PlainEnemyPolicy(SoloEnemyPolicy):
         why = f"straight towards {target.name}"
         goal = (target.x, target.y)
         return self._straight(game, fig, task, goal, short, allowance, why, goal)
+
+    def shoot(self, game: Game, book: Fire, head: str) -> tuple[Action, str]:
+        """The book's shot, the nearest enemy first (7.9.8): no weighing of volleys."""
+        return book, (
+            f"{head}: {game.fig(book.figure).name} fires at {names(game, book.target_ids)} "
+            "(the nearest enemy in sight and range first, 7.9.8)"
+        )
 
     @staticmethod
     def _has_shot(game: Game, fig: Figure, group: Sequence[str]) -> bool:

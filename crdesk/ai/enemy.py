@@ -23,8 +23,10 @@ settled once, at the start of the activation (:func:`settle_orders`):
 
 Spots come from :mod:`crdesk.ai.spots` (candidates on rays, judged by the
 sight engine); each move is checked with :meth:`Game.legal` before it is
-played.  Once the group has moved it fires (the book's shot for each figure,
-the decision's ``fire`` options, 7.9.8) and ends its activation.  Every other
+played.  Once the group has moved it fires and ends its activation: each shooter
+chooses its targets freely (7.9.8), the volley expected to take the most player
+figures out (:mod:`crdesk.ai.targets`: the figure in the open gets the best die,
+7.9.9), the book's shot (the nearest first) when none does better.  Every other
 decision -- In Sight actions, Duck Back, reactions -- is the book's choice
 (:attr:`Decision.default`), as for any Grunt.
 
@@ -59,6 +61,7 @@ import numpy as np
 
 from crdesk.ai.policy import BookPolicy
 from crdesk.ai.spots import MIN_MOVE, Spots, move_there, spots_for
+from crdesk.ai.targets import best_shot
 from crdesk.cohesion import groups as cohesion_groups
 from crdesk.dice import CounterDice, DiceSource, ScriptedDice
 from crdesk.errors import IllegalActionError
@@ -258,10 +261,11 @@ def _bearing(a: Point2, b: Point2) -> float:
     return math.degrees(math.atan2(b[0] - a[0], -(b[1] - a[1]))) % 360.0
 
 
-def _names(game: Game, ids: Sequence[str], limit: int = 3) -> str:
-    names = [game.fig(i).name for i in ids[:limit]]
+def names(game: Game, ids: Sequence[str], limit: int = 3) -> str:
+    """``A, B, C and 2 more``: the figures' names for the program's reasons."""
+    got = [game.fig(i).name for i in ids[:limit]]
     more = len(ids) - limit
-    return ", ".join(names) + (f" and {more} more" if more > 0 else "")
+    return ", ".join(got) + (f" and {more} more" if more > 0 else "")
 
 
 def _centroid(game: Game, ids: Sequence[str]) -> Point2:
@@ -367,11 +371,11 @@ def _cover_words(game: Game, spots: Spots, i: int, cols: np.ndarray) -> str:
     exposed = [spots.targets[j] for j in cols if spots.seen[i, j] and not spots.cover[i, j]]
     parts = []
     if covered:
-        parts.append(f"Cover from {_names(game, covered)}")
+        parts.append(f"Cover from {names(game, covered)}")
     if hidden:
-        parts.append(f"out of sight of {_names(game, hidden)}")
+        parts.append(f"out of sight of {names(game, hidden)}")
     if exposed:
-        parts.append(f"seen in the open by {_names(game, exposed)}")
+        parts.append(f"seen in the open by {names(game, exposed)}")
     return "; ".join(parts)
 
 
@@ -599,13 +603,29 @@ class SoloEnemyPolicy:
                 return plan.move, f"{head}: {plan.why}"
         fires = [o for o in decision.options if isinstance(o, Fire)]
         if fires:
-            shot = fires[0]
-            names = _names(game, list(shot.target_ids))
-            return shot, (
-                f"{head}: {game.fig(shot.figure).name} fires at {names} "
-                "(the nearest enemy in sight and range first, 7.9.8)"
-            )
+            return self.shoot(game, fires[0], head)
         return End(), f"{head}: nothing more to do under this order; ends its activation"
+
+    def shoot(self, game: Game, book: Fire, head: str) -> tuple[Action, str]:
+        """The volley of ``book``'s shooter expected to take the most player figures out
+        (an active shooter chooses freely, 7.9.8: :func:`crdesk.ai.targets.best_shot`);
+        the hook :class:`~crdesk.ai.baselines.PlainEnemyPolicy` replaces with the book's
+        shot, the nearest enemy first."""
+        shooter = game.fig(book.figure)
+        shot, worth, plain = best_shot(game, shooter, book)
+        who = names(game, list(shot.target_ids))
+        if shot == book:
+            return shot, (
+                f"{head}: {shooter.name} fires at {who} (the nearest enemy in sight and "
+                f"range first, 7.9.8; {worth:.2f} figures expected out)"
+            )
+        first, *rest = shot.target_ids
+        then = f", then {names(game, rest)}" if rest else ""
+        return shot, (
+            f"{head}: {shooter.name} fires at {game.fig(first).name} first{then}: the best "
+            f"die where it counts most (7.9.8, 7.9.9), {worth:.2f} figures expected out "
+            f"against {plain:.2f} starting at the nearest"
+        )
 
     def _may_move(self, game: Game, frame: Frame, fid: str) -> bool:
         """Not moved yet this activation, or moved once and stopped short by In Sight."""

@@ -1,0 +1,123 @@
+"""The solo enemy's choice of targets: the volley that takes the most player figures out.
+
+An active shooter chooses its targets freely (7.9.8): the first target fixes one end
+of the arc of fire (7.9.7), every figure in the arc may be targeted, each once before
+any twice, and the dice are given out highest first in the declared order (7.9.9).
+The order matters on table 7.9.10: a total of 8 hits only the first target, and only
+one in the open; 9 misses a target in Cover or the third.  The book's shot the
+controller offers (:func:`crdesk.game.fire.auto_targets`) starts at the nearest enemy
+whatever its Cover; a wargamer puts the best die on the figure in the open.
+
+:func:`best_shot` weighs every legal first target (each end of its arc) by the exact
+odds of the volley (:func:`crdesk.odds.fire_odds`, which reads the dice with the
+rules' own functions: the rules stay in one place) and takes the one expected to take
+the most figures Out of the Fight or Obviously Dead (7.9.11); on a tie, the book's
+shot.  The odds of a volley depend only on the Reps, weapon and circumstances, so
+they are remembered (:func:`_taken_out`).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from crdesk.game import adapter, fire
+from crdesk.game import wounded as wounds
+from crdesk.game.actions import Fire
+from crdesk.game.controller import Game
+from crdesk.geometry.measure import arc_of_fire, base_distance
+from crdesk.model import Figure
+from crdesk.odds import fire_odds
+from crdesk.options import RulesOptions
+from crdesk.rules.shooting import TargetSpec, default_allocation
+from crdesk.tables import weapon_stats
+
+Spec = tuple[int, bool, bool, bool, int | None]
+"""A target's Rep, Cover, prone, Fast Moving and the Rep of a wounded friend it carries."""
+
+
+@lru_cache(maxsize=4096)
+def _taken_out(
+    rep: int,
+    weapon: str,
+    specs: tuple[Spec, ...],
+    fast: bool,
+    rush: bool,
+    rules: RulesOptions,
+) -> float:
+    """Expected figures taken out (Out of the Fight or Obviously Dead, 7.9.11) by a volley
+    at ``specs`` in that order, the dice spread by 7.9.8's default."""
+    targets = [
+        TargetSpec(rep=r, in_cover=c, prone=p, fast_moving=f, carried_rep=w, id=str(k))
+        for k, (r, c, p, f, w) in enumerate(specs)
+    ]
+    odds = fire_odds(rep, weapon, targets, fast_moving=fast, rush_shot=rush, options=rules)
+    return float(sum(t.out_of_the_fight + t.obviously_dead for t in odds.targets))
+
+
+def volleys(game: Game, shooter: Figure) -> list[Fire]:
+    """Every volley worth weighing: for each eligible enemy as the first target and each
+    side of the arc it fixes, the others in that arc in the open first (then the
+    nearest), as many as the weapon has Target dice (7.9.7-7.9.9)."""
+    stats = weapon_stats(shooter.weapon, game.rules.old_school)
+    eligible = fire.eligible_targets(game, shooter)
+    sight = game.sight()
+    dice = stats.target
+    out: list[Fire] = []
+    seen: set[tuple[str, ...]] = set()
+    for first in sorted(eligible, key=lambda e: (base_distance(shooter, e), e.id)):
+        for side in ("left", "right"):
+            arc = arc_of_fire(shooter, first, eligible, float(dice), side)
+            rest = sorted(
+                (e for e in arc if e.id != first.id),
+                key=lambda e: (
+                    sight.in_cover(shooter.id, e.id),
+                    e.prone,
+                    base_distance(shooter, e),
+                    e.id,
+                ),
+            )
+            chosen = [first, *rest][:dice]
+            ids = tuple(e.id for e in chosen)
+            if ids in seen:
+                continue
+            seen.add(ids)
+            alloc = default_allocation(dice, len(chosen))
+            out.append(Fire(shooter.id, tuple(zip(ids, alloc, strict=True))))
+    return out
+
+
+def value(game: Game, shooter: Figure, shot: Fire) -> float:
+    """Expected player figures the volley takes out (:func:`_taken_out`)."""
+    sight = game.sight()
+    specs = tuple(
+        (
+            tgt.rep,
+            sight.in_cover(shooter.id, tgt.id),
+            tgt.prone,
+            tgt.fast_moving,
+            wounds.carried(game, tgt.id),
+        )
+        for tgt in (game.fig(i) for i in shot.target_ids)
+    )
+    rush = shooter.id in game.state["carrying"]  # carriers fire a Rush Shot (7.12)
+    return _taken_out(
+        shooter.rep, shooter.weapon.value, specs, shooter.fast_moving, rush, game.rules
+    )
+
+
+def best_shot(game: Game, shooter: Figure, book: Fire) -> tuple[Fire, float, float]:
+    """The legal volley expected to take the most figures out, its value and the book
+    shot's (``book`` itself when no other does better, or the weapon is a blast weapon
+    or fires by the Firearms Detail cards, whose odds are not weighed here)."""
+    stats = weapon_stats(shooter.weapon, game.rules.old_school)
+    if stats.blast or game.rules.firearms_detail or book.detailed or not adapter.can_fire(shooter):
+        return book, 0.0, 0.0
+    mine = value(game, shooter, book)
+    best, top = book, mine
+    for shot in volleys(game, shooter):
+        if shot == book:
+            continue
+        worth = value(game, shooter, shot)
+        if worth > top + 1e-9 and game.legal(shot) is None:
+            best, top = shot, worth
+    return best, top, mine

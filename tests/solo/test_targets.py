@@ -1,0 +1,87 @@
+"""The solo enemy's choice of targets (issue 32): an active shooter chooses freely
+(7.9.8), and the best die goes to the first target declared (7.9.9), so the enemy
+starts its volley at the figure it is likeliest to take out, not at the nearest."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from crdesk.ai.baselines import PlainEnemyPolicy
+from crdesk.ai.enemy import SoloEnemyPolicy
+from crdesk.ai.targets import best_shot, value, volleys
+from crdesk.game import Game, fire
+from crdesk.game.actions import Activate, DiceFaces, Fire
+from tests.game.games import scenario
+
+WOODS = [[8, 9.5], [13, 9.5], [13, 13], [8, 13]]
+"""Woods whose near edge Pvt. Hale stands just inside: seen, and in Cover (7.9.5)."""
+
+
+def table(woods: bool = True) -> Any:
+    """The Viper (AR) looks down the table at Hale in the woods' edge (or in the open),
+    8" off, and at Cpl. Diaz in the open, a little farther."""
+    return scenario(
+        {
+            "table": [24, 24],
+            "terrain": [{"kind": "woods", "outline": WOODS}] if woods else [],
+            "forces": [
+                {
+                    "id": "p",
+                    "player": True,
+                    "figures": [
+                        {"id": "p1", "name": "Pvt. Hale", "at": [12, 10]},
+                        {"id": "p2", "name": "Cpl. Diaz", "at": [18, 10]},
+                    ],
+                },
+                {
+                    "id": "e",
+                    "figures": [{"id": "e1", "name": "Viper", "at": [12, 2], "facing": 180}],
+                },
+            ],
+        }
+    )
+
+
+def active_viper(doc: Any) -> tuple[Game, Fire]:
+    """The game with the Viper's group active, and the book's shot (nearest first)."""
+    game = Game.new(doc, dice="manual")
+    game.play(DiceFaces((1, 4)))  # e activates first (7.1)
+    game.play(Activate("e1"))
+    frame = next(f for f in reversed(game.frames) if f.kind == "activation")
+    [book] = fire.auto_targets(game, game.fig("e1"), active=True, frame=frame)
+    return game, book
+
+
+def test_the_book_shot_starts_at_the_nearest_in_cover() -> None:
+    game, book = active_viper(table())
+    sight = game.sight()
+    assert sight.sees("e1", "p1") and sight.in_cover("e1", "p1")
+    assert sight.sees("e1", "p2") and not sight.in_cover("e1", "p2")
+    assert book.target_ids[0] == "p1"
+
+
+def test_the_enemy_puts_its_best_die_on_the_figure_in_the_open() -> None:
+    game, book = active_viper(table())
+    viper = game.fig("e1")
+    shot, worth, plain = best_shot(game, viper, book)
+    assert shot.target_ids[0] == "p2"
+    assert game.legal(shot) is None
+    assert worth > plain == value(game, viper, book)
+    # every volley weighed is one the controller accepts
+    assert all(game.legal(v) is None for v in volleys(game, viper))
+
+
+def test_no_better_volley_keeps_the_book_shot() -> None:
+    game, book = active_viper(table(woods=False))  # the nearest is in the open too
+    shot, worth, plain = best_shot(game, game.fig("e1"), book)
+    assert shot == book and worth == plain > 0
+
+
+def test_the_solo_enemy_says_why_and_the_plain_enemy_shoots_by_the_book() -> None:
+    game, book = active_viper(table())
+    head = "11.4"
+    shot, why = SoloEnemyPolicy().shoot(game, book, head)
+    assert isinstance(shot, Fire) and shot.target_ids[0] == "p2"
+    assert "Cpl. Diaz" in why and "figures expected out" in why
+    plain, words = PlainEnemyPolicy().shoot(game, book, head)
+    assert plain == book and "nearest" in words
