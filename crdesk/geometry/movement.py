@@ -807,6 +807,9 @@ class DuckBack:
     """What makes the spot Cover: ``"cover"`` (in Cover, still seen) or ``"hidden"``."""
 
 
+DUCK_BACK_KNOWN = 4096
+"""Duck Backs remembered per terrain index (:func:`nearest_cover`)."""
+
 _HIDDEN = {
     CODE[r]
     for r in (
@@ -1012,6 +1015,37 @@ def nearest_cover(
     """
     calm = replace(rules, night=False, weather=Weather.CLEAR)
     index = index or _calm_index(battlefield, calm)
+    # the answer depends on the terrain (the index's), the spot, the base, the threat
+    # and the route sight is judged on: a game asks the same Duck Back again (a move
+    # checked, then played; a decision shown, then taken), so it is remembered
+    known = index.cache.setdefault("duck_back", {})
+    assert isinstance(known, dict)
+    key = (
+        figure.x, figure.y, figure.radius, float(threat[0]), float(threat[1]),
+        max_distance, spacing, calm, los.compiled_route(),
+    )  # fmt: skip
+    found = known.get(key)
+    if isinstance(found, DuckBack):
+        return found
+    if len(known) > DUCK_BACK_KNOWN:
+        known.clear()
+    known[key] = found = _nearest_cover(
+        battlefield, figure, threat, calm, index, max_distance, spacing
+    )
+    return found
+
+
+def _nearest_cover(
+    battlefield: Battlefield,
+    figure: Figure,
+    threat: Point2,
+    calm: RulesOptions,
+    index: TerrainIndex,
+    max_distance: float,
+    spacing: float,
+) -> DuckBack:
+    """:func:`nearest_cover`'s search itself (``calm``: the rules without night or weather)."""
+    rules = calm
     r = figure.radius
     ox, oy = _duck_offsets(max_distance, spacing)
     xs = ox + figure.x

@@ -331,3 +331,27 @@ def test_straight_way_matches_path_cost_and_walls(name: str) -> None:
             )
             slow = cost.allowed and not _crosses_wall(index, here, spot, None)
             assert fast[j] == slow, (x0, y0, spot, base)
+
+
+def test_a_duck_back_asked_again_is_remembered(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game asks the same Duck Back again (a move checked, then played): the answer is
+    kept on the terrain index and given again without a search; another threat, base
+    or route is searched afresh."""
+    bf = _town()
+    index = build_index(bf, RULES, raster=False)
+    fig = Figure("a", "a", 4, x=9.5, y=9.6)
+    searches: list[Point2] = []
+    search = movement._nearest_cover
+
+    def counting(*args: object) -> DuckBack:
+        searches.append(args[2])  # type: ignore[arg-type]
+        return search(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(movement, "_nearest_cover", counting)
+    first = movement.nearest_cover(bf, fig, (9.5, 25.5), RULES, index=index)
+    assert movement.nearest_cover(bf, fig, (9.5, 25.5), RULES, index=index) == first
+    assert first == reference_nearest_cover(bf, fig, (9.5, 25.5), RULES, index=index)
+    assert len(searches) == 1
+    movement.nearest_cover(bf, fig, (25.5, 9.5), RULES, index=index)
+    movement.nearest_cover(bf, replace(fig, base=0.75), (9.5, 25.5), RULES, index=index)
+    assert len(searches) == 3
