@@ -6,6 +6,10 @@ A solo game on the demo table, seed 7, the person playing the book's choices: at
 cannot use (a 6), two PEFs move; then the Red Vipers play turn 6 alone (Ganger 4-1
 activates, takes its orders, ends), and their last step begins turn 7.
 
+The Red Vipers are the solo enemy with the book's shots (the nearest enemy first): the
+game this test follows was found with them, and the pacing it checks does not depend
+on whom the program shoots (the solo enemy has chosen its targets since issue 32).
+
 The animator runs on a manual clock (``manual_clock``: the test says how much time
 passes), the program's pause between steps is nil, and every wait is a
 ``qtbot.waitUntil`` on what the table shows, never on how long it took.
@@ -17,6 +21,8 @@ import pytest
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtWidgets import QApplication
 
+from crdesk.ai.baselines import PlainEnemyPolicy
+from crdesk.ai.enemy import SoloEnemyPolicy
 from crdesk.ai.policy import BookPolicy
 from crdesk.game import GameSettings
 from tests.ui.windows import SHOTS, open_window
@@ -30,6 +36,12 @@ TURN_SIX = 107
 BOOK = BookPolicy()
 WAIT_MS = 15_000
 """How long a wait for the program may take on a loaded machine (it never should)."""
+
+
+class BookShots(SoloEnemyPolicy):
+    """The solo enemy firing the book's shot, the nearest enemy first (7.9.8)."""
+
+    shoot = PlainEnemyPolicy.shoot
 
 
 @pytest.fixture
@@ -52,6 +64,7 @@ def before_turn_six(window: MainWindow) -> Animator:
     hand and the program playing by itself, as in a game at Normal speed."""
     assert window.play.start(SEED, {"enemy"}, GameSettings(max_turns=12, solo=True))
     session = session_of(window)
+    session.policies["enemy"] = BookShots()
     game = session.game
     while len(game.history) < TURN_SIX - 1:
         decision = session.awaiting()
