@@ -613,11 +613,10 @@ class SoloEnemyPolicy:
         shot, the nearest enemy first."""
         shooter = game.fig(book.figure)
         shot, worth, plain = best_shot(game, shooter, book)
-        who = names(game, list(shot.target_ids))
         if shot == book:
             return shot, (
-                f"{head}: {shooter.name} fires at {who} (the nearest enemy in sight and "
-                f"range first, 7.9.8; {worth:.2f} figures expected out)"
+                f"{head}: {shooter.name} fires at {names(game, shot.target_ids)} (the nearest "
+                f"enemy in sight and range first, 7.9.8; {worth:.2f} figures expected out)"
             )
         first, *rest = shot.target_ids
         then = f", then {names(game, rest)}" if rest else ""

@@ -1045,7 +1045,6 @@ def _nearest_cover(
     spacing: float,
 ) -> DuckBack:
     """:func:`nearest_cover`'s search itself (``calm``: the rules without night or weather)."""
-    rules = calm
     r = figure.radius
     ox, oy = _duck_offsets(max_distance, spacing)
     xs = ox + figure.x
@@ -1065,7 +1064,7 @@ def _nearest_cover(
     threat_place = locate_all(
         index, np.array([threat[0]], dtype=np.float64), np.array([threat[1]]), np.zeros(1), calm
     )[0]
-    interiors = rules.interpretations.duck_back_interiors_count
+    interiors = calm.interpretations.duck_back_interiors_count
     ends = [e for e in DUCK_BACK_BATCHES if e < len(order)] + [len(order)]
     begin = 0
     for end in ends:
