@@ -416,8 +416,16 @@ def multisets(n: int) -> Iterator[tuple[tuple[int, ...], Fraction]]:
         yield combo, Fraction(ways, total)
 
 
-def _hits_distribution(probs: Sequence[Fraction]) -> list[Fraction]:
-    """Distribution of the number of hits from independent per-die hit chances."""
+@cache
+def _multisets(n: int) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
+    """:func:`multisets` of n dice, worked out once."""
+    return tuple(multisets(n))
+
+
+@cache
+def _hits_distribution(probs: tuple[Fraction, ...]) -> tuple[Fraction, ...]:
+    """Distribution of the number of hits from independent per-die hit chances (a few
+    dozen distinct ``probs`` ever: remembered)."""
     dist = [Fraction(1)]
     for p in probs:
         nxt = [Fraction(0)] * (len(dist) + 1)
@@ -425,7 +433,7 @@ def _hits_distribution(probs: Sequence[Fraction]) -> list[Fraction]:
             nxt[k] += q * (1 - p)
             nxt[k + 1] += q * p
         dist = nxt
-    return dist
+    return tuple(dist)
 
 
 def fire_odds(
@@ -463,27 +471,38 @@ def fire_odds(
         for i, t in enumerate(targets)
     ]
     pitiful_p = Fraction(min(max(shooter_rep, 0), 6), 6)
+    # each face's chance to hit each target, read once on 7.9.10 (a Pitiful Shot's
+    # reroll, 7.9.14, hits with ``pitiful_p``)
+    reads: list[dict[int, Fraction]] = []
+    for circ in circs:
+        read: dict[int, Fraction] = {}
+        for face in FACES:
+            hit, _ = shot_hits(face, shooter_rep, circ)
+            pitiful = pitiful_shot_applies(face, shooter_rep, hit)
+            read[face] = Fraction(1) if hit else pitiful_p if pitiful else Fraction(0)
+        reads.append(read)
+
+    # the rolls grouped by what each target's dice read: rolls alike there have the
+    # same odds, so each group is worked out once, with the chance of all its rolls
+    # (exact: a sum of Fractions regrouped is the same Fraction)
+    groups: defaultdict[tuple[tuple[Fraction, ...], ...], Fraction] = defaultdict(Fraction)
+    ammo = Fraction(0)
+    for faces, p in _multisets(stats.rolls):
+        if stats.always_out_of_ammo or faces.count(1) >= 2:
+            ammo += p
+        kept = faces[::-1][:k]  # the faces come low to high: the best k (7.9.9)
+        pos = 0
+        reading = []
+        for read, n in zip(reads, alloc, strict=True):
+            reading.append(tuple(read[face] for face in kept[pos : pos + n]))
+            pos += n
+        groups[tuple(reading)] += p
 
     acc: list[defaultdict[object, Fraction]] = [defaultdict(Fraction) for _ in targets]
     any_hit = Fraction(0)
-    ammo = Fraction(0)
-    for faces, p in multisets(stats.rolls):
-        if stats.always_out_of_ammo or faces.count(1) >= 2:
-            ammo += p
-        kept = sorted(faces, reverse=True)[:k]
-        pos = 0
+    for key, p in groups.items():
         none_hit = Fraction(1)
-        for ti, n in enumerate(alloc):
-            probs = []
-            for face in kept[pos : pos + n]:
-                hit, _ = shot_hits(face, shooter_rep, circs[ti])
-                if hit:
-                    probs.append(Fraction(1))
-                elif pitiful_shot_applies(face, shooter_rep, hit):
-                    probs.append(pitiful_p)
-                else:
-                    probs.append(Fraction(0))
-            pos += n
+        for ti, probs in enumerate(key):
             dist = _hits_distribution(probs)
             none_hit *= dist[0]
             od = dmg[ti][Status.OBVIOUSLY_DEAD]

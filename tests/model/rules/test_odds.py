@@ -301,3 +301,42 @@ def test_throw_odds_equal_every_roll_of_the_throw_rule(rep: int, in_los: bool) -
     assert {k.value: v for k, v in odds.outcomes.items() if v} == tally
     assert sum(odds.outcomes.values()) == 1
     assert "7.10.3" in odds.explain()
+
+
+def test_fire_odds_golden():
+    """fire_odds gives exactly the Fractions it gave before its rolls were grouped by
+    what each target's dice read (tests/data/odds/make_fire_odds.py wrote them at
+    f6ae7fe): every weapon of 7.9 and 16.0 that is not a blast weapon, Reps 2-6,
+    Cover, prone, Fast Moving, a carried wounded friend, a second and third target,
+    Fast Moving and Rush Shot shooters."""
+    import json
+    from pathlib import Path
+
+    from crdesk.options import RulesOptions
+
+    path = Path(__file__).parents[2] / "data" / "odds" / "fire_odds.json"
+    cases = json.loads(path.read_text(encoding="utf-8"))
+    assert len(cases) > 1000
+    for case in cases:
+        targets = [TargetSpec(id=str(k), **t) for k, t in enumerate(case["targets"])]
+        got = fire_odds(
+            case["rep"],
+            case["weapon"],
+            targets,
+            fast_moving=case["fast"],
+            rush_shot=case["rush"],
+            options=RulesOptions(old_school=case["old_school"]),
+        )
+        odds = [
+            [
+                str(x)
+                for x in (t.hit, t.duck_back, t.out_of_the_fight, t.obviously_dead, t.expected_hits)
+            ]
+            for t in got.targets
+        ]
+        want = [[str(Fraction(x)) for x in row] for row in case["odds"]]
+        assert (odds, str(got.any_hit), str(got.out_of_ammo)) == (
+            want,
+            str(Fraction(case["any_hit"])),
+            str(Fraction(case["out_of_ammo"])),
+        ), case
