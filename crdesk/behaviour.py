@@ -44,7 +44,6 @@ import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from crdesk.game import fire
 from crdesk.game.actions import Action, FastMove, Fire, Move, MoveGroup, MoveTo
 from crdesk.game.adapter import Sight
 from crdesk.game.records import Decision, Event
@@ -112,17 +111,6 @@ class Behaviour:
         seen = [e for e in foes if sight.sees(e, fid)]
         return len(seen), all(sight.in_cover(e, fid) or sight.concealed(e, fid) for e in seen)
 
-    def _has_shot(self, fid: str) -> bool:
-        """Whether ``fid`` may fire now in its group's activation: the engine's own
-        book shot exists (7.9.7-7.9.8: a loaded weapon, an enemy in sight and in range,
-        not fired yet, not reloading, not ducked back or outgunned)."""
-        frame = next((f for f in reversed(self.game.frames) if f.kind == "activation"), None)
-        if frame is None or fid not in frame.data["members"]:
-            return False
-        if fid in self.game.state["ducked"] or not self.game.fig(fid).status.can_act:
-            return False
-        return bool(fire.auto_targets(self.game, self.game.fig(fid), active=True, frame=frame))
-
     def step(self, decision: Decision, action: Action, why: str, events: list[Event]) -> None:
         """Count what the step just played did (``decision`` and ``why`` unused: the
         signature is the simulator's hook's)."""
@@ -156,9 +144,11 @@ class Behaviour:
             return
         if decision.kind != "act" or self.game.frames[-1].kind != "activation":
             return
-        for fid in act.members - act.possible:
-            if self._has_shot(fid):
-                act.possible.add(fid)
+        # the decision offers each member that may fire now its book shot (7.9.7-7.9.8:
+        # a loaded weapon, an enemy in sight and in range, not fired yet, not reloading,
+        # not ducked back or outgunned): the engine's own, found once
+        shooters = {o.figure for o in decision.options if isinstance(o, Fire)}
+        act.possible |= shooters & act.members
 
     def _event(self, event: Event) -> None:
         if event.kind == "activate" and event.figures:
