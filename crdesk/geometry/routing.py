@@ -50,6 +50,8 @@ CLEARANCE = 0.05
 another base: the base passes them, it does not scrape them."""
 KNOWN_RUNS = 200_000
 """At most this many run costs are remembered per terrain (:func:`_known_run_costs`)."""
+KNOWN_REACHES = 4096
+"""At most this many reaches are remembered per terrain (:func:`reach_costs`)."""
 BASE_SIDES = 8
 """A base another figure stands on is passed round as this many corners."""
 MAX_DETOURS = 6
@@ -98,6 +100,10 @@ class _Terrain:
     """What the runs between two spots (``i < j``) cost, as :func:`reach_costs` costed
     them: the reaches of one game ask the same runs again and again as its figures
     move about (a run's cost depends only on the terrain, made once per index)."""
+    reached: dict[tuple[float, float, float], tuple[ReachedSpot, ...]] = field(default_factory=dict)
+    """:func:`reach_costs` by start and allowance: a figure that has not moved is asked
+    its reach again (the program's players plan it more than once; three reaches in ten
+    were asked before in simulated Patrols)."""
 
     def blocks(self, point: Point2) -> bool:
         """Whether a centre at ``point`` stands in solid ground or on a wall."""
@@ -611,6 +617,20 @@ def reach_costs(
     table = battlefield.table
     terrain = _terrain(index, table.width, table.height, radius, False, joined=False)
     start = (float(start[0]), float(start[1]))
+    key = (start[0], start[1], float(allowance))
+    known = terrain.reached.get(key)
+    if known is None:
+        known = tuple(_reach_costs(terrain, start, float(allowance), radius))
+        if len(terrain.reached) >= KNOWN_REACHES:
+            terrain.reached.clear()
+        terrain.reached[key] = known
+    return list(known)
+
+
+def _reach_costs(
+    terrain: _Terrain, start: Point2, allowance: float, radius: float
+) -> list[ReachedSpot]:
+    """:func:`reach_costs` worked out."""
     if not len(terrain.nodes):
         return [ReachedSpot(start, 0.0, (start,))]
     near = np.flatnonzero(

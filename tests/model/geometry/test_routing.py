@@ -4,6 +4,7 @@ other bases, in by a door and out by a window, costed by path_cost itself."""
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -193,3 +194,26 @@ def test_a_reach_is_the_same_whatever_was_reached_before() -> None:
         assert reach_costs(DENSE, start, 12.0, RULES, radius=R, index=warm) == reach_costs(
             DENSE, start, 12.0, RULES, radius=R, index=fresh
         )
+
+
+def test_a_reach_asked_again_is_not_worked_out_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A figure that has not moved is asked its reach again (the program's players plan
+    the same figure twice, an activation after a quiet turn): the reach is remembered
+    per terrain, start and allowance; another start or allowance is worked out."""
+    from crdesk.geometry import routing
+
+    index = build_index(DENSE, RULES, raster=False)
+    first = routing.reach_costs(DENSE, (12.0, 9.0), 12.0, RULES, radius=R, index=index)
+    costed: list[int] = []
+    real = routing._run_costs
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        costed.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(routing, "_run_costs", counting)
+    again = routing.reach_costs(DENSE, (12.0, 9.0), 12.0, RULES, radius=R, index=index)
+    assert again == first and again is not first and not costed
+    routing.reach_costs(DENSE, (12.0, 9.0), 11.0, RULES, radius=R, index=index)
+    routing.reach_costs(DENSE, (12.5, 9.0), 12.0, RULES, radius=R, index=index)
+    assert len(costed) == 2
