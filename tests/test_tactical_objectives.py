@@ -1,7 +1,7 @@
 """The tactical player plays for the encounter's objective to the end (12): it does not
 leave a Patrol or a Raid before the objective is done, it keeps figures with the
-Defend's item (12.3.6), and a patrol tags two far-edge sections at once where they meet
-(12.1).
+Defend's item (12.3.6), a patrol tags two far-edge sections at once where they meet
+(12.1), and in a Raid the objective's carrier leaves before its escorts (12.2).
 
 The situations are games of a ``crdesk simulate`` batch on tuning seeds (seed 1; the
 held-out seeds, crdesk.simulate.HELD_OUT_SEEDS, are never used here), played by the
@@ -113,3 +113,48 @@ def test_in_a_defend_the_two_nearest_the_item_stay_with_it() -> None:
     # a figure that is not a guard is free to take the wall's Cover
     free = policy.plan(game, sit, "p3")
     assert free.move is not None and free.move.path[-1][1] < 19.0, free
+
+
+def _raid_going_home(carrier_y: float) -> Game:
+    """The player's group active in a Raid, heading home: p1 carries the objective (12.2),
+    p2 is 7" from the entry edge."""
+    sc = table([("e1", 4, 18, 4)], players=(("p1", 5, 18, carrier_y), ("p2", 4, 19.5, 28.5)))
+    game = Game.new(sc, dice="manual")
+    game.play("dice 4,1")  # the player's side first
+    game.play("activate p1")
+    game.state["encounter"] = {
+        "type": "raid",
+        "objective": {"holder": "p1", "x": 18.0, "y": carrier_y, "pef": "pef1", "taken": True},
+        "carried_off": False,
+    }
+    return game
+
+
+def test_raiders_do_not_leave_the_carrier_of_the_objective_behind() -> None:
+    """Seen in a simulated urban Raid (tuning seed 1, game 3): the Star took the objective
+    and the group headed home; the Grunts reached the edge first and walked off, the Star
+    was charged alone and went Out of the Fight, and with no raider left to pick the
+    objective up the Raid was lost (12.2: the raiders left without it).  Escorts leave
+    after the carrier (whose leaving wins the Raid)."""
+    game = _raid_going_home(26.0)
+    decision = game.awaiting()
+    assert decision is not None
+    exits = {o.figure for o in decision.options if isinstance(o, Exit)}
+    assert exits == {"p2"}, exits  # the carrier is beyond its 8" from the edge, the escort not
+    policy = TacticalPolicy()
+    sit = policy.situation(game, game.frames[-1])
+    assert sit.target.leaving, sit.why
+    action, why = policy.decide(game, decision)
+    assert not isinstance(action, Exit), why
+    # the carrier within reach of the edge leaves (and wins the Raid)
+    game = _raid_going_home(31.0)
+    decision = game.awaiting()
+    assert decision is not None
+    action, why = TacticalPolicy().decide(game, decision)
+    assert isinstance(action, Exit) and action.figure == "p1", why
+    game.play(action)
+    # then its escort
+    decision = game.awaiting()
+    assert decision is not None
+    action, why = TacticalPolicy().decide(game, decision)
+    assert isinstance(action, Exit) and action.figure == "p2", why

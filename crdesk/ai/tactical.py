@@ -31,10 +31,11 @@ rules rather than a clumsy player:
   what is still to do at a walking pace, the group *pushes*: an enemy seeing it
   in the open costs less, so stand-offs end.
 * **Leaving.**  When the objective is done the group heads for the entry edge and
-  leaves (12.1, 12.2).  Never before, however few are left: the encounter is lost
-  the moment the last figure walks off without the objective (12), so a Band cut
-  down goes on for it (the turn limit or the enemy may end it; walking off surely
-  does).
+  leaves (12.1, 12.2); in a Raid the objective's carrier first, its escorts after
+  it (left alone, it may fall with no raider left to take the objective up).  Never
+  before, however few are left: the encounter is lost the moment the last figure
+  walks off without the objective (12), so a Band cut down goes on for it (the turn
+  limit or the enemy may end it; walking off surely does).
 
 Deterministic: no randomness outside the game's dice; every choice is a pure
 function of the game's state (ties broken by the candidates' stable order), and
@@ -282,6 +283,20 @@ def next_target(game: Game, members: Sequence[str]) -> Target | None:
     return None
 
 
+def _carrier(game: Game, side: str) -> str | None:
+    """The figure of ``side`` carrying the Raid's objective on the table, if any.  Its
+    escorts leave after it: the Raid is won the moment it carries the objective off
+    (12.2), and lost if they walk off first and it falls alone with no raider left to
+    pick the objective up."""
+    obj = game.state.get("encounter", {}).get("objective")
+    if not obj or not obj.get("holder"):
+        return None
+    holder = game.fig(obj["holder"])
+    if holder.side != side or not holder.status.can_act:
+        return None
+    return None if holder.id in game.state.get("exited", ()) else holder.id
+
+
 def _shelter(index: TerrainIndex) -> Any:
     """Where a figure stands in Cover whatever the direction of the threat: inside woods
     or a building, or beside a wall or other Cover obstacle (7.9.5); prepared once per
@@ -381,8 +396,9 @@ class TacticalPolicy:
         sit = self.situation(game, frame)
         able = [o.figure for o in decision.options if isinstance(o, Prone | Stand) and o.figure]
         if sit.target.leaving:
+            carrier = _carrier(game, d["side"])
             for option in decision.options:
-                if isinstance(option, Exit):
+                if isinstance(option, Exit) and carrier in (None, option.figure):
                     name = game.fig(option.figure).name
                     return option, f"{name} leaves by the entry edge: {sit.why}"
         for option in decision.options:
