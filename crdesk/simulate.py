@@ -469,7 +469,7 @@ class _Watcher:
 PLAYER_POLICIES = ("tactical", "objective", "book", "random")
 """How the player's Band is played: ``tactical`` (the default) is
 :class:`~crdesk.ai.tactical.TacticalPolicy`, which plays for the encounter's
-objective Cover to Cover, fires when it has shots and leaves when done or too weak;
+objective Cover to Cover, fires when it has shots and leaves once it is done (never before);
 ``objective`` is the plainer :class:`~crdesk.ai.objective.ObjectivePolicy` (the book
 policy that, with no enemy on the table, walks to the next objective); ``book`` is
 :class:`~crdesk.ai.policy.BookPolicy` alone (it never walks to an objective, so it can

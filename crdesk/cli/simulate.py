@@ -206,7 +206,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         choices=PLAYER_POLICIES,
         default=None,
         help="how the player's Band plays: 'tactical' (default) plays for the encounter's "
-        "objective Cover to Cover, fires when it has shots and leaves when done or too weak; "
+        "objective Cover to Cover, fires when it has shots and leaves once it is done (a "
+        "Raid's carrier first); "
         "'objective' is the book policy that, with no enemy on the table, walks to the "
         "objective (the Patrol's far edge, then home); 'book' is the book policy alone, "
         "which never patrols; 'random' chooses uniformly among the legal choices",
