@@ -102,8 +102,8 @@ class _Terrain:
     move about (a run's cost depends only on the terrain, made once per index)."""
     reached: dict[tuple[float, float, float], tuple[ReachedSpot, ...]] = field(default_factory=dict)
     """:func:`reach_costs` by start and allowance: a figure that has not moved is asked
-    its reach again (the program's players plan it more than once; three reaches in ten
-    were asked before in simulated Patrols)."""
+    its reach again (the program's players plan it more than once: in simulated Patrols
+    about one reach in four had been asked before)."""
 
     def blocks(self, point: Point2) -> bool:
         """Whether a centre at ``point`` stands in solid ground or on a wall."""
