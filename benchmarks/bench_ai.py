@@ -14,7 +14,9 @@ the difference is judged by a paired 95% t interval (:mod:`crdesk.compare`).
 
 * **Gate 1**: the solo enemy (11.4 with the spot search) beats both baselines: the
   tactical player's win rate against it is lower than against the plain enemy and
-  the random enemy, each difference's interval excluding zero.
+  the random enemy, each difference's interval excluding zero.  The player's wins are
+  also counted by encounter, with those in games where no PEF ever turned into enemies
+  (11.3): no enemy play can change them.
 * **Gate 2** (``--before REF``): the players now against the players of the commit
   ``REF`` (checked out in a temporary git worktree and run there as
   ``crdesk simulate --json``), or (``--before-load FILE``) against the games a run
@@ -202,12 +204,32 @@ def gate_1(played: dict[str, dict[str, list[GameResult]]]) -> bool:
             f"    gate: player wins higher against the {other} enemy: "
             f"{'MET' if passed else 'MISSED'}"
         )
+    print("\n".join(_wins_by_encounter(played)))
     rows = [
         (label, summarize(_all(played[name])))
         for label, name in (("solo", "solo"), ("plain", "plain enemy"), ("random", "random enemy"))
     ]
     print("\n".join(_behaviour(rows)))
     return ok
+
+
+def _wins_by_encounter(played: dict[str, dict[str, list[GameResult]]]) -> list[str]:
+    """The player's wins against each enemy by encounter, and how many of them came in
+    games where no PEF ever turned into enemies (11.3): no enemy play can change those,
+    so they bound what gate 1 can show."""
+    names = (("solo", "solo"), ("plain", "plain enemy"), ("random", "random enemy"))
+    lines = [
+        "  The player's wins by encounter (in brackets: games where no enemy ever appeared)",
+        "    " + " " * 8 + "".join(f"{label:>14}" for label, _ in names),
+    ]
+    for encounter in ENCOUNTERS:
+        cells = []
+        for _label, name in names:
+            wins = [r for r in played[name][encounter] if r.winner == PLAYER]
+            quiet = sum(1 for r in wins if r.enemies == 0)
+            cells.append(f"{len(wins)} ({quiet})")
+        lines.append(f"    {encounter:<8}" + "".join(f"{c:>14}" for c in cells))
+    return lines
 
 
 def gate_3(played: dict[str, dict[str, list[GameResult]]]) -> bool:
