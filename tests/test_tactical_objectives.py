@@ -146,7 +146,7 @@ def test_raiders_do_not_leave_the_carrier_of_the_objective_behind() -> None:
     assert sit.target.leaving, sit.why
     action, why = policy.decide(game, decision)
     assert not isinstance(action, Exit), why
-    # the carrier within reach of the edge leaves (and wins the Raid)
+    # the carrier within reach of the edge leaves first (its leaving wins a tracked Raid)
     game = _raid_going_home(31.0)
     decision = game.awaiting()
     assert decision is not None
