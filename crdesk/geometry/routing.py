@@ -301,7 +301,12 @@ def _run_costs(
             piece = terrain.solid_parts[part]
             disc = under if isinstance(piece, Polygon) else on
             if piece.intersects(disc):
-                kept[n] = segs[run].intersects(piece.difference(disc))
+                seg = segs[run]
+                # a wall the centre touches is left on its own side: a run that crosses
+                # it there goes through it (the controller says "runs into the wall")
+                kept[n] = seg.intersects(piece.difference(disc)) or (
+                    disc is on and seg.crosses(piece)
+                )
         hit = hit[kept]
     cost[hit] = math.inf
     live = np.flatnonzero(np.isfinite(cost))

@@ -217,3 +217,26 @@ def test_a_reach_asked_again_is_not_worked_out_again(monkeypatch: pytest.MonkeyP
     routing.reach_costs(DENSE, (12.0, 9.0), 11.0, RULES, radius=R, index=index)
     routing.reach_costs(DENSE, (12.5, 9.0), 12.0, RULES, radius=R, index=index)
     assert len(costed) == 2
+
+
+@pytest.mark.parametrize("start", [(32.5, 15.996), (33.7, 15.99), (28.4, 15.992), (33.5, 10.004)])
+def test_a_figure_touching_a_wall_from_inside_does_not_reach_through_it(
+    start: tuple[float, float],
+) -> None:
+    """Seen in a simulated Patrol: three Grunts inside a building stood with their centres
+    0.016" from its south wall (where a move along the wall left them); the reach took
+    the wall as one the base stands on and stepped through it, every spot it offered
+    outside was refused by the controller ("runs into the wall after 0.0""), and the
+    Grunts held there to the turn limit.  A wall the centre touches may be left on its
+    own side only: every way the reach gives is a path the controller allows."""
+    from crdesk.geometry.routing import reach_costs
+
+    bf = field()
+    index = build_index(bf, RULES, raster=False)
+    # inside the house (28-34 x 10-16, its door at x 30-31), a hair from a wall
+    reached = reach_costs(bf, start, 12.0, RULES, radius=R, index=index)
+    outside = [s for s in reached if s.point[1] > 16.0]
+    assert outside, "the door leads out"
+    for spot in reached[1:]:
+        cost = path_cost(bf, list(spot.way), RULES, index=index, radius=R)
+        assert cost.allowed and cost.cost <= spot.cost + 1e-6, (spot, cost)
