@@ -17,6 +17,7 @@ from shapely.ops import unary_union
 from crdesk.dice import DiceSource
 from crdesk.errors import IllegalActionError
 from crdesk.game.encounter import SECTION, encounter_name
+from crdesk.geometry.terrain_index import GRAZE
 from crdesk.model import (
     BandType,
     Battlefield,
@@ -43,6 +44,9 @@ by the player: it enters by that edge (12.1.4 "move your patrol onto section 7, 
 first move onto the table could bring them, and its depth is crdesk's choice."""
 DEPLOY_GAP = 0.5
 """Inches between the bases of figures deployed side by side."""
+POCKET = 24.0
+"""Square inches: open ground that impassable ground and the table edges close in to
+less than this is a pocket, no way onto the table (nobody is deployed there)."""
 
 
 def default_band(band: BandType | str = BandType.MILITARY, *, prefix: str = "") -> list[Figure]:
@@ -109,8 +113,11 @@ def deploy(
         (f.x, f.y, f.radius) for o in others for f in o.figures if f.status.can_act
     ]
     placed: list[Figure] = []
+    pockets: dict[float, BaseGeometry | None] = {}
     for fig in figures:
-        spot = _first_spot(table, section, kind, fig.radius, blocked, taken)
+        if fig.radius not in pockets:
+            pockets[fig.radius] = _pockets(bf, fig.radius)
+        spot = _first_spot(table, section, kind, fig.radius, blocked, taken, pockets[fig.radius])
         if spot is None:
             raise IllegalActionError(
                 f"no room to deploy {fig.name} ({fig.id}) in sections 7-9 for the "
@@ -179,6 +186,25 @@ def _blocked(bf: Battlefield) -> Any:
     return unary_union(shapes) if shapes else None
 
 
+def _pockets(bf: Battlefield, radius: float) -> BaseGeometry | None:
+    """Where a base of ``radius`` would stand in a pocket of open ground it cannot leave:
+    rock running a hair from the table edges round a corner closes it in (seen in
+    generated tables: 0.1-0.2" gaps, a figure deployed there went nowhere all game).  The
+    open ground for a centre is the table less the edges' radius and the impassable
+    ground grown as movement grows it (7.4: the centre keeps radius - 2 x GRAZE off it);
+    its pieces smaller than :data:`POCKET` are pockets."""
+    rock = [f.outline for f in bf.terrain if f.blocks_movement]
+    table = bf.table
+    if not rock or radius * 2 >= min(table.width, table.height):
+        return None
+    room = box(radius, radius, table.width - radius, table.height - radius).difference(
+        unary_union(rock).buffer(max(radius - 2 * GRAZE, 0.0), quad_segs=8)
+    )
+    parts = getattr(room, "geoms", [room])
+    small = [g for g in parts if g.area < POCKET]
+    return unary_union(small) if small else None
+
+
 def _first_spot(
     table: Any,
     section: int,
@@ -186,6 +212,7 @@ def _first_spot(
     radius: float,
     blocked: Any,
     taken: list[tuple[float, float, float]],
+    pockets: Any = None,
 ) -> tuple[float, float] | None:
     cx, cy = table.section_centre(section)
     pitch = 2 * radius + DEPLOY_GAP
@@ -220,6 +247,8 @@ def _first_spot(
             continue
         if blocked is not None and blocked.intersects(Point(x, y).buffer(radius, quad_segs=8)):
             continue
+        if pockets is not None and pockets.intersects(Point(x, y)):
+            continue  # closed in by rock and the table's edges: no way on from there
         return (x, y)
     return None
 

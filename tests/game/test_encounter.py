@@ -459,3 +459,22 @@ def test_a_raid_objective_drops_where_its_holder_falls() -> None:
     assert (obj["holder"], obj["x"], obj["y"]) == (None, 10.0, 4.5)
     take = next(i for i in encounter.objectives(game)["items"] if i["id"] == "take")
     assert take["state"] == "open" and take["at"] == [10.0, 4.5]
+
+
+def test_no_figure_is_deployed_into_a_corner_rock_seals_off() -> None:
+    """Seen in simulated Patrols (tuning seed 3, games 4 and 40): rock ran 0.1-0.2" from
+    both table edges round a corner of the near edge, the corner was the free spot
+    nearest the section's middle, and the figure deployed there could go nowhere all
+    game.  Such a pocket is no way onto the table (12.1): the figures enter elsewhere."""
+    rock = [[12, 24], [12, 16], [23.9, 16], [23.9, 21.4], [21.4, 21.4], [21.4, 23.9]]
+    rock += [[20, 23.9], [20, 24]]
+    sc = scenario(
+        {
+            "terrain": [{"kind": "impassable", "outline": rock}],
+            "forces": [{"id": "p", "player": True, "figures": []}, {"id": "e", "figures": []}],
+        }
+    )
+    out = deploy(sc, default_band(), "patrol", ScriptedDice([6]))  # 6: section 9
+    _legal(out)
+    figs = out.battlefield.player_force().figures
+    assert not [f.id for f in figs if f.x > 21.4 and f.y > 21.4], [(f.x, f.y) for f in figs]
