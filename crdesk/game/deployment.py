@@ -85,7 +85,8 @@ def deploy(
     the figures stand side by side (Patrol, Raid: on the edge; Defend: in rings
     round the section's centre) on the spots nearest that section's middle that
     are on the table, in sections 7-9, off impassable ground, buildings and Cover
-    obstacles, and off every other base.  The player's force keeps its id; a
+    obstacles, out of the pockets rock and the table's edges close in
+    (:func:`_pockets`), and off every other base.  The player's force keeps its id; a
     :class:`Force` given brings its name and band type.  The scenario's encounter
     type becomes ``encounter_type``.
     """
