@@ -76,6 +76,7 @@ __all__ = [
     "charge_odds",
     "enumerate_scripts",
     "fire_odds",
+    "hits_distribution",
     "in_sight_odds",
     "melee_odds",
     "outcome_odds",
@@ -423,9 +424,9 @@ def _multisets(n: int) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
 
 
 @cache
-def _hits_distribution(probs: tuple[Fraction, ...]) -> tuple[Fraction, ...]:
+def hits_distribution(probs: tuple[Fraction, ...]) -> tuple[Fraction, ...]:
     """Distribution of the number of hits from independent per-die hit chances (a few
-    dozen distinct ``probs`` ever: remembered)."""
+    dozen distinct ``probs`` ever: remembered); the Firearms Detail odds read it too."""
     dist = [Fraction(1)]
     for p in probs:
         nxt = [Fraction(0)] * (len(dist) + 1)
@@ -503,7 +504,7 @@ def fire_odds(
     for key, p in groups.items():
         none_hit = Fraction(1)
         for ti, probs in enumerate(key):
-            dist = _hits_distribution(probs)
+            dist = hits_distribution(probs)
             none_hit *= dist[0]
             od = dmg[ti][Status.OBVIOUSLY_DEAD]
             db = dmg[ti][Status.DUCK_BACK]

@@ -170,17 +170,6 @@ class _Fig:
     """One hit's worst-damage chances (forced statuses included)."""
 
 
-def _hits_distribution(probs: Sequence[Fraction]) -> list[Fraction]:
-    dist = [Fraction(1)]
-    for p in probs:
-        nxt = [Fraction(0)] * (len(dist) + 1)
-        for k, q in enumerate(dist):
-            nxt[k] += q * (1 - p)
-            nxt[k + 1] += q * p
-        dist = nxt
-    return dist
-
-
 def _damage(
     rep: int,
     cls: DamageClass,
@@ -230,7 +219,7 @@ def _run(
             elif slot.recheck is not None:
                 probs[slot.recheck[0]].append(slot.recheck[1])
         for fi, fig in enumerate(figs):
-            dist = _hits_distribution(probs[fi])
+            dist = base_odds.hits_distribution(tuple(probs[fi]))
             a = acc[fi]
             cum: dict[Status, Fraction] = {}
             run = Fraction(0)
