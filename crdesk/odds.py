@@ -55,6 +55,7 @@ from crdesk.rules.shooting import (
     shot_hits,
     volley_allocation,
 )
+from crdesk.rules.stars import reduce_damage, star_fate
 from crdesk.tables import (
     GRENADE_THROW,
     ChargeResult,
@@ -437,6 +438,42 @@ def hits_distribution(probs: tuple[Fraction, ...]) -> tuple[Fraction, ...]:
     return tuple(dist)
 
 
+_DAMAGE_LEVELS = (Status.DUCK_BACK, Status.OUT_OF_THE_FIGHT, Status.OBVIOUSLY_DEAD)
+
+
+@cache
+def star_damage(
+    hits: int,
+    damage: tuple[Fraction, Fraction, Fraction],
+    dice: int,
+    star_rep: int,
+    shooter_rep: int,
+) -> tuple[Fraction, Fraction, Fraction]:
+    """Chance that ``hits`` hits on a Star leave it Duck Back, Out of the Fight or
+    Obviously Dead (``damage``: one hit's chance of each, 7.9.11) once its ``dice``
+    Star Power dice are rolled against them (each 1-3 one level off the worst result)
+    and Larger Than Life is applied (5.2), by the rules' own functions.  A Star is
+    assumed to roll its Star Power, as any player would; Cheating Death, the player's
+    choice after it, is not applied: "Obviously Dead" reads "would be killed"."""
+    out = dict.fromkeys(_DAMAGE_LEVELS, Fraction(0))
+    reductions = _binomial(dice, Fraction(1, 2))
+    for combo in itertools.combinations_with_replacement(range(3), hits):
+        ways = math.factorial(hits)
+        for c in Counter(combo).values():
+            ways //= math.factorial(c)
+        p = Fraction(ways)
+        for level in combo:
+            p *= damage[level]
+        if not p:
+            continue
+        results = [_DAMAGE_LEVELS[level] for level in combo]
+        for r, q in enumerate(reductions):
+            worst = max(reduce_damage(results, r), key=lambda s: s.rank)
+            fate = star_fate(worst, star_rep=star_rep, attacker_rep=shooter_rep)
+            out[fate.status] += p * q
+    return out[Status.DUCK_BACK], out[Status.OUT_OF_THE_FIGHT], out[Status.OBVIOUSLY_DEAD]
+
+
 def fire_odds(
     shooter_rep: int,
     weapon: WeaponCode | str,
@@ -446,6 +483,7 @@ def fire_odds(
     fast_moving: bool = False,
     rush_shot: bool = False,
     options: RulesOptions | None = None,
+    star_power: Sequence[int | None] | None = None,
 ) -> FireOdds:
     """Exact odds of :func:`crdesk.rules.shooting.fire` with the same arguments.
 
@@ -453,6 +491,12 @@ def fire_odds(
     them high to low as 7.9.9 does, reads each die on 7.9.10 with the same
     functions the rules use, adds Pitiful Shot rerolls (7.9.14) and damage dice
     (7.9.11 / 16.1) as exact per-die chances.
+
+    ``star_power`` gives, target by target, a Star's Star Power dice (None: not a
+    Star): its damage is then what is left after Star Power and Larger Than Life
+    (5.2, :func:`star_damage`), as the game applies them after the volley.  Without
+    it a Star would read as a Grunt of its Rep, far likelier to be taken out than it
+    is (five dice take a level off nearly every hit).
     """
     options = options or RulesOptions()
     stats = weapon_stats(weapon, options.old_school)
@@ -460,6 +504,11 @@ def fire_odds(
         raise IllegalActionError("blast weapons have no per-target odds here")
     k = stats.target
     alloc = volley_allocation(stats, len(targets), allocation)
+    stars = list(star_power) if star_power is not None else [None] * len(targets)
+    if len(stars) != len(targets):
+        raise IllegalActionError(
+            f"star_power gives {len(stars)} targets' dice for {len(targets)} targets"
+        )
     # damage chances per hit, per target
     dmg: list[dict[Status, Fraction]] = []
     for t in targets:
@@ -508,6 +557,7 @@ def fire_odds(
             none_hit *= dist[0]
             od = dmg[ti][Status.OBVIOUSLY_DEAD]
             db = dmg[ti][Status.DUCK_BACK]
+            star = stars[ti]
             a = acc[ti]
             for hits, q in enumerate(dist):
                 if not hits or not q:
@@ -515,6 +565,13 @@ def fire_odds(
                 w = p * q
                 a["hit"] += w
                 a["hits"] += w * hits
+                if star is not None:
+                    levels = tuple(dmg[ti][s] for s in _DAMAGE_LEVELS)
+                    sdb, soof, sod = star_damage(hits, levels, star, targets[ti].rep, shooter_rep)
+                    a[Status.DUCK_BACK] += w * sdb
+                    a[Status.OUT_OF_THE_FIGHT] += w * soof
+                    a[Status.OBVIOUSLY_DEAD] += w * sod
+                    continue
                 a[Status.OBVIOUSLY_DEAD] += w * (1 - (1 - od) ** hits)
                 a[Status.DUCK_BACK] += w * db**hits
                 a[Status.OUT_OF_THE_FIGHT] += w * ((1 - od) ** hits - db**hits)

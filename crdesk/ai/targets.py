@@ -11,9 +11,10 @@ whatever its Cover; a wargamer puts the best die on the figure in the open.
 :func:`best_shot` weighs every legal first target (each end of its arc) by the exact
 odds of the volley (:func:`crdesk.odds.fire_odds`, which reads the dice with the
 rules' own functions: the rules stay in one place) and takes the one expected to take
-the most figures Out of the Fight or Obviously Dead (7.9.11); on a tie, the book's
-shot.  The odds of a volley depend only on the Reps, weapon and circumstances, so
-they are remembered (:func:`_taken_out`).
+the most figures Out of the Fight or Obviously Dead (7.9.11) -- a Star's after its
+Star Power and Larger Than Life (5.2), which take a level off nearly every hit while
+its dice last -- and on a tie, the book's shot.  The odds of a volley depend only on
+the Reps, weapon and circumstances, so they are remembered (:func:`_taken_out`).
 """
 
 from __future__ import annotations
@@ -31,8 +32,9 @@ from crdesk.options import RulesOptions
 from crdesk.rules.shooting import TargetSpec, default_allocation
 from crdesk.tables import weapon_stats
 
-Spec = tuple[int, bool, bool, bool, int | None]
-"""A target's Rep, Cover, prone, Fast Moving and the Rep of a wounded friend it carries."""
+Spec = tuple[int, bool, bool, bool, int | None, int | None]
+"""A target's Rep, Cover, prone, Fast Moving, the Rep of a wounded friend it carries and
+its Star Power dice (None: no Star)."""
 
 
 @lru_cache(maxsize=4096)
@@ -48,9 +50,12 @@ def _taken_out(
     at ``specs`` in that order, the dice spread by 7.9.8's default."""
     targets = [
         TargetSpec(rep=r, in_cover=c, prone=p, fast_moving=f, carried_rep=w, id=str(k))
-        for k, (r, c, p, f, w) in enumerate(specs)
+        for k, (r, c, p, f, w, _) in enumerate(specs)
     ]
-    odds = fire_odds(rep, weapon, targets, fast_moving=fast, rush_shot=rush, options=rules)
+    stars = [s[5] for s in specs]
+    odds = fire_odds(
+        rep, weapon, targets, fast_moving=fast, rush_shot=rush, options=rules, star_power=stars
+    )
     return float(sum(t.out_of_the_fight + t.obviously_dead for t in odds.targets))
 
 
@@ -96,6 +101,7 @@ def value(game: Game, shooter: Figure, shot: Fire) -> float:
             tgt.prone,
             tgt.fast_moving,
             wounds.carried(game, tgt.id),
+            adapter.star_power_dice(tgt),
         )
         for tgt in (game.fig(i) for i in shot.target_ids)
     )

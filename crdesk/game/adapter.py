@@ -159,6 +159,16 @@ def target_spec(
     )
 
 
+def star_power_dice(figure: Figure) -> int | None:
+    """The Star Power dice a Star would roll if hit now, None for a figure that is no
+    Star: the fire odds take them (:func:`crdesk.odds.fire_odds`), as the game rolls
+    them after the volley (5.2).  A Star not yet given its dice gets one per point of
+    Rep when its first turn starts, so that is what it has."""
+    if not figure.is_star:
+        return None
+    return figure.star_power if figure.star_power is not None else figure.rep
+
+
 def reacting_figure(
     figure: Figure,
     cause: Figure | None,

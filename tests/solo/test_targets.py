@@ -17,9 +17,13 @@ WOODS = [[8, 9.5], [13, 9.5], [13, 13], [8, 13]]
 """Woods whose near edge Pvt. Hale stands just inside: seen, and in Cover (7.9.5)."""
 
 
-def table(woods: bool = True) -> Any:
+def table(woods: bool = True, star: bool = False) -> Any:
     """The Viper (AR) looks down the table at Hale in the woods' edge (or in the open),
-    8" off, and at Cpl. Diaz in the open, a little farther."""
+    8" off, and at Cpl. Diaz in the open, a little farther (``star``: Hale is the
+    player's Rep 5 Star with five Star Power dice, Diaz a Rep 5 Grunt)."""
+    hale: dict[str, Any] = {"id": "p1", "name": "Pvt. Hale", "at": [12, 10]}
+    if star:
+        hale.update(role="star", rep=5, star_power=5)
     return scenario(
         {
             "table": [24, 24],
@@ -29,8 +33,8 @@ def table(woods: bool = True) -> Any:
                     "id": "p",
                     "player": True,
                     "figures": [
-                        {"id": "p1", "name": "Pvt. Hale", "at": [12, 10]},
-                        {"id": "p2", "name": "Cpl. Diaz", "at": [18, 10]},
+                        hale,
+                        {"id": "p2", "name": "Cpl. Diaz", "at": [18, 10], "rep": 5 if star else 4},
                     ],
                 },
                 {
@@ -75,6 +79,19 @@ def test_no_better_volley_keeps_the_book_shot() -> None:
     game, book = active_viper(table(woods=False))  # the nearest is in the open too
     shot, worth, plain = best_shot(game, game.fig("e1"), book)
     assert shot == book and worth == plain > 0
+
+
+def test_the_enemy_does_not_spend_its_best_die_on_a_star_with_star_power() -> None:
+    """A Star hit rolls its Star Power dice (5.2): with five, nearly every hit loses a
+    level, so the best die goes to the Grunt of the same Rep beside it, though the Star
+    is nearer."""
+    game, book = active_viper(table(woods=False, star=True))
+    assert game.fig("p1").is_star and book.target_ids[0] == "p1"
+    shot, worth, plain = best_shot(game, game.fig("e1"), book)
+    assert shot.target_ids[0] == "p2" and worth > plain
+    # the same table with Hale a Grunt: the book's shot is as good as any
+    game, book = active_viper(table(woods=False))
+    assert best_shot(game, game.fig("e1"), book)[0] == book
 
 
 def test_the_solo_enemy_says_why_and_the_plain_enemy_shoots_by_the_book() -> None:

@@ -78,6 +78,33 @@ def tooltip() -> QWidget | None:
 # -- the fire dialog --------------------------------------------------------------------------
 
 
+def test_the_odds_of_a_star_target_count_its_star_power(qtbot) -> None:  # type: ignore[no-untyped-def]
+    """The Viper boss is a Rep 5 Star with three Star Power dice: the dialog's odds of
+    taking it out are those after Star Power and Larger Than Life (5.2), not a Rep 5
+    Grunt's."""
+    scenario = skirmish()
+    scenario.battlefield.update_figure("e1", role="star", rep=5, star_power=3)
+    window = playing(qtbot, scenario, seed=SEED_PLAYER_FIRST, size=SIZE)
+    game = window.play.game
+    click(window.view, *MACE)
+    click(window.view, *KNUCKLES)
+    dialog = window.play.move_tool.fire_dialog
+    assert dialog is not None and dialog.allocation() == (("e2", 2), ("e1", 1))
+    mace = game.fig("p1")
+    specs = [adapter.target_spec(game.fig(t), mace, game.sight()) for t in ("e2", "e1")]
+    grunt = fire_odds(mace.rep, mace.weapon, specs, allocation=[2, 1], options=game.rules)
+    star = fire_odds(
+        mace.rep, mace.weapon, specs, allocation=[2, 1], options=game.rules, star_power=[None, 3]
+    )
+    assert dialog.odds == star != grunt
+    boss = star.targets[1]
+    assert boss.hit == grunt.targets[1].hit
+    assert boss.out_of_the_fight + boss.obviously_dead < grunt.targets[1].out_of_the_fight
+    assert (
+        f"Out of the Fight <b>{pct(boss.out_of_the_fight)}</b>" in dialog.odds_labels["e1"].text()
+    )
+
+
 def test_two_targets_open_the_dialog_and_a_two_and_one_share_fires(
     window: MainWindow, qtbot
 ) -> None:  # type: ignore[no-untyped-def]

@@ -420,6 +420,7 @@ class FireDialog(QDialog):
                 allocation=[n for _, n in alloc],
                 fast_moving=shooter.fast_moving,
                 options=game.rules,
+                star_power=[adapter.star_power_dice(game.fig(t)) for t, _ in alloc],
             )
         except CrdeskError:
             return None

@@ -216,6 +216,7 @@ def preview_shot(game: Game, shooter: str, target: str, legal: Legal | None = No
                     allocation=counts if any(counts) else None,
                     fast_moving=fig.fast_moving,
                     options=game.rules,
+                    star_power=[adapter.star_power_dice(game.fig(t)) for t in action.target_ids],
                 )
             except CrdeskError as exc:
                 note = f"No odds: {exc}"

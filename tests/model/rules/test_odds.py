@@ -340,3 +340,62 @@ def test_fire_odds_golden():
             str(Fraction(case["any_hit"])),
             str(Fraction(case["out_of_ammo"])),
         ), case
+
+
+@pytest.mark.parametrize(
+    ("shooter_rep", "weapon", "star_rep", "dice", "cover"),
+    [
+        (4, "AR", 5, 5, False),  # the Band's Star at the start of an encounter
+        (4, "SAW", 5, 2, True),
+        (5, "AR", 5, 1, False),  # equal Rep: Larger Than Life does not save it
+        (6, "BAR", 4, 0, False),  # no dice left: only Larger Than Life (none here)
+        (3, "AR", 4, 0, False),  # no dice left, a lower Rep shooter: never killed
+    ],
+)
+def test_fire_odds_of_a_star_follow_star_power_and_larger_than_life(
+    shooter_rep, weapon, star_rep, dice, cover
+):
+    """A Star hit rolls its Star Power dice against the volley's damage, each 1-3 one
+    level off the worst result, then Larger Than Life (5.2): the odds of a Star target
+    are those of the whole chain -- the rules' fire with its damage dice, then the
+    rules' Star Power and fate -- walked roll by roll (Cheating Death is the player's
+    choice after it: "Obviously Dead" reads "would be killed")."""
+    from crdesk.odds import outcome_odds
+    from crdesk.rules.damage import roll_damage
+    from crdesk.rules.stars import star_takes_damage
+
+    targets = [TargetSpec("Star", star_rep, in_cover=cover), TargetSpec("Grunt", 4)]
+    alloc: list[int] | None = [3, 1] if weapon == "SAW" else [2, 1]
+    if weapon == "BAR":  # one Target die: the Star alone
+        targets, alloc = targets[:1], None
+    stars = [dice, None][: len(targets)]
+    odds = fire_odds(shooter_rep, weapon, targets, allocation=alloc, star_power=stars)
+
+    def hits(d):  # the Star's hits: the rules' fire, its damage dice left for below
+        result = fire(d, shooter_rep, weapon, targets, allocation=alloc, roll_damage_dice=False)
+        return result.targets[0].hits
+
+    def fate(d, n):  # n hits' damage dice (7.9.11), then Star Power and its fate (5.2)
+        damage = [roll_damage(d, star_rep).status for _ in range(n)]
+        return star_takes_damage(
+            d, damage, star_rep=star_rep, star_power_dice=dice, attacker_rep=shooter_rep
+        ).status.value
+
+    walked: dict[str, Fraction] = {"miss": Fraction(0)}
+    for n, p in outcome_odds(hits, key=str).outcomes.items():
+        if n == "0":
+            walked["miss"] += p
+            continue
+        for status, q in outcome_odds(lambda d, n=int(n): fate(d, n), key=str).outcomes.items():
+            walked[status] = walked.get(status, Fraction(0)) + p * q
+    star = odds.targets[0]
+    assert star.miss == walked["miss"]
+    assert star.duck_back == walked.get("duck_back", 0)
+    assert star.out_of_the_fight == walked.get("out_of_the_fight", 0)
+    assert star.obviously_dead == walked.get("obviously_dead", 0)
+    plain = fire_odds(shooter_rep, weapon, targets, allocation=alloc).targets
+    assert odds.targets[1:] == plain[1:]  # the Grunt's odds are the plain volley's
+    assert star.hit == plain[0].hit
+    if dice == 5:  # five dice: a Star is seldom taken out by one volley
+        out = star.out_of_the_fight + star.obviously_dead
+        assert out < (plain[0].out_of_the_fight + plain[0].obviously_dead) / 4
