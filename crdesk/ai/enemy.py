@@ -65,7 +65,7 @@ from crdesk.ai.targets import best_shot
 from crdesk.cohesion import groups as cohesion_groups
 from crdesk.dice import CounterDice, DiceSource, ScriptedDice
 from crdesk.errors import IllegalActionError
-from crdesk.game import adapter
+from crdesk.game import adapter, encounter
 from crdesk.game.actions import (
     Action,
     Activate,
@@ -612,18 +612,26 @@ class SoloEnemyPolicy:
         the hook :class:`~crdesk.ai.baselines.PlainEnemyPolicy` replaces with the book's
         shot, the nearest enemy first."""
         shooter = game.fig(book.figure)
-        shot, worth, plain = best_shot(game, shooter, book)
+        choice = best_shot(game, shooter, book)
+        shot = choice.shot
+        aim = ""
+        if choice.wanted is not None:
+            aim = f", {choice.aim:.2f} of them {encounter.objective_words(game)}"
         if shot == book:
             return shot, (
                 f"{head}: {shooter.name} fires at {names(game, shot.target_ids)} (the nearest "
-                f"enemy in sight and range first, 7.9.8; {worth:.2f} figures expected out)"
+                f"enemy in sight and range first, 7.9.8; {choice.worth:.2f} figures expected "
+                f"out{aim})"
             )
         first, *rest = shot.target_ids
         then = f", then {names(game, rest)}" if rest else ""
+        against = f"{choice.plain:.2f}"
+        if choice.wanted is not None:
+            against += f" ({choice.plain_aim:.2f} of them)"
         return shot, (
             f"{head}: {shooter.name} fires at {game.fig(first).name} first{then}: the best "
-            f"die where it counts most (7.9.8, 7.9.9), {worth:.2f} figures expected out "
-            f"against {plain:.2f} starting at the nearest"
+            f"die where it counts most (7.9.8, 7.9.9), {choice.worth:.2f} figures expected "
+            f"out{aim} against {against} starting at the nearest"
         )
 
     def _may_move(self, game: Game, frame: Frame, fid: str) -> bool:

@@ -13,15 +13,20 @@ odds of the volley (:func:`crdesk.odds.fire_odds`, which reads the dice with the
 rules' own functions: the rules stay in one place) and takes the one expected to take
 the most figures Out of the Fight or Obviously Dead (7.9.11) -- a Star's after its
 Star Power and Larger Than Life (5.2), which take a level off nearly every hit while
-its dice last -- and on a tie, the book's shot.  The odds of a volley depend only on
-the Reps, weapon and circumstances, so they are remembered (:func:`_taken_out`).
+its dice last -- and on a tie, the book's shot.  Where the encounter gives the enemy
+an objective that needs some figures out more than others
+(:func:`crdesk.game.encounter.objective_figures`: the Defend's Grunts or the item's
+guards, 12.3.6; the Raid's carrier, 12.2), the expected number of those comes first.
+The odds of a volley depend only on the Reps, weapon and circumstances, so they are
+remembered (:func:`_taken_out`).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 
-from crdesk.game import adapter, fire
+from crdesk.game import adapter, encounter, fire
 from crdesk.game import wounded as wounds
 from crdesk.game.actions import Fire
 from crdesk.game.controller import Game
@@ -45,9 +50,9 @@ def _taken_out(
     fast: bool,
     rush: bool,
     rules: RulesOptions,
-) -> float:
-    """Expected figures taken out (Out of the Fight or Obviously Dead, 7.9.11) by a volley
-    at ``specs`` in that order, the dice spread by 7.9.8's default."""
+) -> tuple[float, ...]:
+    """Each target's chance to be taken out (Out of the Fight or Obviously Dead, 7.9.11)
+    by a volley at ``specs`` in that order, the dice spread by 7.9.8's default."""
     targets = [
         TargetSpec(rep=r, in_cover=c, prone=p, fast_moving=f, carried_rep=w, id=str(k))
         for k, (r, c, p, f, w, _) in enumerate(specs)
@@ -56,7 +61,7 @@ def _taken_out(
     odds = fire_odds(
         rep, weapon, targets, fast_moving=fast, rush_shot=rush, options=rules, star_power=stars
     )
-    return float(sum(t.out_of_the_fight + t.obviously_dead for t in odds.targets))
+    return tuple(float(t.out_of_the_fight + t.obviously_dead) for t in odds.targets)
 
 
 def volleys(game: Game, shooter: Figure) -> list[Fire]:
@@ -91,8 +96,11 @@ def volleys(game: Game, shooter: Figure) -> list[Fire]:
     return out
 
 
-def value(game: Game, shooter: Figure, shot: Fire) -> float:
-    """Expected player figures the volley takes out (:func:`_taken_out`)."""
+def value(
+    game: Game, shooter: Figure, shot: Fire, wanted: frozenset[str] | None = None
+) -> tuple[float, float]:
+    """Expected player figures the volley takes out (:func:`_taken_out`): of ``wanted``
+    (the figures the enemy's objective needs out; all of them when None), and in all."""
     sight = game.sight()
     specs = tuple(
         (
@@ -106,24 +114,47 @@ def value(game: Game, shooter: Figure, shot: Fire) -> float:
         for tgt in (game.fig(i) for i in shot.target_ids)
     )
     rush = shooter.id in game.state["carrying"]  # carriers fire a Rush Shot (7.12)
-    return _taken_out(
+    outs = _taken_out(
         shooter.rep, shooter.weapon.value, specs, shooter.fast_moving, rush, game.rules
     )
+    total = sum(outs)
+    if wanted is None:
+        return total, total
+    return sum(o for o, t in zip(outs, shot.target_ids, strict=True) if t in wanted), total
 
 
-def best_shot(game: Game, shooter: Figure, book: Fire) -> tuple[Fire, float, float]:
-    """The legal volley expected to take the most figures out, its value and the book
-    shot's (``book`` itself when no other does better, or the weapon is a blast weapon
-    or fires by the Firearms Detail cards, whose odds are not weighed here)."""
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """The volley an enemy shooter chooses and what it is worth against the book's."""
+
+    shot: Fire
+    worth: float
+    """Expected player figures it takes out."""
+    plain: float
+    """The same for the book's shot."""
+    wanted: frozenset[str] | None = None
+    """The figures the enemy's objective needs out (None: every figure alike)."""
+    aim: float = 0.0
+    """Expected figures of ``wanted`` it takes out."""
+    plain_aim: float = 0.0
+
+
+def best_shot(game: Game, shooter: Figure, book: Fire) -> Choice:
+    """The legal volley expected to take out the most of the figures the enemy's
+    objective needs (:func:`crdesk.game.encounter.objective_figures`), then the most
+    figures in all; ``book`` itself when no other does better, or the weapon is a blast
+    weapon or fires by the Firearms Detail cards, whose odds are not weighed here."""
     stats = weapon_stats(shooter.weapon, game.rules.old_school)
     if stats.blast or game.rules.firearms_detail or book.detailed or not adapter.can_fire(shooter):
-        return book, 0.0, 0.0
-    mine = value(game, shooter, book)
+        return Choice(book, 0.0, 0.0)
+    wanted = encounter.objective_figures(game)
+    mine = value(game, shooter, book, wanted)
     best, top = book, mine
     for shot in volleys(game, shooter):
         if shot == book:
             continue
-        worth = value(game, shooter, shot)
-        if worth > top + 1e-9 and game.legal(shot) is None:
+        worth = value(game, shooter, shot, wanted)
+        better = worth[0] > top[0] + 1e-9 or (worth[0] > top[0] - 1e-9 and worth[1] > top[1] + 1e-9)
+        if better and game.legal(shot) is None:
             best, top = shot, worth
-    return best, top, mine
+    return Choice(best, top[1], mine[1], wanted, top[0], mine[0])

@@ -351,6 +351,56 @@ def _update_item(game: Table) -> None:
         st["item_lost"] = True
 
 
+OBJECTIVE_WORDS = {
+    EncounterType.RAID: "the objective's carrier (12.2)",
+    EncounterType.DEFEND: "Grunts (its objective, 12.3.6)",
+}
+"""What :func:`objective_figures` are, for the enemy's reasons (the item's guards:
+:data:`ITEM_WORDS`)."""
+ITEM_WORDS = "with the item it wants (12.3.6)"
+
+
+def objective_words(game: Table) -> str:
+    """What :func:`objective_figures` are in this game, in words."""
+    st = game.state.get("encounter") or {}
+    kind = EncounterType(st.get("type", EncounterType.PATROL.value))
+    their = st.get("their_objective") or {}
+    if kind is EncounterType.DEFEND and their.get("code") != "kill_or_capture":
+        return ITEM_WORDS
+    return OBJECTIVE_WORDS.get(kind, "")
+
+
+def objective_figures(game: Table) -> frozenset[str] | None:
+    """The player's figures whose loss the enemy's objective needs, or None where every
+    figure counts alike (a Patrol, a Defend before its 12.3.6 roll, free play): the
+    Grunts when the Defend's enemy came to kill or capture them (12.3.6: the Star does
+    not count); the figures with the item when it came to recover it (the item is lost
+    the moment none is with it); the raider carrying the Raid's objective (12.2: it
+    drops it when it falls).  What an enemy shooter aims at first
+    (:mod:`crdesk.ai.targets`)."""
+    st = game.state.get("encounter")
+    if not st:
+        return None
+    player = game.player_side()
+    pool = [f for f in game.alive(player) if f.id not in game.state["exited"]]
+    kind = EncounterType(st["type"])
+    if kind is EncounterType.RAID:
+        obj = st["objective"]
+        holder = game.fig(obj["holder"]) if obj and obj["holder"] else None
+        if holder is None or holder.side != player or holder.id not in {f.id for f in pool}:
+            return None
+        return frozenset((holder.id,))
+    if kind is not EncounterType.DEFEND or st["their_objective"] is None:
+        return None
+    if st["their_objective"]["code"] == "kill_or_capture":
+        return frozenset(f.id for f in pool if f.role is Role.GRUNT)
+    item = st["item"]
+    if item is None or st["item_lost"]:
+        return None
+    spot = (item["x"], item["y"])
+    return frozenset(f.id for f in pool if _edge_gap(f, spot) <= ITEM_GUARD + 1e-9)
+
+
 def check_over(game: Table) -> bool:
     """End the encounter when the player has achieved the objective, is destroyed or
     has left the table (12); True when it has ended."""

@@ -9,21 +9,22 @@ from typing import Any
 from crdesk.ai.baselines import PlainEnemyPolicy
 from crdesk.ai.enemy import SoloEnemyPolicy
 from crdesk.ai.targets import best_shot, value, volleys
-from crdesk.game import Game, fire
+from crdesk.game import Game, encounter, fire
 from crdesk.game.actions import Activate, DiceFaces, Fire
+from crdesk.model import EncounterType
 from tests.game.games import scenario
 
 WOODS = [[8, 9.5], [13, 9.5], [13, 13], [8, 13]]
 """Woods whose near edge Pvt. Hale stands just inside: seen, and in Cover (7.9.5)."""
 
 
-def table(woods: bool = True, star: bool = False) -> Any:
+def table(woods: bool = True, star: bool = False, dice: int = 5) -> Any:
     """The Viper (AR) looks down the table at Hale in the woods' edge (or in the open),
     8" off, and at Cpl. Diaz in the open, a little farther (``star``: Hale is the
-    player's Rep 5 Star with five Star Power dice, Diaz a Rep 5 Grunt)."""
+    player's Rep 5 Star with ``dice`` Star Power dice, Diaz a Rep 5 Grunt)."""
     hale: dict[str, Any] = {"id": "p1", "name": "Pvt. Hale", "at": [12, 10]}
     if star:
-        hale.update(role="star", rep=5, star_power=5)
+        hale.update(role="star", rep=5, star_power=dice)
     return scenario(
         {
             "table": [24, 24],
@@ -67,18 +68,20 @@ def test_the_book_shot_starts_at_the_nearest_in_cover() -> None:
 def test_the_enemy_puts_its_best_die_on_the_figure_in_the_open() -> None:
     game, book = active_viper(table())
     viper = game.fig("e1")
-    shot, worth, plain = best_shot(game, viper, book)
+    choice = best_shot(game, viper, book)
+    shot, worth, plain = choice.shot, choice.worth, choice.plain
     assert shot.target_ids[0] == "p2"
     assert game.legal(shot) is None
-    assert worth > plain == value(game, viper, book)
+    assert worth > plain == value(game, viper, book)[1]
+    assert choice.wanted is None  # no encounter: every figure alike
     # every volley weighed is one the controller accepts
     assert all(game.legal(v) is None for v in volleys(game, viper))
 
 
 def test_no_better_volley_keeps_the_book_shot() -> None:
     game, book = active_viper(table(woods=False))  # the nearest is in the open too
-    shot, worth, plain = best_shot(game, game.fig("e1"), book)
-    assert shot == book and worth == plain > 0
+    choice = best_shot(game, game.fig("e1"), book)
+    assert choice.shot == book and choice.worth == choice.plain > 0
 
 
 def test_the_enemy_does_not_spend_its_best_die_on_a_star_with_star_power() -> None:
@@ -87,11 +90,52 @@ def test_the_enemy_does_not_spend_its_best_die_on_a_star_with_star_power() -> No
     is nearer."""
     game, book = active_viper(table(woods=False, star=True))
     assert game.fig("p1").is_star and book.target_ids[0] == "p1"
-    shot, worth, plain = best_shot(game, game.fig("e1"), book)
-    assert shot.target_ids[0] == "p2" and worth > plain
+    choice = best_shot(game, game.fig("e1"), book)
+    assert choice.shot.target_ids[0] == "p2" and choice.worth > choice.plain
     # the same table with Hale a Grunt: the book's shot is as good as any
     game, book = active_viper(table(woods=False))
-    assert best_shot(game, game.fig("e1"), book)[0] == book
+    assert best_shot(game, game.fig("e1"), book).shot == book
+
+
+def defend(game: Game, code: str, item_with: str | None = None) -> None:
+    """The game as a Defend whose enemy rolled ``code`` on 12.3.6 (the item, if any,
+    placed with ``item_with``)."""
+    game.state["encounter"] = encounter.initial_state(EncounterType.DEFEND, solo=True)
+    game.state["encounter"]["their_objective"] = {"code": code, "die": 1 if item_with else 5}
+    if item_with is not None:
+        fig = game.fig(item_with)
+        game.state["encounter"]["item"] = {"x": fig.x, "y": fig.y, "holder": fig.id}
+
+
+def test_the_enemy_aims_first_at_the_figures_its_objective_needs_out() -> None:
+    """A Defend's enemy that came for the Grunts (12.3.6: the Star does not count)
+    starts at the Grunt; one that came for the item starts at the figure with it; a
+    Raid's enemy at the raider carrying the objective (12.2)."""
+    game, book = active_viper(table(woods=False, star=True, dice=0))
+    viper = game.fig("e1")
+    assert book.target_ids[0] == "p1"  # the Star, nearer
+    # no objective: the Star without dice and the Grunt of its Rep are alike
+    assert best_shot(game, viper, book).shot == book
+    defend(game, "kill_or_capture")
+    assert encounter.objective_figures(game) == {"p2"}
+    choice = best_shot(game, viper, book)
+    assert choice.shot.target_ids[0] == "p2" and choice.aim > choice.plain_aim
+    shot, why = SoloEnemyPolicy().shoot(game, book, "11.4")
+    assert shot == choice.shot and "objective" in why
+    # the item with Diaz: Diaz; the item with Hale: Hale, as the book has it
+    defend(game, "recover", item_with="p2")
+    assert best_shot(game, viper, book).shot.target_ids[0] == "p2"
+    defend(game, "recover", item_with="p1")
+    assert encounter.objective_figures(game) == {"p1"}
+    assert best_shot(game, viper, book).shot == book
+    # a Raid: the raider carrying the objective (12.2); before it is taken, all alike
+    game.state["encounter"] = encounter.initial_state(EncounterType.RAID, solo=True)
+    assert encounter.objective_figures(game) is None
+    game.state["encounter"]["objective"] = {"holder": "p2", "x": 18, "y": 10, "taken": True}
+    assert encounter.objective_figures(game) == {"p2"}
+    assert best_shot(game, viper, book).shot.target_ids[0] == "p2"
+    game.state["encounter"]["objective"]["holder"] = "e1"  # the enemy holds it
+    assert encounter.objective_figures(game) is None
 
 
 def test_the_solo_enemy_says_why_and_the_plain_enemy_shoots_by_the_book() -> None:
