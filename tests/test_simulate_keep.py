@@ -19,9 +19,9 @@ from tests.simulated import break_game
 
 Capsys = pytest.CaptureFixture[str]
 
-# four small Defend games: lost, lost, won and a draw (the words every filter needs)
+# four small Defend games: lost, lost, a draw and won (the words every filter needs)
 GAMES = ["--generate", "clear", "--size", "24x24", "--encounter", "defend"]
-GAMES += ["--games", "4", "--seed", "1", "--max-turns", "3"]
+GAMES += ["--games", "4", "--seed", "1", "--max-turns", "2"]
 WORDS = {PLAYER: "won", ENEMY: "lost"}
 
 
@@ -52,7 +52,7 @@ def everything(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str
 def test_every_game_is_kept_named_in_game_order(everything: tuple[Path, dict[str, Any]]) -> None:
     folder, data = everything
     rows = data["results"]
-    assert [WORDS.get(r["winner"], "draw") for r in rows] == ["lost", "lost", "won", "draw"]
+    assert [WORDS.get(r["winner"], "draw") for r in rows] == ["lost", "lost", "draw", "won"]
     assert _files(folder) == [_name(r) for r in rows]
     assert [r["seed"] for r in rows] == [game_seed(1, i) for i in range(4)]
     assert data["kept"] == {"dir": str(folder), "games": 4}
@@ -79,7 +79,7 @@ def test_a_kept_game_replays_to_the_reported_outcome(
     assert len(tables) == 4
 
 
-@pytest.mark.parametrize(("which", "indices"), [("lost", [0, 1]), ("won", [2]), ("draw", [3])])
+@pytest.mark.parametrize(("which", "indices"), [("lost", [0, 1]), ("won", [3]), ("draw", [2])])
 def test_keep_only_an_outcome(
     which: str, indices: list[int], tmp_path: Path, capsys: Capsys
 ) -> None:

@@ -9,6 +9,10 @@ solo enemy up to the Band's first activation, before any choice of the tactical 
 
 from __future__ import annotations
 
+import math
+
+import shapely
+
 from crdesk.ai.enemy import SoloEnemyPolicy
 from crdesk.ai.policy import play_policies
 from crdesk.ai.tactical import TacticalPolicy, next_target
@@ -158,3 +162,59 @@ def test_raiders_do_not_leave_the_carrier_of_the_objective_behind() -> None:
     assert decision is not None
     action, why = TacticalPolicy().decide(game, decision)
     assert isinstance(action, Exit) and action.figure == "p2", why
+
+
+SHED = [
+    {
+        "kind": "building",
+        "outline": [[12, 20], [24, 20], [24, 26], [12, 26]],
+        "floors": 1,
+        "areas": [[[12, 20], [24, 20], [24, 26], [12, 26]]],
+        "openings": [{"kind": "door", "start": [21.5, 20], "end": [23.5, 20]}],
+    }
+]
+"""A shed whose only door is in its north wall, away from the Band's entry edge."""
+
+
+def test_a_figure_pressed_against_a_wall_walks_round_to_the_door() -> None:
+    """Seen in four of the twelve drawn Patrols of a batch (48"x48", tuning seed 3): a
+    figure inside a building, against the wall on its goal's side, held there to the
+    turn limit: every move the rays offered led away from the goal, and the door's far
+    side gained too little to beat the building's shelter.  The raider carrying the
+    objective home stands against the shed's south wall, the door behind it: it walks
+    the cheapest way out (7.4, 8.2), the door first, and gets out of the shed (the enemy
+    in the far corner, the shed between them, does not see it go)."""
+    sc = table([("e1", 4, 2, 34)], players=(("p1", 5, 14, 25.98),), terrain=SHED)
+    game = Game.new(sc, dice="manual")
+    game.play("dice 4,1")
+    game.play("activate p1")
+    game.state["encounter"] = {
+        "type": "raid",
+        "objective": {"holder": "p1", "x": 14.0, "y": 25.98, "pef": "pef1", "taken": True},
+        "carried_off": False,
+    }
+    door = (22.5, 20.0)
+    policy = TacticalPolicy()
+    sit = policy.situation(game, game.frames[-1])
+    assert sit.target.leaving, sit.why
+    choice = policy.plan(game, sit, "p1")
+    assert choice.move is not None, choice.why
+    end = choice.move.path[-1]
+    assert math.dist(end, door) < math.dist((14, 25.98), door) - 4.0, choice.why
+    # played on, the enemy passing: out of the shed by the door within three turns
+    shed = shapely.Polygon(SHED[0]["outline"])
+    for _ in range(300):
+        decision = game.awaiting()
+        assert decision is not None
+        if decision.actor == "chance":  # the Band's side first
+            game.play("dice 4,1" if decision.dice == 2 else "dice " + ",".join("4" * decision.dice))
+        elif decision.actor == "e":
+            game.play("pass")
+        else:
+            game.play(policy.decide(game, decision)[0])
+        p1 = game.fig("p1")
+        if not shed.contains(shapely.Point(p1.x, p1.y)):
+            break
+    else:
+        raise AssertionError("still in the shed")
+    assert game.turn <= 3 and p1.y < 20.0, (game.turn, p1.x, p1.y)  # out by the door

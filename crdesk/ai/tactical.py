@@ -74,6 +74,7 @@ from crdesk.game.actions import (
 )
 from crdesk.game.controller import Game
 from crdesk.game.records import Decision, Frame
+from crdesk.geometry import movement
 from crdesk.geometry.terrain_index import TerrainIndex
 from crdesk.model import Figure, TerrainKind
 
@@ -172,9 +173,67 @@ class Situation:
 
 
 def _distance(game: Game, sit: Situation, points: Floats) -> Floats:
-    if sit.nav:
-        return way_to(game, sit.target.area, points)
-    return rect_distance(points, sit.target.area)
+    """Inches from each point to the goal: straight, or by the navigation grid; from
+    inside a building whose walls the straight line would cross, by its nearest way out
+    (:func:`_out_of_buildings`)."""
+    area = sit.target.area
+    dist = way_to(game, area, points) if sit.nav else rect_distance(points, area)
+    return _out_of_buildings(game, area, points, dist, sit.nav)
+
+
+def _buildings(index: TerrainIndex) -> list[tuple[Any, Rect, Floats, Floats]]:
+    """Each building's outline, its bounds, and its openings' middles with what passing
+    each costs (8.2); cached per terrain index."""
+    found = index.cache.get("tactical_buildings")
+    if isinstance(found, list):
+        return found
+    out: list[tuple[Any, Rect, Floats, Floats]] = []
+    for n, openings in sorted(index.building_openings.items()):
+        if not openings:
+            continue
+        mids = np.array(
+            [(seg.interpolate(0.5, normalized=True).coords[0]) for _, _, seg in openings],
+            dtype=np.float64,
+        )
+        costs = np.array([movement.OPENING_COST[kind] for _, kind, _ in openings], np.float64)
+        outline = index.outlines[n]
+        shapely.prepare(outline)
+        out.append((outline, outline.bounds, mids, costs))
+    index.cache["tactical_buildings"] = out
+    return out
+
+
+def _out_of_buildings(game: Game, area: Rect, points: Floats, dist: Floats, nav: bool) -> Floats:
+    """``dist`` where a point lies inside a building that does not reach the goal ``area``:
+    the way out by the cheapest of its doors and windows -- to the opening, what passing
+    it costs (8.2), on from there -- when that is longer.  A building's walls stop a
+    figure (7.4): a figure inside, against the wall on its goal's side, is no nearer the
+    goal than its way out, and a spot in a building is only as good as the building's
+    exits."""
+    buildings = _buildings(game.vis.index)
+    if not buildings or not len(points):
+        return dist
+    out = dist
+    for outline, (x0, y0, x1, y1), mids, costs in buildings:
+        if area[0] <= x1 and area[2] >= x0 and area[1] <= y1 and area[3] >= y0:
+            continue  # the goal reaches into the building: no way out needed
+        near = (points[:, 0] > x0) & (points[:, 0] < x1) & (points[:, 1] > y0) & (points[:, 1] < y1)
+        if not near.any():
+            continue
+        rows = np.flatnonzero(near)
+        inside = shapely.contains_xy(outline, points[rows, 0], points[rows, 1])
+        rows = rows[inside]
+        if not len(rows):
+            continue
+        beyond = way_to(game, area, mids) if nav else rect_distance(mids, area)
+        to = np.hypot(
+            points[rows, 0, None] - mids[None, :, 0], points[rows, 1, None] - mids[None, :, 1]
+        )
+        way = (to + costs[None, :] + beyond[None, :]).min(axis=1)
+        if out is dist:
+            out = dist.copy()
+        out[rows] = np.maximum(out[rows], way)
+    return out
 
 
 def _point_area(x: float, y: float) -> Rect:
