@@ -103,6 +103,9 @@ def test_the_odds_of_a_star_target_count_its_star_power(qtbot) -> None:  # type:
     assert (
         f"Out of the Fight <b>{pct(boss.out_of_the_fight)}</b>" in dialog.odds_labels["e1"].text()
     )
+    # a chance under 1% is shown as such, not swallowed as a tag of the label's rich text
+    assert pct(boss.obviously_dead) == "<1%"
+    assert "Obviously Dead <b>&lt;1%</b>" in dialog.odds_labels["e1"].text()
 
 
 def test_two_targets_open_the_dialog_and_a_two_and_one_share_fires(

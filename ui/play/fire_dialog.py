@@ -15,7 +15,9 @@ nothing is played.
 from __future__ import annotations
 
 import contextlib
+import html
 from collections.abc import Callable
+from fractions import Fraction
 
 from PySide6.QtCore import QEvent, QLineF, QPoint, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QKeyEvent, QPen, QStandardItemModel
@@ -43,10 +45,17 @@ from crdesk.odds import FireOdds, fire_odds
 from crdesk.rules.firearms.odds import FirearmsOdds
 from crdesk.rules.firearms.tables import FireMode
 from crdesk.tables import weapon_stats
-from ui.play.fire_preview import pct
+from ui.play.fire_preview import pct as plain_pct
 from ui.play.session import PlaySession
 from ui.play.text import figure_names
 from ui.scene.layers import Layer
+
+
+def pct(p: Fraction) -> str:
+    """:func:`ui.play.fire_preview.pct` for the dialog's rich text: "<1%" escaped, so a
+    tiny chance (a Star's, with its Star Power) is shown, not read as a tag."""
+    return html.escape(plain_pct(p))
+
 
 REFUSED = "#b3261e"
 FIRE_LINE = QColor(20, 120, 50)
