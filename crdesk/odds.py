@@ -412,10 +412,15 @@ def multisets(n: int) -> Iterator[tuple[tuple[int, ...], Fraction]]:
     exact odds over a handful of dice without walking all 6^n rolls."""
     total = 6**n
     for combo in itertools.combinations_with_replacement(FACES, n):
-        ways = math.factorial(n)
-        for c in Counter(combo).values():
-            ways //= math.factorial(c)
-        yield combo, Fraction(ways, total)
+        yield combo, Fraction(_orderings(combo), total)
+
+
+def _orderings(combo: Sequence[object]) -> int:
+    """In how many orders the multiset ``combo`` can come (the multinomial coefficient)."""
+    ways = math.factorial(len(combo))
+    for c in Counter(combo).values():
+        ways //= math.factorial(c)
+    return ways
 
 
 @cache
@@ -458,10 +463,7 @@ def star_damage(
     out = dict.fromkeys(_DAMAGE_LEVELS, Fraction(0))
     reductions = _binomial(dice, Fraction(1, 2))
     for combo in itertools.combinations_with_replacement(range(3), hits):
-        ways = math.factorial(hits)
-        for c in Counter(combo).values():
-            ways //= math.factorial(c)
-        p = Fraction(ways)
+        p = Fraction(_orderings(combo))
         for level in combo:
             p *= damage[level]
         if not p:
