@@ -342,20 +342,6 @@ def next_target(game: Game, members: Sequence[str]) -> Target | None:
     return None
 
 
-def _carrier(game: Game, side: str) -> str | None:
-    """The figure of ``side`` carrying the Raid's objective on the table, if any.  Its
-    escorts leave after it: the Raid is won the moment it carries the objective off
-    (12.2), and lost if they walk off first and it falls alone with no raider left to
-    pick the objective up."""
-    obj = game.state.get("encounter", {}).get("objective")
-    if not obj or not obj.get("holder"):
-        return None
-    holder = game.fig(obj["holder"])
-    if holder.side != side or not holder.status.can_act:
-        return None
-    return None if holder.id in game.state.get("exited", ()) else holder.id
-
-
 def _shelter(index: TerrainIndex) -> Any:
     """Where a figure stands in Cover whatever the direction of the threat: inside woods
     or a building, or beside a wall or other Cover obstacle (7.9.5); prepared once per
@@ -455,7 +441,7 @@ class TacticalPolicy:
         sit = self.situation(game, frame)
         able = [o.figure for o in decision.options if isinstance(o, Prone | Stand) and o.figure]
         if sit.target.leaving:
-            carrier = _carrier(game, d["side"])
+            carrier = encounter.carrier(game, d["side"])
             for option in decision.options:
                 if isinstance(option, Exit) and carrier in (None, option.figure):
                     name = game.fig(option.figure).name

@@ -370,6 +370,21 @@ def objective_words(game: Table) -> str:
     return OBJECTIVE_WORDS.get(kind, "")
 
 
+def carrier(game: Table, side: str) -> str | None:
+    """The figure of ``side`` carrying the Raid's objective on the table and able to act,
+    if any (12.2): the enemy aims at it first (:func:`objective_figures`); the tactical
+    player's escorts leave after it -- the Raid is won the moment it carries the
+    objective off, and lost if they walk off first and it falls alone with no raider
+    left to pick the objective up."""
+    obj = game.state.get("encounter", {}).get("objective")
+    if not obj or not obj.get("holder"):
+        return None
+    holder = game.fig(obj["holder"])
+    if holder.side != side or not holder.status.can_act:
+        return None
+    return None if holder.id in game.state.get("exited", ()) else holder.id
+
+
 def objective_figures(game: Table) -> frozenset[str] | None:
     """The player's figures whose loss the enemy's objective needs, or None where every
     figure counts alike (a Patrol, a Defend before its 12.3.6 roll, free play): the
@@ -382,14 +397,11 @@ def objective_figures(game: Table) -> frozenset[str] | None:
     if not st:
         return None
     player = game.player_side()
-    pool = [f for f in game.alive(player) if f.id not in game.state["exited"]]
     kind = EncounterType(st["type"])
     if kind is EncounterType.RAID:
-        obj = st["objective"]
-        holder = game.fig(obj["holder"]) if obj and obj["holder"] else None
-        if holder is None or holder.side != player or holder.id not in {f.id for f in pool}:
-            return None
-        return frozenset((holder.id,))
+        held = carrier(game, player)
+        return frozenset((held,)) if held is not None else None
+    pool = [f for f in game.alive(player) if f.id not in game.state["exited"]]
     if kind is not EncounterType.DEFEND or st["their_objective"] is None:
         return None
     if st["their_objective"]["code"] == "kill_or_capture":
