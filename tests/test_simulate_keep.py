@@ -19,9 +19,11 @@ from tests.simulated import break_game
 
 Capsys = pytest.CaptureFixture[str]
 
-# four small Defend games: lost, lost, a draw and won (the words every filter needs)
+# four small Defend games: lost, two draws and won (the words every filter needs; a
+# player win in two turns of a Defend is rare: batch seed 29 has one)
+SEED = 29
 GAMES = ["--generate", "clear", "--size", "24x24", "--encounter", "defend"]
-GAMES += ["--games", "4", "--seed", "1", "--max-turns", "2"]
+GAMES += ["--games", "4", "--seed", str(SEED), "--max-turns", "2"]
 WORDS = {PLAYER: "won", ENEMY: "lost"}
 
 
@@ -52,9 +54,9 @@ def everything(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str
 def test_every_game_is_kept_named_in_game_order(everything: tuple[Path, dict[str, Any]]) -> None:
     folder, data = everything
     rows = data["results"]
-    assert [WORDS.get(r["winner"], "draw") for r in rows] == ["lost", "lost", "draw", "won"]
+    assert [WORDS.get(r["winner"], "draw") for r in rows] == ["lost", "draw", "draw", "won"]
     assert _files(folder) == [_name(r) for r in rows]
-    assert [r["seed"] for r in rows] == [game_seed(1, i) for i in range(4)]
+    assert [r["seed"] for r in rows] == [game_seed(SEED, i) for i in range(4)]
     assert data["kept"] == {"dir": str(folder), "games": 4}
 
 
@@ -79,7 +81,7 @@ def test_a_kept_game_replays_to_the_reported_outcome(
     assert len(tables) == 4
 
 
-@pytest.mark.parametrize(("which", "indices"), [("lost", [0, 1]), ("won", [3]), ("draw", [2])])
+@pytest.mark.parametrize(("which", "indices"), [("lost", [0]), ("won", [3]), ("draw", [1, 2])])
 def test_keep_only_an_outcome(
     which: str, indices: list[int], tmp_path: Path, capsys: Capsys
 ) -> None:
@@ -110,7 +112,7 @@ def test_compare_keeps_each_setting_in_its_folder(tmp_path: Path, capsys: Capsys
     data = _run(capsys, *args)
     assert _files(tmp_path) == ["enemy=plain", "enemy=solo"]
     for side, folder in (("a", "enemy=solo"), ("b", "enemy=plain")):
-        row = {"game": 0, "seed": game_seed(1, 0), **data["results"][0][side]}
+        row = {"game": 0, "seed": game_seed(SEED, 0), **data["results"][0][side]}
         assert _files(tmp_path / folder) == [_name(row)]
         assert data[side]["kept"] == {"dir": str(tmp_path / folder), "games": 1}
     assert data["kept"] == {"dir": str(tmp_path), "games": 2}
@@ -178,7 +180,7 @@ def test_a_keep_folder_that_cannot_be_made_is_refused(
 def test_a_game_that_failed_is_not_kept(
     tmp_path: Path, capsys: Capsys, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    break_game(monkeypatch, game_seed(1, 1))
+    break_game(monkeypatch, game_seed(SEED, 1))
     data = _run(capsys, "--keep", str(tmp_path), "--keep-only", "lost", status=1)
     assert data["errors"][0]["game"] == 1
     assert _files(tmp_path) == [_name(data["results"][0])]

@@ -37,9 +37,10 @@ plainly, figure by figure:
   (:func:`crdesk.ai.enemy.flank_goal`).
 
 A straight move that the controller refuses (a wall, a building, too costly
-ground) is tried shorter (3/4, 1/2, 1/4), then the figure stays.  It fires and ends
-its activation as the solo enemy does (the book's shot, 7.9.8), and every other
-decision is the book's.
+ground) is tried shorter (3/4, 1/2, 1/4), then the figure stays.  Once the whole
+group has moved it fires (the solo enemy fires each figure as soon as it is done
+moving, :attr:`~crdesk.ai.enemy.SoloEnemyPolicy.fires_first`) and ends its activation
+(the book's shot, 7.9.8); every other decision is the book's.
 """
 
 from __future__ import annotations
@@ -205,6 +206,9 @@ class RandomPolicy:
 class PlainEnemyPolicy(SoloEnemyPolicy):
     """Table 11.4's orders with the nearest Cover or the straight line, no spot scoring
     (see the module's docstring)."""
+
+    fires_first = False
+    """The group moves first, then fires (see the module's docstring)."""
 
     def plan(self, game: Game, orders: Orders, fid: str, allowance: float) -> Plan:
         fig = game.fig(fid)

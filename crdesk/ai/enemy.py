@@ -10,7 +10,8 @@ settled once, at the start of the activation (:func:`settle_orders`):
   player group 2 to 1 or more, pick the row of table 11.4;
 * "move to Cover that allows firing at the closest player group": each figure
   goes to the reachable spot in Cover from that group from which it sees one of
-  its figures in range (or, failing that, out of range); without such a spot it
+  its figures in range (or, failing that, out of range), seen by as few player
+  figures as can be (the fewest that can fire back); without such a spot it
   closes on the group, ending in Cover or out of sight where it can;
 * "remain in Cover or move to the nearest Cover": a figure in Cover (or out of
   sight) from every player figure stays; else it goes to the nearest spot that
@@ -23,7 +24,10 @@ settled once, at the start of the activation (:func:`settle_orders`):
 
 Spots come from :mod:`crdesk.ai.spots` (candidates on rays, judged by the
 sight engine); each move is checked with :meth:`Game.legal` before it is
-played.  Once the group has moved it fires and ends its activation: each shooter
+played.  A member with a shot fires as soon as it is done moving (at once when it
+stays where it is), before the next member moves (7.2: a figure fires at any time
+while active; its targets' Received Fire tests, 7.7, may send them out of sight of the
+ground its friends cross); then the group ends its activation.  Each shooter
 chooses its targets freely (7.9.8), the volley expected to take the most player
 figures out (:mod:`crdesk.ai.targets`: the figure in the open gets the best die,
 7.9.9), the book's shot (the nearest first) when none does better.  Every other
@@ -383,7 +387,9 @@ def _rank_fire(
     game: Game, fig: Figure, spots: Spots, cols: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, Callable[[int], str]]:
     """Cover from the closest player group with a shot at it: in range first, then out
-    of range; the fewest player figures seeing it in the open; the shortest move."""
+    of range; the fewest player figures seeing it in the open; the fewest seeing it at
+    all (the fewest that can fire back, in Cover or not); the shortest move.  A figure
+    already in Cover with a shot that nobody sees in the open stays (:func:`_stays_put`)."""
     rng = adapter.weapon_range(fig, game.rules)
     sees = spots.sees[:, cols]
     dist = spots.distance[:, cols]
@@ -393,7 +399,12 @@ def _rank_fire(
     tier = np.where(covered & in_range, 0, np.where(covered & sees_any, 1, 2))
     exposed = spots.exposed
     idx = np.arange(len(spots))
-    ranked = np.lexsort((idx, spots.travel, exposed, tier))
+    # the player figures that could fire back at it there, in Cover or not
+    seen_by = spots.seen.sum(axis=1)
+    ranked = np.lexsort((idx, spots.travel, seen_by, exposed, tier))
+    if tier[0] == 0 and exposed[0] == 0:
+        # already in Cover with a shot and seen in the open by nobody: it stays
+        ranked = np.concatenate(([0], ranked[ranked != 0]))
     good = tier <= 1
     if tier[ranked[0]] == 2:
         # no Cover with a shot within reach: close on the group, in Cover (or out of
@@ -479,6 +490,14 @@ class SoloEnemyPolicy:
     :func:`table_dice`).  The policy keeps no state that changes what it plays:
     orders and spots are pure functions of the game; the caches only save time.
     """
+
+    fires_first = True
+    """A member with a shot fires as soon as it is done moving (or at once when it stays
+    where it is), before the next member moves (7.2: an active figure fires once at any
+    time, before, during or after its move), so its targets take their Received Fire
+    tests (7.7) -- Duck Back out of sight, or fire back at it in its Cover -- before its
+    friends cross the ground; the plain enemy moves the whole group first, then fires
+    (the simplest order the book allows)."""
 
     def __init__(self, dice: DiceFor | None = None) -> None:
         self.dice: DiceFor | None = dice
@@ -571,6 +590,10 @@ class SoloEnemyPolicy:
         d = frame.data
         # the figures that may still act: the controller offers each of them prone/stand
         able = {o.figure for o in decision.options if isinstance(o, Prone | Stand)}
+        if self.fires_first:
+            first = self._fires_first(game, decision, frame, orders, able)
+            if first is not None:
+                return self.shoot(game, first, head)
         for fid in orders.members:
             if fid not in able:
                 continue
@@ -605,6 +628,25 @@ class SoloEnemyPolicy:
         if fires:
             return self.shoot(game, fires[0], head)
         return End(), f"{head}: nothing more to do under this order; ends its activation"
+
+    def _fires_first(
+        self, game: Game, decision: Decision, frame: Frame, orders: Orders, able: set[str]
+    ) -> Fire | None:
+        """The shot of a member that has one and is done moving (it has moved, cannot
+        move, or its plan is to stay), if any: it fires before the next member moves
+        (:attr:`fires_first`)."""
+        shots = {o.figure: o for o in decision.options if isinstance(o, Fire)}
+        d = frame.data
+        for fid in orders.members:
+            shot = shots.get(fid)
+            if shot is None or not game.fig(fid).status.can_act:
+                continue
+            left = max(0.0, float(d["allow"].get(fid, 0.0)) - float(d["used"].get(fid, 0.0)))
+            if fid not in able or left < MIN_MOVE or not self._may_move(game, frame, fid):
+                return shot
+            if self._plan(game, orders, fid, left).move is None:
+                return shot
+        return None
 
     def shoot(self, game: Game, book: Fire, head: str) -> tuple[Action, str]:
         """The volley of ``book``'s shooter expected to take the most player figures out

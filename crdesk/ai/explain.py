@@ -321,6 +321,11 @@ def _enemy_ranking(game: Game, frame: Frame, fig: Figure) -> _Ranking | None:
                 float(spots.exposed[i]),
             ),
             Term(
+                "return fire",
+                f"seen by {int(spots.seen[i].sum())} player figure(s), in Cover or not",
+                float(spots.seen[i].sum()),
+            ),
+            Term(
                 "distance",
                 f'{float(spots.distance[i, cols].min()):.0f}" from the closest group',
                 float(spots.distance[i, cols].min()),

@@ -12,7 +12,9 @@ Each file::
 
 A step may be ``{"policy": "solo", "dice": [...], "expect": "move e1", "why": "Cover"}``:
 the program's policy takes that decision (the solo enemy by table 11.4, or the book's
-defaults), its action and reason checked by substring.
+defaults), its action and reason checked by substring.  ``"fires_first": false`` keeps
+the solo enemy from firing between its figures' moves (7.2), for a case of where they
+move (np_move_cover_with_fire is the case of both).
 
 Optional: ``"settings"`` (GameSettings.to_dict(), e.g. ``{"solo": true}``) and, in
 ``final``, ``"pefs"``: the solo game's PEFs ({"id", "x", "y", "resolved"}), and
@@ -83,6 +85,8 @@ def _policy_step(game: Game, n: int, step: dict[str, Any], policies: dict[str, P
     would take it; ``"expect"`` and ``"why"`` are substrings of its action and reason."""
     name = step["policy"]
     policy = policies.setdefault(name, SoloEnemyPolicy() if name == "solo" else BookPolicy())
+    if "fires_first" in step:  # a case of where the figures move, not when they fire
+        policy.fires_first = step["fires_first"]
     decision = game.awaiting()
     assert decision is not None, f"step {n}: no decision for the {name} policy"
     action, why = policy.decide(game, decision)

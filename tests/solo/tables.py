@@ -58,13 +58,17 @@ def table(
     )
 
 
-def scripted(faces: Sequence[int]) -> SoloEnemyPolicy:
-    """A policy whose every 11.4 roll is ``faces`` (2d6, then the flank die on a split)."""
+def scripted(faces: Sequence[int], *, fires_first: bool = True) -> SoloEnemyPolicy:
+    """A policy whose every 11.4 roll is ``faces`` (2d6, then the flank die on a split);
+    ``fires_first=False``: the whole group moves before anyone fires, for the tests of
+    the spots alone (a shot in a manual-dice game waits for its dice)."""
 
     def dice(game: Game, number: int) -> DiceSource:
         return ScriptedDice(faces)
 
-    return SoloEnemyPolicy(dice=dice)
+    policy = SoloEnemyPolicy(dice=dice)
+    policy.fires_first = fires_first
+    return policy
 
 
 def first_act(sc: Scenario, policy: SoloEnemyPolicy) -> Game:

@@ -47,7 +47,14 @@ def _check_enemy_move(n: int) -> None:
     assert all(not c.playable for c in why.candidates if c.rank < chosen.rank)
     assert why.considered >= len(why.candidates)
     names = [t.name for t in chosen.terms]
-    assert names[:5] == ["Cover from the closest group", "exposure", "distance", "shot", "travel"]
+    assert names[:6] == [
+        "Cover from the closest group",
+        "exposure",
+        "return fire",
+        "distance",
+        "shot",
+        "travel",
+    ]
     travel = chosen.term("travel")
     assert travel is not None and travel.value > 0.5
     assert chosen.words and chosen.words in step.why  # the policy's own sentence for it

@@ -10,11 +10,12 @@ import numpy as np
 import pytest
 
 from crdesk.ai import spots
-from crdesk.ai.enemy import FIRE, SoloEnemyPolicy, flank_goal, plan_move
-from crdesk.ai.spots import spots_for
+from crdesk.ai.baselines import PlainEnemyPolicy
+from crdesk.ai.enemy import FIRE, SoloEnemyPolicy, flank_goal, plan_move, rank_spots
+from crdesk.ai.spots import Spots, spots_for
 from crdesk.game import Game
 from crdesk.game.actions import End, Fire, Move
-from crdesk.model import Scenario
+from crdesk.model import Scenario, WeaponCode
 from tests.solo.tables import WALL, covered_from_all, first_act, scripted, sight_at, table
 
 WALL_TERRAIN = [{"kind": "cover", "outline": WALL, "cover_type": "wall"}]
@@ -50,7 +51,7 @@ def moves_of_the_group(
 
 def test_in_the_open_it_moves_behind_the_wall_with_a_shot() -> None:
     """Pass 2, not outnumbering: move to Cover that allows firing at the closest group."""
-    policy = scripted((1, 2))
+    policy = scripted((1, 2), fires_first=False)
     game = first_act(table([("e1", 4, 17, 8), ("e2", 4, 19, 8)], terrain=WALL_TERRAIN), policy)
     before = {f: (game.fig(f).x, game.fig(f).y) for f in ("e1", "e2")}
     action, why = next_action(game, policy)
@@ -87,10 +88,79 @@ def test_a_figure_already_in_cover_with_a_shot_stays_and_fires() -> None:
     assert why.startswith("11.4 NP Force Movement") and "fires at" in why
 
 
+def test_a_figure_in_cover_with_a_shot_fires_before_the_others_move() -> None:
+    """7.2: a figure fires at any time while active.  The one that stays where it is
+    (behind the wall with a shot) fires first, so its targets take their Received Fire
+    test (7.7) before its friend crosses the open to the wall; the plain enemy keeps the
+    book's order, the moves and then the shots."""
+
+    def looking_away() -> Scenario:
+        sc = table([("e1", 4, 17, 12.4), ("e2", 4, 19, 9.5)], terrain=WALL_TERRAIN)
+        sc.battlefield.update_figure("e2", weapon=WeaponCode.P)  # 12": no shot in range
+        return sc
+
+    policy = scripted((1, 2))
+    game = first_act(looking_away(), policy)
+    action, why = next_action(game, policy)
+    assert isinstance(action, Fire) and action.figure == "e1", why
+    plain = PlainEnemyPolicy(dice=policy.dice)
+    game = first_act(looking_away(), plain)
+    action, why = next_action(game, plain)
+    assert isinstance(action, Move) and action.figure == "e2", why
+
+
+def test_each_figure_fires_once_it_has_moved_before_the_next_moves() -> None:
+    """Both in the open: the first goes behind the wall and fires from there before the
+    second leaves the open (fire and movement, 7.2)."""
+    policy = scripted((1, 2))
+    game = first_act(table([("e1", 4, 17, 8), ("e2", 4, 19, 8)], terrain=WALL_TERRAIN), policy)
+    action, why = next_action(game, policy)
+    assert isinstance(action, Move) and action.figure == "e1", why
+    game.play(action, why=why)
+    action, why = next_action(game, policy)
+    assert isinstance(action, Fire) and action.figure == "e1", why
+
+
+def _fire_spots(rows: list[tuple[float, list[tuple[bool, bool, bool]]]]) -> Spots:
+    """Candidate spots against p1 and p2: per row its travel and, per target, (the
+    figure there sees it, it sees the figure, the figure is in Cover from it)."""
+    return Spots(
+        figure="e1",
+        points=np.array([[17.0, 8.0 + k] for k in range(len(rows))]),
+        travel=np.array([t for t, _ in rows]),
+        targets=("p1", "p2"),
+        sees=np.array([[a for a, _, _ in cols] for _, cols in rows]),
+        seen=np.array([[b for _, b, _ in cols] for _, cols in rows]),
+        cover=np.array([[c for _, _, c in cols] for _, cols in rows]),
+        distance=np.full((len(rows), 2), 20.0),
+    )
+
+
+def test_cover_with_a_shot_seen_by_the_fewest_ranks_first() -> None:
+    """11.4 "move to Cover that allows firing": of the spots in Cover with a shot, the one
+    the fewest player figures see (the fewest that can fire back at it) ranks before a
+    shorter move; a figure already in Cover with a shot stays."""
+    policy = scripted((1, 2))
+    game = first_act(table([("e1", 4, 17, 8)]), policy)
+    orders = policy.orders(game)
+    fig = game.fig("e1")
+    cols = np.array([0, 1])
+    open_ = (True, True, False)
+    both = (True, True, True)
+    hidden = (False, False, False)
+    spots = _fire_spots([(0.0, [open_, open_]), (2.0, [both, both]), (5.0, [both, hidden])])
+    ranked, good, words = rank_spots(game, orders, fig, spots, cols)
+    assert list(ranked[:3]) == [2, 1, 0] and good[2] and good[1]
+    assert "out of sight of Player p2" in words(2)
+    spots = _fire_spots([(0.0, [both, both]), (5.0, [both, hidden])])
+    ranked, _good, _words = rank_spots(game, orders, fig, spots, cols)
+    assert list(ranked) == [0, 1]
+
+
 @pytest.mark.parametrize("faces", [(6, 5), (1, 6)])
 def test_in_the_open_it_goes_to_the_nearest_cover(faces: tuple[int, int]) -> None:
     """Pass 0 (or 1 without outnumbering): remain in Cover or move to the nearest Cover."""
-    policy = scripted(faces)
+    policy = scripted(faces, fires_first=False)
     game = first_act(table([("e1", 4, 17, 10), ("e2", 4, 19, 10)], terrain=WALL_TERRAIN), policy)
 
     def nearest_cover(game: Game, move: Move) -> None:
@@ -122,7 +192,7 @@ def test_the_split_encircles_by_the_flank(faces: tuple[int, ...], flank: str, si
     the left (1-3) or right (4-6) flank -- as the group faces the player (+y here), its
     left hand is +x."""
     enemies = [("e1", 5, 14, 8), ("e2", 4, 16, 8), ("e3", 4, 18, 8), ("e4", 4, 20, 8)]
-    policy = scripted(faces)
+    policy = scripted(faces, fires_first=False)
     game = first_act(table(enemies, terrain=WALL_TERRAIN), policy)
     orders = policy.orders(game)
     assert orders.flank == flank
@@ -185,7 +255,7 @@ def _prone(sc: Scenario, fid: str) -> Scenario:
 def test_a_prone_figure_stands_up_to_reach_cover_with_a_shot() -> None:
     """Pass 2, in the open and prone: it stands (half its movement, 7.4.3), then moves
     the 4" left behind the wall, 5" away -- not reachable, so it must get closer first."""
-    policy = scripted((1, 2))
+    policy = scripted((1, 2), fires_first=False)
     sc = table([("e1", 4, 17, 10), ("e2", 4, 19, 10)], terrain=WALL_TERRAIN)
     game = first_act(_prone(sc, "e1"), policy)
     action, why = next_action(game, policy)

@@ -6,9 +6,11 @@ A solo game on the demo table, seed 7, the person playing the book's choices: at
 cannot use (a 6), two PEFs move; then the Red Vipers play turn 6 alone (Ganger 4-1
 activates, takes its orders, ends), and their last step begins turn 7.
 
-The Red Vipers are the solo enemy with the book's shots (the nearest enemy first): the
-game this test follows was found with them, and the pacing it checks does not depend
-on whom the program shoots (the solo enemy has chosen its targets since issue 32).
+The Red Vipers play the steps recorded in ``tests/data/saved/play_pacing_seed7.json``
+(the solo enemy of the time with the book's shots, once the whole group had moved):
+the pacing this test checks does not depend on how the enemy plays, so the enemy's
+later changes (its targets, issue 32; each figure firing as soon as it is done moving)
+do not move the game it follows.
 
 The animator runs on a manual clock (``manual_clock``: the test says how much time
 passes), the program's pause between steps is nil, and every wait is a
@@ -17,14 +19,18 @@ passes), the program's pause between steps is nil, and every wait is a
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Any
+
 import pytest
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtWidgets import QApplication
 
-from crdesk.ai.baselines import PlainEnemyPolicy
-from crdesk.ai.enemy import SoloEnemyPolicy
 from crdesk.ai.policy import BookPolicy
-from crdesk.game import GameSettings
+from crdesk.game import Game, GameSettings
+from crdesk.game.actions import Action
+from crdesk.game.records import Decision
 from tests.ui.windows import SHOTS, open_window
 from ui.main_window import MainWindow
 from ui.play.animator import NORMAL, PEF, TELL, TURN, Animator
@@ -38,10 +44,19 @@ WAIT_MS = 15_000
 """How long a wait for the program may take on a loaded machine (it never should)."""
 
 
-class BookShots(SoloEnemyPolicy):
-    """The solo enemy firing the book's shot, the nearest enemy first (7.9.8)."""
+RECORDED = Path(__file__).parents[1] / "data" / "saved" / "play_pacing_seed7.json"
 
-    shoot = PlainEnemyPolicy.shoot
+
+class Recorded:
+    """The program's side playing the steps recorded for it, step by step."""
+
+    def __init__(self) -> None:
+        self.steps: list[dict[str, Any]] = json.loads(RECORDED.read_text())["steps"]
+
+    def decide(self, game: Game, decision: Decision) -> tuple[Action, str]:
+        step = self.steps[len(game.history)]
+        assert step["actor"] == decision.actor, f"step {len(game.history)} is not theirs"
+        return Action.parse(step["action"]), "as recorded"
 
 
 @pytest.fixture
@@ -64,7 +79,7 @@ def before_turn_six(window: MainWindow) -> Animator:
     hand and the program playing by itself, as in a game at Normal speed."""
     assert window.play.start(SEED, {"enemy"}, GameSettings(max_turns=12, solo=True))
     session = session_of(window)
-    session.policies["enemy"] = BookShots()
+    session.policies["enemy"] = Recorded()
     game = session.game
     while len(game.history) < TURN_SIX - 1:
         decision = session.awaiting()
