@@ -82,9 +82,10 @@ objective, Cover to Cover, firing when it has shots, leaving once it is done, a
 Raid's carrier first; --player objective and --player book are the plainer
 players, --player random the baseline that chooses uniformly among the legal
 choices), the enemy (PEFs, 11; table 11.4) by the solo enemy (--enemy solo, the
-default: 11.4's orders, its spots chosen by their Cover, range and exposure, its
-targets by the odds and its objective; --enemy plain carries out the same orders
-with the nearest Cover or the straight line; --enemy random).
+default: 11.4's orders, its spots chosen by their Cover, range and exposure, each
+figure firing as soon as it has moved, its targets by the odds and its objective;
+--enemy plain carries out the same orders with the nearest Cover or the straight
+line, then fires; --enemy random).
 In free play (a scenario without an encounter) --enemy solo is the book policy.
 An encounter still going on after --max-turns turns is a draw.
 
