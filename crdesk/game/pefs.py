@@ -13,7 +13,9 @@ counting the lowest two, and how many contacts there were.
   ``encounter.pef_count`` PEFs by 1d6 each (section 1-6); the spot is the
   first of the section's centre and eight spots around it (a third and
   two thirds across) on passable ground that no player figure sees
-  (movement.sees_point: its front 180°, terrain only), else the centre.
+  (movement.sees_point: its front 180°, terrain only), else the centre, or the
+  point of the section nearest it clear of impassable ground when the centre is
+  not (a PEF there could never move).
 * Movement (11.2): automatic work of the non-player side's "side" frame,
   once each time that side is active (whatever its activation die; PEFs
   are not groups), before its groups: the unresolved PEFs, farthest from
@@ -38,6 +40,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import shapely
+import shapely.ops
 from shapely.geometry.base import BaseGeometry
 
 from crdesk.game import buildings as building_rules
@@ -115,7 +118,7 @@ def place_pefs(t: Table) -> None:
             for fy in (1 / 3, 2 / 3, 1 / 6, 5 / 6)
             for fx in (1 / 3, 2 / 3, 1 / 6, 5 / 6)
         ]
-        spot, hidden = centre, False
+        spot = centre
         usable = [
             spot_free(t, candidate)
             and not any(
@@ -133,11 +136,20 @@ def place_pefs(t: Table) -> None:
             index=t.vis.index,
             usable=usable,
         )
+        where = "at its centre (no hidden spot)"
         if first is not None:
-            spot, hidden = spots[first], True
+            spot = spots[first]
+            where = "out of the player's sight"
+        elif not spot_free(t, centre):
+            near = _nearest_free(t, box, centre)
+            if near is not None:
+                spot = near
+                where = (
+                    "as near its centre as it can stand (no hidden spot; impassable "
+                    "ground at the centre)"
+                )
         spot = (round(spot[0], 3), round(spot[1], 3))
         t.state["pefs"].append({"id": pid, "x": spot[0], "y": spot[1], "resolved": False})
-        where = "out of the player's sight" if hidden else "at its centre (no hidden spot)"
         t.emit(
             "pef_placed",
             f"PEF {n} is placed in section {section}, {where}, at "
@@ -145,6 +157,28 @@ def place_pefs(t: Table) -> None:
             result=res,
             section="11",
         )
+
+
+def _nearest_free(
+    t: Table, box: tuple[float, float, float, float], centre: Point2, radius: float = 0.5
+) -> Point2 | None:
+    """The point of the section nearest its centre where a PEF can stand (on the table,
+    clear of impassable ground by ``radius``, as :func:`spot_free` judges): a PEF put
+    inside impassable ground could never move (11.2) nor be met.  None when the whole
+    section is impassable."""
+    table = t.battlefield.table
+    x0, y0, x1, y1 = box
+    area: BaseGeometry = shapely.box(
+        max(x0, radius), max(y0, radius), min(x1, table.width - radius),
+        min(y1, table.height - radius),
+    )  # fmt: skip
+    solid = t.vis.index.impassable_union
+    if solid is not None:
+        area = area.difference(solid.buffer(radius + 1e-6))
+    if area.is_empty:
+        return None
+    near = shapely.ops.nearest_points(area, shapely.Point(centre))[0]
+    return (float(near.x), float(near.y))
 
 
 def nearest_player(t: Table, spot: Point2) -> Figure | None:
