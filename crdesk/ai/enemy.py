@@ -60,6 +60,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -483,6 +484,12 @@ def _rank_encircle(
 # The policy
 
 
+def _left(d: Mapping[str, Any], fid: str) -> float:
+    """The movement figure ``fid`` has left in this activation (its allowance less what
+    it used, 7.2), from the activation frame's data."""
+    return max(0.0, float(d["allow"].get(fid, 0.0)) - float(d["used"].get(fid, 0.0)))
+
+
 class SoloEnemyPolicy:
     """The non-player side by table 11.4 (see the module's docstring).
 
@@ -600,7 +607,7 @@ class SoloEnemyPolicy:
             fig = game.fig(fid)
             if not fig.status.can_act:
                 continue
-            left = max(0.0, float(d["allow"].get(fid, 0.0)) - float(d["used"].get(fid, 0.0)))
+            left = _left(d, fid)
             if left < MIN_MOVE or not self._may_move(game, frame, fid):
                 continue
             if fig.prone:
@@ -641,7 +648,7 @@ class SoloEnemyPolicy:
             shot = shots.get(fid)
             if shot is None or not game.fig(fid).status.can_act:
                 continue
-            left = max(0.0, float(d["allow"].get(fid, 0.0)) - float(d["used"].get(fid, 0.0)))
+            left = _left(d, fid)
             if fid not in able or left < MIN_MOVE or not self._may_move(game, frame, fid):
                 return shot
             if self._plan(game, orders, fid, left).move is None:
