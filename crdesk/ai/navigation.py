@@ -28,6 +28,8 @@ by their doors and windows, so best gone round)."""
 NAV_IMPASSABLE = 50.0
 """Cost per inch of impassable ground (a base's margin round it included): not infinite,
 so that a figure pressed against rock still finds the way out of it the cheapest."""
+NAV_MARGIN = 0.5
+"""Half a base: how near impassable ground a figure's centre can stand."""
 NAV_STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
 
 
@@ -45,13 +47,20 @@ def _nav_costs(game: Game) -> Floats:
     gx, gy = np.meshgrid(xs, ys)
     cost = np.ones((rows, cols), dtype=np.float64)
     for n, kind in enumerate(index.kinds):
-        outline = index.outlines[n]
-        if kind is TerrainKind.IMPASSABLE:
-            inside = shapely.contains_xy(outline.buffer(0.5), gx, gy)
-            cost[inside] = NAV_IMPASSABLE
-        elif kind in NAV_COST:
-            inside = shapely.contains_xy(outline, gx, gy)
+        if kind in NAV_COST:
+            inside = shapely.contains_xy(index.outlines[n], gx, gy)
             cost[inside] = np.maximum(cost[inside], NAV_COST[kind])
+    union = index.impassable_union
+    if union is not None:
+        # a cell is rock when no base's centre fits anywhere in it (all of it within half
+        # a base of impassable ground), not when its centre alone does not: a pass a base
+        # walks through (7.4) stays open however it falls across the cells
+        shut = union.buffer(NAV_MARGIN)
+        shapely.prepare(shut)
+        boxes = shapely.box(
+            gx - NAV_CELL / 2, gy - NAV_CELL / 2, gx + NAV_CELL / 2, gy + NAV_CELL / 2
+        )
+        cost[shapely.covered_by(boxes, shut)] = NAV_IMPASSABLE
     index.cache["tactical_nav_costs"] = cost
     return cost
 

@@ -210,3 +210,32 @@ def test_the_navigation_field_goes_round_impassable_ground() -> None:
     # along the top, diagonally round the wall's open end and back along the bottom
     assert field[2, 0] == pytest.approx(6 + 2 * math.sqrt(2))
     assert np.isinf(field[1, 0])  # impassable ground is never reached
+
+
+def test_a_pass_a_base_fits_through_is_no_detour_through_the_rock() -> None:
+    """Two rocks 1.6" apart (a base is 1" across: it walks through, 7.4): the way to the
+    goal from the pass runs down the pass, as far as the straight line, not round or
+    through the rock at its cost.  The grid used to close any pass whose cells' centres
+    all lay within half a base of rock, so a figure in the pass was a long way round
+    (150" more in a kept Patrol: tuning seed 3, game 21)."""
+    rocks = [
+        {"kind": "impassable", "outline": [[0.5, 12], [17.2, 12], [17.2, 20], [0.5, 20]]},
+        {"kind": "impassable", "outline": [[18.8, 12], [35.5, 12], [35.5, 20], [18.8, 20]]},
+    ]
+    game = _player_active((2, 2), rocks)
+    game.battlefield.update_figure("e1", status=Status.OBVIOUSLY_DEAD)
+    for x in (17.85, 18.0, 18.1):  # standing in the pass, anywhere across it
+        here = np.array([[x, 16.0], [x, 22.0]])
+        straight = rect_distance(here, NORTH.area)
+        assert way_to(game, NORTH.area, here) == pytest.approx(straight, abs=1.5), x
+    # a gap a base does not fit through is still closed: round the rocks' far ends
+    shut = [
+        {"kind": "impassable", "outline": [[0.5, 12], [17.6, 12], [17.6, 20], [0.5, 20]]},
+        {"kind": "impassable", "outline": [[18.4, 12], [35.5, 12], [35.5, 20], [18.4, 20]]},
+    ]
+    game = _player_active((2, 2), shut)
+    game.battlefield.update_figure("e1", status=Status.OBVIOUSLY_DEAD)
+    above = np.array([[18.0, 22.0]])
+    assert (
+        float(way_to(game, NORTH.area, above)[0]) > float(rect_distance(above, NORTH.area)[0]) + 20
+    )
