@@ -369,6 +369,34 @@ class _Derived:
 
 
 def _derive(places: Sequence[Place]) -> _Derived:
+    """The derived arrays of ``places``, each distinct place's row written once: a spot
+    search's candidates mostly stand in the same few places (one woods, one wall's
+    band, the open), and :func:`locate_compiled` hands them the same Place objects."""
+    rows: dict[int, int] = {}
+    distinct: list[Place] = []
+    which = np.empty(len(places), dtype=np.int64)
+    for k, p in enumerate(places):
+        row = rows.get(id(p))
+        if row is None:
+            row = rows[id(p)] = len(distinct)
+            distinct.append(p)
+        which[k] = row
+    if len(distinct) == len(places):
+        return _derive_rows(places)
+    one = _derive_rows(distinct)
+    area, veh, nearf, woods = one.flags
+    return _Derived(
+        one.cont[which],
+        one.crest[which],
+        (area[which], veh[which], nearf[which], woods[which]),
+        one.near[which],
+        one.seal_feat[which],
+        one.seal_code[which],
+        one.deep[which],
+    )
+
+
+def _derive_rows(places: Sequence[Place]) -> _Derived:
     n = len(places)
     width = max([len(p.containers) for p in places] + [1])
     cwidth = max([len(p.near_crests) for p in places] + [1])
