@@ -594,7 +594,6 @@ class SoloEnemyPolicy:
             if isinstance(option, Reload):
                 name = game.fig(option.figure).name
                 return option, f"{head}: {name} reloads first (7.9.2)"
-        d = frame.data
         # the figures that may still act: the controller offers each of them prone/stand
         able = {o.figure for o in decision.options if isinstance(o, Prone | Stand)}
         if self.fires_first:
@@ -602,35 +601,9 @@ class SoloEnemyPolicy:
             if first is not None:
                 return self.shoot(game, first, head)
         for fid in orders.members:
-            if fid not in able:
-                continue
-            fig = game.fig(fid)
-            if not fig.status.can_act:
-                continue
-            left = _left(d, fid)
-            if left < MIN_MOVE or not self._may_move(game, frame, fid):
-                continue
-            if fig.prone:
-                # standing costs half the movement (7.4.3): worth it only for a spot
-                # that does what the order asks; else it stays down where it is
-                after = left - float(d["allow"].get(fid, 0.0)) / 2
-                stand = Stand(fid)
-                if after < MIN_MOVE or game.legal(stand) is not None:
-                    continue
-                standing = game.fork()  # judged as it would stand, not lying down
-                standing.play(stand)
-                plan = self.plan(standing, orders, fid, after)
-                if plan.move is not None and plan.good:
-                    return stand, (
-                        f"{head}: {fig.name} stands up (half its movement, 7.4.3) to move on: "
-                        f"{plan.why}"
-                    )
-                continue
-            plan = self._plan(game, orders, fid, left)
-            if fid in d["moved"] and not plan.good:
-                continue  # finishing a move cut short: only for a spot that does the job
-            if plan.move is not None and game.legal(plan.move) is None:
-                return plan.move, f"{head}: {plan.why}"
+            step = self._next_move(game, frame, orders, fid, able)
+            if step is not None:
+                return step[0], f"{head}: {step[1]}"
         fires = [o for o in decision.options if isinstance(o, Fire)]
         if fires:
             return self.shoot(game, fires[0], head)
@@ -643,16 +616,50 @@ class SoloEnemyPolicy:
         move, or its plan is to stay), if any: it fires before the next member moves
         (:attr:`fires_first`)."""
         shots = {o.figure: o for o in decision.options if isinstance(o, Fire)}
-        d = frame.data
         for fid in orders.members:
             shot = shots.get(fid)
             if shot is None or not game.fig(fid).status.can_act:
                 continue
-            left = _left(d, fid)
-            if fid not in able or left < MIN_MOVE or not self._may_move(game, frame, fid):
+            if self._next_move(game, frame, orders, fid, able) is None:
                 return shot
-            if self._plan(game, orders, fid, left).move is None:
-                return shot
+        return None
+
+    def _next_move(
+        self, game: Game, frame: Frame, orders: Orders, fid: str, able: set[str]
+    ) -> tuple[Action, str] | None:
+        """What member ``fid`` does next in its move, and why: a move, standing up to
+        move on, or None when it is done moving (it has no movement left, may not move
+        again, or its plan is to stay).  The move loop and :meth:`_fires_first` both ask
+        this one question, so a figure fires first exactly when it will not move."""
+        if fid not in able:
+            return None
+        fig = game.fig(fid)
+        if not fig.status.can_act:
+            return None
+        d = frame.data
+        left = _left(d, fid)
+        if left < MIN_MOVE or not self._may_move(game, frame, fid):
+            return None
+        if fig.prone:
+            # standing costs half the movement (7.4.3): worth it only for a spot that
+            # does what the order asks; else it stays down where it is
+            after = left - float(d["allow"].get(fid, 0.0)) / 2
+            stand = Stand(fid)
+            if after < MIN_MOVE or game.legal(stand) is not None:
+                return None
+            standing = game.fork()  # judged as it would stand, not lying down
+            standing.play(stand)
+            plan = self._plan(standing, orders, fid, after)
+            if plan.move is not None and plan.good:
+                return stand, (
+                    f"{fig.name} stands up (half its movement, 7.4.3) to move on: {plan.why}"
+                )
+            return None
+        plan = self._plan(game, orders, fid, left)
+        if fid in d["moved"] and not plan.good:
+            return None  # finishing a move cut short: only for a spot that does the job
+        if plan.move is not None and game.legal(plan.move) is None:
+            return plan.move, plan.why
         return None
 
     def shoot(self, game: Game, book: Fire, head: str) -> tuple[Action, str]:

@@ -269,6 +269,25 @@ def test_a_prone_figure_stands_up_to_reach_cover_with_a_shot() -> None:
     assert 11.5 < end[1] < 13.0  # behind the wall
 
 
+def test_a_prone_figure_with_a_shot_stands_and_moves_to_cover_before_it_fires() -> None:
+    """Fires first (7.2) asks the same question as the move: what will this figure do
+    next?  A prone figure that will stand to reach Cover with a shot (7.4.3) is not done
+    moving, so it stands and moves behind the wall first, and fires from there -- not
+    from the open, lying down, judged as if it stayed there with its whole movement."""
+    policy = scripted((1, 2))
+    sc = table([("e1", 4, 17, 10), ("e2", 4, 19, 10)], terrain=WALL_TERRAIN)
+    game = first_act(_prone(sc, "e1"), policy)
+    assert any(isinstance(o, Fire) and o.figure == "e1" for o in game.awaiting().options)
+    action, why = next_action(game, policy)
+    assert str(action) == "stand e1", why
+    game.play(action, why=why)
+    action, why = next_action(game, policy)
+    assert isinstance(action, Move) and action.figure == "e1", why
+    game.play(action, why=why)
+    action, why = next_action(game, policy)
+    assert isinstance(action, Fire) and action.figure == "e1", why
+
+
 def test_a_prone_figure_with_nowhere_better_stays_down() -> None:
     """Out of sight behind rock there is nothing to gain: it stays prone."""
     rock = [[10, 14], [28, 14], [28, 16], [10, 16]]
