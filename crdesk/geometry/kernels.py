@@ -638,6 +638,52 @@ def _edges_distance(seg: Any, first: int, count: int, px: float, py: float) -> f
     return best
 
 
+CHUNK = 16
+"""Edges per chunk of an edge table's chunk boxes (:func:`chunk_boxes`)."""
+CHUNK_SLACK = 1e-9
+"""Inches a chunk's box must lie beyond the answer so far to be skipped: far more than
+the rounding of an edge's distance, so a skipped edge could never have changed it."""
+
+
+def chunk_boxes(seg: Any) -> Any:
+    """(ceil(E / CHUNK), 4) bounding boxes (min x, min y, max x, max y) of each run of
+    :data:`CHUNK` edges of an edge table: a point far from a run's box is far from all
+    its edges, which :func:`_edges_distance_chunked` and :func:`_odd_chunked` skip (a
+    generated woods has hundreds of edges; a base near it is near a few)."""
+    n = (seg.shape[0] + CHUNK - 1) // CHUNK
+    out = np.empty((n, 4), dtype=np.float64)
+    for c in range(n):
+        lo = c * CHUNK
+        hi = min(lo + CHUNK, seg.shape[0])
+        part = seg[lo:hi]
+        out[c, 0] = min(part[:, 0].min(), part[:, 2].min())
+        out[c, 1] = min(part[:, 1].min(), part[:, 3].min())
+        out[c, 2] = max(part[:, 0].max(), part[:, 2].max())
+        out[c, 3] = max(part[:, 1].max(), part[:, 3].max())
+    return out
+
+
+def _edges_distance_chunked(
+    seg: Any, boxes: Any, first: int, count: int, px: float, py: float
+) -> float:
+    """:func:`_edges_distance` to the float: whole chunks whose box lies farther than the
+    nearest edge found so far (by more than :data:`CHUNK_SLACK`) are not looked at."""
+    best = np.inf
+    e = first
+    end = first + count
+    while e < end:
+        if e % CHUNK == 0 and e + CHUNK <= end:
+            c = e // CHUNK
+            gx = max(boxes[c, 0] - px, 0.0, px - boxes[c, 2])
+            gy = max(boxes[c, 1] - py, 0.0, py - boxes[c, 3])
+            if math.hypot(gx, gy) > best + CHUNK_SLACK:
+                e += CHUNK
+                continue
+        best = min(best, _segment_distance(seg, e, px, py))
+        e += 1
+    return best
+
+
 # What stopped a straight move (ray_walks' codes; movement's Reach.stopped_by)
 STOP_NONE, STOP_WALL, STOP_IMPASSABLE, STOP_EDGE, STOP_ALLOWANCE = 0, 1, 2, 3, 4
 # Feature kinds for ray_walks
@@ -1035,6 +1081,27 @@ def _odd(seg: Any, first: int, count: int, px: float, py: float) -> bool:
     return odd
 
 
+def _odd_chunked(seg: Any, boxes: Any, first: int, count: int, px: float, py: float) -> bool:
+    """:func:`_odd` to the bit: a chunk wholly above or below the point's ray, or wholly
+    to its left, has no edge the ray crosses."""
+    odd = False
+    e = first
+    end = first + count
+    while e < end:
+        if e % CHUNK == 0 and e + CHUNK <= end:
+            c = e // CHUNK
+            if boxes[c, 1] > py or boxes[c, 3] <= py or boxes[c, 2] < px - CHUNK_SLACK:
+                e += CHUNK
+                continue
+        a0x, a0y, a1x, a1y = seg[e, 0], seg[e, 1], seg[e, 2], seg[e, 3]
+        if (a0y > py) != (a1y > py):
+            xc = a0x + (py - a0y) * (a1x - a0x) / (a1y - a0y)
+            if px < xc:
+                odd = not odd
+        e += 1
+    return odd
+
+
 def _met(
     seg: Any, first: int, count: int, crossings: int, ox: float, oy: float, qx: float, qy: float
 ) -> bool:
@@ -1099,6 +1166,9 @@ def locate_points(
         op_seg,
         op_start,
         op_count,
+        o_chunks,
+        x_chunks,
+        c_chunks,
     ) = places
     n_feat = o_box.shape[0]
     for k in range(xs.shape[0]):
@@ -1114,18 +1184,20 @@ def locate_points(
             gy = max(o_box[f, 1] - py, 0.0, py - o_box[f, 3])
             if gx * gx + gy * gy > (reach + tol) * (reach + tol):
                 continue
-            ring_d = _edges_distance(o_seg, o_start[f], o_count[f], px, py)
+            ring_d = _edges_distance_chunked(o_seg, o_chunks, o_start[f], o_count[f], px, py)
             if ring_d <= tol:
                 defer[k] = True  # on the outline: inside or not is GEOS's call
                 continue
-            inside = _inside(o_seg, o_start[f], o_count[f], o_box, f, px, py)
+            inside = not (
+                px < o_box[f, 0] or px > o_box[f, 2] or py < o_box[f, 1] or py > o_box[f, 3]
+            ) and _odd_chunked(o_seg, o_chunks, o_start[f], o_count[f], px, py)
             poly_d = 0.0 if inside else ring_d
             if _near(poly_d, reach, tol):
                 defer[k] = True
                 continue
             if poly_d > reach:
                 continue
-            edge_d = _edges_distance(x_seg, x_start[f], x_count[f], px, py)
+            edge_d = _edges_distance_chunked(x_seg, x_chunks, x_start[f], x_count[f], px, py)
             bits = 0
             what = kind[f]
             if inside and what & K_WOODS:
@@ -1135,7 +1207,7 @@ def locate_points(
                 elif edge_d > edge_band:
                     bits |= DEEP
             if c_count[f] > 0:
-                crest_d = _edges_distance(c_seg, c_start[f], c_count[f], px, py)
+                crest_d = _edges_distance_chunked(c_seg, c_chunks, c_start[f], c_count[f], px, py)
                 if _near(crest_d, crest_band, tol):
                     defer[k] = True
                 elif crest_d <= crest_band:
@@ -1220,6 +1292,8 @@ _KERNELS = (
     "store_pairs",
     "_segment_distance",
     "_edges_distance",
+    "_edges_distance_chunked",
+    "_odd_chunked",
     "_near",
     "locate_points",
     "_odd",

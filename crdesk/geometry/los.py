@@ -1069,6 +1069,7 @@ def _kernel_places(index: TerrainIndex) -> tuple[Any, ...]:
         op_seg = np.array(segs, dtype=np.float64).reshape(-1, 4)
         cached = (o_box, o_seg, o_start, o_count, x_seg, x_start, x_count)
         cached += (c_seg, c_start, c_count, kind, op_seg, op_start, op_count)
+        cached += tuple(kernels.chunk_boxes(seg) for seg in (o_seg, x_seg, c_seg))
         index.cache["kernel_places"] = cached
     return cached  # type: ignore[return-value]
 

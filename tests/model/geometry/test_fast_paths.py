@@ -263,3 +263,29 @@ def test_compiled_places_equal_geos_places(seed: int, ragged: bool, radius: floa
     assert los.locate_compiled(index, xy[:, 0], xy[:, 1], radii, RULES) == locate_many(
         index, xy[:, 0], xy[:, 1], radii, RULES
     )
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_chunked_edge_scans_equal_the_plain_ones_to_the_bit(seed: int) -> None:
+    """Where a base stands skips whole runs of a long outline's edges far from it
+    (a generated woods has hundreds): the nearest edge's distance and inside-or-not are
+    exactly what looking at every edge gives, also for points on the edges' boxes."""
+    from crdesk.geometry import kernels
+
+    rng = np.random.default_rng(seed)
+    turns = np.sort(rng.uniform(0, 2 * np.pi, 400))
+    reach = rng.uniform(4, 9, 400)
+    outer = np.c_[12 + reach * np.cos(turns), 12 + reach * np.sin(turns)]
+    hole = np.c_[12 + 1.5 * np.cos(turns[::8]), 12 + 1.5 * np.sin(turns[::8])]
+    rings = [np.vstack([r, r[:1]]) for r in (outer, hole)]
+    seg = np.ascontiguousarray(np.vstack([np.c_[r[:-1], r[1:]] for r in rings]))
+    boxes = kernels.chunk_boxes(seg)
+    points = np.vstack([rng.uniform(0, 24, (400, 2)), seg[:, :2], seg[::7, :2] + 1e-12])
+    for first, count in ((0, len(seg)), (3, len(seg) - 3), (0, len(outer)), (17, 40)):
+        for px, py in points.tolist():
+            assert kernels._edges_distance_chunked(
+                seg, boxes, first, count, px, py
+            ) == kernels._edges_distance(seg, first, count, px, py)
+            assert kernels._odd_chunked(seg, boxes, first, count, px, py) == kernels._odd(
+                seg, first, count, px, py
+            )
