@@ -203,9 +203,12 @@ def _walls_at(index: TerrainIndex, spot: Sequence[float]) -> set[str]:
     """The buildings whose wall a figure's centre stands on (within GRAZE): it steps off
     either way without crossing it (issue 31: a figure pushed against a wall, by Duck
     Back or a knockdown, is never stuck for standing where it was put)."""
-    here = Point(float(spot[0]), float(spot[1]))
+    x, y = float(spot[0]), float(spot[1])
+    here = Point(x, y)
     out: set[str] = set()
-    for n in index.outline_tree.query(here.buffer(GRAZE)).tolist():
+    # the box round the GRAZE disc (a disc's bounds, without building the disc)
+    near = shapely.box(x - GRAZE, y - GRAZE, x + GRAZE, y + GRAZE)
+    for n in index.outline_tree.query(near).tolist():
         if index.kinds[n] is K.BUILDING and index.outlines[n].exterior.distance(here) <= GRAZE:
             out.add(index.features[n])
     return out
