@@ -48,8 +48,9 @@ Ints = npt.NDArray[np.int64]
 CLEARANCE = 0.05
 """Inches a route's corners keep beyond the base's touching distance from a wall, rock or
 another base: the base passes them, it does not scrape them."""
-KNOWN_RUNS = 200_000
-"""At most this many run costs are remembered per terrain (:func:`_known_run_costs`)."""
+DENSE_RUNS = 2048
+"""Roadmaps of at most this many spots remember their runs' costs in one N x N array
+(32 MB at most; a generated 72" x 48" table has a few hundred spots)."""
 KNOWN_REACHES = 4096
 """At most this many reaches are remembered per terrain (:func:`reach_costs`)."""
 BASE_SIDES = 8
@@ -96,10 +97,11 @@ class _Terrain:
     joined: bool = False
     """Whether ``graph`` holds the runs between the spots yet (:func:`_terrain` makes
     them when a route first needs them: a reach needs only the spots near a figure)."""
-    runs: dict[tuple[int, int], float] = field(default_factory=dict)
-    """What the runs between two spots (``i < j``) cost, as :func:`reach_costs` costed
-    them: the reaches of one game ask the same runs again and again as its figures
-    move about (a run's cost depends only on the terrain, made once per index)."""
+    runs: Floats | None = None
+    """(N, N) what the run between spots ``i < j`` costs at ``[i, j]`` (NaN: not costed
+    yet), as :func:`reach_costs` costed it: the reaches of one game ask the same runs
+    again and again as its figures move about (a run's cost depends only on the
+    terrain, made once per index).  Looked up as one array, not pair by pair."""
     reached: dict[tuple[float, float, float], tuple[ReachedSpot, ...]] = field(default_factory=dict)
     """:func:`reach_costs` by start and allowance: a figure that has not moved is asked
     its reach again (the program's players plan it more than once: in simulated Patrols
@@ -589,16 +591,18 @@ class ReachedSpot:
 def _known_run_costs(terrain: _Terrain, a: Ints, b: Ints) -> Floats:
     """:func:`_run_costs` of the runs between the roadmap's spots ``a[k]`` and ``b[k]``
     (``a < b``), each costed once per terrain and then remembered."""
+    count = len(terrain.nodes)
+    if count > DENSE_RUNS:  # a huge roadmap: not remembered (N x N would not fit)
+        return _run_costs(terrain, terrain.nodes[a], terrain.nodes[b])
+    if terrain.runs is None:
+        terrain.runs = np.full((count, count), math.nan)
     known = terrain.runs
-    keys = list(zip(a.tolist(), b.tolist(), strict=True))
-    cost = np.fromiter((known.get(k, math.nan) for k in keys), dtype=float, count=len(keys))
+    cost: Floats = known[a, b]
     todo = np.flatnonzero(np.isnan(cost))
     if len(todo):
         fresh = _run_costs(terrain, terrain.nodes[a[todo]], terrain.nodes[b[todo]])
         cost[todo] = fresh
-        if len(known) > KNOWN_RUNS:
-            known.clear()  # a long session on one table: memory stays bounded
-        known.update(zip((keys[k] for k in todo.tolist()), fresh.tolist(), strict=True))
+        known[a[todo], b[todo]] = fresh
     return cost
 
 
