@@ -828,10 +828,19 @@ def _plain(section: Polygon) -> Polygon:
 
 
 def _rounded(poly: Polygon) -> Polygon:
-    """Coordinates to 1/1000 inch: readable files, exact replays."""
+    """Coordinates to 1/1000 inch: readable files, exact replays.  A ring whose last
+    corners round onto its first is closed where a file read closes it (the scenario
+    loader drops closing points a file repeats): else the table played and the table
+    saved with the game differ by a repeated point, and the saved game stops replaying
+    (a kept Patrol's woods did, at step 10)."""
 
     def ring(coords: Any) -> list[tuple[float, float]]:
-        return [(round(x, 3), round(y, 3)) for x, y in coords]
+        pts = [(round(x, 3), round(y, 3)) for x, y in coords]
+        if len(pts) > 1 and pts[-1] == pts[0]:
+            pts.pop()  # the closing point; the polygon closes the ring again
+        while len(pts) > 3 and pts[-1] == pts[0]:
+            pts.pop()
+        return pts
 
     return Polygon(ring(poly.exterior.coords), [ring(i.coords) for i in poly.interiors])
 
