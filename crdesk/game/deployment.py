@@ -86,7 +86,7 @@ def deploy(
     round the section's centre) on the spots nearest that section's middle that
     are on the table, in sections 7-9, off impassable ground, buildings and Cover
     obstacles, out of the pockets rock and the table's edges close in
-    (:func:`_pockets`), and off every other base.  The player's force keeps its id; a
+    (:func:`shut_in`), and off every other base.  The player's force keeps its id; a
     :class:`Force` given brings its name and band type.  The scenario's encounter
     type becomes ``encounter_type``.
     """
@@ -117,7 +117,7 @@ def deploy(
     pockets: dict[float, BaseGeometry | None] = {}
     for fig in figures:
         if fig.radius not in pockets:
-            pockets[fig.radius] = _pockets(bf, fig.radius)
+            pockets[fig.radius] = shut_in(bf, fig.radius)
         spot = _first_spot(table, section, kind, fig.radius, blocked, taken, pockets[fig.radius])
         if spot is None:
             raise IllegalActionError(
@@ -187,7 +187,7 @@ def _blocked(bf: Battlefield) -> Any:
     return unary_union(shapes) if shapes else None
 
 
-def _pockets(bf: Battlefield, radius: float) -> BaseGeometry | None:
+def shut_in(bf: Battlefield, radius: float) -> BaseGeometry | None:
     """Where a base of ``radius`` would stand in a pocket of open ground it cannot leave:
     rock running a hair from the table edges round a corner closes it in (seen in
     generated tables: 0.1-0.2" gaps, a figure deployed there went nowhere all game).  The

@@ -46,6 +46,7 @@ from shapely.geometry.base import BaseGeometry
 from crdesk.game import buildings as building_rules
 from crdesk.game import duck_back
 from crdesk.game.actions import Point2
+from crdesk.game.deployment import shut_in
 from crdesk.game.table import RulesModule, Table
 from crdesk.geometry import movement
 from crdesk.geometry.measure import bearing
@@ -121,6 +122,7 @@ def place_pefs(t: Table) -> None:
         spot = centre
         usable = [
             spot_free(t, candidate)
+            and not _shut_in(t, candidate)
             and not any(
                 math.hypot(p["x"] - candidate[0], p["y"] - candidate[1]) < 1.0
                 for p in t.state["pefs"]
@@ -140,7 +142,7 @@ def place_pefs(t: Table) -> None:
         if first is not None:
             spot = spots[first]
             where = "out of the player's sight"
-        elif not spot_free(t, centre):
+        elif not spot_free(t, centre) or _shut_in(t, centre):
             near = _nearest_free(t, box, centre)
             if near is not None:
                 spot = near
@@ -163,9 +165,10 @@ def _nearest_free(
     t: Table, box: tuple[float, float, float, float], centre: Point2, radius: float = 0.5
 ) -> Point2 | None:
     """The point of the section nearest its centre where a PEF can stand (on the table,
-    clear of impassable ground by ``radius``, as :func:`spot_free` judges): a PEF put
-    inside impassable ground could never move (11.2) nor be met.  None when the whole
-    section is impassable."""
+    clear of impassable ground by ``radius``, as :func:`spot_free` judges, and not in a
+    pocket that rock and the table's edges shut in): a PEF put inside impassable ground,
+    or in a pocket, could never move (11.2) nor be met.  None when the whole section
+    is impassable or shut in."""
     table = t.battlefield.table
     x0, y0, x1, y1 = box
     area: BaseGeometry = shapely.box(
@@ -175,10 +178,31 @@ def _nearest_free(
     solid = t.vis.index.impassable_union
     if solid is not None:
         area = area.difference(solid.buffer(radius + 1e-6))
+    pockets = _pockets(t)
+    if pockets is not None:
+        area = area.difference(pockets)
     if area.is_empty:
         return None
     near = shapely.ops.nearest_points(area, shapely.Point(centre))[0]
     return (float(near.x), float(near.y))
+
+
+def _pockets(t: Table) -> BaseGeometry | None:
+    """The pockets of open ground that impassable ground and the table's edges shut in
+    for a PEF's base (:func:`crdesk.game.deployment.shut_in`, as deployment avoids them),
+    worked out once per terrain."""
+    index = t.vis.index
+    found = index.cache.get("pef_pockets")
+    if found is None:
+        pockets = shut_in(t.battlefield, 0.5)
+        found = index.cache["pef_pockets"] = False if pockets is None else pockets
+    return found if isinstance(found, BaseGeometry) else None
+
+
+def _shut_in(t: Table, spot: Point2) -> bool:
+    """Whether a PEF at ``spot`` would stand in a pocket it could never leave."""
+    pockets = _pockets(t)
+    return pockets is not None and bool(pockets.intersects(shapely.Point(spot)))
 
 
 def nearest_player(t: Table, spot: Point2) -> Figure | None:
