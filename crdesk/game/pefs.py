@@ -48,7 +48,7 @@ from crdesk.game import duck_back
 from crdesk.game.actions import Point2
 from crdesk.game.deployment import shut_in
 from crdesk.game.table import RulesModule, Table
-from crdesk.geometry import movement
+from crdesk.geometry import movement, routing
 from crdesk.geometry.measure import bearing
 from crdesk.model import Building, CoverObstacle, Figure, Role, WeaponCode
 from crdesk.rules.pef import enemy_reps, pef_move, pef_resolve, place_pef
@@ -259,6 +259,8 @@ def move_pef(t: Table, pid: str) -> list[str]:
     dist = math.hypot(target.x - here[0], target.y - here[1])
     allowance = min(inches, max(0.0, dist - target.radius - 1.0))
     end = here
+    moved = 0.0
+    how = ""
     if allowance > 1e-6:
         reach = movement.farthest_along(
             t.battlefield,
@@ -270,15 +272,23 @@ def move_pef(t: Table, pid: str) -> list[str]:
             radius=0.5,
         )
         end = reach.point
-        end, covered = pef_cover_end(t, pef, here, end, target, allowance)
+        start = here  # where the move's last leg starts (the fan for Cover turns there)
+        leg = allowance
+        if reach.stopped_by in ROCK_STOPS:
+            way = _way_round(t, here, target, inches)
+            if way is not None:
+                end, start, leg, moved = way
+                how = " round impassable ground,"
+        end, covered = pef_cover_end(t, pef, start, end, target, leg)
     else:
         covered = ""
     end = (round(end[0], 3), round(end[1], 3))
-    moved = math.hypot(end[0] - here[0], end[1] - here[1])
+    if not how:
+        moved = math.hypot(end[0] - here[0], end[1] - here[1])
     pef.update(x=end[0], y=end[1])
     t.emit(
         "pef_move",
-        res.explain() + f' It moves {moved:.1f}" towards {target.name}, to '
+        res.explain() + f' It moves {moved:.1f}" towards {target.name},{how} to '
         f"({end[0]:.1f}, {end[1]:.1f}){covered}.",
         result=res,
         section="11.2",
@@ -294,6 +304,44 @@ def move_pef(t: Table, pid: str) -> list[str]:
     if any(sight.either(f, p.id) for f in found for p in players):
         return found  # the whole group moved into sight (its free moves, 7.6.2)
     return []
+
+
+ROCK_STOPS = frozenset({"impassable", "wall"})
+"""What stops a PEF's straight move for good (terrain never slows it, 11.2)."""
+
+
+def _way_round(
+    t: Table, here: Point2, target: Figure, inches: float
+) -> tuple[Point2, Point2, float, float] | None:
+    """A PEF's move "directly towards the player" (11.2) when impassable ground or a
+    wall stands on the straight line: the direct way is then the shortest way round it
+    (the route a figure's move takes, 7.4; terrain does not slow a PEF), ``inches``
+    along it and stopping 1" short of the target's base, as the straight move does.
+    Returns (the end, the start of the way's last leg walked, that leg's length, the
+    inches moved), or None when no way round exists or it gets no farther."""
+    goal = (target.x, target.y)
+    way = routing.route(
+        t.battlefield, here, goal, t.rules, radius=0.5, index=t.vis.index, ignore_terrain=True
+    )
+    if way is None or way.legs < 2:
+        return None
+    budget = min(inches, max(0.0, way.cost.length - target.radius - 1.0))
+    reach = movement.farthest_along(
+        t.battlefield, way.points, budget, t.rules, index=t.vis.index, ignore_terrain=True,
+        radius=0.5,
+    )  # fmt: skip
+    if reach.cost <= 1e-6:
+        return None
+    # the leg the move ended on: from the last corner passed to where it stopped
+    start, walked = way.points[0], 0.0
+    for p, q in zip(way.points, way.points[1:], strict=False):
+        step = math.hypot(q[0] - p[0], q[1] - p[1])
+        if walked + step >= reach.cost - 1e-9:
+            break
+        walked += step
+        start = q
+    leg = math.hypot(reach.point[0] - start[0], reach.point[1] - start[1])
+    return reach.point, start, leg, reach.cost
 
 
 def pef_cover_end(
