@@ -258,8 +258,8 @@ def move_pef(t: Table, pid: str) -> list[str]:
         return []
     dist = math.hypot(target.x - here[0], target.y - here[1])
     allowance = min(inches, max(0.0, dist - target.radius - 1.0))
-    end = here
-    moved = 0.0
+    end = start = here
+    walked = 0.0
     how = ""
     if allowance > 1e-6:
         reach = movement.farthest_along(
@@ -272,19 +272,19 @@ def move_pef(t: Table, pid: str) -> list[str]:
             radius=0.5,
         )
         end = reach.point
-        start = here  # where the move's last leg starts (the fan for Cover turns there)
-        leg = allowance
+        leg = allowance  # the move's last leg, from ``start``: the fan for Cover turns there
         if reach.stopped_by in ROCK_STOPS:
             way = _way_round(t, here, target, inches)
             if way is not None:
-                end, start, leg, moved = way
+                end, start, leg, walked = way
                 how = " round impassable ground,"
         end, covered = pef_cover_end(t, pef, start, end, target, leg)
     else:
         covered = ""
     end = (round(end[0], 3), round(end[1], 3))
-    if not how:
-        moved = math.hypot(end[0] - here[0], end[1] - here[1])
+    # to the last corner of the way round passed (none: ``start`` is where it stood),
+    # then on to where it ends
+    moved = walked + math.hypot(end[0] - start[0], end[1] - start[1])
     pef.update(x=end[0], y=end[1])
     t.emit(
         "pef_move",
@@ -318,7 +318,8 @@ def _way_round(
     (the route a figure's move takes, 7.4; terrain does not slow a PEF), ``inches``
     along it and stopping 1" short of the target's base, as the straight move does.
     Returns (the end, the start of the way's last leg walked, that leg's length, the
-    inches moved), or None when no way round exists or it gets no farther."""
+    inches along the way to that start), or None when no way round exists or it gets
+    no farther."""
     goal = (target.x, target.y)
     way = routing.route(
         t.battlefield, here, goal, t.rules, radius=0.5, index=t.vis.index, ignore_terrain=True
@@ -341,7 +342,7 @@ def _way_round(
         walked += step
         start = q
     leg = math.hypot(reach.point[0] - start[0], reach.point[1] - start[1])
-    return reach.point, start, leg, reach.cost
+    return reach.point, start, leg, walked
 
 
 def pef_cover_end(
