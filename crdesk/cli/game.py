@@ -53,7 +53,7 @@ from crdesk.errors import CrdeskError, IllegalActionError, ScenarioError
 from crdesk.game import actions as actions_module
 from crdesk.game.actions import ACTION_WORDS, parse_faces
 from crdesk.game.controller import Game
-from crdesk.game.deployment import DEPLOY_DIE, default_band, deploy, deploy_at
+from crdesk.game.deployment import DEPLOY_DIE, default_band, deploy, deploy_at, without_enemies
 from crdesk.game.encounter import encounter_name
 from crdesk.game.records import Decision, Event
 from crdesk.game.savefile import (
@@ -555,7 +555,12 @@ def _deployed(scenario: Scenario, kind: EncounterType, seed: int) -> Scenario:
     figures = list(player.figures) if player is not None else []
     if not figures:
         figures = default_band(player.band if player is not None else BandType.MILITARY)
-    return deploy(scenario, figures, kind, CounterDice(seed, position=DEPLOY_DIE))
+    deployed = deploy(scenario, figures, kind, CounterDice(seed, position=DEPLOY_DIE))
+    if len(deployed.battlefield.forces) < 2:
+        # a bare table (a generated one): the enemy comes from PEFs (11) and needs a
+        # force to join, as crdesk simulate sets it up
+        deployed = without_enemies(deployed)
+    return deployed
 
 
 def _objective_lines(game: Game) -> list[str]:

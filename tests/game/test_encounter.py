@@ -382,6 +382,22 @@ def test_cli_auto_reports_the_outcome_and_next_encounter(
     assert "Objectives (Patrol):" in text and "Outcome:" in text
 
 
+def test_cli_auto_on_a_generated_table_deploys_the_default_band(
+    tmp_path: Path, capsys: Capsys
+) -> None:
+    """A generated table has no forces: --deploy sets up the default band (12.1) and the
+    enemy comes from PEFs (11), as ``crdesk simulate`` plays it -- not "a game is played
+    by two sides; this scenario has 1 forces"."""
+    out_file = tmp_path / "g.crgame"
+    argv = ["game", "auto", "--generate", "mountain", "--size", "24x24", "--seed", "2"]
+    argv += ["--encounter", "patrol", "--deploy", "--turns", "2", "-o", str(out_file)]
+    assert main(argv) == 0, capsys.readouterr().err
+    game = load_game(out_file).game
+    assert game.settings.solo and game.settings.encounter == "patrol"
+    assert len(game.battlefield.player_force().figures) == 5
+    assert len(game.battlefield.forces) == 2
+
+
 def test_cli_refuses_deploy_without_an_encounter(wooded: str, capsys: Capsys) -> None:
     assert main(["game", "auto", wooded, "--seed", "1", "--deploy", "--turns", "1"]) == 2
     assert "--deploy needs an encounter" in capsys.readouterr().err
