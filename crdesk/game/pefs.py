@@ -33,6 +33,7 @@ counting the lowest two, and how many contacts there were.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -335,7 +336,7 @@ def _way_round(
         return None
     # the leg the move ended on: from the last corner passed to where it stopped
     start, walked = way.points[0], 0.0
-    for p, q in zip(way.points, way.points[1:], strict=False):
+    for p, q in itertools.pairwise(way.points):
         step = math.hypot(q[0] - p[0], q[1] - p[1])
         if walked + step >= reach.cost - 1e-9:
             break
