@@ -85,6 +85,7 @@ from crdesk.rules.terrain import (
     overall_terrain,
     section_terrain,
 )
+from crdesk.shapes import open_ring
 from crdesk.tables import (
     BUILDING_TYPE,
     OVERALL_TERRAIN,
@@ -835,12 +836,7 @@ def _rounded(poly: Polygon) -> Polygon:
     (a kept Patrol's woods did, at step 10)."""
 
     def ring(coords: Any) -> list[tuple[float, float]]:
-        pts = [(round(x, 3), round(y, 3)) for x, y in coords]
-        if len(pts) > 1 and pts[-1] == pts[0]:
-            pts.pop()  # the closing point; the polygon closes the ring again
-        while len(pts) > 3 and pts[-1] == pts[0]:
-            pts.pop()
-        return pts
+        return open_ring((round(x, 3), round(y, 3)) for x, y in coords)
 
     return Polygon(ring(poly.exterior.coords), [ring(i.coords) for i in poly.interiors])
 

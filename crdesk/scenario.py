@@ -65,7 +65,7 @@ from crdesk.rules.firearms.cards import (
     parse_cards,
 )
 from crdesk.schema import COORD_LIMIT, FORMAT_VERSION, POINT_SCHEMA, SCENARIO_SCHEMA
-from crdesk.shapes import crossings, repaired
+from crdesk.shapes import crossings, open_ring, repaired
 
 SUFFIX = ".crdesk"
 MAX_FILE_BYTES = limits.FILE_BYTES
@@ -702,11 +702,8 @@ def _ring(points: list[list[float]]) -> list[tuple[float, float]]:
 
 def _closed_ring(points: list[list[float]]) -> list[tuple[float, float]]:
     """A ring without the closing points a file may repeat (normalised on load, so the
-    first save writes what every later save writes); three points are always kept."""
-    ring = _ring(points)
-    while len(ring) > 3 and ring[-1] == ring[0]:
-        ring.pop()
-    return ring
+    first save writes what every later save writes): :func:`crdesk.shapes.open_ring`."""
+    return open_ring(points)
 
 
 def _written(outline: list[list[float]], holes: list[list[list[float]]] | None = None) -> Polygon:

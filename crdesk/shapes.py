@@ -30,6 +30,17 @@ DOOR_WIDTH = 1.5
 WINDOW_WIDTH = 1.25
 
 
+def open_ring(points: Iterable[Sequence[float]]) -> list[Pt]:
+    """A ring's points without the closing points that repeat its first (three are always
+    kept): the one form a scenario file is read in and a generated table is made in (a
+    polygon closes its rings again), so that a table saved and read back is the table
+    played -- a ring whose last corner rounds onto its first loses the repeat both ways."""
+    ring = [(float(p[0]), float(p[1])) for p in points]
+    while len(ring) > 3 and ring[-1] == ring[0]:
+        ring.pop()
+    return ring
+
+
 def rectangle(a: Pt, b: Pt) -> Polygon:
     """The axis-aligned rectangle with opposite corners a and b."""
     return box(min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1]))
