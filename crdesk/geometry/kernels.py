@@ -631,13 +631,6 @@ def _segment_distance(seg: Any, e: int, px: float, py: float) -> float:
     return math.hypot(px - (ax + t * dx), py - (ay + t * dy))
 
 
-def _edges_distance(seg: Any, first: int, count: int, px: float, py: float) -> float:
-    best = np.inf
-    for e in range(first, first + count):
-        best = min(best, _segment_distance(seg, e, px, py))
-    return best
-
-
 CHUNK = 16
 """Edges per chunk of an edge table's chunk boxes (:func:`chunk_boxes`)."""
 CHUNK_SLACK = 1e-9
@@ -666,8 +659,9 @@ def chunk_boxes(seg: Any) -> Any:
 def _edges_distance_chunked(
     seg: Any, boxes: Any, first: int, count: int, px: float, py: float
 ) -> float:
-    """:func:`_edges_distance` to the float: whole chunks whose box lies farther than the
-    nearest edge found so far (by more than :data:`CHUNK_SLACK`) are not looked at."""
+    """Distance from (px, py) to the nearest of edges ``seg[first:first + count]``, to
+    the float: whole chunks whose box lies farther than the nearest edge found so far
+    (by more than :data:`CHUNK_SLACK`) are not looked at."""
     best = np.inf
     e = first
     end = first + count
@@ -1291,7 +1285,6 @@ _KERNELS = (
     "recheck_moved",
     "store_pairs",
     "_segment_distance",
-    "_edges_distance",
     "_edges_distance_chunked",
     "_odd_chunked",
     "_near",
