@@ -24,6 +24,9 @@ rules rather than a clumsy player:
   6.2).  So it does not walk into the open in front of enemies when Cover is
   near, it bypasses enemies where it can, and it holds in Cover with a shot
   rather than advance into the open.
+* **The Star's Free Will** (5.2): on the Received Fire and Man Down tests the Star
+  passes 2 by choice (Carry On, or Return Fire), the best result the test has; the
+  book policy rolls, as the book does for Grunts.
 * **Fire** whenever it has a shot (the controller's book target, 7.9.8), before
   moving: a stationary shooter, then the move to Cover.  Out of ammo: reload.
 * **Tempo.**  Far from the goal with no enemy on the table the group Fast Moves
@@ -67,6 +70,7 @@ from crdesk.game.actions import (
     Exit,
     FastMove,
     Fire,
+    FreeWill,
     Move,
     Prone,
     Reload,
@@ -368,6 +372,10 @@ def sheltered(game: Game, points: npt.NDArray[np.float64]) -> npt.NDArray[np.boo
     return np.asarray(shapely.contains_xy(geom, points[:, 0], points[:, 1]), dtype=bool)
 
 
+FREE_WILL_WHY = "uses Free Will: passes 2, the test's best result (5.2, 7.7)"
+"""The tactical player's reason for its Star's Free Will."""
+
+
 @dataclass(frozen=True, slots=True)
 class Choice:
     """Where one figure goes (None: it stays), and why."""
@@ -387,6 +395,11 @@ class TacticalPolicy:
         frame = game.frames[-1] if game.frames else None
         if decision.kind == "act" and frame is not None and frame.kind == "activation":
             return self._act(game, decision, frame)
+        if decision.kind == "free_will" and decision.figure is not None:
+            # pass 2 is the best row of either test (7.7), by 7.8's ranking: Carry On
+            # on Man Down, Return Fire on Received Fire (a Star is never Outgunned);
+            # a roll can only match it, and may make the Star Duck Back or leave
+            return FreeWill(decision.figure, 2), FREE_WILL_WHY
         return self._book.decide(game, decision)
 
     # -- reading the table -------------------------------------------------------

@@ -11,10 +11,10 @@ Each file::
                "awaiting": {"actor": "p", "kind": "act"}, "turn": 1}}
 
 A step may be ``{"policy": "solo", "dice": [...], "expect": "move e1", "why": "Cover"}``:
-the program's policy takes that decision (the solo enemy by table 11.4, or the book's
-defaults), its action and reason checked by substring.  ``"fires_first": false`` keeps
-the solo enemy from firing between its figures' moves (7.2), for a case of where they
-move (np_move_cover_with_fire is the case of both).
+the program's policy takes that decision (the solo enemy by table 11.4, the book's
+defaults, or the tactical player), its action and reason checked by substring.
+``"fires_first": false`` keeps the solo enemy from firing between its figures' moves
+(7.2), for a case of where they move (np_move_cover_with_fire is the case of both).
 
 Optional: ``"settings"`` (GameSettings.to_dict(), e.g. ``{"solo": true}``) and, in
 ``final``, ``"pefs"``: the solo game's PEFs ({"id", "x", "y", "resolved"}), and
@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +38,7 @@ import pytest
 
 from crdesk.ai.enemy import SoloEnemyPolicy
 from crdesk.ai.policy import BookPolicy, Policy
+from crdesk.ai.tactical import TacticalPolicy
 from crdesk.errors import IllegalActionError
 from crdesk.game import Game
 from crdesk.game.actions import DiceFaces
@@ -80,11 +82,19 @@ def play_case(case: dict[str, Any]) -> Game:
     return game
 
 
+_POLICIES: dict[str, Callable[[], Policy]] = {
+    "solo": SoloEnemyPolicy,
+    "book": BookPolicy,
+    "tactical": TacticalPolicy,
+}
+
+
 def _policy_step(game: Game, n: int, step: dict[str, Any], policies: dict[str, Policy]) -> None:
-    """A decision taken by a policy (``"policy": "solo" | "book"``), as the program
-    would take it; ``"expect"`` and ``"why"`` are substrings of its action and reason."""
+    """A decision taken by a policy (``"policy": "solo" | "book" | "tactical"``), as the
+    program would take it; ``"expect"`` and ``"why"`` are substrings of its action and
+    reason."""
     name = step["policy"]
-    policy = policies.setdefault(name, SoloEnemyPolicy() if name == "solo" else BookPolicy())
+    policy = policies.setdefault(name, _POLICIES[name]())
     if "fires_first" in step:  # a case of where the figures move, not when they fire
         policy.fires_first = step["fires_first"]
     decision = game.awaiting()
