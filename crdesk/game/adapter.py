@@ -28,7 +28,7 @@ from crdesk.model import Battlefield, Figure, Status, WeaponCode
 from crdesk.options import RulesOptions, Weather
 from crdesk.rules.grenades import GRENADE_RANGE
 from crdesk.rules.melee import Approach, Fighter, can_declare_charge, target_charge_dice
-from crdesk.rules.reaction import ReactingFigure
+from crdesk.rules.reaction import ReactingFigure, ReactionTest
 from crdesk.rules.shooting import TargetSpec, default_allocation, is_outgunned, weapon_rank
 from crdesk.tables import GRENADE, outgunned_rank, weapon_stats
 from crdesk.visibility import SightMatrix
@@ -178,9 +178,11 @@ def reacting_figure(
     free_will: int | None = None,
     cause_rank: int | None = None,
     shoots_back: bool | None = None,
+    tests: tuple[ReactionTest, ...] = (),
 ) -> ReactingFigure:
     """A figure taking Received Fire / Man Down because of ``cause`` (7.7);
-    ``cause_rank`` and ``shoots_back`` as for :func:`outgunned`."""
+    ``cause_rank`` and ``shoots_back`` as for :func:`outgunned`; ``tests``: the tests
+    it takes, when not all of the group's roll's."""
     in_cover = cause is not None and sight.in_cover(cause.id, figure.id)
     return ReactingFigure(
         name=figure.name,
@@ -192,6 +194,7 @@ def reacting_figure(
         current=figure.status if figure.status in STILL_REACTING else None,
         free_will=free_will,
         id=figure.id,
+        tests=tests,
     )
 
 

@@ -109,6 +109,7 @@ def take_reaction(t: Table, d: dict[str, Any], group: list[str]) -> None:
             free_will=d["free_will"].get(f),
             cause_rank=rank,
             shoots_back=shoots_back(t, t.fig(f), cause),
+            tests=tuple(tests_of[f]),
         )
         for f in group
     ]

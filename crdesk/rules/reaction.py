@@ -52,6 +52,10 @@ class ReactingFigure:
     """A Star's chosen passes (2, 1 or 0) instead of rolling (5.2 Free Will)."""
     id: str = ""
     """The figure's id; defaults to the name when empty.  Results are keyed by it."""
+    tests: tuple[ReactionTest, ...] = ()
+    """The tests this figure takes, when not all of the roll's: in one group one figure
+    may be missed (Received Fire) and another only see a friend fall (Man Down); each
+    reads its own rows of the one roll (7.7).  Empty: every test of the roll."""
 
     @property
     def key(self) -> str:
@@ -152,7 +156,8 @@ def reaction_test(
     ``leader_rep`` is the Rep of the group's Star Leader for the Leader Die
     (6.3.2): pass None when there is no Star Leader or the Leader is alone.  With
     several Leaders pass all their Reps: only the highest-Rep Leader's die is
-    rolled.  ``tests`` with both tests reads both rows and applies the worse (7.7.2).
+    rolled.  ``tests`` with both tests reads both rows and applies the worse (7.7.2);
+    a tester's own ``tests`` narrow that to the tests it takes.
     """
     options = options or RulesOptions()
     losses = losses or Losses()
@@ -166,6 +171,8 @@ def reaction_test(
     tests = tuple(dict.fromkeys(tests))
     for t in testers:
         check_rep(t.rep)
+        if t.tests and not set(t.tests) <= set(tests):
+            raise IllegalActionError(f"{t.name} takes a test the roll is not for")
         if t.free_will is not None:
             if not t.is_star:
                 raise IllegalActionError(f"{t.name} is not a Star: only Stars have Free Will")
@@ -250,7 +257,7 @@ def _react(
             how += f" (Cover die {cover_die} ignored: not in Cover)"
     by_test: list[tuple[ReactionTest, int, Status]] = []
     parts: list[str] = []
-    for test in tests:
+    for test in tuple(x for x in tests if x in t.tests) if t.tests else tests:
         passed = base
         qualifiers: list[str] = []
         if test is ReactionTest.RECEIVED_FIRE and leader_passed and t.free_will is None:
