@@ -116,15 +116,9 @@ def check_spot(t: Table, fig: Figure, point: Point2) -> None:
     r = fig.radius
     if not (r <= x <= table.width - r and r <= y <= table.height - r):
         raise IllegalActionError("the spot is off the table")
-    cost = movement.path_cost(
-        t.battlefield,
-        [(fig.x, fig.y), point],
-        t.rules,
-        index=t.vis.index,
-        radius=r,
-        ignore_terrain=True,
-    )
-    if not cost.allowed:
+    # a Duck Back is a move (7.4.4): not through rock, into or out of a building only
+    # by a door or window (7.4, 8.2); the terrain does not slow it
+    if not movement.straight_way_open(t.battlefield, (fig.x, fig.y), point, r, index=t.vis.index):
         raise IllegalActionError("the way there is blocked (impassable ground or a wall)")
     for other in t.battlefield.figures():
         touching = math.hypot(other.x - x, other.y - y) < other.radius + r - 1e-6

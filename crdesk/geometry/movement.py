@@ -917,8 +917,8 @@ def _reachable(
     index: TerrainIndex, x0: float, y0: float, xs: Floats, ys: Floats, radius: float
 ) -> Bools:
     """Whether the straight move from (x0, y0) to each spot is allowed: :func:`path_cost`
-    with ``ignore_terrain`` (no impassable ground) and not :func:`_crosses_wall` (walls only
-    at doors and windows) -- the same shapely calls on the same geometries, vectorised."""
+    with ``ignore_terrain`` (no impassable ground), and every crossing of a building's
+    outline at a door or window (8.2), vectorised."""
     m = len(xs)
     coords = np.empty((m, 2, 2), dtype=np.float64)
     coords[:, 0, 0], coords[:, 0, 1] = x0, y0
@@ -1111,8 +1111,8 @@ def _nearest_cover(
             k = int(picks[0])
             spot = (float(sx[k]), float(sy[k]))
             return DuckBack(spot, 0.0, False, "hidden" if hidden[k] else "cover")
-        # the nearest good spot the figure can get to in a straight line (as path_cost
-        # and _crosses_wall judge it), a few spots at a time
+        # the nearest good spot the figure can get to in a straight line (as
+        # straight_way_open judges it), a few spots at a time
         start = 0
         for size in _REACH_CHUNKS:
             some = picks[start : start + size]
@@ -1269,16 +1269,14 @@ def sees_point(
     return True
 
 
-def _crosses_wall(index: TerrainIndex, start: Point, spot: Point2, place: object) -> bool:
-    """A Duck Back into a building must pass a door or window (8.2)."""
-    seg = LineString([(start.x, start.y), spot])
-    for n in index.outline_tree.query(seg).tolist():
-        if index.kinds[n] is not K.BUILDING:
-            continue
-        for p in _points(seg.intersection(index.outlines[n].exterior)):
-            if not any(o.distance(p) <= GRAZE for _k, _o, o in index.building_openings.get(n, [])):
-                return True
-    return False
+def straight_way_open(
+    battlefield: Battlefield, start: Point2, spot: Point2, radius: float, *, index: TerrainIndex
+) -> bool:
+    """Whether a base of ``radius`` may go straight from ``start`` to ``spot`` as a Duck
+    Back goes (7.4.4): clear of impassable ground, and into or out of a building only by
+    a door or window (7.4, 8.2) -- the test :func:`nearest_cover` makes of its spots."""
+    ok = _reachable(index, start[0], start[1], np.array([spot[0]]), np.array([spot[1]]), radius)
+    return bool(ok[0])
 
 
 __all__ = [
@@ -1292,4 +1290,5 @@ __all__ = [
     "sees_point",
     "sees_points",
     "shortest_path",
+    "straight_way_open",
 ]

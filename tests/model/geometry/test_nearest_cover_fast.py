@@ -19,7 +19,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 import shapely
-from shapely.geometry import Point, Polygon
+from shapely.geometry import LineString, Point, Polygon
 
 import crdesk.geometry.los as los
 from crdesk.generator import generate
@@ -29,8 +29,8 @@ from crdesk.geometry.movement import (
     _HIDDEN,
     DUCK_BACK_DISTANCE,
     DuckBack,
-    _crosses_wall,
     _obstacles,
+    _points,
     leaves_table,
     path_cost,
 )
@@ -57,6 +57,20 @@ from tests.model.geometry.random_tables import random_table
 
 Point2 = tuple[float, float]
 RULES = RulesOptions()
+
+
+def _crosses_wall(index: TerrainIndex, start: Point, spot: Point2, place: object) -> bool:
+    """A Duck Back into a building must pass a door or window (8.2): the plain check,
+    one segment at a time, the vectorised one (:func:`movement.straight_way_open`) is
+    compared with."""
+    seg = LineString([(start.x, start.y), spot])
+    for n in index.outline_tree.query(seg).tolist():
+        if index.kinds[n] is not TerrainKind.BUILDING:
+            continue
+        for p in _points(seg.intersection(index.outlines[n].exterior)):
+            if not any(o.distance(p) <= GRAZE for _k, _o, o in index.building_openings.get(n, [])):
+                return True
+    return False
 
 
 def reference_nearest_cover(
