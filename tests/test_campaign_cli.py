@@ -37,7 +37,9 @@ def test_a_three_encounter_campaign_plays_headless(tmp_path: Path, capsys: Capsy
         assert band.next_encounter is not None
         kind = band.next_encounter
         game_file = tmp_path / f"encounter-{n}.crgame"
-        _encounter(band_file, game_file, 10 + n, kind.value, capsys)
+        # seeds under which the Star comes back each time: a Band whose Star did not
+        # return has ended (7.13), and its story has no next encounter to play
+        _encounter(band_file, game_file, 20 + n, kind.value, capsys)
         loaded = load_game(game_file).game
         assert loaded.outcome is not None  # played to its end (the turn limit at the latest)
         record = loaded.settings.band
@@ -55,6 +57,7 @@ def test_a_three_encounter_campaign_plays_headless(tmp_path: Path, capsys: Capsy
         won = entry["outcome"] == "won"
         assert after.next_encounter is NEXT_ENCOUNTER[kind][0 if won else 1]
         assert all(REP_MIN <= f.rep <= REP_MAX for f in after.figures)
+        assert not after.ended, "the Star did not return: pick seeds the story goes on under"
         assert len(after.active) <= after.size_limit
         # the same game cannot be taken in twice
         capsys.readouterr()

@@ -314,7 +314,10 @@ def walk(t: Table, frame: Frame, fig: Figure, act: Move, *, free: bool = False) 
     quiet = 0
     if QUIET_WALKS and not free:
         quiet = quiet_steps(t, fig, points, enemies, seen, watch)
+    passed = -1.0  # walked on past a fleeting sighting to here
     for k, (p, dist) in enumerate(points):
+        if dist <= passed:
+            continue
         if k < quiet:
             prev, prev_dist = p, dist
             walked = dist
@@ -339,11 +342,25 @@ def walk(t: Table, frame: Frame, fig: Figure, act: Move, *, free: bool = False) 
                     hi, best = mid, (q, found)
                 else:
                     lo = mid
-            q, spotted = best
-            stop_at = free_spot(t, fig, path, hi, 0.0)
+            q, found = best
+            # on free ground where they are in sight: back along the path as far as
+            # the last step with no one new in sight, else (its base is on another's
+            # all that way: a friend passed, an enemy met round a corner) on to the
+            # first free ground past it (7.4, 7.6.2)
+            stop_at = free_spot(t, fig, path, hi, lo)
+            if stop_at <= lo + 1e-9:
+                stop_at = free_spot_ahead(t, fig, path, hi)
             q = point_at(path, stop_at)
             bf.move_figure(fig.id, q[0], q[1], facing)
-            break
+            spotted = new_sightings(t, fig.id, enemies, seen)
+            if spotted:
+                break
+            # seen only while its base was on another's, and out of sight again where it
+            # can stand: it walks on (stopped there, it spent its move for an In Sight
+            # that was gone, turn after turn in a kept Raid)
+            passed, stop_at = stop_at, None
+            prev, prev_dist, walked = q, passed, passed
+            continue
         prev, prev_dist = p, dist
         walked = dist
     if points and quiet >= len(points):  # the whole walk was quiet: to its end
@@ -481,6 +498,20 @@ def free_spot(t: Table, fig: Figure, path: Sequence[Point2], at: float, floor: f
             return d
         d -= 0.125
     return floor
+
+
+def free_spot_ahead(t: Table, fig: Figure, path: Sequence[Point2], at: float) -> float:
+    """The distance along the path, at or after ``at``, where the base first overlaps no
+    other standing base (the path's end, which a legal move has free, at the latest)."""
+    others = [o for o in t.battlefield.figures() if o.id != fig.id and o.status.can_act]
+    total = sum(math.dist(a, b) for a, b in itertools.pairwise(path))
+    d = at
+    while d < total:
+        x, y = point_at(path, d)
+        if all(math.hypot(o.x - x, o.y - y) >= o.radius + fig.radius - 1e-6 for o in others):
+            return d
+        d += 0.125
+    return total
 
 
 def new_sightings(t: Table, fid: str, enemies: set[str], seen: set[str]) -> list[str]:
