@@ -332,17 +332,14 @@ def walk(t: Table, frame: Frame, fig: Figure, act: Move, *, free: bool = False) 
         new = new_sightings(t, fig.id, enemies, seen) if not free else []
         if new:
             lo, hi = prev_dist, dist
-            best = (p, new)
             for _ in range(WALK_REFINE):
                 mid = (lo + hi) / 2
                 q = point_at(path, mid)
                 bf.move_figure(fig.id, q[0], q[1], facing)
-                found = new_sightings(t, fig.id, enemies, seen)
-                if found:
-                    hi, best = mid, (q, found)
+                if new_sightings(t, fig.id, enemies, seen):
+                    hi = mid
                 else:
                     lo = mid
-            q, found = best
             # on free ground where they are in sight: back along the path as far as
             # the last step with no one new in sight, else (its base is on another's
             # all that way: a friend passed, an enemy met round a corner) on to the
