@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -487,11 +487,10 @@ def first_watch_step(t: Table, fig: Figure, pts: Sequence[Point2], facings: list
 def free_spot(t: Table, fig: Figure, path: Sequence[Point2], at: float, floor: float) -> float:
     """The distance along the path, at or before ``at``, where the base overlaps no
     other standing base (a move stopped by In Sight must still end on free ground)."""
-    others = [o for o in t.battlefield.figures() if o.id != fig.id and o.status.can_act]
+    free = _free_ground(t, fig)
     d = at
     while d > floor + 1e-9:
-        x, y = point_at(path, d)
-        if all(math.hypot(o.x - x, o.y - y) >= o.radius + fig.radius - 1e-6 for o in others):
+        if free(point_at(path, d)):
             return d
         d -= 0.125
     return floor
@@ -500,15 +499,28 @@ def free_spot(t: Table, fig: Figure, path: Sequence[Point2], at: float, floor: f
 def free_spot_ahead(t: Table, fig: Figure, path: Sequence[Point2], at: float) -> float:
     """The distance along the path, at or after ``at``, where the base first overlaps no
     other standing base (the path's end, which a legal move has free, at the latest)."""
-    others = [o for o in t.battlefield.figures() if o.id != fig.id and o.status.can_act]
+    free = _free_ground(t, fig)
     total = sum(math.dist(a, b) for a, b in itertools.pairwise(path))
     d = at
     while d < total:
-        x, y = point_at(path, d)
-        if all(math.hypot(o.x - x, o.y - y) >= o.radius + fig.radius - 1e-6 for o in others):
+        if free(point_at(path, d)):
             return d
         d += 0.125
     return total
+
+
+def _free_ground(t: Table, fig: Figure) -> Callable[[Point2], bool]:
+    """Whether ``fig``'s base at a point overlaps no other standing base."""
+    others = [
+        (o.x, o.y, o.radius + fig.radius - 1e-6)
+        for o in t.battlefield.figures()
+        if o.id != fig.id and o.status.can_act
+    ]
+
+    def free(p: Point2) -> bool:
+        return all(math.hypot(x - p[0], y - p[1]) >= gap for x, y, gap in others)
+
+    return free
 
 
 def new_sightings(t: Table, fid: str, enemies: set[str], seen: set[str]) -> list[str]:

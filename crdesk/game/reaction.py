@@ -129,8 +129,8 @@ def take_reaction(t: Table, d: dict[str, Any], group: list[str]) -> None:
     t.emit("reaction", res.explain(), result=res, figures=group)
     todo: list[dict[str, Any]] = []
     for fr in res.figures:
-        own = [s for tgt, _, s in fr.by_test if tgt in tests_of[fr.id]]
-        status = max(own, key=lambda s: s.rank)
+        # each figure read only the tests it takes (its own rows of the one roll)
+        status = max((s for _, _, s in fr.by_test), key=lambda s: s.rank)
         fig = t.fig(fr.id)
         if fig.status in adapter.STILL_REACTING and fig.status.rank > status.rank:
             status = fig.status
