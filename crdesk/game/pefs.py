@@ -271,6 +271,7 @@ def move_pef(t: Table, pid: str) -> list[str]:
             index=t.vis.index,
             ignore_terrain=True,
             radius=0.5,
+            walls=True,
         )
         end = reach.point
         leg = allowance  # the move's last leg, from ``start``: the fan for Cover turns there
@@ -278,7 +279,11 @@ def move_pef(t: Table, pid: str) -> list[str]:
             way = _way_round(t, here, target, inches)
             if way is not None:
                 end, start, leg, walked = way
-                how = " round impassable ground,"
+                how = (
+                    " round a building's walls,"
+                    if reach.stopped_by == "wall"
+                    else " round impassable ground,"
+                )
         end, covered = pef_cover_end(t, pef, start, end, target, leg)
     else:
         covered = ""
@@ -308,7 +313,8 @@ def move_pef(t: Table, pid: str) -> list[str]:
 
 
 ROCK_STOPS = frozenset({"impassable", "wall"})
-"""What stops a PEF's straight move for good (terrain never slows it, 11.2)."""
+"""What stops a PEF's straight move for good: impassable ground, and a building's walls
+away from its doors and windows (7.4, 8.2); terrain never slows it (11.2)."""
 
 
 def _way_round(
@@ -323,14 +329,21 @@ def _way_round(
     no farther."""
     goal = (target.x, target.y)
     way = routing.route(
-        t.battlefield, here, goal, t.rules, radius=0.5, index=t.vis.index, ignore_terrain=True
+        t.battlefield,
+        here,
+        goal,
+        t.rules,
+        radius=0.5,
+        index=t.vis.index,
+        ignore_terrain=True,
+        walls=True,
     )
     if way is None or way.legs < 2:
         return None
     budget = min(inches, max(0.0, way.cost.length - target.radius - 1.0))
     reach = movement.farthest_along(
         t.battlefield, way.points, budget, t.rules, index=t.vis.index, ignore_terrain=True,
-        radius=0.5,
+        radius=0.5, walls=True,
     )  # fmt: skip
     if reach.cost <= 1e-6:
         return None
@@ -389,6 +402,7 @@ def pef_cover_end(
             index=t.vis.index,
             ignore_terrain=True,
             radius=0.5,
+            walls=True,
         )
         limit = math.hypot(reach.point[0] - here[0], reach.point[1] - here[1]) + 1e-3
         for r in steps:

@@ -101,9 +101,12 @@ def _grown_impassable(index: TerrainIndex, n: int, radius: float) -> tuple[Polyg
 
 
 def _segment_events(
-    index: TerrainIndex, seg: LineString, ignore_terrain: bool, radius: float
+    index: TerrainIndex, seg: LineString, ignore_terrain: bool, radius: float, walls: bool = False
 ) -> tuple[list[_Piece], list[tuple[float, float, str | None, str]]]:
-    """Rate pieces along one segment and the crossings (distance, cost, forbidden, feature)."""
+    """Rate pieces along one segment and the crossings (distance, cost, forbidden, feature).
+
+    ``ignore_terrain``: no woods, doors or windows cost anything, and (unless ``walls``)
+    buildings' walls are not there either; impassable ground still stops the base."""
     length = seg.length
     events: list[tuple[float, float, str | None, str]] = []
     cuts = {0.0, length}
@@ -119,7 +122,7 @@ def _segment_events(
                 # a move of no length meeting the rock has no crossing: it is there already
                 d = min((seg.project(Point(c)) for c in inside), default=0.0)
                 events.append((d, math.inf, "impassable", fid))
-        elif ignore_terrain:
+        elif ignore_terrain and not (walls and kind is K.BUILDING):
             continue
         elif kind in (K.WOODS, K.WOODED_HILL):
             if seg.intersects(outline):
@@ -134,7 +137,7 @@ def _segment_events(
                 forbidden: str | None = "wall"
                 for _k, okind, oseg in index.building_openings.get(n, []):
                     if oseg.distance(p) <= GRAZE:
-                        cost, forbidden = OPENING_COST[okind], None
+                        cost, forbidden = 0.0 if ignore_terrain else OPENING_COST[okind], None
                         break
                 events.append((d, cost, forbidden, feat))
     cuts.update(min(max(e[0], 0.0), length) for e in events)
@@ -256,8 +259,13 @@ def path_cost(
     index: TerrainIndex | None = None,
     ignore_terrain: bool = False,
     radius: float = 0.0,
+    walls: bool = False,
 ) -> PathCost:
     """What moving along ``path`` (a polyline of the figure's centre) costs (7.4, 8.2).
+
+    ``ignore_terrain``: nothing slows the base, only impassable ground (and, with
+    ``walls``, a building's walls away from its doors and windows) stops it -- a PEF's
+    move (11.2: PEFs ignore terrain's movement penalties, not its barriers).
 
     A straight move's answer is remembered on the terrain index (it depends on the
     terrain and the table's edge only): the controller asks it again and again for
@@ -272,11 +280,11 @@ def path_cost(
         memo = found
         table = battlefield.table
         (px, py), (qx, qy) = path
-        key = (px, py, qx, qy, ignore_terrain, radius, table.width, table.height)
+        key = (px, py, qx, qy, ignore_terrain, walls, radius, table.width, table.height)
         known = memo.get(key)
         if known is not None:
             return known
-    cost = _path_cost(battlefield, path, rules, index, ignore_terrain, radius)
+    cost = _path_cost(battlefield, path, rules, index, ignore_terrain, radius, walls)
     if memo is not None:
         memo[key] = cost
     return cost
@@ -293,6 +301,7 @@ def _path_cost(
     index: TerrainIndex | None,
     ignore_terrain: bool,
     radius: float,
+    walls: bool = False,
 ) -> PathCost:
     index = index or build_index(battlefield, rules, raster=False)
     total = 0.0
@@ -301,7 +310,7 @@ def _path_cost(
     start_walls = _walls_at(index, path[0]) if path else set()
     for p, q in itertools.pairwise(path):
         seg = LineString([p, q])
-        pieces, events = _segment_events(index, seg, ignore_terrain, radius)
+        pieces, events = _segment_events(index, seg, ignore_terrain, radius, walls)
         events, start_walls = _off_the_wall(events, start_walls), set()
         events, on_wall = _one_crossing(events, on_wall, seg.length)
         events = _with_edge(events, battlefield, p, q, radius)
@@ -334,11 +343,12 @@ def farthest_along(
     index: TerrainIndex | None = None,
     ignore_terrain: bool = False,
     radius: float = 0.0,
+    walls: bool = False,
 ) -> Reach:
     """The farthest point along ``path`` the figure reaches with ``allowance`` inches (7.4).
 
     It stops before an opening it cannot pay for, and before impassable ground
-    or a wall.
+    or a wall (``ignore_terrain`` and ``walls`` as for :func:`path_cost`).
     """
     index = index or build_index(battlefield, rules, raster=False)
     left = allowance
@@ -347,7 +357,7 @@ def farthest_along(
     start_walls = _walls_at(index, path[0])
     for p, q in itertools.pairwise(path):
         seg = LineString([p, q])
-        pieces, events = _segment_events(index, seg, ignore_terrain, radius)
+        pieces, events = _segment_events(index, seg, ignore_terrain, radius, walls)
         events, start_walls = _off_the_wall(events, start_walls), set()
         events, on_wall = _one_crossing(events, on_wall, seg.length)
         reach, left = _walk_segment(battlefield, seg, p, q, radius, pieces, events, left, allowance)

@@ -182,13 +182,14 @@ def _terrain(
     ignore_terrain: bool,
     *,
     joined: bool = True,
+    walls: bool = False,
 ) -> _Terrain:
     """The terrain's roadmap for a base of ``radius`` on a table of ``width`` x ``height``,
     made once per index, table and radius; ``joined=False``: its spots only (the runs
     between them are the costly part, made the first time a route wants them)."""
     cache = index.cache.setdefault(STATIC_CACHE, {})
     assert isinstance(cache, dict)
-    key = (round(radius, 6), ignore_terrain, width, height)
+    key = (round(radius, 6), ignore_terrain, walls, width, height)
     found = cache.get(key)
     if isinstance(found, _Terrain):
         if joined and not found.joined:
@@ -207,7 +208,7 @@ def _terrain(
             solids.append(outline.buffer(max(radius - 2 * GRAZE, 0.0), quad_segs=4))
             for ring in _rings(outline, away + GRAZE):
                 made.ring(ring)
-        elif ignore_terrain:
+        elif ignore_terrain and not (walls and kind is K.BUILDING):
             continue
         elif kind is K.BUILDING:
             openings = index.building_openings.get(n, [])
@@ -228,7 +229,9 @@ def _terrain(
                     made.spot(spot)
             for _k, okind, seg in openings:
                 # a crossing within GRAZE of the opening passes by it, as path_cost has it
-                (doors if okind is OpeningKind.DOOR else windows).append(seg.buffer(GRAZE))
+                # (free when terrain is ignored: a PEF's move, 11.2)
+                if not ignore_terrain:
+                    (doors if okind is OpeningKind.DOOR else windows).append(seg.buffer(GRAZE))
                 for spot in _opening_spots(outline, seg, away):
                     made.spot(spot)
         elif kind in (K.WOODS, K.WOODED_HILL):
@@ -354,6 +357,7 @@ def route(
     bases: Sequence[tuple[float, float, float]] = (),
     ignore_terrain: bool = False,
     limit: float | None = None,
+    walls: bool = False,
 ) -> Route | None:
     """The cheapest legal route from ``start`` to ``goal`` for a base of ``radius``, or
     None when there is none (the goal is in rock or a wall, shut in, or on a base).
@@ -364,7 +368,8 @@ def route(
     None where a dearer one exists); a route within the limit is always the cheapest.
 
     ``bases``: (x, y, radius) of the other figures standing; the route passes round
-    them, never through.  The route's cost is :func:`path_cost`'s.  A straight run that
+    them, never through.  The route's cost is :func:`path_cost`'s (``ignore_terrain`` and
+    ``walls`` as for it).  A straight run that
     is legal is the route when nothing cheaper exists (no detour is ever longer than it
     needs to be)."""
     index = index or build_index(battlefield, rules, raster=False)
@@ -373,7 +378,7 @@ def route(
     if math.dist(start, goal) <= 1e-9:
         return Route((start, start), PathCost(0.0, 0.0))
     table = battlefield.table
-    terrain = _terrain(index, table.width, table.height, radius, ignore_terrain)
+    terrain = _terrain(index, table.width, table.height, radius, ignore_terrain, walls=walls)
     others = [
         (float(x), float(y), float(r))
         for x, y, r in bases
@@ -394,6 +399,7 @@ def route(
             index=index,
             ignore_terrain=ignore_terrain,
             radius=radius,
+            walls=walls,
         )
         if cost.allowed:  # the straight-line tool's move: the route never costs more
             straight = Route((start, goal), cost)
@@ -444,6 +450,7 @@ def route(
                     index=index,
                     ignore_terrain=ignore_terrain,
                     radius=radius,
+                    walls=walls,
                 )
                 if not cost.allowed:
                     return straight

@@ -71,6 +71,18 @@ def test_impassable_is_forbidden_even_for_pefs() -> None:
         assert res.forbidden == "impassable" and res.feature_id == "rock"
 
 
+def test_pefs_enter_a_building_only_by_its_openings_for_nothing() -> None:
+    """A PEF ignores terrain's movement penalties (11.2) -- a door's 2", a window's 4" --
+    not a building's walls (7.4, 8.2): with ``walls`` a blank wall stops it."""
+    through_wall = [(31, 8), (31, 12)]  # the house's north wall has no opening
+    res = path_cost(field(), through_wall, RULES, ignore_terrain=True, walls=True)
+    assert res.forbidden == "wall" and res.feature_id == "house"
+    assert path_cost(field(), through_wall, RULES, ignore_terrain=True).allowed  # as before
+    by_door = path_cost(field(), [(30.5, 18), (30.5, 14)], RULES, ignore_terrain=True, walls=True)
+    assert by_door.allowed and by_door.cost == pytest.approx(4)  # the door costs nothing
+    assert path_cost(field(), [(30.5, 18), (30.5, 14)], RULES).cost == pytest.approx(6)
+
+
 def test_a_move_of_no_length_on_impassable_ground_is_refused_not_a_crash() -> None:
     # the GUI monkey's seed 111: a figure standing on the rock's edge asked for its way
     # to the table edge with no length to go (shapely's intersection of a zero-length
