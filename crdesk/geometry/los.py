@@ -363,9 +363,14 @@ class _Derived:
         self.seal_feat[k], self.seal_code[k] = -1, _VISIBLE
         if p.deep:
             self.deep[k, : len(p.deep)] = p.deep
-            self.seal_feat[k], self.seal_code[k] = p.deep[0], CODE[Reason.WOODS_DEEP]
-        elif p.building >= 0 and not p.openings:
+        # a building's walls shut in its occupants away from its openings even where
+        # the building stands deep in woods (8.3): the walls seal first, so figures in
+        # the same woods outside the building do not see in (the woods' seal would let
+        # them, and a base through the wall gave lines that never cross it)
+        if p.building >= 0 and not p.openings:
             self.seal_feat[k], self.seal_code[k] = p.building, CODE[Reason.BUILDING_INTERIOR]
+        elif p.deep:
+            self.seal_feat[k], self.seal_code[k] = p.deep[0], CODE[Reason.WOODS_DEEP]
 
 
 def _derive(places: Sequence[Place]) -> _Derived:
