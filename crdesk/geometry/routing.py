@@ -163,6 +163,25 @@ def _tangent(nodes: Floats, rings: Floats, ii: Any, jj: Any) -> Any:
     return ok
 
 
+def _hugs(terrain: _Terrain, point: Point2, radius: float) -> bool:
+    """Whether a centre at ``point`` stands in the band the roadmap's corners keep off
+    rock and walls (closer than they do: a base against a rock's side, in a notch).
+
+    There the runs out of it to the corners do not look tangent (a corner's neighbours
+    lie on both sides of a run that leaves along the band), so :func:`_tangent` would
+    prune the only ways out: such a start or goal is joined to every corner it sees."""
+    here = Point(point)
+    reach = radius + CLEARANCE + 2 * GRAZE
+    near = terrain.solid.query(here, predicate="dwithin", distance=reach)
+    for part in near.tolist():
+        piece = terrain.solid_parts[part]
+        # rock's solid is grown by radius - 2 GRAZE, its corners kept away + GRAZE off it
+        band = CLEARANCE + 4 * GRAZE if isinstance(piece, Polygon) else reach
+        if piece.distance(here) <= band:
+            return True
+    return False
+
+
 def _opening_spots(poly: Polygon, seg: LineString, distance: float) -> list[Point2]:
     """The spots just outside and just inside an opening's middle, ``distance`` off it."""
     (x0, y0), (x1, y1) = seg.coords[0], seg.coords[-1]
@@ -424,9 +443,24 @@ def route(
         # under the base does not stop the runs out of where it stands
         ellipse = None if limit is None else (start, goal, limit)
         _join(
-            graph, terrain, nodes, rings, [start_id], spare=(start, radius + GRAZE), ellipse=ellipse
+            graph,
+            terrain,
+            nodes,
+            rings,
+            [start_id],
+            spare=(start, radius + GRAZE),
+            ellipse=ellipse,
+            taut=not _hugs(terrain, start, radius),
         )
-        _join(graph, terrain, nodes, rings, [goal_id], ellipse=ellipse)
+        _join(
+            graph,
+            terrain,
+            nodes,
+            rings,
+            [goal_id],
+            ellipse=ellipse,
+            taut=not _hugs(terrain, goal, radius),
+        )
         round_bases: list[int] = []
         for _ in range(MAX_DETOURS + 1):
             try:
@@ -507,8 +541,10 @@ def _join(
     radius: float = 0.0,
     spare: tuple[Point2, float] | None = None,
     ellipse: tuple[Point2, Point2, float] | None = None,
+    taut: bool = True,
 ) -> None:
-    """Join each of the ``new`` nodes to every node it has a clear, tangent run to.
+    """Join each of the ``new`` nodes to every node it has a clear, tangent run to
+    (``taut=False``: every clear run, for a node hugging rock or a wall, see :func:`_hugs`).
 
     ``ellipse`` (a, b, limit): only nodes whose way a -> node -> b is no longer than
     ``limit`` are joined; no route of that length or less passes any other (a route
@@ -525,7 +561,8 @@ def _join(
         )
         if not len(others):
             continue
-        others = others[_tangent(nodes, rings, np.full(len(others), k), others)]
+        if taut:
+            others = others[_tangent(nodes, rings, np.full(len(others), k), others)]
         if not len(others):
             continue
         here = np.repeat(nodes[k : k + 1], len(others), axis=0)
@@ -660,6 +697,8 @@ def _reach_costs(
     if count > 1:
         ii, jj = np.triu_indices(count, 1)
         taut = _tangent(nodes, rings, ii, jj)
+        if _hugs(terrain, start, radius):
+            taut[ii == 0] = True  # every run out of a notch or off a wall (see _hugs)
         ii, jj = ii[taut], jj[taut]
         spare = (start, radius + GRAZE)  # a base against a wall steps off it (as route)
         weights = np.empty(len(ii))

@@ -9,13 +9,21 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from shapely.geometry import LineString, Point
+from shapely.geometry import LineString, Point, Polygon
 
 from crdesk.generator import generate
 from crdesk.geometry.movement import path_cost
 from crdesk.geometry.routing import route
 from crdesk.geometry.terrain_index import build_index
-from crdesk.model import Battlefield, Building, Opening, OpeningKind, Table, TerrainKind
+from crdesk.model import (
+    Battlefield,
+    Building,
+    Opening,
+    OpeningKind,
+    Table,
+    TerrainFeature,
+    TerrainKind,
+)
 from crdesk.options import RulesOptions
 from tests.model.geometry.test_movement import RULES, field, square
 
@@ -240,3 +248,36 @@ def test_a_figure_touching_a_wall_from_inside_does_not_reach_through_it(
     for spot in reached[1:]:
         cost = path_cost(bf, list(spot.way), RULES, index=index, radius=R)
         assert cost.allowed and cost.cost <= spot.cost + 1e-6, (spot, cost)
+
+
+NOTCH = [(32.36, 9.17), (32.96, 4.82), (34.5, 4.3), (33.13, 2.11), (33.64, 1.36), (40, 1), (40, 12)]
+"""A generated roll table's rock with a V-shaped notch opening west (its corners as
+generated, the rest simplified)."""
+
+
+@pytest.mark.parametrize("start", [(33.7, 4.0), (33.6, 3.9), (33.5, 3.95)])
+@pytest.mark.parametrize("goal", [(20.0, 10.0), (31.0, 8.0), (26.0, 0.8)])
+@pytest.mark.parametrize("walls", [False, True])
+def test_a_base_in_a_notch_of_rock_finds_its_way_out(
+    start: tuple[float, float], goal: tuple[float, float], walls: bool
+) -> None:
+    """Seen in a simulated Defend (roll table, tuning seed 2, game 10): two PEFs placed
+    "as near the section's centre as they can stand", 0.518" from rock in a notch,
+    moved 0.0" 36 times (11.2): every run out of the notch left the roadmap's corner at
+    its lip on the rock's side (the start stands inside the band the corners keep off
+    rock, so the runs along it do not look tangent), and the route gave up.  A start (or
+    goal) hugging rock joins the roadmap without that pruning."""
+    rock = TerrainFeature("rock", TerrainKind.IMPASSABLE, "rock", Polygon(NOTCH))
+    bf = Battlefield(Table(48, 48), [rock], [])
+    index = build_index(bf, RULES, raster=False)
+    assert Polygon(NOTCH).distance(Point(start)) >= R  # it stands legally
+    got = route(bf, start, goal, RULES, radius=R, index=index, ignore_terrain=walls, walls=walls)
+    assert got is not None, "the notch opens west"
+    back = route(bf, goal, start, RULES, radius=R, index=index, ignore_terrain=walls, walls=walls)
+    assert back is not None, "and the way in is the way out"
+    for way in (got, back):
+        cost = path_cost(
+            bf, list(way.points), RULES, index=index, radius=R, ignore_terrain=walls, walls=walls
+        )
+        assert cost.allowed and cost.cost == pytest.approx(way.cost.cost)
+        assert LineString(way.points).distance(Polygon(NOTCH)) >= R - 0.02
