@@ -281,3 +281,18 @@ def test_a_base_in_a_notch_of_rock_finds_its_way_out(
         )
         assert cost.allowed and cost.cost == pytest.approx(way.cost.cost)
         assert LineString(way.points).distance(Polygon(NOTCH)) >= R - 0.02
+
+
+def test_a_reach_from_a_notch_of_rock_leaves_it() -> None:
+    """The reach (a player's figure's, the players' candidate spots) from the same notch:
+    the roadmap's spots outside it are reached, each by a way the controller allows."""
+    from crdesk.geometry.routing import reach_costs
+
+    rock = TerrainFeature("rock", TerrainKind.IMPASSABLE, "rock", Polygon(NOTCH))
+    bf = Battlefield(Table(48, 48), [rock], [])
+    index = build_index(bf, RULES, raster=False)
+    reached = reach_costs(bf, (33.7, 4.0), 8.0, RULES, radius=R, index=index)
+    assert any(s.point[0] < 32.0 for s in reached), "the notch opens west"
+    for spot in reached[1:]:
+        cost = path_cost(bf, list(spot.way), RULES, index=index, radius=R)
+        assert cost.allowed and cost.cost <= spot.cost + 1e-6, (spot, cost)
