@@ -70,7 +70,9 @@ def idle_turn_steps(window: MainWindow) -> list[int]:
 @pytest.mark.parametrize(
     ("seed", "solo", "person"),
     [
-        (26, True, BOOK),  # solo, 12 turns: two turns pass with nobody able to activate
+        # solo, 12 turns: two turns pass with nobody able to activate (a rules change that
+        # moves it: tools/stories.py history FIRST LAST finds another such seed)
+        (26, True, BOOK),
         (3, False, BOOK),  # the Red Vipers by the program; turn 8 passes idle
     ],
     ids=["solo-pefs", "against-the-program"],

@@ -9,8 +9,10 @@ roll his squad cannot use (a 6), PEFs move; then the Red Vipers play turn 4 alon
 The Red Vipers play the steps recorded in ``tests/data/saved/play_pacing.json``: the
 pacing this test checks does not depend on how the enemy plays, so the enemy's later
 changes do not move the game it follows.  The rules' do (a Duck Back, a walk): when
-they change, the recording is made again and the story found again (a seed and step
-where a person's step begins a turn his side cannot use and the enemy plays it alone).
+they change, the story is found again and recorded again (a seed and step where a
+person's step begins a turn his side cannot use and the enemy plays it alone) by
+``tools/stories.py pacing FIRST LAST`` and ``tools/stories.py pacing --record SEED``,
+which prints this module's constants.
 
 The animator runs on a manual clock (``manual_clock``: the test says how much time
 passes), the program's pause between steps is nil, and every wait is a
