@@ -83,6 +83,13 @@ def rank_of(figure: Figure, rules: RulesOptions) -> int:
     return weapon_rank([figure.weapon], options=rules, can_fire=can_fire(figure))
 
 
+def fired_rank(figure: Figure, rules: RulesOptions) -> int:
+    """Outgunned Ranking of the weapon the figure has just fired on someone (7.9.1):
+    its weapon's, loaded or not -- a volley that rolled two 1s and emptied it (7.9.2)
+    was still fired with it, and its targets test against what fired on them."""
+    return weapon_rank([figure.weapon], options=rules, can_fire=True)
+
+
 BLAST_RANK = outgunned_rank(weapon_stats(GRENADE))
 """Outgunned Ranking of blast circle weapons (7.9.1): grenades, Rocket Launchers and
 every explosion, whoever set it off and whatever else they carry."""
@@ -111,15 +118,16 @@ def outgunned(
     says who outguns whom, for every Received Fire test.  ``shoots_back``: whether it
     can shoot back, when the caller knows more than the table (a readied grenade).
 
-    Outgunned when what fired on it ranks higher -- ``cause_rank`` when that is not the
-    cause's own weapon: a blast weapon's :data:`BLAST_RANK` (7.10), Full Auto's +1
+    Outgunned when what fired on it ranks higher -- the cause's weapon, even when that
+    volley emptied it (:func:`fired_rank`); ``cause_rank`` when that is not the cause's
+    own weapon: a blast weapon's :data:`BLAST_RANK` (7.10), Full Auto's +1
     (FD §5) -- or when it cannot shoot back at the cause for any reason
     (:func:`can_shoot_back`; the ``outgunned_cannot_shoot_back`` option, else only a
     figure with no loaded weapon).  Stars never are (5.2.4).
     """
     if target.is_star:
         return False
-    rank = rank_of(cause, rules) if cause_rank is None else cause_rank
+    rank = fired_rank(cause, rules) if cause_rank is None else cause_rank
     if is_outgunned(rank, rank_of(target, rules)):
         return True
     if shoots_back is None:

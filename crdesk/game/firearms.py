@@ -771,4 +771,4 @@ def full_auto_rank(game: Table, cause: Figure) -> int | None:
     ws = weapon_state(game, cause)
     if ws is None or ws.mode is not FireMode.FA:
         return None
-    return adapter.rank_of(cause, game.rules) + FA_RANK_BONUS
+    return adapter.fired_rank(cause, game.rules) + FA_RANK_BONUS
