@@ -202,18 +202,39 @@ def _cut(pieces: list[_Piece], at: list[float]) -> list[_Piece]:
     return pieces
 
 
-def _walls_at(index: TerrainIndex, spot: Sequence[float]) -> set[str]:
-    """The buildings whose wall a figure's centre stands on (within GRAZE): it steps off
-    either way without crossing it (issue 31: a figure pushed against a wall, by Duck
-    Back or a knockdown, is never stuck for standing where it was put)."""
+def _walls_at(
+    index: TerrainIndex, spot: Sequence[float], towards: Sequence[float] | None = None
+) -> set[str]:
+    """The buildings whose wall a figure's centre stands on (within GRAZE) and which the
+    move towards ``towards`` steps off without crossing (issue 31: a figure pushed
+    against a wall, by Duck Back or a knockdown, is never stuck for standing where it
+    was put).
+
+    A centre exactly on the wall's line steps off either way; one a hair off it has a
+    side, and leaves on that side only: a move stopped by a wall ends a hair short of
+    it, and the next move went on through it, no door paid (7.4, 8.2; kept games)."""
     x, y = float(spot[0]), float(spot[1])
     here = Point(x, y)
     out: set[str] = set()
     # the box round the GRAZE disc (a disc's bounds, without building the disc)
     near = shapely.box(x - GRAZE, y - GRAZE, x + GRAZE, y + GRAZE)
     for n in index.outline_tree.query(near).tolist():
-        if index.kinds[n] is K.BUILDING and index.outlines[n].exterior.distance(here) <= GRAZE:
-            out.add(index.features[n])
+        if index.kinds[n] is not K.BUILDING:
+            continue
+        outline = index.outlines[n]
+        off = outline.exterior.distance(here)
+        if off > GRAZE:
+            continue
+        if towards is not None and off > 1e-9:
+            dx, dy = float(towards[0]) - x, float(towards[1]) - y
+            step = math.hypot(dx, dy)
+            if step > 0:
+                # a little way along the move (past the wall if it goes through)
+                k = min(4 * GRAZE, step) / step
+                probe = Point(x + dx * k, y + dy * k)
+                if outline.contains(probe) != outline.contains(here):
+                    continue  # through the wall, not off it
+        out.add(index.features[n])
     return out
 
 
@@ -307,7 +328,7 @@ def _path_cost(
     total = 0.0
     length = 0.0
     on_wall: set[str] = set()
-    start_walls = _walls_at(index, path[0]) if path else set()
+    start_walls = _walls_at(index, path[0], path[1] if len(path) > 1 else None) if path else set()
     for p, q in itertools.pairwise(path):
         seg = LineString([p, q])
         pieces, events = _segment_events(index, seg, ignore_terrain, radius, walls)
@@ -354,7 +375,7 @@ def farthest_along(
     left = allowance
     here: Point2 = tuple(path[0])  # type: ignore[assignment]
     on_wall: set[str] = set()
-    start_walls = _walls_at(index, path[0])
+    start_walls = _walls_at(index, path[0], path[1] if len(path) > 1 else None)
     for p, q in itertools.pairwise(path):
         seg = LineString([p, q])
         pieces, events = _segment_events(index, seg, ignore_terrain, radius, walls)

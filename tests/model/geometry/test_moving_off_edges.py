@@ -100,3 +100,28 @@ def test_from_against_a_wall_the_way_in_is_still_by_the_door() -> None:
     got = route(bf, (33, 26 + 0.2), (33, 24), RULES, radius=R)  # 0.2 from the wall, outside
     assert got is not None and got.cost.allowed
     assert got.cost.cost >= got.cost.length + 2 - 1e-9  # through the door (2"), not the wall
+
+
+@pytest.mark.parametrize(
+    ("start", "end"),
+    [
+        ((26 - 0.005, 18), (28, 18)),  # a hair outside the wall: in through it
+        ((26 + 0.005, 18), (24, 18)),  # a hair inside: out through it
+        ((26 - 0.009, 18), (27, 19.5)),  # slanting in
+        ((30.0, 10 + 0.004), (30, 8)),  # inside, by the north wall: out through it
+    ],
+)
+def test_a_centre_a_hair_from_a_wall_steps_off_on_its_own_side_only(
+    start: tuple[float, float], end: tuple[float, float]
+) -> None:
+    """Kept games: a move stopped by a wall ends a hair (0.01") short of it, and the next
+    move from there went straight through the wall, no door paid (7.4, 8.2): the centre
+    "on the wall" stepped off it either way.  Only a centre exactly on the wall's line
+    has no side of its own; one a hair off it leaves on its own side."""
+    bf = board()
+    cost = path_cost(bf, [start, end], RULES, radius=R)
+    assert not cost.allowed and cost.forbidden == "wall", cost
+    reach = farthest_along(bf, [start, end], 8.0, RULES, radius=R)
+    assert math.dist(reach.point, start) < 0.02, reach
+    got = route(bf, start, end, RULES, radius=R)
+    assert got is None or got.cost.cost >= got.cost.length + 2 - 1e-9  # by the door
