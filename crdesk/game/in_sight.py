@@ -249,7 +249,11 @@ def book_in_sight_action(t: Table, fig: Figure) -> Action:
         return shot
     sight = t.sight()
     enemies = [e for e in t.alive(t.enemy_of(fig.side)) if sight.sees(fig.id, e.id)]
-    near = [e for e in enemies if sight.distance(fig.id, e.id) <= CHARGE_REACH]
+    near = [
+        e
+        for e in enemies
+        if sight.distance(fig.id, e.id) <= CHARGE_REACH and melee_rules.charge_way_open(t, fig, e)
+    ]
     if near:
         target = min(near, key=lambda e: sight.distance(fig.id, e.id))
         return Charge(fig.id, target.id)
@@ -264,10 +268,7 @@ def decide_in_sight(t: Table, frame: Frame) -> Decision:
     d = frame.data
     fig = t.fig(d["order"][d["index"]])
     options: list[Action] = list(fire.auto_targets(t, fig, active=False))
-    sight = t.sight()
-    for e in t.alive(t.enemy_of(fig.side)):
-        if sight.sees(fig.id, e.id) and sight.distance(fig.id, e.id) <= CHARGE_REACH:
-            options.append(Charge(fig.id, e.id))
+    options += [Charge(fig.id, e.id) for e in _chargeable(t, fig)]
     options += [DuckBack(fig.id), CarryOn(fig.id)]
     return Decision(
         0,
@@ -304,6 +305,19 @@ def _why_not(t: Table, fig: Figure, options: list[Action]) -> str:
     return " " + "; ".join(parts).capitalize() + "."
 
 
+def _chargeable(t: Table, fig: Figure) -> list[Figure]:
+    """The enemies an In Sight winner may charge (7.6.4): seen, within 6", and reached
+    without going through a wall or rock (:func:`melee.charge_way_open`)."""
+    sight = t.sight()
+    return [
+        e
+        for e in t.alive(t.enemy_of(fig.side))
+        if sight.sees(fig.id, e.id)
+        and sight.distance(fig.id, e.id) <= CHARGE_REACH
+        and melee_rules.charge_way_open(t, fig, e)
+    ]
+
+
 def check_in_sight(t: Table, frame: Frame, act: Action) -> None:
     d = frame.data
     fid = d["order"][d["index"]]
@@ -311,6 +325,12 @@ def check_in_sight(t: Table, frame: Frame, act: Action) -> None:
         raise IllegalActionError(f"it is {t.fig(fid).name}'s In Sight action")
     if isinstance(act, Fire):
         fire.check_fire(t, t.fig(fid), act, reaction=False)
+    elif isinstance(act, Charge) and all(e.id != act.target for e in _chargeable(t, t.fig(fid))):
+        raise IllegalActionError(
+            f"{t.fig(fid).name} may not charge {act.target}: an In Sight charge is at an "
+            'enemy it sees within 6", reached without going through a wall or rock (7.6.4, '
+            "7.11.2)"
+        )
     elif not isinstance(act, (CarryOn, DuckBack, Charge)):
         raise IllegalActionError(f"{act} is not an In Sight action (7.6.4)")
 

@@ -13,6 +13,7 @@ from crdesk.game import wounded as wounds
 from crdesk.game.actions import Charge, Fire, Point2
 from crdesk.game.records import Frame
 from crdesk.game.table import Procedure, Table
+from crdesk.geometry import movement
 from crdesk.geometry.measure import bearing, charge_direction
 from crdesk.model import Figure
 from crdesk.rules.common import words
@@ -55,6 +56,27 @@ def check_charge(t: Table, frame: Frame, fig: Figure, act: Charge) -> None:
         )
         if not decl.allowed:
             raise IllegalActionError(f"{charger.name} may not charge {target.name}: {decl.reason}")
+        if not charge_way_open(t, charger, target):
+            raise IllegalActionError(
+                f"{charger.name} may not charge {target.name}: a wall or rock stands on the "
+                "way to him; a charge goes into or out of a building only by a door or "
+                "window (7.11.2, 7.4, 8.2)"
+            )
+
+
+def charge_way_open(t: Table, charger: Figure, target: Figure) -> bool:
+    """Whether the charger may go straight into contact with ``target`` (7.11.2): clear of
+    impassable ground, and into or out of a building only by a door or window (7.4,
+    8.2), as a Duck Back goes.  Seeing the target is not enough: a line base to base can
+    pass a window that the charger's own way, centre to contact, misses -- kept games
+    had chargers land on the far side of a building's wall."""
+    return movement.straight_way_open(
+        t.battlefield,
+        (charger.x, charger.y),
+        contact_point(charger, target),
+        charger.radius,
+        index=t.vis.index,
+    )
 
 
 def start_charge(t: Table, frame: Frame, act: Charge) -> None:
@@ -140,7 +162,16 @@ def contact_points(t: Table, chargers: list[Figure], target: Figure) -> dict[str
             on = (
                 c.radius <= x <= table.width - c.radius and c.radius <= y <= table.height - c.radius
             )
-            if on and all(math.hypot(x - ox, y - oy) >= r + c.radius - 1e-6 for ox, oy, r in taken):
+            if (
+                on
+                and all(math.hypot(x - ox, y - oy) >= r + c.radius - 1e-6 for ox, oy, r in taken)
+                and (
+                    turn == 0
+                    or movement.straight_way_open(
+                        t.battlefield, (c.x, c.y), (x, y), c.radius, index=t.vis.index
+                    )
+                )
+            ):
                 spot = (x, y)
                 break
         out[c.id] = spot
