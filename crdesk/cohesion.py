@@ -236,4 +236,11 @@ class Cohesion:
         self._stale = False
 
     def groups(self, rules: RulesOptions, side: str | None = None) -> list[Group]:
+        """The groups as the battlefield stands now (6.2): the graph is brought up to date
+        first, so what a rule reads never depends on when the graph was last updated
+        -- a game put back to a checkpoint (undo, a replay viewer's step, a fork) reads
+        the same groups as the game that played on (kept games: a reaction's Leader Die
+        read a graph of later positions after a restore, and the step replayed with
+        other dice)."""
+        self.update()
         return _groups_from_graph(self.service.battlefield, self.graph, rules, side)
