@@ -24,7 +24,7 @@ from crdesk.geometry.measure import (
     cover_from_blast,
 )
 from crdesk.geometry.terrain_index import TerrainIndex
-from crdesk.model import Battlefield, Figure, Status, WeaponCode
+from crdesk.model import Battlefield, Figure, MeleeWeapon, Status, WeaponCode
 from crdesk.options import RulesOptions, Weather
 from crdesk.rules.grenades import GRENADE_RANGE
 from crdesk.rules.melee import Approach, Fighter, can_declare_charge, target_charge_dice
@@ -206,12 +206,28 @@ def reacting_figure(
     )
 
 
+LONG_ARMS = frozenset({WeaponCode.AR, WeaponCode.BAR, WeaponCode.SAR, WeaponCode.SG})
+"""The rifles and the shotgun of table 7.9: in melee each counts as a one-hand weapon
+(7.11.1: "a rifle or shotgun without bayonet counts as one-hand; other ranged
+weapons count as nothing")."""
+
+
+def melee_weapon(figure: Figure) -> MeleeWeapon:
+    """The weapon a figure fights a melee with (7.11.1): its own melee weapon, or its
+    rifle or shotgun as a one-hand weapon when it has none (a bayonet, which would make
+    the rifle two-hand, is the figure's own melee weapon in crdesk)."""
+    if figure.melee is MeleeWeapon.NONE and figure.weapon in LONG_ARMS:
+        return MeleeWeapon.ONE_HAND
+    return figure.melee
+
+
 def fighter(figure: Figure, opponent: Figure) -> Fighter:
-    """A figure in melee (7.11.4), +1d6 when its opponent is prone."""
+    """A figure in melee (7.11.4) with its weapon (:func:`melee_weapon`), +1d6 when its
+    opponent is prone."""
     return Fighter(
         name=figure.name,
         rep=figure.rep,
-        weapon=figure.melee,
+        weapon=melee_weapon(figure),
         opponent_prone=opponent.prone,
         id=figure.id,
     )

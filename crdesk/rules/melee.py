@@ -418,6 +418,17 @@ class Fighter:
         bonus = MELEE_WEAPON_DICE[self.weapon] + (MELEE_VS_PRONE_DICE if self.opponent_prone else 0)
         return dice_count(rep, bonus)
 
+    def extra_dice(self) -> str:
+        """What the roll adds to the Rep's dice, for the event's text (7.11.1, 7.11.4):
+        ", one-hand weapon +1d6, foe prone +1d6", or nothing."""
+        parts = []
+        if MELEE_WEAPON_DICE[self.weapon]:
+            kind = self.weapon.value.replace("_", "-")
+            parts.append(f"{kind} weapon +{MELEE_WEAPON_DICE[self.weapon]}d6")
+        if self.opponent_prone:
+            parts.append(f"foe prone +{MELEE_VS_PRONE_DICE}d6")
+        return "".join(f", {p}" for p in parts)
+
 
 @dataclass(frozen=True, slots=True)
 class MeleeRound(RuleResult):
@@ -520,8 +531,8 @@ def melee(
             dice, b.dice(rb), section="7.11.4", table="Melee Combat", who=b.name, figures=(b.key,)
         )
         head = (
-            f"{a.name} (Rep {ra}) rolled {faces_text(roll_a.faces)}: {sa}; "
-            f"{b.name} (Rep {rb}) rolled {faces_text(roll_b.faces)}: {sb}"
+            f"{a.name} (Rep {ra}{a.extra_dice()}) rolled {faces_text(roll_a.faces)}: {sa}; "
+            f"{b.name} (Rep {rb}{b.extra_dice()}) rolled {faces_text(roll_b.faces)}: {sb}"
         )
         if sa == sb:
             rounds.append(
