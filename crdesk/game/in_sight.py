@@ -326,8 +326,9 @@ def check_in_sight(t: Table, frame: Frame, act: Action) -> None:
     if isinstance(act, Fire):
         fire.check_fire(t, t.fig(fid), act, reaction=False)
     elif isinstance(act, Charge) and all(e.id != act.target for e in _chargeable(t, t.fig(fid))):
+        target = next((f.name for f in t.battlefield.figures() if f.id == act.target), act.target)
         raise IllegalActionError(
-            f"{t.fig(fid).name} may not charge {act.target}: an In Sight charge is at an "
+            f"{t.fig(fid).name} may not charge {target}: an In Sight charge is at an "
             'enemy it sees within 6", reached without going through a wall or rock (7.6.4, '
             "7.11.2)"
         )
