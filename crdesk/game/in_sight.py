@@ -248,12 +248,7 @@ def book_in_sight_action(t: Table, fig: Figure) -> Action:
     for shot in fire.auto_targets(t, fig, active=False):
         return shot
     sight = t.sight()
-    enemies = [e for e in t.alive(t.enemy_of(fig.side)) if sight.sees(fig.id, e.id)]
-    near = [
-        e
-        for e in enemies
-        if sight.distance(fig.id, e.id) <= CHARGE_REACH and melee_rules.charge_way_open(t, fig, e)
-    ]
+    near = _chargeable(t, fig)
     if near:
         target = min(near, key=lambda e: sight.distance(fig.id, e.id))
         return Charge(fig.id, target.id)
