@@ -207,26 +207,50 @@ def terrain_line(
         role = g_role[g]
         if role == _OBSTACLE:
             continue
-        if g_box[g, 0] > max(px, qx) or g_box[g, 2] < min(px, qx):
-            continue
-        if g_box[g, 1] > max(py, qy) or g_box[g, 3] < min(py, qy):
-            continue
         f = g_feat[g]
+        apart = (
+            g_box[g, 0] > max(px, qx)
+            or g_box[g, 2] < min(px, qx)
+            or g_box[g, 1] > max(py, qy)
+            or g_box[g, 3] < min(py, qy)
+        )
+        # (a building an end stands in at a door or window is judged even so, below)
+        if apart and (role != _BUILDING or (wall_a < 0 and wall_b < 0)):
+            continue
         ina = inb = False
         if role in (_WOODS, _BUILDING):
             ina = _holds(cont, ia, f)
             inb = _holds(cont, ib, f)
-            if ina and inb:
-                continue  # both in it: it never blocks them
-        elif role == _CREST and (_holds(crest, ia, f) or _holds(crest, ib, f)):
-            continue  # within 1" of the crest: seen over it
-        meets, unsure = _meets(
-            seg, g_start[g], g_count[g], g_box, g, role != _CREST, px, py, qx, qy
-        )
-        if unsure:
-            defer = True
-        if not meets:
+        # the building one end stands in: its walls are judged whether or not the line
+        # meets the eroded outline (a centre a hair inside a wall stands outside it)
+        own = role == _BUILDING and ina != inb
+        if apart and not own:
             continue
+        if ina and inb:
+            if role == _WOODS or convex[f]:
+                continue  # both in it: it never blocks them
+            # both in a building that is no rectangle: the line must stay inside it
+            # (8.3), not leave through a wall and come back in (an L's inner corner)
+            crossed, touch = _crossings(seg, g_start[g], g_count[g], px, py, qx, qy)
+            if touch:
+                defer = True
+                continue
+            ends_in = _inside(seg, g_start[g], g_count[g], g_box, g, px, py) + _inside(
+                seg, g_start[g], g_count[g], g_box, g, qx, qy
+            )
+            if (crossed + ends_in) // 2 > 1:
+                return TERRAIN_BLOCKED, codes[C_WALL], f, -1.0
+            continue
+        if role == _CREST and (_holds(crest, ia, f) or _holds(crest, ib, f)):
+            continue  # within 1" of the crest: seen over it
+        if not own:
+            meets, unsure = _meets(
+                seg, g_start[g], g_count[g], g_box, g, role != _CREST, px, py, qx, qy
+            )
+            if unsure:
+                defer = True
+            if not meets:
+                continue
         if not (ina or inb):
             return TERRAIN_BLOCKED, role_code[role], f, -1.0
         # the line starts inside this woods or building: may it leave? (7.9.4, 8.3, 15.2)

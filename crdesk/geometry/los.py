@@ -27,8 +27,12 @@ query run the same rules:
   night), base to base.
 * **Buildings.** A line through a building is blocked; a figure inside is seen
   only if it is at a door or window and the line leaves the building through
-  that opening; two figures inside the same building see each other (interior
-  walls are not modelled).
+  that opening (and the line is judged against the walls even when the figure's
+  centre stands a hair inside one, closer than the grazing margin); two figures
+  inside the same building see each other along a line that stays inside it
+  (interior walls are not modelled; in an L-shaped building the line between
+  its arms can leave through the walls at the inner corner, judged like a line
+  leaving woods and coming back in).
 * **Order of reasons.** Off the table; a figure deeper than 1" in woods or shut
   inside a building away from its openings (seen from outside that feature);
   the 12"/6" limit inside the same woods; the viewer's 180° front arc;
@@ -1568,6 +1572,9 @@ def _edge_filter(
     # lines meeting a feature exempt for them need the exact rules
     special = np.zeros(len(lines), dtype=bool)
     special[li[exempt & keep]] = True
+    # a line from inside a building to outside it: its walls are the exact rules' (the
+    # line may never meet the eroded outline, see _with_own_buildings)
+    special |= _leaving_a_building(vp, a, b)
     keep &= ~exempt
     li, gi = li[keep], gi[keep]
     ends = shapely.get_coordinates(lines)
@@ -1759,6 +1766,7 @@ def _exact(
     code = np.full(m, _VISIBLE, dtype=np.int8)
     feat = np.full(m, -1, dtype=np.int64)
     li, gi = _intersecting(index, lines)
+    li, gi = _with_own_buildings(index, vp, a, b, li, gi)
     role = index.geom_role[gi]
     if not len(li):
         return code, feat
@@ -1775,6 +1783,19 @@ def _exact(
     line_blocked = np.zeros(m, dtype=bool)
     line_blocked[li[plain]] = True
     special = np.flatnonzero(area & (in_a ^ in_b))
+    # both ends in a building that is no rectangle: the line must not leave it and come
+    # back in (8.3: through the walls at an L's inner corner), judged like woods' edge
+    both = np.flatnonzero((role == Role.BUILDING) & in_a & in_b)
+    if len(both):
+        bent = np.array([int(x) not in index.convex for x in f[both].tolist()], dtype=bool)
+        both = both[bent]
+    if len(both):
+        pieces = shapely.get_num_geometries(
+            shapely.intersection(lines[li[both]], index.geoms[gi[both]])
+        )
+        out_and_in = both[pieces > 1]
+        hit_code[out_and_in] = CODE[Reason.BUILDING_WALL]
+        line_blocked[li[out_and_in]] = True
     if not detailed:
         special = special[~line_blocked[li[special]]]
     if len(special):
@@ -1832,6 +1853,61 @@ def _intersecting(index: TerrainIndex, lines: npt.NDArray[np.object_]) -> tuple[
     li, gi = li[near], gi[near]
     hit = shapely.intersects(_prepared_geoms(index)[gi], lines[li])
     return li[hit], gi[hit]
+
+
+def _own_buildings(vp: Viewpoints, a: Ints, b: Ints) -> tuple[Ints, Ints]:
+    """The building each end of the lines a[k] -> b[k] stands in (-1: none)."""
+    ends = np.unique(np.concatenate([a, b]))
+    bld = np.full(len(vp), -1, dtype=np.int64)
+    bld[ends] = [vp.places[k].building for k in ends.tolist()]
+    return bld[a], bld[b]
+
+
+def _building_geoms(index: TerrainIndex) -> Ints:
+    """Each feature's building outline among the sight geometries (-1: no building)."""
+    cached = index.cache.get("building_geoms")
+    if cached is None:
+        cached = np.full(len(index.features), -1, dtype=np.int64)
+        rows = np.flatnonzero(index.geom_role == Role.BUILDING)
+        cached[index.geom_feature[rows]] = rows
+        index.cache["building_geoms"] = cached
+    out: Ints = cached  # type: ignore[assignment]
+    return out
+
+
+def _leaving_a_building(vp: Viewpoints, a: Ints, b: Ints) -> Bools:
+    """Lines with one end inside a building the other end is not in (8.3)."""
+    fa, fb = _own_buildings(vp, a, b)
+    out: Bools = ((fa >= 0) | (fb >= 0)) & (fa != fb)
+    return out
+
+
+def _with_own_buildings(
+    index: TerrainIndex, vp: Viewpoints, a: Ints, b: Ints, li: Ints, gi: Ints
+) -> tuple[Ints, Ints]:
+    """(line, sight geometry) pairs with the building each end stands in added, when
+    the other end stands elsewhere: the line must leave it through an opening (8.3)
+    whether or not it meets the eroded outline -- a centre a hair inside a wall stands
+    outside that, and a line out through the wall beside it met nothing."""
+    if not len(a):
+        return li, gi
+    fa, fb = _own_buildings(vp, a, b)
+    bg = _building_geoms(index)
+    k = np.arange(len(a))
+    own_a, own_b = (fa >= 0) & (fa != fb), (fb >= 0) & (fb != fa)
+    if not (own_a.any() or own_b.any()):
+        return li, gi
+    add_l = np.concatenate([k[own_a], k[own_b]])
+    add_g = np.concatenate([bg[fa[own_a]], bg[fb[own_b]]])
+    width = len(index.geoms) + 1
+    known = set((li * width + gi).tolist())
+    new = np.array([c not in known for c in (add_l * width + add_g).tolist()], dtype=bool)
+    if not new.any():
+        return li, gi
+    li = np.concatenate([li, add_l[new]])
+    gi = np.concatenate([gi, add_g[new]])
+    order = np.argsort(li, kind="stable")
+    return li[order], gi[order]
 
 
 def _inside_rules(
