@@ -296,7 +296,15 @@ def _why_not(t: Table, fig: Figure, options: list[Action]) -> str:
         else:
             parts.append("it cannot fire: no enemy it sees is in its weapon's range")
     if not charges:
-        parts.append(f'no enemy it sees within {CHARGE_REACH:g}" to charge')
+        near = [e for e in seen if sight.distance(fig.id, e.id) <= CHARGE_REACH]
+        if near:
+            # seen and near, yet no charge: a wall or rock stands on the way (7.11.2)
+            parts.append(
+                f'no enemy within {CHARGE_REACH:g}" it can reach to charge: a wall or rock '
+                "is in the way"
+            )
+        else:
+            parts.append(f'no enemy it sees within {CHARGE_REACH:g}" to charge')
     return " " + "; ".join(parts).capitalize() + "."
 
 

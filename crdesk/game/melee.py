@@ -15,7 +15,7 @@ from crdesk.game.records import Frame
 from crdesk.game.table import Procedure, Table
 from crdesk.geometry import movement
 from crdesk.geometry.measure import bearing, charge_direction
-from crdesk.model import Figure
+from crdesk.model import Figure, WeaponCode
 from crdesk.rules.common import words
 from crdesk.rules.melee import Approach, melee
 from crdesk.rules.melee import charge as charge_test
@@ -122,6 +122,19 @@ def charge(t: Table, chargers: list[Figure], target: Figure) -> None:
     may = [c for c in chargers if outcomes[c.id] is not ChargeResult.CHARGER_MOVES_IN]
     fire_at: list[str] = []
     rush = False
+    if may and not adapter.can_fire(target):
+        # the charge test says it fires (7.11.2); it cannot: say so, the melee follows
+        why = (
+            "it has no ranged weapon"
+            if target.weapon is WeaponCode.NONE
+            else ("it is out of ammo (7.9.2)")
+        )
+        t.emit(
+            "charge",
+            f"{target.name} does not fire at the charging {', '.join(c.name for c in may)}: {why}.",
+            section="7.11.2",
+            figures=[target.id, *(c.id for c in may)],
+        )
     if may and adapter.can_fire(target):
         if adapter.target_dice(target, t.rules) >= len(may):
             fire_at = [c.id for c in may]
@@ -194,7 +207,15 @@ def run_melee(t: Table, frame: Frame) -> bool:
             shot = Fire(target.id, tuple((c, 0) for c in fire_at))
             try:
                 fire.check_fire(t, target, shot, reaction=True)
-            except IllegalActionError:
+            except IllegalActionError as exc:
+                # the charge test said it fires (7.11.2): say why it does not
+                t.emit(
+                    "charge",
+                    f"{target.name} does not fire at the charging "
+                    f"{', '.join(t.fig(c).name for c in fire_at)}: {exc}",
+                    section="7.11.2",
+                    figures=[target.id, *fire_at],
+                )
                 return True
             dice = adapter.target_dice(target, t.rules)
             alloc = default_allocation(dice, len(fire_at))

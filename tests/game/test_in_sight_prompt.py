@@ -3,13 +3,19 @@ Deliver 6): no fire button means it cannot fire, and why; no charge, no enemy wi
 
 from __future__ import annotations
 
+import json
 from importlib.resources import as_file
+from pathlib import Path
 
 from crdesk.game import Game
-from crdesk.game.actions import Charge, Fire
+from crdesk.game.actions import CarryOn, Charge, DuckBack, Fire
+from crdesk.game.in_sight import _why_not
 from crdesk.model import Scenario
 from crdesk.resources import demo_scenario
 from crdesk.scenario import load
+from tests.game.test_game_data import play_case
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "games"
 
 
 def demo() -> Scenario:
@@ -35,3 +41,19 @@ def test_the_prompt_says_why_there_is_no_charge() -> None:
     assert not any(isinstance(o, Charge) for o in decision.options)
     assert decision.prompt.endswith('No enemy it sees within 6" to charge.')
     assert "cannot fire" not in decision.prompt
+
+
+def test_the_prompt_says_a_wall_stops_the_charge() -> None:
+    """An enemy seen through a window 4" away, a wall on the way to him (7.11.2): the
+    prompt does not say there is no enemy within 6"; it says the way is shut."""
+    case = json.loads((DATA / "charge_not_through_a_wall.json").read_text(encoding="utf-8"))
+    case["scenario"]["forces"][1]["figures"] = case["scenario"]["forces"][1]["figures"][:1]
+    case["steps"] = case["steps"][:2]
+    case.pop("events", None)
+    case.pop("final", None)
+    game = play_case(case)
+    okafor = game.fig("p1")
+    assert game.sight().sees("p1", "e1") and game.sight().distance("p1", "e1") <= 6
+    text = _why_not(game, okafor, [DuckBack("p1"), CarryOn("p1")])
+    assert 'no enemy within 6" it can reach to charge: a wall or rock is in the way' in text
+    assert "it sees within" not in text
