@@ -263,16 +263,7 @@ def move_pef(t: Table, pid: str) -> list[str]:
     walked = 0.0
     how = ""
     if allowance > 1e-6:
-        reach = movement.farthest_along(
-            t.battlefield,
-            [here, (target.x, target.y)],
-            allowance,
-            t.rules,
-            index=t.vis.index,
-            ignore_terrain=True,
-            radius=0.5,
-            walls=True,
-        )
+        reach = _pef_reach(t, [here, (target.x, target.y)], allowance)
         end = reach.point
         leg = allowance  # the move's last leg, from ``start``: the fan for Cover turns there
         if reach.stopped_by in ROCK_STOPS:
@@ -312,6 +303,22 @@ def move_pef(t: Table, pid: str) -> list[str]:
     return []
 
 
+def _pef_reach(t: Table, path: Sequence[Point2], allowance: float) -> movement.Reach:
+    """How far a PEF gets along ``path`` with ``allowance`` inches (11.2): terrain does
+    not slow it ("PEFs ignore terrain movement penalties"); rock, and a building's walls
+    away from its doors and windows, stop it (7.4, 8.2); judged for a 1" base."""
+    return movement.farthest_along(
+        t.battlefield,
+        path,
+        allowance,
+        t.rules,
+        index=t.vis.index,
+        ignore_terrain=True,
+        radius=0.5,
+        walls=True,
+    )
+
+
 ROCK_STOPS = frozenset({"impassable", "wall"})
 """What stops a PEF's straight move for good: impassable ground, and a building's walls
 away from its doors and windows (7.4, 8.2); terrain never slows it (11.2)."""
@@ -341,10 +348,7 @@ def _way_round(
     if way is None or way.legs < 2:
         return None
     budget = min(inches, max(0.0, way.cost.length - target.radius - 1.0))
-    reach = movement.farthest_along(
-        t.battlefield, way.points, budget, t.rules, index=t.vis.index, ignore_terrain=True,
-        radius=0.5, walls=True,
-    )  # fmt: skip
+    reach = _pef_reach(t, way.points, budget)
     if reach.cost <= 1e-6:
         return None
     # the leg the move ended on: from the last corner passed to where it stopped
@@ -394,15 +398,8 @@ def pef_cover_end(
         ux, uy = math.sin(ang), -math.cos(ang)
         # one walk along the ray: a spot on it is reached when nothing (a wall,
         # impassable ground, the edge) stops the PEF before it
-        reach = movement.farthest_along(
-            t.battlefield,
-            [here, (here[0] + allowance * ux, here[1] + allowance * uy)],
-            allowance,
-            t.rules,
-            index=t.vis.index,
-            ignore_terrain=True,
-            radius=0.5,
-            walls=True,
+        reach = _pef_reach(
+            t, [here, (here[0] + allowance * ux, here[1] + allowance * uy)], allowance
         )
         limit = math.hypot(reach.point[0] - here[0], reach.point[1] - here[1]) + 1e-3
         for r in steps:

@@ -202,6 +202,13 @@ def _cut(pieces: list[_Piece], at: list[float]) -> list[_Piece]:
     return pieces
 
 
+def _start_walls(index: TerrainIndex, path: Sequence[Point2]) -> set[str]:
+    """:func:`_walls_at` for a path's start, towards its next point."""
+    if not path:
+        return set()
+    return _walls_at(index, path[0], path[1] if len(path) > 1 else None)
+
+
 def _walls_at(
     index: TerrainIndex, spot: Sequence[float], towards: Sequence[float] | None = None
 ) -> set[str]:
@@ -328,7 +335,7 @@ def _path_cost(
     total = 0.0
     length = 0.0
     on_wall: set[str] = set()
-    start_walls = _walls_at(index, path[0], path[1] if len(path) > 1 else None) if path else set()
+    start_walls = _start_walls(index, path)
     for p, q in itertools.pairwise(path):
         seg = LineString([p, q])
         pieces, events = _segment_events(index, seg, ignore_terrain, radius, walls)
@@ -375,7 +382,7 @@ def farthest_along(
     left = allowance
     here: Point2 = tuple(path[0])  # type: ignore[assignment]
     on_wall: set[str] = set()
-    start_walls = _walls_at(index, path[0], path[1] if len(path) > 1 else None)
+    start_walls = _start_walls(index, path)
     for p, q in itertools.pairwise(path):
         seg = LineString([p, q])
         pieces, events = _segment_events(index, seg, ignore_terrain, radius, walls)
