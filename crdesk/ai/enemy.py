@@ -413,6 +413,14 @@ def _rank_fire(
         tx, ty = _centroid(game, [spots.targets[j] for j in cols])
         towards = np.hypot(spots.points[:, 0] - tx, spots.points[:, 1] - ty)
         ranked = np.lexsort((idx, spots.travel, towards, exposed))
+        if game.state.get("encounter", {}).get("type") == "defend":
+            # the enemy attacks in a Defend (12.3: it "tries to destroy or drive the
+            # player off"): it closes in even where no hidden way is left, rather than
+            # wait out of sight while the defenders wait too (kept Defends drawn at the
+            # turn limit, four against four 5" apart)
+            closer = towards <= towards[0] - MIN_MOVE
+            if closer.any():
+                ranked = np.lexsort((idx, spots.travel, towards, exposed, ~closer))
 
     def words(i: int) -> str:
         if tier[i] <= 1:

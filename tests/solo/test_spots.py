@@ -389,3 +389,29 @@ def test_spots_round_a_corner_are_candidates_and_reached_by_their_way(
     again, _travel = spots.candidates(game, fig, 8.0)
     assert not [p for p in again if p[1] > 11]
     assert spots.move_there(game, "e1", behind[0][0], 180.0) is None
+
+
+# rock between the enemy and the players, the enemy against it: every spot nearer the
+# players is round its east end, in their sight in the open
+ROCK = [{"kind": "impassable", "outline": [[10, 21], [20, 21], [20, 24], [10, 24]]}]
+
+
+@pytest.mark.parametrize("defend", [False, True], ids=["patrol", "defend"])
+def test_no_hidden_way_on_it_waits_unless_it_is_attacking_a_defend(defend: bool) -> None:
+    """Pass 2: move to Cover that allows firing at the closest player group (11.4); none
+    within reach, and every spot nearer the players is in their sight.  Out of sight it
+    waits -- except in a Defend, where the enemy "tries to destroy or drive the player
+    off" (12.3): it closes in, as little in the open as it can (kept Defends were drawn
+    at the turn limit, enemy and defenders waiting 5" apart out of each other's sight)."""
+    policy = scripted((1, 2), fires_first=False)
+    game = first_act(table([("e1", 4, 19, 20.5)], terrain=ROCK), policy)
+    if defend:
+        game.state["encounter"] = {"type": "defend"}
+    action, why = next_action(game, policy)
+    if not defend:
+        assert isinstance(action, End), why
+        return
+    assert isinstance(action, Move) and action.figure == "e1", why
+    x, y = action.path[-1]
+    assert math.hypot(x - 19, y - 32) < 11.5 - 0.5, why
+    assert "closes on the closest player group" in why, why
