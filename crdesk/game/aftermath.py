@@ -150,6 +150,7 @@ def apply_damage(t: Table, d: dict[str, Any]) -> None:
     cause = d["cause"]
     down: list[str] = []
     duck: list[str] = []
+    again: list[str] = []
     for fid, damage in d["hits"].items():
         fig = t.fig(fid)
         if fid in d["fates"]:
@@ -186,8 +187,12 @@ def apply_damage(t: Table, d: dict[str, Any]) -> None:
             )
         elif status is Status.DUCK_BACK:
             duck.append(fid)
-        elif status is Status.MINUS_ONE_REP:
-            pass
+        elif status is Status.MINUS_ONE_REP and d["melee"]:
+            # a Star's Star Power made this of a worse result (5.2.1): -1 to Rep until
+            # the turn's melees are over (7.8), and another round at once (7.11.5)
+            rep_lost = t.state["rep_lost"]
+            rep_lost[fid] = int(rep_lost.get(fid, 0)) + 1
+            again.append(fid)
     tests: dict[str, list[str]] = {}
     for fid in d["missed"]:
         if t.fig(fid).status.can_act:
@@ -212,6 +217,17 @@ def apply_damage(t: Table, d: dict[str, Any]) -> None:
         # caught in its own blast (7.10.3): nobody else to duck back from, the nearest Cover
         own = None if cause == fid else cause
         t.push("duck_back", figure=fid, cause=own, auto=True, why="damage")
+    for fid in again:
+        # pushed last, so fought first: "immediately fight another round" (7.11.5)
+        from crdesk.game import melee as melee_rounds  # melee imports this module
+
+        first, second = t.fig(cause), t.fig(fid)
+        if first.status.can_act and second.status.can_act:
+            # the charger rolls first, as in the rounds before
+            bout = next((f for f in reversed(t.frame_stack) if f.kind == "melee"), None)
+            if bout is not None and bout.data["target"] == first.id:
+                first, second = second, first
+            melee_rounds.fight_on(t, first, second)
     for fid in down:
         if fid in t.state["carrying"]:
             wounded.drop(t, fid, "goes down and drops")

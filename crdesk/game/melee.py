@@ -261,11 +261,19 @@ def fight(t: Table, charger: Figure, target: Figure, contact: list[float]) -> No
         section="7.11.2",
         figures=[charger.id, target.id],
     )
+    fight_on(t, charger, target)
+
+
+def fight_on(t: Table, first: Figure, second: Figure) -> None:
+    """A melee between two figures in contact, to its end or to a result the aftermath
+    settles (7.11.4, 7.11.5): each rolls with its Rep less this turn's -1 to Rep (7.8).
+    Also the round that follows at once a -1 to Rep a Star's Star Power made of a worse
+    result (5.2.1, 7.11.5: "Loser -1 to Rep; immediately fight another round")."""
     rep_lost = t.state["rep_lost"]
-    a = replace(adapter.fighter(charger, target), rep=melee_rep(t, charger))
-    b = replace(adapter.fighter(target, charger), rep=melee_rep(t, target))
+    a = replace(adapter.fighter(first, second), rep=melee_rep(t, first))
+    b = replace(adapter.fighter(second, first), rep=melee_rep(t, second))
     res = melee(t.roll(), a, b)
-    t.emit("melee", res.explain(), result=res, figures=[charger.id, target.id])
+    t.emit("melee", res.explain(), result=res, figures=[first.id, second.id])
     for fid, lost in res.rep_lost.items():
         if lost:
             rep_lost[fid] = int(rep_lost.get(fid, 0)) + int(lost)
