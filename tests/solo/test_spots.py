@@ -393,7 +393,7 @@ def test_spots_round_a_corner_are_candidates_and_reached_by_their_way(
 
 # rock between the enemy and the players, the enemy against it: every spot nearer the
 # players is round its east end, in their sight in the open
-ROCK = [{"kind": "impassable", "outline": [[10, 21], [20, 21], [20, 24], [10, 24]]}]
+ROCK_AHEAD = [{"kind": "impassable", "outline": [[10, 21], [20, 21], [20, 24], [10, 24]]}]
 
 
 @pytest.mark.parametrize("defend", [False, True], ids=["patrol", "defend"])
@@ -404,7 +404,7 @@ def test_no_hidden_way_on_it_waits_unless_it_is_attacking_a_defend(defend: bool)
     off" (12.3): it closes in, as little in the open as it can (kept Defends were drawn
     at the turn limit, enemy and defenders waiting 5" apart out of each other's sight)."""
     policy = scripted((1, 2), fires_first=False)
-    game = first_act(table([("e1", 4, 19, 20.5)], terrain=ROCK), policy)
+    game = first_act(table([("e1", 4, 19, 20.5)], terrain=ROCK_AHEAD), policy)
     if defend:
         game.state["encounter"] = {"type": "defend"}
     action, why = next_action(game, policy)
