@@ -219,15 +219,13 @@ def apply_damage(t: Table, d: dict[str, Any]) -> None:
         t.push("duck_back", figure=fid, cause=own, auto=True, why="damage")
     for fid in again:
         # pushed last, so fought first: "immediately fight another round" (7.11.5)
-        from crdesk.game import melee as melee_rounds  # melee imports this module
-
-        first, second = t.fig(cause), t.fig(fid)
-        if first.status.can_act and second.status.can_act:
+        first, second = cause, fid
+        if t.fig(first).status.can_act and t.fig(second).status.can_act:
             # the charger rolls first, as in the rounds before
             bout = next((f for f in reversed(t.frame_stack) if f.kind == "melee"), None)
-            if bout is not None and bout.data["target"] == first.id:
+            if bout is not None and bout.data["target"] == first:
                 first, second = second, first
-            melee_rounds.fight_on(t, first, second)
+            t.push("melee", chargers=[first], target=second, stage="again")
     for fid in down:
         if fid in t.state["carrying"]:
             wounded.drop(t, fid, "goes down and drops")

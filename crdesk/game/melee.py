@@ -200,6 +200,11 @@ def melee_rep(t: Table, fig: Figure) -> int:
 def run_melee(t: Table, frame: Frame) -> bool:
     d = frame.data
     target = t.fig(d["target"])
+    if d["stage"] == "again":
+        # the round after a -1 to Rep Star Power made of a worse result (aftermath)
+        t.pop(frame)
+        fight_on(t, t.fig(d["chargers"][0]), target)
+        return True
     if d["stage"] == "fire":
         d["stage"] = "melee"
         fire_at = [c for c in d["fire_at"] if t.fig(c).status.can_act]
