@@ -204,7 +204,11 @@ def apply_duck_back(t: Table, frame: Frame, act: Action) -> None:
     status = fig.status if fig.status in adapter.STILL_REACTING else Status.DUCK_BACK
     dist = math.hypot(point[0] - fig.x, point[1] - fig.y)
     before = t.sighted_by(fig.id)
-    unhide_figure(t, [fig.id])
+    if dist > 1e-6:
+        # it moves: seen again by the causes of its earlier Duck Backs (7.4.4).  One
+        # that stays where it is (already in Cover from this cause) neither moved nor is
+        # active: those still do not see it, and nothing has come into anyone's sight
+        unhide_figure(t, [fig.id])
     bf.update_figure(fig.id, x=point[0], y=point[1], status=status, prone=prone or fig.prone)
     wounds.carry_along(t, fig)
     if cause is not None and not prone and covered_at(t, t.fig(fig.id), point, cause.id):
