@@ -35,10 +35,25 @@ def eligible_targets(t: Table, shooter: Figure) -> list[Figure]:
     ]
 
 
+def opening_taken(t: Table, shooter: Figure) -> list[str]:
+    """The two others that have fired this turn from the door or window ``shooter`` stands
+    at, when they are two already (8.5: "up to two figures may fire from each door or
+    window"); else none."""
+    opening = buildings.opening_of(t, shooter)
+    if opening is None:
+        return []
+    others = sorted(set(t.state["fired_from"].get(opening, [])) - {shooter.id})
+    return others if len(others) >= 2 else []
+
+
 def auto_targets(t: Table, fig: Figure, *, active: bool, frame: Frame | None = None) -> list[Fire]:
     """The book's shot for a Grunt: the nearest enemy first, the arc towards the most
-    others, each eligible enemy in it targeted once before any twice (7.9.7, 7.9.8)."""
+    others, each eligible enemy in it targeted once before any twice (7.9.7, 7.9.8).
+    None for a figure at a door or window two others have fired from this turn (8.5):
+    every shot the game offers or plays for a figure is one it may take."""
     if fig.status in adapter.STILL_REACTING:
+        return []
+    if opening_taken(t, fig):
         return []
     if frame is not None and (fig.id in frame.data["fired"] or fig.id in frame.data["reloading"]):
         return []
@@ -79,15 +94,13 @@ def check_fire(t: Table, shooter: Figure, act: Fire, *, reaction: bool) -> None:
         )
     if shooter.out_of_ammo:
         raise IllegalActionError(f"{shooter.name} is out of ammo: reload first (7.9.2)")
-    opening = buildings.opening_of(t, shooter)
-    if opening is not None:
-        others = set(t.state["fired_from"].get(opening, [])) - {shooter.id}
-        if len(others) >= 2:
-            raise IllegalActionError(
-                "up to two figures may fire from each door or window (8.5): "
-                + ", ".join(sorted(t.fig(o).name for o in others))
-                + " already have"
-            )
+    others = opening_taken(t, shooter)
+    if others:
+        raise IllegalActionError(
+            "up to two figures may fire from each door or window (8.5): "
+            + ", ".join(sorted(t.fig(o).name for o in others))
+            + " already have"
+        )
     if not reaction and shooter.status in adapter.STILL_REACTING:
         raise IllegalActionError(
             f"{shooter.name} ducked back and may not fire until next active (7.4.4)"
