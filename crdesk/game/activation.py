@@ -87,6 +87,7 @@ def decide_activation(t: Table, frame: Frame) -> Decision:
             f.out_of_ammo
             and f.id not in d["fired"]
             and f.id not in d["reloading"]
+            and f.id not in d.get("emptied", ())
             and not f.fast_moving
             and firearms.may_reload(t, f)
         ):
@@ -181,6 +182,10 @@ def check_activation(t: Table, frame: Frame, act: Action) -> None:
         if fid in d["fired"]:
             raise IllegalActionError(
                 f"{fig.name} fired this activation: it reloads at its next (7.9.2)"
+            )
+        if fid in d.get("emptied", ()):
+            raise IllegalActionError(
+                f"{fig.name} ran out of ammo this activation: it reloads at its next (7.9.2)"
             )
         if fig.fast_moving:
             raise IllegalActionError(

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from crdesk.geometry import movement
 from crdesk.geometry.measure import (
@@ -37,6 +37,35 @@ if TYPE_CHECKING:
     from crdesk.game.table import Table
 
 STILL_REACTING = frozenset({Status.DUCK_BACK, Status.OUTGUNNED})
+
+
+def own_activation(t: Table, fid: str) -> dict[str, Any] | None:
+    """The data of the activation under way of the figure's own group (7.1), if any."""
+    for frame in reversed(t.frame_stack):
+        if frame.kind == "activation" and fid in frame.data["members"]:
+            data: dict[str, Any] = frame.data
+            return data
+    return None
+
+
+def reloading_now(t: Table, fid: str) -> bool:
+    """Reloading takes the figure's activation, "during which it cannot fire" (7.9.2):
+    no shot at all until its group's activation ends -- In Sight and reaction fire
+    included, not only its own active fire."""
+    d = own_activation(t, fid)
+    return d is not None and fid in d["reloading"]
+
+
+def note_emptied(t: Table, fid: str) -> None:
+    """The figure's weapon ran out of ammo (7.9.2) during its own group's activation:
+    it reloads at its next activation at the earliest, not later in this one."""
+    d = own_activation(t, fid)
+    if d is not None:
+        emptied = d.setdefault("emptied", [])
+        if fid not in emptied:
+            emptied.append(fid)
+
+
 """Reactions a figure is still carrying out until it is next active (7.7.3)."""
 
 

@@ -53,7 +53,7 @@ def auto_targets(t: Table, fig: Figure, *, active: bool, frame: Frame | None = N
     every shot the game offers or plays for a figure is one it may take."""
     if fig.status in adapter.STILL_REACTING:
         return []
-    if opening_taken(t, fig):
+    if opening_taken(t, fig) or adapter.reloading_now(t, fig.id):
         return []
     if frame is not None and (fig.id in frame.data["fired"] or fig.id in frame.data["reloading"]):
         return []
@@ -94,6 +94,10 @@ def check_fire(t: Table, shooter: Figure, act: Fire, *, reaction: bool) -> None:
         )
     if shooter.out_of_ammo:
         raise IllegalActionError(f"{shooter.name} is out of ammo: reload first (7.9.2)")
+    if adapter.reloading_now(t, shooter.id):
+        raise IllegalActionError(
+            f"{shooter.name} is reloading and cannot fire this activation (7.9.2)"
+        )
     others = opening_taken(t, shooter)
     if others:
         raise IllegalActionError(
@@ -242,6 +246,7 @@ def volley(
     )
     if res.out_of_ammo:
         t.battlefield.update_figure(shooter.id, out_of_ammo=True)
+        adapter.note_emptied(t, shooter.id)
     hits: dict[str, list[str]] = {}
     missed: list[str] = []
     for tgt, tr in zip(targets, res.targets, strict=True):

@@ -186,6 +186,7 @@ def rocket(t: Table, shooter: Figure, target: Figure, *, rush: bool) -> None:
         figures=[shooter.id, target.id],
     )
     t.battlefield.update_figure(shooter.id, out_of_ammo=True)
+    adapter.note_emptied(t, shooter.id)
     if t.rules.firearms_detail:  # the launcher's round, from its card (FD §3)
         firearms.spend_blast_round(t, shooter)
     spot = (target.x, target.y)
