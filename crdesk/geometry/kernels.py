@@ -879,7 +879,7 @@ def ray_walks(
                 n_ev += 1
             elif what == R_WOODS:
                 # a wood the move meets (holes included) halves the pieces inside it;
-                # the move is cut where it crosses the exterior
+                # the move is cut where it crosses the exterior or a clearing's edge
                 before = n_cut
                 n, n_cut = _crossings_along(
                     r_seg,
@@ -892,7 +892,7 @@ def ray_walks(
                     length,
                     cuts,
                     n_cut,
-                    r_first[f] + r_ext[f],
+                    r_first[f] + r_count[f],
                 )
                 if n < 0:
                     doubt = True

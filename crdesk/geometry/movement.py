@@ -127,7 +127,10 @@ def _segment_events(
         elif kind in (K.WOODS, K.WOODED_HILL):
             if seg.intersects(outline):
                 woods_polys.append(outline)
-                for p in _points(seg.intersection(outline.exterior)):
+                # the edges of its clearings too: each piece is costed at its middle, so
+                # a piece running from the woods into a clearing took one rate for both
+                # (7.4: woods halve movement, a clearing does not)
+                for p in _points(seg.intersection(outline.boundary)):
                     cuts.add(seg.project(p))
         elif kind is K.BUILDING:
             for p in _points(seg.intersection(outline.exterior)):
@@ -690,7 +693,8 @@ def _rays_events(
         hit = [j for j, t in zip(wood, touch, strict=True) if t]
         for j in hit:
             woods[int(ray_ix[j])].append(index.outlines[int(feat_ix[j])])
-        shapes = [index.outlines[int(feat_ix[j])].exterior for j in hit]
+        # the edges of its clearings too (see _segment_events)
+        shapes = [index.outlines[int(feat_ix[j])].boundary for j in hit]
         for j, ds in zip(hit, crossings(hit, shapes), strict=True):
             cuts[int(ray_ix[j])].update(c[0] for c in ds)
     # buildings: each crossing of the outline is an opening paid for, or a wall
