@@ -88,6 +88,29 @@ def _inside(seg: Any, first: int, count: int, box: Any, bi: int, ux: float, uy: 
     return _odd(seg, first, count, ux, uy)
 
 
+def _stretches(
+    seg: Any,
+    first: int,
+    count: int,
+    box: Any,
+    bi: int,
+    px: float,
+    py: float,
+    qx: float,
+    qy: float,
+) -> int:
+    """How many stretches of p -> q lie inside the outline whose rings are these edges
+    (crossings and ends inside, counted), or -1 when a touch leaves it to GEOS: a line
+    that leaves a non-convex outline and comes back in has two."""
+    crossed, touch = _crossings(seg, first, count, px, py, qx, qy)
+    if touch:
+        return -1
+    ends_in = _inside(seg, first, count, box, bi, px, py) + _inside(
+        seg, first, count, box, bi, qx, qy
+    )
+    return (crossed + ends_in) // 2
+
+
 def _meets(
     seg: Any,
     first: int,
@@ -231,14 +254,10 @@ def terrain_line(
                 continue  # both in it: it never blocks them
             # both in a building that is no rectangle: the line must stay inside it
             # (8.3), not leave through a wall and come back in (an L's inner corner)
-            crossed, touch = _crossings(seg, g_start[g], g_count[g], px, py, qx, qy)
-            if touch:
+            pieces = _stretches(seg, g_start[g], g_count[g], g_box, g, px, py, qx, qy)
+            if pieces < 0:
                 defer = True
-                continue
-            ends_in = _inside(seg, g_start[g], g_count[g], g_box, g, px, py) + _inside(
-                seg, g_start[g], g_count[g], g_box, g, qx, qy
-            )
-            if (crossed + ends_in) // 2 > 1:
+            elif pieces > 1:
                 return TERRAIN_BLOCKED, codes[C_WALL], f, -1.0
             continue
         if role == _CREST and (_holds(crest, ia, f) or _holds(crest, ib, f)):
@@ -267,14 +286,11 @@ def terrain_line(
                 continue
             if not convex[f]:
                 # out and back in: the line's stretches inside the woods, counted
-                crossed, touch = _crossings(seg, g_start[g], g_count[g], px, py, qx, qy)
-                if touch:
+                pieces = _stretches(seg, g_start[g], g_count[g], g_box, g, px, py, qx, qy)
+                if pieces < 0:
                     defer = True
                     continue
-                ends_in = _inside(seg, g_start[g], g_count[g], g_box, g, px, py) + _inside(
-                    seg, g_start[g], g_count[g], g_box, g, qx, qy
-                )
-                if (crossed + ends_in) // 2 > 1:
+                if pieces > 1:
                     return TERRAIN_BLOCKED, codes[C_WOODS], f, -1.0
         else:
             wall = wall_a if ina else wall_b
@@ -1300,6 +1316,7 @@ _KERNELS = (
     "_holds",
     "_crossings",
     "_inside",
+    "_stretches",
     "_meets",
     "terrain_line",
     "sight_line",
