@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from crdesk.game.table import Table
 
 STILL_REACTING = frozenset({Status.DUCK_BACK, Status.OUTGUNNED})
+"""Reactions a figure is still carrying out until it is next active (7.7.3)."""
 
 
 def own_activation(t: Table, fid: str) -> dict[str, Any] | None:
@@ -64,9 +65,6 @@ def note_emptied(t: Table, fid: str) -> None:
         emptied = d.setdefault("emptied", [])
         if fid not in emptied:
             emptied.append(fid)
-
-
-"""Reactions a figure is still carrying out until it is next active (7.7.3)."""
 
 
 @dataclass(slots=True)
