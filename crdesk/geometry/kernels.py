@@ -1190,9 +1190,6 @@ def locate_points(
         o_seg,
         o_start,
         o_count,
-        x_seg,
-        x_start,
-        x_count,
         c_seg,
         c_start,
         c_count,
@@ -1201,7 +1198,6 @@ def locate_points(
         op_start,
         op_count,
         o_chunks,
-        x_chunks,
         c_chunks,
     ) = places
     n_feat = o_box.shape[0]
@@ -1231,7 +1227,9 @@ def locate_points(
                 continue
             if poly_d > reach:
                 continue
-            edge_d = _edges_distance_chunked(x_seg, x_chunks, x_start[f], x_count[f], px, py)
+            # the distance to the nearest edge, a clearing's as much as the outer one's:
+            # a clearing is not woods, so its edge is the woods' edge too (7.9.4, 15.2)
+            edge_d = ring_d
             bits = 0
             what = kind[f]
             if inside and what & K_WOODS:

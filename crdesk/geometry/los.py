@@ -1054,8 +1054,6 @@ def _kernel_places(index: TerrainIndex) -> tuple[Any, ...]:
     if cached is None:
         n = len(index.features)
         o_box, o_seg, o_start, o_count = edge_table(index.outlines)
-        rings = [shapely.get_exterior_ring(o) for o in index.outlines]
-        _box, x_seg, x_start, x_count = edge_table(rings)
         _box, c_seg, c_start, c_count = edge_table([index.crests.get(f) for f in range(n)])
         kind = np.zeros(n, dtype=np.int64)
         for f, k in enumerate(index.kinds):
@@ -1076,9 +1074,9 @@ def _kernel_places(index: TerrainIndex) -> tuple[Any, ...]:
                 (x1, y1), (x2, y2) = seg.coords[0], seg.coords[-1]
                 segs.append((x1, y1, x2, y2))
         op_seg = np.array(segs, dtype=np.float64).reshape(-1, 4)
-        cached = (o_box, o_seg, o_start, o_count, x_seg, x_start, x_count)
+        cached = (o_box, o_seg, o_start, o_count)
         cached += (c_seg, c_start, c_count, kind, op_seg, op_start, op_count)
-        cached += tuple(kernels.chunk_boxes(seg) for seg in (o_seg, x_seg, c_seg))
+        cached += tuple(kernels.chunk_boxes(seg) for seg in (o_seg, c_seg))
         index.cache["kernel_places"] = cached
     return cached  # type: ignore[return-value]
 

@@ -428,7 +428,8 @@ def locate_many(
                 dtype=object,
             ),
             np.array([k in index.crests for k in range(len(index.features))], dtype=bool),
-            shapely.get_exterior_ring(outlines),
+            # every ring: a clearing's edge is an edge of its woods (7.9.4, 15.2)
+            shapely.boundary(outlines),
         )
         index.cache["crest_geoms"] = cached
     crest_geoms: npt.NDArray[np.object_]

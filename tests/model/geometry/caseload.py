@@ -54,7 +54,7 @@ class Check:
 
 def feature(d: dict[str, Any]) -> TerrainFeature:
     kind = TerrainKind(d["kind"])
-    outline = Polygon(d["outline"])
+    outline = Polygon(d["outline"], d.get("holes"))  # holes: a woods' clearings
     common = {"id": d["id"], "kind": kind, "name": d.get("name", d["id"]), "outline": outline}
     if kind in (TerrainKind.HILL, TerrainKind.WOODED_HILL):
         return Hill(**common, crest=LineString(d["crest"]) if d.get("crest") else LineString())
