@@ -46,6 +46,13 @@ def opening_taken(t: Table, shooter: Figure) -> list[str]:
     return others if len(others) >= 2 else []
 
 
+def barred(t: Table, fig: Figure) -> bool:
+    """Whether the figure may not fire at all now, whatever its target: at a door or
+    window two others have fired from this turn (8.5), or reloading (7.9.2).  Such a
+    figure "cannot shoot back" (7.9.1) as much as one with no loaded weapon."""
+    return bool(opening_taken(t, fig)) or adapter.reloading_now(t, fig.id)
+
+
 def auto_targets(t: Table, fig: Figure, *, active: bool, frame: Frame | None = None) -> list[Fire]:
     """The book's shot for a Grunt: the nearest enemy first, the arc towards the most
     others, each eligible enemy in it targeted once before any twice (7.9.7, 7.9.8).
@@ -53,7 +60,7 @@ def auto_targets(t: Table, fig: Figure, *, active: bool, frame: Frame | None = N
     every shot the game offers or plays for a figure is one it may take."""
     if fig.status in adapter.STILL_REACTING:
         return []
-    if opening_taken(t, fig) or adapter.reloading_now(t, fig.id):
+    if barred(t, fig):
         return []
     if frame is not None and (fig.id in frame.data["fired"] or fig.id in frame.data["reloading"]):
         return []

@@ -214,11 +214,12 @@ def carry_out(t: Table, item: dict[str, Any], cause_id: str) -> None:
 
 def shoots_back(t: Table, fig: Figure, cause: Figure) -> bool:
     """Whether the figure can shoot back at the cause of its test: fire at it, or
-    throw a readied grenade at it (7.9.1's "cannot shoot back for any reason")."""
+    throw a readied grenade at it (7.9.1's "cannot shoot back for any reason").  A
+    figure barred from firing (8.5's two a window, reloading: :func:`fire.barred`)
+    cannot fire back, though it sees the cause with a loaded weapon."""
     sight = t.sight()
-    return adapter.can_shoot_back(fig, cause, sight, t.rules) or grenades.can_throw_at(
-        t, fig, cause
-    )
+    fires = not fire.barred(t, fig) and adapter.can_shoot_back(fig, cause, sight, t.rules)
+    return fires or grenades.can_throw_at(t, fig, cause)
 
 
 PROCEDURE = Procedure("reaction", run_reaction, decide_reaction, None, apply_reaction)
