@@ -75,12 +75,15 @@ from crdesk.game.actions import (
     Prone,
     Reload,
     Stand,
+    StarPower,
 )
 from crdesk.game.controller import Game
 from crdesk.game.records import Decision, Frame
 from crdesk.geometry import movement
 from crdesk.geometry.terrain_index import TerrainIndex
-from crdesk.model import Figure, TerrainKind
+from crdesk.model import Figure, Status, TerrainKind
+from crdesk.rules.common import words
+from crdesk.rules.stars import damage_levels
 
 Point2 = tuple[float, float]
 Rect = tuple[float, float, float, float]
@@ -373,6 +376,10 @@ def sheltered(game: Game, points: npt.NDArray[np.float64]) -> npt.NDArray[np.boo
 
 
 FREE_WILL_WHY = "uses Free Will: passes 2, the test's best result (5.2, 7.7)"
+NO_POWER_WHY = (
+    "declines Star Power: the hit is only {floor}, the least damage, so a roll can "
+    "reduce nothing and each 6 would lose a die (5.2)"
+)
 """The tactical player's reason for its Star's Free Will."""
 
 
@@ -400,6 +407,11 @@ class TacticalPolicy:
             # on Man Down, Return Fire on Received Fire (a Star is never Outgunned);
             # a roll can only match it, and may make the Star Duck Back or leave
             return FreeWill(decision.figure, 2), FREE_WILL_WHY
+        if decision.kind == "star_power" and decision.figure is not None and frame is not None:
+            floor = damage_levels(bool(frame.data["melee"]))[0]
+            hits = frame.data["hits"][decision.figure]
+            if all(Status(s) is floor for s in hits):
+                return StarPower(decision.figure, False), NO_POWER_WHY.format(floor=words(floor))
         return self._book.decide(game, decision)
 
     # -- reading the table -------------------------------------------------------
