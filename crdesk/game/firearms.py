@@ -181,11 +181,15 @@ def can_fire_now(ws: WeaponState, old_school: bool = False) -> bool:
 
 
 def store(game: Table, fid: str, ws: WeaponState) -> None:
-    """Write the figure's weapon state back into the game state (FD §3)."""
+    """Write the figure's weapon state back into the game state (FD §3).  A weapon
+    that runs dry during its own group's activation is reloaded at its next at the
+    earliest (FD §3: "reloading is the figure's action as in 7.9.2")."""
     game.state.setdefault(KEY, {})[fid] = _row(ws)
     empty = not can_fire_now(ws, game.rules.old_school)
     if game.fig(fid).out_of_ammo != empty:
         game.battlefield.update_figure(fid, out_of_ammo=empty)
+        if empty:
+            adapter.note_emptied(game, fid)
 
 
 # --------------------------------------------------------------------------
