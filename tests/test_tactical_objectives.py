@@ -53,7 +53,7 @@ def _first_act(encounter: str, index: int, terrain: str = "urban") -> tuple[Game
 def test_a_patrol_cut_down_to_its_star_goes_on_for_the_far_edge() -> None:
     """Turn 3 of this Patrol: four of five down, nine enemies on the table.  Leaving
     before the three sections are reached loses the Patrol for sure (12.1); it goes on."""
-    game, policy = _first_act("patrol", 74)
+    game, policy = _first_act("patrol", 20)
     band = next(f for f in game.battlefield.forces if f.player)
     assert [f.id for f in band.figures if f.status.can_act] == ["star"]
     assert len(game.alive(game.enemy_of(band.id))) >= 5
