@@ -155,7 +155,8 @@ class Engine:
         moving: set[str] = set()
         for frame in self.frame_stack:
             if frame.kind in ("activation", "free_move"):
-                moving.update(frame.data["moved"])
+                still = frame.data.get("still", ())  # turned in place only (7.9.5)
+                moving.update(m for m in frame.data["moved"] if m not in still)
         self.vis.set_moving(moving)
         self.vis.set_hidden((f, c) for f, c in self.state.get("hidden", []))
 

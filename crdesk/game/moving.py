@@ -9,7 +9,7 @@ import itertools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 
@@ -285,6 +285,26 @@ def check_move(t: Table, frame: Frame, fig: Figure, act: Move, *, free: bool) ->
             )
 
 
+def _still_or_moving(d: dict[str, Any], fid: str, *, went: bool) -> bool:
+    """A figure that only turned (a move of 0", "ending facing as desired", 7.2) or was
+    stopped by In Sight where it stood has not moved: it stays stationary, in Cover in
+    woods and buildings (7.9.5: "stationary figures are in Cover and Concealment.
+    Moving figures are concealed").  ``d["still"]``, kept only while one is, lists the
+    figures of the frame's ``moved`` that have gone nowhere yet.  ``went``: take the
+    figure off the list (it is walking); else put it on.  Whether it was on it."""
+    still: list[str] = d.get("still", [])
+    was = fid in still
+    if went and was:
+        still.remove(fid)
+    elif not went and not was:
+        still.append(fid)
+    if still:
+        d["still"] = still
+    else:
+        d.pop("still", None)
+    return was
+
+
 def walk(t: Table, frame: Frame, fig: Figure, act: Move, *, free: bool = False) -> None:
     """Walk the path in small steps, stopping when a new enemy comes into sight (7.6)."""
     d = frame.data
@@ -292,6 +312,9 @@ def walk(t: Table, frame: Frame, fig: Figure, act: Move, *, free: bool = False) 
     side = fig.side
     group = d["members"] if frame.kind == "activation" else d["movers"]
     seen = set(d["seen"]) if frame.kind == "activation" else set(d["seen_all"])
+    start = (fig.x, fig.y)
+    # moving while it walks; afterwards stationary again if it went nowhere (below)
+    stood = fig.id not in d["moved"] or _still_or_moving(d, fig.id, went=True)
     if fig.id not in d["moved"]:
         d["moved"].append(fig.id)
     duck_back.unhide_figure(t, [fig.id])
@@ -368,6 +391,9 @@ def walk(t: Table, frame: Frame, fig: Figure, act: Move, *, free: bool = False) 
     travelled = prefix(path, walked)
     if act.facing is not None and stop_at is None:
         bf.move_figure(fig.id, fig.x, fig.y, act.facing)
+    if stood and not (walked > 1e-9 or math.dist(start, (fig.x, fig.y)) > 1e-9):
+        _still_or_moving(d, fig.id, went=False)
+        t.sync_moving()
     wounds.carry_along(t, fig)
     duck_back.unhide_after_cause_moved(t, t.fig(fig.id))
     if free:
