@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from crdesk.errors import CrdeskError, IllegalActionError
-from crdesk.game import adapter, aftermath, buildings, firearms_fire, grenades
+from crdesk.game import adapter, aftermath, buildings, duck_back, firearms_fire, grenades
 from crdesk.game import wounded as wounds
 from crdesk.game.actions import Fire, fmt_num
 from crdesk.game.records import Frame
@@ -146,8 +146,14 @@ def check_fire(t: Table, shooter: Figure, act: Fire, *, reaction: bool) -> None:
         if not tgt.status.can_act:
             raise IllegalActionError(f"{tgt.name} is {words(tgt.status)}: not a target")
         if not sight.sees(shooter.id, tgt.id) and t.vis.hides(tgt.id, shooter.id):
+            # the pair (figure, cause): the figure ducked back from the cause
+            ducked, cause = (
+                (tgt, shooter)
+                if (tgt.id, shooter.id) in duck_back.hidden_pairs(t)
+                else (shooter, tgt)
+            )
             raise IllegalActionError(
-                f"{tgt.name} ducked back into Cover from {shooter.name}: neither sees the "
+                f"{ducked.name} ducked back into Cover from {cause.name}: neither sees the "
                 "other until it is next active or moves, or the Cover no longer holds "
                 "(7.4.4)"
             )

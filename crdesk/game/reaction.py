@@ -158,12 +158,30 @@ def side_losses(t: Table, side: str) -> int:
     )
 
 
+_WORSE_THAN_FIRING = frozenset({Status.OUTGUNNED, Status.DUCK_BACK})
+"""Reaction results a figure waiting to Return Fire or Rush Shot may be given by a later
+test before its turn to fire comes (7.7.3); leaving the battlefield takes it off the
+table, so it cannot act at all."""
+
+
 def carry_out(t: Table, item: dict[str, Any], cause_id: str) -> None:
     """A reaction result takes effect at once (7.4.4, 7.7)."""
     fig = t.fig(item["figure"])
     status = Status(item["status"])
     bf = t.battlefield
     if not fig.status.can_act:
+        return
+    if status in (Status.RETURN_FIRE, Status.RUSH_SHOT) and fig.status in _WORSE_THAN_FIRING:
+        # a later test in the chain this result waited behind gave it a worse one (7.7.3:
+        # "cannot score better than its current result, but can score worse"): it ducked
+        # back, and "may not fire until ... a later reaction test tells it to" (7.4.4)
+        t.emit(
+            "no_fire",
+            f"{fig.name} does not {words(status)} after all: a later test made it "
+            f"{words(fig.status)} (7.7.3).",
+            section="7.7.3",
+            figures=[fig.id],
+        )
         return
     if status is Status.LEAVE_THE_BATTLEFIELD:
         bf.update_figure(fig.id, status=status)
