@@ -376,11 +376,12 @@ def sheltered(game: Game, points: npt.NDArray[np.float64]) -> npt.NDArray[np.boo
 
 
 FREE_WILL_WHY = "uses Free Will: passes 2, the test's best result (5.2, 7.7)"
+"""The tactical player's reason for its Star's Free Will."""
 NO_POWER_WHY = (
     "declines Star Power: the hit is only {floor}, the least damage, so a roll can "
     "reduce nothing and each 6 would lose a die (5.2)"
 )
-"""The tactical player's reason for its Star's Free Will."""
+"""The tactical player's reason for declining Star Power ({floor}: the least damage)."""
 
 
 @dataclass(frozen=True, slots=True)
