@@ -131,6 +131,9 @@ class SpotVerdicts:
     """(P, V) the figure on the spot is in Cover from the viewer (where it is seen)."""
     distance: npt.NDArray[np.float64]
     """(P, V) base to base, inches."""
+    viewer_cover: npt.NDArray[np.bool_]
+    """(P, V) the viewer is in Cover from the figure on the spot (where the figure sees
+    it): whether a viewer that ducked back from the figure stays hidden (7.4.4)."""
 
     @property
     def safe(self) -> npt.NDArray[np.bool_]:
@@ -365,7 +368,9 @@ class VisibilityService:
         pts = np.array(points, dtype=np.float64).reshape(-1, 2)
         if not n_p or not n_v:
             none = np.zeros(shape, dtype=bool)
-            return SpotVerdicts(figure_id, pts, tuple(viewers), none, none, none, np.zeros(shape))
+            return SpotVerdicts(
+                figure_id, pts, tuple(viewers), none, none, none, np.zeros(shape), none
+            )
         on_the_move = figure_id in self._moving if moving is None else moving
         everyone = self._current_viewpoints(index)
         keep = [k for k, i in enumerate(everyone.ids) if i != figure_id]
@@ -414,6 +419,7 @@ class VisibilityService:
             seen,
             res.cover_ba.reshape(shape) & seen,
             res.distance.reshape(shape),
+            res.cover_ab.reshape(shape) & sees,
         )
 
     def _current_viewpoints(self, index: TerrainIndex) -> Viewpoints:

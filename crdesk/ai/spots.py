@@ -38,6 +38,7 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
+from crdesk.game import duck_back
 from crdesk.game.actions import Move
 from crdesk.game.controller import Game
 from crdesk.geometry import kernels, movement, routing
@@ -346,16 +347,49 @@ def judge(game: Game, fig: Figure, points: list[Point2], travel: list[float]) ->
         v = game.vis.spots(
             fig.id, points, targets, all_round=True, moving=False, friends_block=False
         )
+    sees, seen = _unhidden(game, fig, targets, v.points, v.sees, v.seen, v.viewer_cover)
     return Spots(
         fig.id,
         v.points,
         np.array(travel, dtype=np.float64),
         targets,
-        v.sees,
-        v.seen,
-        v.cover,
+        sees,
+        seen,
+        v.cover & seen,
         v.distance,
     )
+
+
+def _unhidden(
+    game: Game,
+    fig: Figure,
+    targets: tuple[str, ...],
+    points: npt.NDArray[np.float64],
+    sees: npt.NDArray[np.bool_],
+    seen: npt.NDArray[np.bool_],
+    viewer_cover: npt.NDArray[np.bool_],
+) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    """The sight of each spot as the game will have it, Duck Back's hidden pairs
+    included (7.4.4): a target that ducked back into Cover from the figure stays out of
+    sight of it, both ways, from every spot where that Cover still holds (the game
+    lifts the pair once the figure has moved where it does not); a figure that ducked
+    back from a target stays hidden from it where it stands.  Judged on the bare
+    geometry, the spot search saw a shot it would not have (kept Defends: enemies in
+    Cover "with a shot" ended their activations without one)."""
+    hidden = duck_back.hidden_pairs(game)
+    if not hidden:
+        return sees, seen
+    sees, seen = sees.copy(), seen.copy()
+    for j, tid in enumerate(targets):
+        if (tid, fig.id) in hidden:  # the target ducked back from the figure
+            still = ~sees[:, j] | viewer_cover[:, j]
+            sees[still, j] = False
+            seen[still, j] = False
+        elif (fig.id, tid) in hidden:  # the figure ducked back from the target
+            here = np.hypot(points[:, 0] - fig.x, points[:, 1] - fig.y) <= 1e-9
+            sees[here, j] = False
+            seen[here, j] = False
+    return sees, seen
 
 
 def spots_for(game: Game, fig: Figure, allowance: float) -> Spots:

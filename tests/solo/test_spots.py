@@ -13,7 +13,7 @@ from crdesk.ai import spots
 from crdesk.ai.baselines import PlainEnemyPolicy
 from crdesk.ai.enemy import FIRE, SoloEnemyPolicy, flank_goal, plan_move, rank_spots
 from crdesk.ai.spots import Spots, spots_for
-from crdesk.game import Game
+from crdesk.game import Game, duck_back
 from crdesk.game.actions import End, Fire, Move
 from crdesk.model import Scenario, WeaponCode
 from tests.solo.tables import WALL, covered_from_all, first_act, scripted, sight_at, table
@@ -415,3 +415,29 @@ def test_no_hidden_way_on_it_waits_unless_it_is_attacking_a_defend(defend: bool)
     x, y = action.path[-1]
     assert math.hypot(x - 19, y - 32) < 11.5 - 0.5, why
     assert "closes on the closest player group" in why, why
+
+
+def test_a_target_that_ducked_back_stays_unseen_from_spots_where_its_cover_holds() -> None:
+    """7.4.4: a figure that ducked back into Cover from the cause is out of its sight,
+    both ways, until the Cover no longer holds.  The spot search judges spots that way:
+    from where the wall still covers the ducked-back figure there is no shot at it; from
+    the side, past the wall's end, there is (kept Defends: enemies "in Cover with a shot"
+    at a figure hidden from them ended their activations without firing)."""
+    wall = [[14, 19], [22, 19], [22, 19.5], [14, 19.5]]
+    game = Game.new(
+        table(
+            [("e1", 4, 18, 8)],
+            players=(("p1", 5, 18, 20.5), ("p2", 4, 33, 34)),
+            terrain=[{"kind": "cover", "outline": wall, "cover_type": "wall"}],
+        ),
+        seed=1,
+    )
+    e1 = game.fig("e1")
+    points, travel = [(18.0, 8.0), (31.0, 19.0)], [0.0, 13.0]
+    bare = spots.judge(game, e1, points, travel)
+    j = bare.targets.index("p1")
+    assert bare.sees[0, j] and bare.sees[1, j]  # the geometry alone: seen from both
+    duck_back.set_hidden(game, [("p1", "e1")])  # p1 ducked back behind the wall from e1
+    judged = spots.judge(game, e1, points, travel)
+    assert not judged.sees[0, j] and not judged.seen[0, j]  # behind the wall: hidden
+    assert judged.sees[1, j] and judged.seen[1, j]  # from the side the Cover is gone
