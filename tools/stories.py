@@ -9,9 +9,10 @@ that story away (it did three times in session 22):
   steps ends a turn and begins the next with an activation roll his squad cannot use
   (no Leader of Rep 6 or more), at least one PEF moves in that step, and the Red Vipers
   then play that turn alone: their group activates, takes its orders (``npmove``) and
-  ends, and the turn after begins.  ``pacing FIRST LAST`` prints the seeds that give
-  it; ``pacing --record SEED`` writes ``tests/data/saved/play_pacing.json`` (the steps
-  the test replays for the Red Vipers) and prints the test's constants.
+  ends, and the turn after begins with the person to decide (the recording ends
+  there).  ``pacing FIRST LAST`` prints the seeds that give it; ``pacing --record
+  SEED`` writes ``tests/data/saved/play_pacing.json`` (the steps the test replays for
+  the Red Vipers) and prints the test's constants.
 * ``tests/ui/test_play_history_turns.py`` needs a solo game of 12 turns, the person
   the book's choices, that reaches the turn limit and holds a turn in which nobody
   could activate (two "turn ends" in one step).  ``history FIRST LAST`` prints them.
@@ -19,7 +20,7 @@ that story away (it did three times in session 22):
 Run from the repository's root::
 
     .venv/bin/python tools/stories.py pacing 400 500
-    .venv/bin/python tools/stories.py pacing --record 463
+    .venv/bin/python tools/stories.py pacing --record 178
     .venv/bin/python tools/stories.py history 20 40
 
 Each game takes a second or two; a search over 100 seeds takes a few minutes.
@@ -116,6 +117,9 @@ def pacing_story(seed: int) -> tuple[int, int, str] | None:
             continue
         game.play("end")
         if game.turn != step.turn_after + 1:
+            continue
+        then = game.awaiting()  # the recording ends here: the person decides next
+        if then is not None and then.actor == "enemy":
             continue
         leader = next((t for t in shown if " activates" in t), "")
         return n + 2, step.turn_after, leader.split(" with ")[0]

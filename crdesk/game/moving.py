@@ -312,6 +312,7 @@ def walk(t: Table, frame: Frame, fig: Figure, act: Move, *, free: bool = False) 
     side = fig.side
     group = d["members"] if frame.kind == "activation" else d["movers"]
     seen = set(d["seen"]) if frame.kind == "activation" else set(d["seen_all"])
+    seen = sighting.seen_groups(t, seen, t.enemy_of(fig.side))  # by group (7.6.2)
     # moving while it walks; afterwards stationary again if it went nowhere (below)
     stood = fig.id not in d["moved"] or _still_or_moving(d, fig.id, went=True)
     if fig.id not in d["moved"]:

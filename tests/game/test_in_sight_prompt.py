@@ -4,27 +4,19 @@ Deliver 6): no fire button means it cannot fire, and why; no charge, no enemy wi
 from __future__ import annotations
 
 import json
-from importlib.resources import as_file
 from pathlib import Path
 
 from crdesk.game import Game
 from crdesk.game.actions import CarryOn, Charge, DuckBack, Fire
 from crdesk.game.in_sight import _why_not
-from crdesk.model import Scenario
-from crdesk.resources import demo_scenario
-from crdesk.scenario import load
+from tests.demos import in_sight_demo
 from tests.game.test_game_data import play_case
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "games"
 
 
-def demo() -> Scenario:
-    with as_file(demo_scenario()) as path:
-        return load(path)
-
-
 def in_sight_winner(seed: int = 4) -> Game:
-    game = Game.new(demo(), seed=seed)
+    game = Game.new(in_sight_demo(), seed=seed)
     while "activate p1" not in [str(o) for o in game.awaiting().options]:
         game.play(game.awaiting().default)
     game.play("activate p1")

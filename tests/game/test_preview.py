@@ -1,7 +1,8 @@
 """Game.preview: what an action would do, worked out on the live game and taken back.
 
-The demo scenario with seed 1: Sgt. Mace's squad activates first; Cpl. Diaz
-walking north from (14.5, 31.5) to (18.5, 25.5) sees Knuckles and stops (7.6).
+The demo scenario, Knuckles a group of his own (tests/demos.py), with seed 1: Sgt.
+Mace's squad activates first; Cpl. Diaz walking north from (14.5, 31.5) to (18.5,
+25.5) sees Knuckles and stops (7.6).
 """
 
 from __future__ import annotations
@@ -11,8 +12,7 @@ import pytest
 from crdesk.game import Game
 from crdesk.game.actions import Activate, DiceFaces, Fire, Move, Pass, Prone
 from crdesk.model import ChangeKind
-from crdesk.resources import demo_scenario
-from crdesk.scenario import load
+from tests.demos import in_sight_demo
 
 NORTH = Move("p2", ((18.5, 25.5),))
 """Cpl. Diaz's move that Knuckles interrupts."""
@@ -22,7 +22,7 @@ SHORT = Move("p4", ((12.0, 30.0),))
 
 @pytest.fixture(scope="module")
 def demo():  # type: ignore[no-untyped-def]
-    return load(str(demo_scenario()))
+    return in_sight_demo()
 
 
 def activated(demo, dice: str = "seeded") -> Game:  # type: ignore[no-untyped-def]

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import QApplication, QDialog
 
 from crdesk.game import CHANCE
 from crdesk.game.actions import Fire
+from tests.demos import in_sight_demo
 from tests.ui.mouse import click, drag
 from tests.ui.windows import open_window
 from ui.main_window import MainWindow
@@ -36,7 +37,7 @@ DIAZ_PATH = [(14.5, 31.5), (16.0, 29.0), (18.0, 27.0), (18.5, 25.5)]
 
 
 def new_window(qtbot) -> MainWindow:  # type: ignore[no-untyped-def]
-    window = open_window(qtbot)
+    window = open_window(qtbot, in_sight_demo())
     window.activateWindow()  # the window's shortcuts (Enter, E) need it active
     qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=2000)
     return window

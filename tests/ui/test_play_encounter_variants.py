@@ -22,19 +22,19 @@ from ui.play.dice_entry import FACE_KEYS
 
 SHOTS = Path("/tmp/crdesk-shots")
 NAMES = {"player": "Sgt. Mace's squad", "enemy": "Red Vipers"}
-KNUCKLES_PATH = [(6.5, 12.4), (6.8, 13.2), (7.2, 14.0)]
-"""Knuckles steps south-east, out from the ruined wall, in turn 3 of the hot-seat game."""
+KNUCKLES_PATH = [(4.1, 8.2), (4.5, 9.0), (4.9, 9.8)]
+"""Knuckles steps south-east, back from where he ducked, in turn 2 of the hot-seat game."""
 KEYS = {face: key for key, face in FACE_KEYS.items()}
 SEED_1_STEPS = [
     ("start", (4, 6)),
     ("activate p1", ()),
     ("move p2 18.49,25.51", ()),
-    ("pass", (4, 5, 4, 5, 6, 6, 5, 3, 6, 2, 4, 3, 1, 3, 3, 2, 5, 2, 6, 4, 5, 6, 5, 5, 4, 5)),
-    ("duckback e2 auto", (2, 5, 5)),
-    ("duckback e3 auto", ()),
-    ("fire p2 at e2", (5, 1, 2, 2)),
-    ("duckback e2 auto", ()),
-    ("end", (3, 6)),
+    ("pass", (4, 5, 4, 5, 6, 6, 5, 3, 6, 2, 4, 3, 1, 3, 3, 2, 5)),
+    ("duckback e2 auto", (2, 6, 4, 5, 6, 5, 5, 4, 5, 2, 5, 5, 5)),
+    ("duckback e1 auto", (1, 2, 2, 3)),
+    ("duckback e3 auto", (6, 3, 4, 5, 3)),
+    ("fire p5 at e3", (4, 5, 3, 4, 5, 3)),
+    ("end", (4, 5)),
 ]
 """The seeded encounter (seed 1) step by step, with the faces each step rolled: entering
 the same faces by hand must play the same game."""

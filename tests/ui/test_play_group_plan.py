@@ -16,6 +16,7 @@ import pytest
 from PySide6.QtCore import QEvent, Qt
 
 from crdesk.game.actions import Prone
+from tests.demos import in_sight_demo
 from tests.ui.mouse import LEFT, NONE, send
 from tests.ui.windows import playing
 from ui.main_window import MainWindow
@@ -29,6 +30,12 @@ MEMBERS = ("p1", "p2", "p3", "p4", "p5")
 @pytest.fixture
 def window(qtbot) -> MainWindow:  # type: ignore[no-untyped-def]
     return playing(qtbot)  # seed 1: Sgt. Mace's squad activated
+
+
+@pytest.fixture
+def sighted(qtbot) -> MainWindow:  # type: ignore[no-untyped-def]
+    """Knuckles a group of his own (tests/demos.py): Diaz's walk north stops for him."""
+    return playing(qtbot, in_sight_demo())
 
 
 def xy(window: MainWindow, fid: str) -> tuple[float, float]:
@@ -108,9 +115,10 @@ def test_a_member_whose_spot_is_taken_is_shown_part_way_and_dropped_there(
 
 
 def test_the_interrupted_group_is_shown_where_the_drop_leaves_it(
-    window: MainWindow,
+    sighted: MainWindow,
     qtbot,  # type: ignore[no-untyped-def]
 ) -> None:
+    window = sighted
     path = [(17.0, 32.0), (17.0, 30.5), (17.0, 29.0), (17.0, 27.0)]  # 5" north: an In Sight
     group = drag_to_rest(window, qtbot, path)
     plan = group.plan

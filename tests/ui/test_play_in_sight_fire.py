@@ -9,6 +9,7 @@ from typing import Any
 
 from PySide6.QtCore import QEvent
 
+from tests.demos import in_sight_demo
 from tests.ui.mouse import NONE, click, send
 from tests.ui.windows import playing
 
@@ -16,7 +17,7 @@ SHOTS = Path("/tmp/crdesk-shots")
 
 
 def test_click_to_fire_during_an_in_sight(qtbot: Any) -> None:
-    window = playing(qtbot, seed=4)  # Sgt. Mace's squad active
+    window = playing(qtbot, in_sight_demo(), seed=4)  # Sgt. Mace's squad active
     play = window.play
     session = play.session
     assert session.play("move p2 19,25") is None  # Cpl. Diaz sees Knuckles: In Sight

@@ -17,6 +17,7 @@ from PySide6.QtGui import QContextMenuEvent, QPainter
 from PySide6.QtWidgets import QApplication, QMenu
 
 from crdesk.game.actions import Prone
+from tests.demos import in_sight_demo
 from tests.ui.mouse import LEFT, NONE, at, click, drag, send
 from tests.ui.windows import playing
 from ui.main_window import MainWindow
@@ -29,6 +30,12 @@ DIAZ_PATH = [(14.5, 31.5), (15.5, 30.0), (16.5, 28.5), (17.5, 27.0), (18.5, 25.7
 @pytest.fixture
 def window(qtbot) -> MainWindow:  # type: ignore[no-untyped-def]
     return playing(qtbot)  # seed 1: Sgt. Mace's squad activated
+
+
+@pytest.fixture
+def sighted(qtbot) -> MainWindow:  # type: ignore[no-untyped-def]
+    """Knuckles a group of his own (tests/demos.py): Diaz's walk north stops for him."""
+    return playing(qtbot, in_sight_demo())
 
 
 def xy(window: MainWindow, fid: str) -> tuple[float, float]:
@@ -81,7 +88,8 @@ def shot(window: MainWindow, name: str, menu: QMenu | None = None) -> Path:
 # -- the In Sight stop, previewed --------------------------------------------------------
 
 
-def test_a_drag_shows_where_in_sight_stops_it_and_the_drop_stops_there(window, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_a_drag_shows_where_in_sight_stops_it_and_the_drop_stops_there(sighted, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window = sighted
     game = window.play.game
     tool = window.play.move_tool
     before = game.state_hash()
@@ -253,7 +261,8 @@ def test_a_member_short_of_movement_goes_part_way(window) -> None:  # type: igno
     assert "Pvt. Lind (part way)" in status(window) and "5 of 5 moved" in status(window)
 
 
-def test_an_in_sight_stops_the_group_and_says_so(window, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_an_in_sight_stops_the_group_and_says_so(sighted, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window = sighted
     game = window.play.game
     tool = window.play.move_tool
     path = [(17.0, 32.0), (17.0, 30.5), (17.0, 29.0), (17.0, 27.0)]  # 5" north

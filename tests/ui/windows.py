@@ -21,8 +21,8 @@ from PySide6.QtWidgets import QWidget
 
 from crdesk.game import Decision, GameSettings
 from crdesk.recovery import RecoveryStore
-from crdesk.resources import demo_scenario
-from crdesk.scenario import Scenario, load
+from crdesk.scenario import Scenario
+from tests.demos import demo
 from ui.docks import PropertiesDock
 from ui.document import Document
 from ui.main_window import MainWindow
@@ -35,11 +35,6 @@ SIZE = (1400, 900)
 """The play tests' window: the table and every play dock readable side by side."""
 EDITOR_SIZE = (1280, 860)
 """The editor tests' window: the docks at their smallest supported screen."""
-
-
-def demo() -> Scenario:
-    """A fresh copy of the bundled demo scenario (Main Street)."""
-    return load(str(demo_scenario()))
 
 
 def exposed(qtbot, widget: W, size: tuple[int, int]) -> W:  # type: ignore[no-untyped-def]
