@@ -262,6 +262,21 @@ class Plan:
     """The spot does what the order asks (Cover with a shot; Cover; Cover on the flank)."""
 
 
+def _shot_after(game: Game, turn: Move) -> bool:
+    """Whether the figure that makes ``turn`` is offered a shot once it has: a turn is
+    made only for one (a figure between two targets too close to shoot turned from one
+    to the other and back, 3,000 steps in a kept Raid)."""
+    fork = game.fork()
+    try:
+        fork.play(turn)
+    except IllegalActionError:
+        return False
+    after = fork.awaiting()
+    return after is not None and any(
+        isinstance(o, Fire) and o.figure == turn.figure for o in after.options
+    )
+
+
 def _bearing(a: Point2, b: Point2) -> float:
     return math.degrees(math.atan2(b[0] - a[0], -(b[1] - a[1]))) % 360.0
 
@@ -608,10 +623,17 @@ class SoloEnemyPolicy:
             first = self._fires_first(game, decision, frame, orders, able)
             if first is not None:
                 return self.shoot(game, first, head)
+            turn = self._turn_to_shoot(game, decision, frame, orders, able)
+            if turn is not None:
+                return turn[0], f"{head}: {turn[1]}"
         for fid in orders.members:
             step = self._next_move(game, frame, orders, fid, able)
             if step is not None:
                 return step[0], f"{head}: {step[1]}"
+        if not self.fires_first:
+            turn = self._turn_to_shoot(game, decision, frame, orders, able)
+            if turn is not None:
+                return turn[0], f"{head}: {turn[1]}"
         fires = [o for o in decision.options if isinstance(o, Fire)]
         if fires:
             return self.shoot(game, fires[0], head)
@@ -630,6 +652,57 @@ class SoloEnemyPolicy:
                 continue
             if self._next_move(game, frame, orders, fid, able) is None:
                 return shot
+        return None
+
+    def _turn_to_shoot(
+        self, game: Game, decision: Decision, frame: Frame, orders: Orders, able: set[str]
+    ) -> tuple[Move, str] | None:
+        """A member done moving with no shot, but an enemy in range it would see facing
+        it, turns to face the nearest such (a move of 0", "ending facing as desired",
+        7.2; it stays stationary, 7.9.5) -- LOS is to the front only (7.9.4), and every
+        order of 11.4 lets it fire.  It then has the shot and fires.  (60 Patrols, Raids
+        and Defends on 48"x48" tables: 12 members ended activations with their backs to a
+        target in range, most after a move that faced the closest group's nearest figure,
+        which they did not see.)  It turns only where the turn gives it a shot (played on a
+        fork): no shot for another reason (a window taken, 8.5; a target too close) is no
+        reason to turn; a target that ducked back from it stays out of its sight (the
+        hidden pairs, 7.4.4)."""
+        d = frame.data
+        shots = {o.figure for o in decision.options if isinstance(o, Fire)}
+        sight = game.sight()
+        for fid in orders.members:
+            fig = game.fig(fid)
+            if fid not in able or fid in shots or fid in d["fired"] or fid in d["reloading"]:
+                continue
+            if fig.prone or not fig.status.can_act or not adapter.can_fire(fig):
+                continue
+            reach = adapter.weapon_range(fig, game.rules)
+            foes = [
+                e
+                for e in game.alive(game.enemy_of(fig.side))
+                if not sight.sees(fid, e.id)
+                and math.hypot(e.x - fig.x, e.y - fig.y) <= reach + fig.radius + e.radius
+            ]
+            if not foes:
+                continue
+            here = spots_for(game, fig, 0.0)  # its own spot, all round, hidden pairs kept
+            col = {t: j for j, t in enumerate(here.targets)}
+            near = [
+                (float(here.distance[0, col[e.id]]), e.id)
+                for e in foes
+                if e.id in col and here.sees[0, col[e.id]] and here.distance[0, col[e.id]] <= reach
+            ]
+            if not near or self._next_move(game, frame, orders, fid, able) is not None:
+                continue
+            for gap, tid in sorted(near):
+                target = game.fig(tid)
+                facing = round(_bearing((fig.x, fig.y), (target.x, target.y)), 1)
+                turn = Move(fid, ((fig.x, fig.y),), facing)
+                if game.legal(turn) is None and _shot_after(game, turn):
+                    return turn, (
+                        f'{fig.name} turns to face {target.name}, {gap:.1f}" away and in range, '
+                        'to fire (a move of 0", ending facing as desired, 7.2)'
+                    )
         return None
 
     def _next_move(
