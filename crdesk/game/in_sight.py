@@ -38,7 +38,10 @@ def seen_groups(t: Table, seen: set[str], side: str) -> set[str]:
     group was not seen previously during this activation phase": a figure of a group
     already seen coming into sight is no new test (each one stopped the move for a
     test and a free move of its own: 108 of 719 walk stops in kept games).  The
-    groups are those on the table now, when the sighting is judged."""
+    groups are those on the table now, when the sighting is judged: a figure whose
+    seen group-mate has since been knocked out is a group of its own (6.2), and
+    unseen -- keeping the groups as they were when seen would need the activation's
+    ``seen`` to hold them, a change to every game's state."""
     if not seen:
         return set()
     out = set(seen)
