@@ -86,6 +86,7 @@ from crdesk.game.actions import NpMove as NpMoveAction
 from crdesk.game.controller import Game
 from crdesk.game.records import Decision, Frame
 from crdesk.geometry import kernels
+from crdesk.geometry.terrain_index import GRAZE
 from crdesk.model import Figure
 from crdesk.rules.common import TableRoll
 from crdesk.rules.pef import np_move
@@ -666,7 +667,10 @@ class SoloEnemyPolicy:
         which they did not see.)  It turns only where the turn gives it a shot (played on a
         fork): no shot for another reason (a window taken, 8.5; a target too close) is no
         reason to turn; a target that ducked back from it stays out of its sight (the
-        hidden pairs, 7.4.4)."""
+        hidden pairs, 7.4.4).  Only an enemy behind its front (out of its arc, as the
+        sight engine's gate judges it) is one a turn could show: one in its arc that it
+        does not see is hidden by terrain or a figure whichever way it faces (judging
+        those too took a quarter of the solo enemy's time, for the same choices)."""
         d = frame.data
         shots = {o.figure for o in decision.options if isinstance(o, Fire)}
         sight = game.sight()
@@ -677,11 +681,13 @@ class SoloEnemyPolicy:
             if fig.prone or not fig.status.can_act or not adapter.can_fire(fig):
                 continue
             reach = adapter.weapon_range(fig, game.rules)
+            fx, fy = fig.facing_vector()
             foes = [
                 e
                 for e in game.alive(game.enemy_of(fig.side))
                 if not sight.sees(fid, e.id)
                 and math.hypot(e.x - fig.x, e.y - fig.y) <= reach + fig.radius + e.radius
+                and fx * (e.x - fig.x) + fy * (e.y - fig.y) <= GRAZE - e.radius  # behind
             ]
             if not foes:
                 continue
