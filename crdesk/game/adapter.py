@@ -341,13 +341,22 @@ class ChargeSpec:
 
 
 def charge_spec(
-    charger: Figure, target: Figure, sight: Sight, rules: RulesOptions, *, movement_left: float
+    charger: Figure,
+    target: Figure,
+    sight: Sight,
+    rules: RulesOptions,
+    *,
+    movement_left: float,
+    in_cover: bool | None = None,
 ) -> ChargeSpec:
     """The circumstances the Charge into Melee test would be taken with (7.11.2).
 
     The contact spot is the one on the straight line between the two bases; the
     controller turns it round the target only when another base stands there,
     which can change a flank charge's reading at the edge of the front cone.
+    ``in_cover``: the target's Cover as the test judges it, from the charger moved to
+    1" from it (:func:`crdesk.game.melee.target_in_cover`); None: from where the
+    charger stands.
     """
     distance = sight.distance(charger.id, target.id)
     decl = can_declare_charge(
@@ -361,7 +370,8 @@ def charge_spec(
     reach = charger.radius + target.radius
     contact = (target.x + dx / norm * reach, target.y + dy / norm * reach)
     approach = Approach(charge_direction(target, (charger.x, charger.y), contact, rules).value)
-    in_cover = sight.in_cover(charger.id, target.id)
+    if in_cover is None:
+        in_cover = sight.in_cover(charger.id, target.id)
     return ChargeSpec(
         charger=charger.id,
         target=target.id,

@@ -150,13 +150,15 @@ class Engine:
 
     def sync_moving(self) -> None:
         """Tell the sight engine who is moving (concealed, not in Cover, 7.9.5): the
-        figures that moved in the activation under way, as the frames record them;
-        and who ducked back out of whose sight (7.4.4)."""
+        figures that moved in the activation under way, as the frames record them,
+        and the chargers of a charge under way; and who ducked back out of whose sight (7.4.4)."""
         moving: set[str] = set()
         for frame in self.frame_stack:
             if frame.kind in ("activation", "free_move"):
                 still = frame.data.get("still", ())  # turned in place only (7.9.5)
                 moving.update(m for m in frame.data["moved"] if m not in still)
+            elif frame.kind == "melee":  # chargers, an In Sight's too (7.11.2)
+                moving.update(frame.data["chargers"])
         self.vis.set_moving(moving)
         self.vis.set_hidden((f, c) for f, c in self.state.get("hidden", []))
 

@@ -95,13 +95,17 @@ def charge(t: Table, chargers: list[Figure], target: Figure) -> None:
 
     if target.id in t.state["carrying"]:
         wounds.drop(t, target.id, "is charged and drops")
-    sight = t.sight()
-    in_cover = any(sight.in_cover(c.id, target.id) for c in chargers)
     contacts = contact_points(t, chargers, target)
+    # flank and rear are judged by where the charge starts and ends (7.11.2, 7.9.7)
     approaches = [
         Approach(charge_direction(target, (c.x, c.y), contacts[c.id], t.rules).value)
         for c in chargers
     ]
+    # "Move the charger to 1" from the target, then both roll" (7.11.2): the test, its
+    # Cover and the target's fire are judged there, the charger moving (7.9.5)
+    in_cover = any(target_in_cover(t, c, target, contacts[c.id]) for c in chargers)
+    for c in chargers:
+        close_in(t, c, target, contacts[c.id])
     worst = {Approach.FRONT: 0, Approach.FLANK: 1, Approach.REAR: 2}
     approach = max(approaches, key=worst.__getitem__)
     test = charge_test(
@@ -153,6 +157,55 @@ def charge(t: Table, chargers: list[Figure], target: Figure) -> None:
         index=0,
         contacts={k: list(v) for k, v in contacts.items()},
     )
+    t.sync_moving()
+
+
+def one_inch_spot(charger: Figure, target: Figure, contact: Point2) -> Point2 | None:
+    """Where the charger stands 1" from the target (7.11.2), on its straight way from
+    where it is to its contact spot; None when it starts nearer (it stays put)."""
+    cx, cy = contact
+    length = math.hypot(charger.x - cx, charger.y - cy)
+    if length <= 1e-9:
+        return None
+    dx, dy = (charger.x - cx) / length, (charger.y - cy) / length
+    # the point (contact + u along the way back) whose base is 1" from the target's
+    wx, wy = cx - target.x, cy - target.y
+    reach = charger.radius + target.radius + 1.0
+    along = wx * dx + wy * dy
+    u = -along + math.sqrt(max(along * along - (wx * wx + wy * wy) + reach * reach, 0.0))
+    if u >= length - 1e-9:
+        return None
+    return (cx + dx * u, cy + dy * u)
+
+
+def target_in_cover(t: Table, charger: Figure, target: Figure, contact: Point2) -> bool:
+    """The charge test's "target in Cover" (+1d6, 7.11.2), judged as the test is taken:
+    from the charger moved to 1" from the target, facing it and moving (7.9.5).  The
+    charge preview asks the same (:func:`crdesk.game.adapter.charge_spec`)."""
+    spot = one_inch_spot(charger, target, contact) or (charger.x, charger.y)
+    facing = bearing(spot, (target.x, target.y))
+    v = t.vis.spots(charger.id, [spot], [target.id], moving=True, facings=[facing])
+    return bool(v.viewer_cover[0, 0])
+
+
+def close_in(t: Table, charger: Figure, target: Figure, contact: Point2) -> None:
+    """Move the charger to 1" from the target (7.11.2), on its way to its contact
+    spot, facing the target; one that starts nearer stays where it is.  The target's
+    fire meets it there, a moving figure (7.9.5): a Pistol reaches it, the woods it
+    crosses give it no Cover (judged where the charge started, it was out of range or
+    in Cover there)."""
+    spot = one_inch_spot(charger, target, contact)
+    if spot is None:
+        return
+    x, y = spot
+    t.battlefield.move_figure(charger.id, x, y, bearing((x, y), (target.x, target.y)))
+    wounds.carry_along(t, charger)
+    t.emit(
+        "charge_move",
+        f'{charger.name} charges to 1" from {target.name}, at ({x:.1f}, {y:.1f}) (7.11.2).',
+        section="7.11.2",
+        figures=[charger.id, target.id],
+    )
 
 
 def contact_points(t: Table, chargers: list[Figure], target: Figure) -> dict[str, Point2]:
@@ -203,6 +256,7 @@ def run_melee(t: Table, frame: Frame) -> bool:
     if d["stage"] == "again":
         # the round after a -1 to Rep Star Power made of a worse result (aftermath)
         t.pop(frame)
+        t.sync_moving()
         fight_on(t, t.fig(d["chargers"][0]), target)
         return True
     if d["stage"] == "fire":
@@ -251,6 +305,7 @@ def run_melee(t: Table, frame: Frame) -> bool:
         fight(t, charger, target, d["contacts"][charger.id])
         return True
     t.pop(frame)
+    t.sync_moving()  # the chargers stop moving with their charge (unless they moved before)
     return True
 
 

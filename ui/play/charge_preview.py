@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from crdesk.game import Game, adapter
 from crdesk.game.actions import Charge, Point2
+from crdesk.game.melee import contact_point, target_in_cover
 from crdesk.odds import ChargeOdds, charge_odds
 from crdesk.tables import ChargeResult
 from ui.play.fire_preview import pct, tip_html
@@ -86,6 +87,8 @@ def preview_charge(
         game.sight(),
         game.rules,
         movement_left=float(left) if isinstance(left, int | float) else 0.0,
+        # as the test judges it: from 1" away (7.11.2)
+        in_cover=target_in_cover(game, fig, foe, contact_point(fig, foe)),
     )
     odds = charge_odds(
         fig.rep, foe.rep, in_cover=spec.in_cover, approach=spec.approach, options=game.rules
