@@ -31,6 +31,7 @@ text                                   meaning
 ``starpower p1 use|decline``           roll Star Power against damage (5.2)
 ``cheat p1 yes|no``                    Cheating Death (5.2)
 ``duckback p1 auto`` / ``… 10,12``     Duck Back to the nearest Cover or a spot (7.4.4)
+``duckback p1 auto carry p2``          retrieve a wounded friend while ducking back (7.12)
 ``carryon p1``                         a Star's In Sight choice to do nothing (7.6.4)
 ``dice 3,5,1``                         the faces of real dice, for a manual-dice game
 =====================================  ==============================================
@@ -688,10 +689,13 @@ class CheatDeath(Action):
 
 @dataclass(frozen=True, slots=True)
 class DuckBack(Action):
-    """Duck Back to the nearest Cover (``point`` None) or to a chosen legal spot (7.4.4)."""
+    """Duck Back to the nearest Cover (``point`` None) or to a chosen legal spot (7.4.4);
+    ``carry``: first retrieve that wounded friend, then duck back carrying it, 6" in all
+    (7.12: "when active or when ducking back in reaction"), to the nearest Cover only."""
 
     figure: str
     point: Point2 | None = None
+    carry: str | None = None
     word: ClassVar[str] = "duckback"
 
     def __post_init__(self) -> None:
@@ -700,12 +704,21 @@ class DuckBack(Action):
 
     def __str__(self) -> str:
         where = "auto" if self.point is None else fmt_point(self.point)
-        return f"duckback {self.figure} {where}"
+        carry = "" if self.carry is None else f" carry {self.carry}"
+        return f"duckback {self.figure} {where}{carry}"
 
     @classmethod
     def _from_words(cls, words: list[str]) -> Action:
+        form = "'duckback' is written 'duckback ID auto|X,Y' or 'duckback ID auto carry ID'"
+        if len(words) == 4 and words[2] == "carry":
+            if words[1] != "auto":
+                raise IllegalActionError(
+                    "a Duck Back carrying a wounded friend goes to the nearest Cover: "
+                    f"write 'duckback {words[0]} auto carry {words[3]}' (7.12)"
+                )
+            return cls(_fid(words[0]), None, _fid(words[3]))
         if len(words) != 2:
-            raise IllegalActionError("'duckback' is written 'duckback ID auto|X,Y'")
+            raise IllegalActionError(form)
         point = None if words[1] == "auto" else _point(words[1], "the spot")
         return cls(_fid(words[0]), point)
 

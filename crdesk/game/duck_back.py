@@ -78,22 +78,61 @@ def decide_duck_back(t: Table, frame: Frame) -> Decision:
     fig = t.fig(frame.data["figure"])
     cause = frame.data["cause"]
     by = f" from {t.fig(cause).name}" if cause else ""
+    plain = DuckBack(fig.id)
+    carry = tuple(DuckBack(fig.id, None, w.id) for w in retrievable(t, fig))
+    also = " or retrieve a wounded friend on the way (7.12)," if carry else ""
     return Decision(
         0,
         fig.side,
         "duck_back",
-        f'{fig.name} ducks back{by}: to the nearest Cover within 6" (auto), or name '
-        "another spot in Cover (7.4.4).",
+        f'{fig.name} ducks back{by}: to the nearest Cover within 6" (auto),{also} or '
+        "name another spot in Cover (7.4.4).",
         "7.4.4",
-        (DuckBack(fig.id),),
+        (plain, *carry),
         accepts=("duckback",),
         figure=fig.id,
+        default=plain,
     )
+
+
+def retrievable(t: Table, fig: Figure) -> list[Figure]:
+    """The wounded friends ``fig`` could retrieve as it ducks back (7.12: "when active or
+    when ducking back in reaction"): Out of the Fight, carried by no one, and near
+    enough to reach, pick up (2") and still be within the Duck Back's 6" ("a Duck Back
+    while carrying is limited to 6" total"), by a way open to it; nearest first."""
+    if fig.id in t.state["carrying"] or not fig.status.can_act:
+        return []
+    carried = set(t.state["carrying"].values())
+    out = []
+    for w in t.battlefield.figures():
+        if w.side != fig.side or w.status is not Status.OUT_OF_THE_FIGHT or w.id in carried:
+            continue
+        spot = wounds.contact_spot(fig, w)
+        way = math.hypot(spot[0] - fig.x, spot[1] - fig.y)
+        if way + PICKUP_COST > movement.DUCK_BACK_DISTANCE + 1e-9:
+            continue
+        if way > 1e-9 and not spot_reachable(t, fig, spot):
+            continue
+        out.append((way, w.id, w))
+    return [w for _, _, w in sorted(out, key=lambda r: (r[0], r[1]))]
 
 
 def check_duck_back(t: Table, frame: Frame, act: Action) -> None:
     if not isinstance(act, DuckBack) or act.figure != frame.data["figure"]:
         raise IllegalActionError(f"{t.fig(frame.data['figure']).name} must duck back now")
+    if act.carry is not None:
+        fig = t.fig(act.figure)
+        if act.point is not None:
+            raise IllegalActionError(
+                "a Duck Back carrying a wounded friend goes to the nearest Cover (7.12)"
+            )
+        if act.carry not in {w.id for w in retrievable(t, fig)}:
+            raise IllegalActionError(
+                f"{fig.name} cannot retrieve {act.carry!r} as it ducks back: only an Out of "
+                'the Fight friend no one carries, reached, picked up (2") and carried '
+                "within the Duck Back's 6\" (7.12)"
+            )
+        return
     if act.point is None:
         return
     fig = t.fig(act.figure)
@@ -144,15 +183,19 @@ def spot_reachable(t: Table, fig: Figure, point: Point2) -> bool:
     return True
 
 
-def ring_search(t: Table, fig: Figure, cause: str | None) -> Point2 | None:
-    """The nearest good spot on rings 1"-6" out, when the geometry's nearest Cover
-    (judged from the cause's centre) is still seen from the cause's base."""
+def ring_search(
+    t: Table, fig: Figure, cause: str | None, reach: float = movement.DUCK_BACK_DISTANCE
+) -> Point2 | None:
+    """The nearest good spot on rings 1"-6" out (at most ``reach``), when the
+    geometry's nearest Cover (judged from the cause's centre) is still seen from the
+    cause's base."""
     rings = [
         (
             fig.x + radius * math.sin(math.radians(30 * k)),
             fig.y - radius * math.cos(math.radians(30 * k)),
         )
         for radius in (1.0, 2.0, 3.0, 4.0, 5.0, 6.0)
+        if radius <= reach + 1e-9
         for k in range(12)
     ]
     # the cheap tests of _check_spot first (on the table, on no base); the way there
@@ -193,18 +236,27 @@ def apply_duck_back(t: Table, frame: Frame, act: Action) -> None:
     t.pop(frame)
     point = act.point
     prone = False
+    before = t.sighted_by(fig.id)
+    reach = movement.DUCK_BACK_DISTANCE
+    went = 0.0
+    if act.carry is not None:
+        went = retrieve_on_the_way(t, fig, t.fig(act.carry))
+        if went:
+            reach = max(reach - went, 0.0)
+            fig = t.fig(fig.id)
     if point is None:
         threat = (cause.x, cause.y) if cause else (fig.x, fig.y)
         calm = not t.rules.night and t.rules.weather is Weather.CLEAR
-        spot = movement.nearest_cover(bf, fig, threat, t.rules, index=t.vis.index if calm else None)
+        spot = movement.nearest_cover(
+            bf, fig, threat, t.rules, index=t.vis.index if calm else None, max_distance=reach
+        )
         point, prone = spot.point, spot.prone_in_place
         if not prone and not good_duck_spot(t, fig, point, d["cause"]):
-            found = ring_search(t, fig, d["cause"])
+            found = ring_search(t, fig, d["cause"], reach)
             point, prone = (found, False) if found else ((fig.x, fig.y), True)
     status = fig.status if fig.status in adapter.STILL_REACTING else Status.DUCK_BACK
     dist = math.hypot(point[0] - fig.x, point[1] - fig.y)
-    before = t.sighted_by(fig.id)
-    if dist > 1e-6:
+    if dist > 1e-6 or went:
         # it moves: seen again by the causes of its earlier Duck Backs (7.4.4).  One
         # that stays where it is (already in Cover from this cause) neither moved nor is
         # active: those still do not see it, and nothing has come into anyone's sight
@@ -218,7 +270,7 @@ def apply_duck_back(t: Table, frame: Frame, act: Action) -> None:
     ducked = set(t.state["ducked"]) | {fig.id}
     t.state["ducked"] = sorted(ducked)
     where = (
-        'drops prone in place: no Cover within 6"'
+        f'drops prone in place: no Cover within {round(reach, 1):g}"'
         if prone
         else f'ducks back {dist:.1f}" to ({point[0]:.1f}, {point[1]:.1f})'
     )
@@ -230,6 +282,40 @@ def apply_duck_back(t: Table, frame: Frame, act: Action) -> None:
     )
     if not prone:
         t.involuntary_in_sight(fig.id, before, "ducks back")
+
+
+PICKUP_COST = 2.0
+"""Inches of movement picking up a wounded friend costs (7.12)."""
+
+
+def retrieve_on_the_way(t: Table, fig: Figure, wounded: Figure) -> float:
+    """7.12 as a figure ducks back: a Grunt rolls 1d6 vs Rep (pass: it will try; a Star
+    chooses, and has); one that will goes into contact with the wounded friend and
+    picks it up (2").  Returns the inches used, 0 when it will not retrieve."""
+    from crdesk.rules.campaign import retrieve_wounded
+
+    res = retrieve_wounded(t.roll(), fig.rep, is_star=fig.is_star, who=fig.name)
+    t.emit("retrieve", res.explain(), result=res, figures=[fig.id, wounded.id])
+    if res.result == "will_not_retrieve":
+        return 0.0
+    x, y = wounds.contact_spot(fig, wounded)
+    way = math.hypot(x - fig.x, y - fig.y)
+    if way > 1e-9:
+        t.battlefield.move_figure(fig.id, x, y)
+    t.state["carrying"][fig.id] = wounded.id
+    wounds.carry_along(t, t.fig(fig.id))
+    how = (
+        f'goes {way:.1f}" to {wounded.name} and picks them up'
+        if way > 1e-9
+        else f"picks up {wounded.name}"
+    )
+    t.emit(
+        "pickup",
+        f'{fig.name} {how} (2" of movement); it ducks back carrying them, 6" in all (7.12).',
+        section="7.12",
+        figures=[fig.id, wounded.id],
+    )
+    return way + PICKUP_COST
 
 
 PROCEDURE = Procedure(

@@ -7,6 +7,8 @@ A carrier and its wounded are one entry of the table's ``state["carrying"]``
 
 from __future__ import annotations
 
+import math
+
 from crdesk.errors import CrdeskError, IllegalActionError
 from crdesk.game.actions import Pickup
 from crdesk.game.records import Frame
@@ -75,6 +77,17 @@ def drop(t: Table, carrier: str, how: str) -> None:
         section="7.12",
         figures=[carrier, wounded],
     )
+
+
+def contact_spot(fig: Figure, wounded: Figure) -> tuple[float, float]:
+    """Where ``fig``'s base touches the wounded friend's, on the line between them (its
+    own spot when already in contact)."""
+    dx, dy = fig.x - wounded.x, fig.y - wounded.y
+    norm = math.hypot(dx, dy)
+    reach = fig.radius + wounded.radius
+    if norm <= reach + 0.25:  # in base contact already (check_pickup's 0.25")
+        return (fig.x, fig.y)
+    return (wounded.x + dx / norm * reach, wounded.y + dy / norm * reach)
 
 
 def carry_along(t: Table, carrier: Figure) -> None:

@@ -116,6 +116,8 @@ def option_label(option: Action, name: Names) -> str:
             return f"{name(figure)}: {'use' if use else 'decline'} Star Power"
         case CheatDeath(figure=figure, cheat=cheat):
             return f"{name(figure)}: {'cheat death' if cheat else 'do not cheat death'}"
+        case DuckBack(figure=figure, carry=str(wounded)):
+            return f"{name(figure)} ducks back carrying {name(wounded)}"
         case DuckBack(figure=figure, point=None):
             return f"{name(figure)} ducks back to the nearest Cover"
         case DuckBack(figure=figure, point=(x, y)):
