@@ -339,8 +339,15 @@ def fight_on(t: Table, first: Figure, second: Figure) -> None:
             rep_lost[fid] = int(rep_lost.get(fid, 0)) + int(lost)
     loser = t.fig(res.loser_id)
     winner = t.fig(res.winner_id)
+    # the winner's Rep as it is now, less the rounds it lost this turn (7.8): a Star
+    # cannot be killed by a lower Rep (Larger Than Life, 5.2)
     aftermath.push_aftermath(
-        t, winner.id, winner.rep, {loser.id: [res.loser_status.value]}, [], melee=True
+        t,
+        winner.id,
+        melee_rep(t, winner),
+        {loser.id: [res.loser_status.value]},
+        [],
+        melee=True,
     )
 
 
