@@ -109,7 +109,7 @@ def retrievable(t: Table, fig: Figure) -> list[Figure]:
             continue
         spot = wounds.contact_spot(fig, w)
         way = math.hypot(spot[0] - fig.x, spot[1] - fig.y)
-        if way + PICKUP_COST > movement.DUCK_BACK_DISTANCE + 1e-9:
+        if way + wounds.PICKUP_COST > movement.DUCK_BACK_DISTANCE + 1e-9:
             continue
         if way > 1e-9 and not spot_reachable(t, fig, spot):
             continue
@@ -284,26 +284,17 @@ def apply_duck_back(t: Table, frame: Frame, act: Action) -> None:
         t.involuntary_in_sight(fig.id, before, "ducks back")
 
 
-PICKUP_COST = 2.0
-"""Inches of movement picking up a wounded friend costs (7.12)."""
-
-
 def retrieve_on_the_way(t: Table, fig: Figure, wounded: Figure) -> float:
-    """7.12 as a figure ducks back: a Grunt rolls 1d6 vs Rep (pass: it will try; a Star
-    chooses, and has); one that will goes into contact with the wounded friend and
-    picks it up (2").  Returns the inches used, 0 when it will not retrieve."""
-    from crdesk.rules.campaign import retrieve_wounded
-
-    res = retrieve_wounded(t.roll(), fig.rep, is_star=fig.is_star, who=fig.name)
-    t.emit("retrieve", res.explain(), result=res, figures=[fig.id, wounded.id])
-    if res.result == "will_not_retrieve":
+    """7.12 as a figure ducks back: one that will retrieve the wounded friend (a Grunt's
+    1d6 vs Rep, a Star's choice) goes into contact with it and picks it up (2").
+    Returns the inches used, 0 when it will not retrieve."""
+    if not wounds.will_retrieve(t, fig, wounded):
         return 0.0
     x, y = wounds.contact_spot(fig, wounded)
     way = math.hypot(x - fig.x, y - fig.y)
     if way > 1e-9:
         t.battlefield.move_figure(fig.id, x, y)
-    t.state["carrying"][fig.id] = wounded.id
-    wounds.carry_along(t, t.fig(fig.id))
+    wounds.take_up(t, t.fig(fig.id), wounded)
     how = (
         f'goes {way:.1f}" to {wounded.name} and picks them up'
         if way > 1e-9
@@ -315,7 +306,7 @@ def retrieve_on_the_way(t: Table, fig: Figure, wounded: Figure) -> float:
         section="7.12",
         figures=[fig.id, wounded.id],
     )
-    return way + PICKUP_COST
+    return way + wounds.PICKUP_COST
 
 
 PROCEDURE = Procedure(

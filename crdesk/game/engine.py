@@ -151,7 +151,8 @@ class Engine:
     def sync_moving(self) -> None:
         """Tell the sight engine who is moving (concealed, not in Cover, 7.9.5): the
         figures that moved in the activation under way, as the frames record them,
-        and the chargers of a charge under way; and who ducked back out of whose sight (7.4.4)."""
+        and the chargers of a charge under way (7.11.2); and who ducked back out of
+        whose sight (7.4.4)."""
         moving: set[str] = set()
         for frame in self.frame_stack:
             if frame.kind in ("activation", "free_move"):

@@ -17,6 +17,9 @@ from crdesk.geometry.measure import base_distance
 from crdesk.model import Figure, Status
 from crdesk.rules.campaign import retrieve_wounded
 
+PICKUP_COST = 2.0
+"""Inches of movement picking up a wounded friend costs (7.12)."""
+
 
 def carried(t: Table, fid: str) -> int | None:
     """Rep of the wounded figure ``fid`` carries, if any (it counts as in Cover, 7.12)."""
@@ -45,20 +48,31 @@ def check_pickup(t: Table, frame: Frame, fig: Figure, act: Pickup) -> None:
         raise IllegalActionError(
             f"{fig.name} failed its test: it will not retrieve the wounded (7.12)"
         )
-    if t.movement_left(frame, fig.id) < 2.0 - 1e-9:
+    if t.movement_left(frame, fig.id) < PICKUP_COST - 1e-9:
         raise IllegalActionError(f'picking up costs 2" of movement; {fig.name} has less left')
 
 
-def pickup(t: Table, frame: Frame, fig: Figure, wounded: Figure) -> None:
+def will_retrieve(t: Table, fig: Figure, wounded: Figure) -> bool:
+    """7.12: a Grunt rolls 1d6 vs Rep (pass: it will try to retrieve the wounded); a
+    Star may choose to, and has chosen."""
     res = retrieve_wounded(t.roll(), fig.rep, is_star=fig.is_star, who=fig.name)
     t.emit("retrieve", res.explain(), result=res, figures=[fig.id, wounded.id])
-    if res.result == "will_not_retrieve":
+    return res.result != "will_not_retrieve"
+
+
+def take_up(t: Table, fig: Figure, wounded: Figure) -> None:
+    """``fig`` carries ``wounded`` from now on, on its own spot (7.12)."""
+    t.state["carrying"][fig.id] = wounded.id
+    carry_along(t, fig)
+
+
+def pickup(t: Table, frame: Frame, fig: Figure, wounded: Figure) -> None:
+    if not will_retrieve(t, fig, wounded):
         frame.data["unwilling"].append(fig.id)
         return
     d = frame.data
-    d["used"][fig.id] = float(d["used"][fig.id]) + 2.0
-    t.state["carrying"][fig.id] = wounded.id
-    carry_along(t, fig)
+    d["used"][fig.id] = float(d["used"][fig.id]) + PICKUP_COST
+    take_up(t, fig, wounded)
     t.emit(
         "pickup",
         f'{fig.name} picks up {wounded.name} (2" of movement, 7.12).',
