@@ -1065,9 +1065,11 @@ def after_battle(
 
     # Cheating Death costs one Rep for good (5.2); the rest of the game's Rep losses
     # last only for the encounter.
+    cheated: set[str] = set()
     for ev in game.events:
         if ev.kind == "cheat_death" and ev.figures and ev.figures[0] in in_game:
             bf = band.figure(ev.figures[0])
+            cheated.add(bf.id)
             if bf.active:
                 bf.rep = max(REP_MIN, bf.rep - 1)
                 note(
@@ -1085,6 +1087,15 @@ def after_battle(
         if rec.end_status is Status.CARRY_ON:
             continue
         left = rec.end_status is Status.LEAVE_THE_BATTLEFIELD
+        if left and bf.id in cheated:
+            # "removed from the table to safety" for one Rep (5.2): not one who left the
+            # battlefield and may not come back (7.13)
+            note(
+                bf,
+                "recovered",
+                f"{bf.name} cheated death: removed to safety, no Recovery test (5.2, 7.13).",
+            )
+            continue
         roll = recovery(dice, bf.rep, left_battlefield=left, who=bf.name)
         rolls.append(roll)
         lines.append(_roll_line(roll))

@@ -614,3 +614,22 @@ def test_a_pipe_or_device_is_refused_without_reading(tmp_path: Path) -> None:
         load_band(fifo)
     with pytest.raises(BandFileError, match="a device or pipe"):
         load_band("/dev/zero")
+
+
+def test_a_star_who_cheated_death_is_safe_and_takes_no_recovery_test():
+    """Cheating Death removes the Star "to safety" for one Rep (5.2): not a figure that
+    left the battlefield, who may not return (7.13).  Dice that would have failed the
+    Recovery test (6, 6) are the New Recruits' roll."""
+    game = play_case(json.loads((GAMES / "cheat_death_removed_to_safety.json").read_text()))
+    band = Band(
+        "Mace's Patrol", BandType.MILITARY, [BandFigure("p1", "Sgt. Mace", 5, role=Role.STAR)]
+    )
+    dice = ScriptedDice([6, 6, 6])
+    ab = after_battle(band, game, dice)
+    star = ab.band.figure("p1")
+    assert (star.status, star.rep) == ("active", 4)
+    assert not ab.band.ended
+    text = "\n".join(ab.lines)
+    assert "Sgt. Mace cheated death: Rep now 4 (5.2)." in text
+    assert "Sgt. Mace cheated death: removed to safety, no Recovery test (5.2, 7.13)." in text
+    assert "(left the battlefield) rolled" not in text
