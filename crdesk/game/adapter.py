@@ -37,7 +37,22 @@ if TYPE_CHECKING:
     from crdesk.game.table import Table
 
 STILL_REACTING = frozenset({Status.DUCK_BACK, Status.OUTGUNNED})
-"""Reactions a figure is still carrying out until it is next active (7.7.3)."""
+"""Reactions that bar a figure from firing until it is next active (7.4.4: "It may not
+fire until next active or until a later reaction test tells it to")."""
+
+
+def carrying_out(t: Table, fig: Figure) -> bool:
+    """Whether the figure is still carrying out its Duck Back (or Outgunned, which behaves
+    as one), so a new test cannot score better (7.7.3): one taken this turn -- a Duck Back
+    "ends its turn" (7.4.4) -- or one still to be moved.  In a later turn the figure may
+    still not fire until next active (:data:`STILL_REACTING`), but a reaction test reads
+    as rolled and may tell it to (Return Fire, Rush Shot): capped for good, it never
+    could (kept games: a Grunt passed 2 turns after its Duck Back and ducked back again)."""
+    if fig.status not in STILL_REACTING:
+        return False
+    if fig.id in t.state["ducked"]:
+        return True
+    return any(f.kind == "duck_back" and f.data["figure"] == fig.id for f in t.frame_stack)
 
 
 def own_activation(t: Table, fid: str) -> dict[str, Any] | None:
@@ -214,10 +229,12 @@ def reacting_figure(
     cause_rank: int | None = None,
     shoots_back: bool | None = None,
     tests: tuple[ReactionTest, ...] = (),
+    still: bool = True,
 ) -> ReactingFigure:
     """A figure taking Received Fire / Man Down because of ``cause`` (7.7);
     ``cause_rank`` and ``shoots_back`` as for :func:`outgunned`; ``tests``: the tests
-    it takes, when not all of the group's roll's."""
+    it takes, when not all of the group's roll's; ``still``: it is still carrying out
+    its Duck Back or Outgunned (:func:`carrying_out`)."""
     in_cover = cause is not None and sight.in_cover(cause.id, figure.id)
     return ReactingFigure(
         name=figure.name,
@@ -226,7 +243,7 @@ def reacting_figure(
         outgunned=cause is not None
         and outgunned(figure, cause, sight, rules, cause_rank=cause_rank, shoots_back=shoots_back),
         is_star=figure.is_star,
-        current=figure.status if figure.status in STILL_REACTING else None,
+        current=figure.status if still and figure.status in STILL_REACTING else None,
         free_will=free_will,
         id=figure.id,
         tests=tests,

@@ -110,6 +110,7 @@ def take_reaction(t: Table, d: dict[str, Any], group: list[str]) -> None:
             cause_rank=rank,
             shoots_back=shoots_back(t, t.fig(f), cause),
             tests=tuple(tests_of[f]),
+            still=adapter.carrying_out(t, t.fig(f)),
         )
         for f in group
     ]
@@ -132,7 +133,7 @@ def take_reaction(t: Table, d: dict[str, Any], group: list[str]) -> None:
         # each figure read only the tests it takes (its own rows of the one roll)
         status = max((s for _, _, s in fr.by_test), key=lambda s: s.rank)
         fig = t.fig(fr.id)
-        if fig.status in adapter.STILL_REACTING and fig.status.rank > status.rank:
+        if adapter.carrying_out(t, fig) and fig.status.rank > status.rank:
             status = fig.status
         todo.append({"figure": fr.id, "status": status.value})
     d["todo"].extend(todo)
@@ -171,7 +172,8 @@ def carry_out(t: Table, item: dict[str, Any], cause_id: str) -> None:
     bf = t.battlefield
     if not fig.status.can_act:
         return
-    if status in (Status.RETURN_FIRE, Status.RUSH_SHOT) and fig.status in _WORSE_THAN_FIRING:
+    worse_now = fig.status in _WORSE_THAN_FIRING and adapter.carrying_out(t, fig)
+    if status in (Status.RETURN_FIRE, Status.RUSH_SHOT) and worse_now:
         # a later test in the chain this result waited behind gave it a worse one (7.7.3:
         # "cannot score better than its current result, but can score worse"): it ducked
         # back, and "may not fire until ... a later reaction test tells it to" (7.4.4)
