@@ -123,6 +123,14 @@ _REP = {
 }
 _TEXT = {"type": "string", "maxLength": 2_000, "x-expected": "a text of at most 2000 characters"}
 _COUNT = {"type": "integer", "minimum": 0, "maximum": 1_000_000, "x-expected": "a whole number"}
+_GAME_SEED = {
+    "type": "integer",
+    "minimum": 0,
+    "maximum": 2**63 - 1,
+    "x-expected": "a dice seed: a whole number 0 or more",
+}
+"""The seed of a game taken into the Band, as the game file allows it (the GUI's seeds run
+to 2**31, ``crdesk simulate``'s to 2**63)."""
 _FACES = {
     "type": "array",
     "items": {"type": "integer", "minimum": 1, "maximum": 6, "x-expected": "a d6 face 1..6"},
@@ -191,7 +199,7 @@ _ENCOUNTER_ENTRY = {
         "turns": _COUNT,
         "next": _ENCOUNTER_TYPE,
         "game": _TEXT,
-        "game_seed": _COUNT,
+        "game_seed": _GAME_SEED,
         "seed": {"type": ["integer", "null"], "x-expected": "null or an integer seed"},
         "dice": _FACES,
         "rolls": _LINES,

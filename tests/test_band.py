@@ -633,3 +633,17 @@ def test_a_star_who_cheated_death_is_safe_and_takes_no_recovery_test():
     assert "Sgt. Mace cheated death: Rep now 4 (5.2)." in text
     assert "Sgt. Mace cheated death: removed to safety, no Recovery test (5.2, 7.13)." in text
     assert "(left the battlefield) rolled" not in text
+
+
+@pytest.mark.parametrize("seed", [123_456_789, 2**31 - 2, 1_135_684_885_688_446_969])
+def test_a_game_of_any_seed_goes_into_the_band(won, seed, tmp_path):
+    """The game's seed is kept in the Band's story as the game file keeps it (a whole
+    number below 2**63): the GUI's seeds run to 2**31 and ``crdesk simulate``'s to 2**63,
+    and a Band file capped at a million refused nearly every game taken into it."""
+    game = Game.replay(
+        won.scenario, won.history, seed=seed, dice=won.dice_mode, settings=won.settings
+    )
+    ab = after_battle(band_of({}), game, ScriptedDice([6] * 40))
+    path = tmp_path / "mace.crband"
+    save_band(ab.band, path)
+    assert load_band(path).encounters[0]["game_seed"] == seed

@@ -31,7 +31,8 @@ def test_three_encounters_through_the_app(
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(path), ""))
     dock = window.play.campaign_dock
     dock.action_open.trigger()
-    seeds = iter([11, 12, 13])
+    # the GUI's dice seeds run to 2**31: the Band once refused a game seeded above a million
+    seeds = iter([11, 2**31 - 2, 13])
     tables = iter([21, 22])
     monkeypatch.setattr("ui.play.mode.random_seed", lambda: next(tables))  # the tables made
     after = iter([31, 32, 33])  # After the Battle's dice seeds (else random: a flaky test)
