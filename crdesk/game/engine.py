@@ -12,7 +12,7 @@ and the players use, with the history, undo, replay, fork and previews, is
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -181,8 +181,11 @@ class Engine:
         figures: Iterable[str] = (),
         result: RuleResult | None = None,
         dice: Iterable[int] = (),
+        extra: Mapping[str, Any] | None = None,
     ) -> None:
         data: dict[str, Any] = result.to_dict() if result is not None else {}
+        if extra:
+            data.update(extra)
         faces = tuple(dice)
         if self.step_dice is not None:
             rolled = self.step_dice.faces

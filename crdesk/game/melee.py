@@ -205,6 +205,7 @@ def close_in(t: Table, charger: Figure, target: Figure, contact: Point2) -> None
         f'{charger.name} charges to 1" from {target.name}, at ({x:.1f}, {y:.1f}) (7.11.2).',
         section="7.11.2",
         figures=[charger.id, target.id],
+        extra={"to": [x, y]},  # the table shows the charge stop there for the fire
     )
 
 

@@ -15,7 +15,7 @@ game's log; *alive* means able to act (not Out of the Fight, dead, gone).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -100,9 +100,11 @@ class Table(Protocol):
         figures: Iterable[str] = (),
         result: RuleResult | None = None,
         dice: Iterable[int] = (),
+        extra: Mapping[str, Any] | None = None,
     ) -> None:
         """Add a line to the game's log: what happened, in the book's words, with the
-        section it applies and the rule's result (its dice and why)."""
+        section it applies and the rule's result (its dice and why); ``extra``: more
+        data for the event (where a charger stood 1" off, for the table to show)."""
         ...
 
     def push(self, kind: str, **data: Any) -> Frame:

@@ -359,3 +359,35 @@ def test_screenshot_of_a_chain_reaction_mid_animation(window: MainWindow, qtbot)
     qtbot.wait(30)
     assert window.grab().save(str(SHOTS / "play-animation.png"))
     anim.finish()
+
+
+def test_a_charge_stops_1_inch_off_for_the_targets_fire_then_goes_in(qtbot) -> None:  # type: ignore[no-untyped-def]
+    """7.11.2: the charger is moved to 1" from the target, the target fires there, then
+    the charger goes into contact: the table shows the charge in those two walks."""
+    import json
+
+    from tests.game.games import scenario
+
+    case = Path(__file__).parents[1] / "data/games/charge_target_fires_at_one_inch.json"
+    window = open_window(qtbot, scenario(json.loads(case.read_text())["scenario"]))
+    anim = start(window, seed=4)  # the Star's side first; the Guard passes more and fires
+    session = window.play.session
+    assert session is not None
+    assert session.play("activate p1") is None
+    anim.finish()
+    assert session.play("charge p1 at e1") is None
+    kinds = [(b.kind, b.event.kind) for b in anim.beats]
+    # (the charge test's sentence, a person's step about the person's figure, is in the
+    # log, not told on the table)
+    assert kinds[:3] == [(WALK, "charge_move"), (FIRE, "fire"), (WALK, "contact")]
+    first, second = anim.beats[0].paths["p1"], anim.beats[2].paths["p1"]
+    assert (first[0].x(), first[0].y()) == (18.0, 20.6)  # from where the Star stood
+    assert first[-1] == second[0]  # 1" off the Guard: 9.0, the Guard's base at 7 +/- 0.5
+    assert abs(first[-1].y() - 9.0) < 1e-6 and abs(first[-1].x() - 18.0) < 1e-6
+    star = window.play.game.fig("p1")  # type: ignore[union-attr]
+    assert (second[-1].x(), second[-1].y()) == (star.x, star.y)  # into contact
+    anim.advance(anim.beats[0].ms + anim.beats[1].ms * 0.5)  # the Guard's shot, 1" off
+    assert anim.current() is not None and anim.current().kind == FIRE  # type: ignore[union-attr]
+    assert item_pos(window, "p1") == first[-1]
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    assert window.grab().save(str(SHOTS / "play-charge-fire-at-1-inch.png"))

@@ -98,8 +98,12 @@ SILENT = frozenset({"turn_end", "in_sight_trigger"})
 """Events never told on their own: the turn card and the In Sight flag that follow say them."""
 JOIN_MS = 350.0
 """A figure joining an In Sight already under way: a short flag of its own."""
-FIRST_MOVER = frozenset({"move", "duck_back", "charge", "charge_stopped", "leave", "exit"})
-"""Events whose first figure is the one that moves."""
+FIRST_MOVER = frozenset(
+    {"move", "duck_back", "charge", "charge_stopped", "contact", "leave", "exit"}
+)
+"""Events whose first figure is the one that moves.  A charger walks to 1" from its
+target at its ``charge_move`` (7.11.2: the target's fire meets it there), and on into
+contact at its ``contact``; a game without that event walks it in at its ``charge``."""
 ALL_MOVE = frozenset({"np_move", "fast_move", "pef_move"})
 """Events where every figure named moves (a group, together)."""
 FIRE_KINDS = frozenset({"fire", "melee"})
@@ -403,6 +407,7 @@ class Animator(QObject):
         if played.by_hand and isinstance(played.action, Move):
             final.pop(played.action.figure, None)  # dragged there: seen already
         pending = dict(final)
+        halfway: dict[str, QPointF] = {}  # chargers stopped 1" off their targets
         walks = self._token_walks(played)
         beats: list[Beat] = []
         joined = False
@@ -422,10 +427,19 @@ class Animator(QObject):
                 ms = JOIN_MS if joined else BEAT_MS[SIGHT]
                 beats.append(Beat(SIGHT, event, ms, figure=figs[0], targets=figs[1:]))
                 joined = True
+            elif event.kind == "charge_move" and figs and figs[0] in pending:
+                fid, to = figs[0], event.data.get("to")
+                if isinstance(to, list) and len(to) == 2:
+                    spot = QPointF(float(to[0]), float(to[1]))
+                    path = [self._start(played, fid, halfway), spot]
+                    halfway[fid] = spot
+                    beats.append(Beat(WALK, event, walk_ms(_length(path)), paths={fid: path}))
+            elif event.kind == "charge" and figs and figs[0] in halfway:
+                pass  # it walks on into contact at its "contact" (told below)
             elif event.kind in FIRST_MOVER | ALL_MOVE and figs:
                 movers = figs if event.kind in ALL_MOVE else figs[:1]
                 paths = {
-                    fid: self._path(played, fid, pending.pop(fid))
+                    fid: self._path(played, fid, pending.pop(fid), halfway.get(fid))
                     for fid in movers
                     if fid in pending
                 }
@@ -446,7 +460,10 @@ class Animator(QObject):
         if pending:  # moved by something the events do not name a mover for: all at once
             last = played.events[-1] if played.events else None
             if last is not None:
-                paths = {fid: self._path(played, fid, end) for fid, end in pending.items()}
+                paths = {
+                    fid: self._path(played, fid, end, halfway.get(fid))
+                    for fid, end in pending.items()
+                }
                 longest = max(_length(p) for p in paths.values())
                 beats.append(Beat(WALK, last, walk_ms(longest), paths=paths))
         self._final = final
@@ -479,9 +496,21 @@ class Animator(QObject):
                 walks[pid] = [QPointF(x, y), QPointF(*now[pid])]
         return walks
 
-    def _path(self, played: PlayedStep, fid: str, end: QPointF) -> list[QPointF]:
+    @staticmethod
+    def _start(played: PlayedStep, fid: str, halfway: dict[str, QPointF]) -> QPointF:
+        if fid in halfway:
+            return halfway[fid]
+        x, y = played.before[fid]
+        return QPointF(x, y)
+
+    def _path(
+        self, played: PlayedStep, fid: str, end: QPointF, start: QPointF | None = None
+    ) -> list[QPointF]:
         """The way a figure went: the move's own path when the step was its move
-        (cut where it stopped, e.g. at an In Sight), else straight."""
+        (cut where it stopped, e.g. at an In Sight), else straight; from ``start`` when
+        it has walked part of the way already (a charger 1" off its target)."""
+        if start is not None:
+            return [start, end]
         x, y = played.before[fid]
         start = QPointF(x, y)
         action = played.action
