@@ -140,8 +140,9 @@ def place_pefs(t: Table) -> None:
             usable=usable,
         )
         where = "at its centre (no hidden spot)"
-        if first is not None:
-            spot = spots[first]
+        hidden = spots[first] if first is not None else _hidden_spot(t, box, centre)
+        if hidden is not None:
+            spot = hidden
             where = "out of the player's sight"
         elif not spot_free(t, centre) or _shut_in(t, centre):
             near = _nearest_free(t, box, centre)
@@ -160,6 +161,49 @@ def place_pefs(t: Table) -> None:
             result=res,
             section="11",
         )
+
+
+HIDING_GRID = 24
+"""Spots a side of a section that :func:`_hidden_spot` tries when none of the 17 first
+ones would hide a PEF (a section mostly rock hides PEFs in its corners)."""
+
+
+def _hidden_spot(t: Table, box: tuple[float, float, float, float], centre: Point2) -> Point2 | None:
+    """The free spot of the section nearest its centre that no player figure sees, on a
+    :data:`HIDING_GRID` grid, or None: 11 places a PEF "hidden from the player's force by
+    blocking terrain if any can do it, else in the centre of the section".  The 17 spots
+    tried first miss the hiding places of a section mostly impassable (kept games: a PEF
+    put in plain sight at the rock's edge resolved into 8 enemies before the Band moved,
+    with 16 hidden spots in its section)."""
+    x0, y0, x1, y1 = box
+    n = HIDING_GRID
+    grid = [
+        (x0 + (x1 - x0) * (i + 0.5) / n, y0 + (y1 - y0) * (j + 0.5) / n)
+        for j in range(n)
+        for i in range(n)
+    ]
+    grid.sort(key=lambda p: math.hypot(p[0] - centre[0], p[1] - centre[1]))  # stable
+    others = [(p["x"], p["y"]) for p in t.state["pefs"]]
+    xs = np.array([p[0] for p in grid])
+    ys = np.array([p[1] for p in grid])
+    table = t.battlefield.table
+    ok = (xs >= 0.5) & (xs <= table.width - 0.5) & (ys >= 0.5) & (ys <= table.height - 0.5)
+    spot_free(t, centre)  # the grown rock, kept in the index's cache
+    grown = t.vis.index.cache.get("impassable_buffer_0.5")
+    if isinstance(grown, BaseGeometry):
+        ok &= ~shapely.contains_xy(grown, xs, ys)
+    pockets = _pockets(t)
+    if pockets is not None:
+        ok &= ~shapely.intersects_xy(pockets, xs, ys)
+    for ox, oy in others:
+        ok &= np.hypot(xs - ox, ys - oy) >= 1.0
+    free = [p for p, good in zip(grid, ok.tolist(), strict=True) if good]
+    if not free:
+        return None
+    first = movement.first_unseen(
+        t.battlefield, t.alive(t.player_side()), free, t.rules, index=t.vis.index
+    )
+    return None if first is None else free[first]
 
 
 def _nearest_free(
