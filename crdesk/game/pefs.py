@@ -607,18 +607,28 @@ def building_pef(t: Table, b: Building, spot: Point2) -> dict[str, Any]:
 
 
 def building_areas_pefs(t: Table, b: Building, fig: Figure) -> None:
+    """11.1: the first time the building is entered, "resolve a PEF for each area" --
+    the areas of every floor, as each floor above the ground adds areas (8.1): a
+    building of two floors over one area has two (9.5 "Two areas, two floors"; only
+    the ground floor's were resolved).  A contact upstairs stands on its floor."""
+    floors = max(1, int(b.floors))
+    count = len(b.areas) * floors
+    upstairs = f" on its {floors} floors," if floors > 1 else ""
     t.emit(
         "pef_building",
         f"{fig.name} enters {b.name or b.id}: a PEF is resolved in each of its "
-        f"{len(b.areas)} area(s) with 3d6 counting the lowest two (11.1).",
+        f"{count} area(s){upstairs} with 3d6 counting the lowest two (11.1).",
         section="11.1",
         figures=[fig.id],
     )
-    for k, area in enumerate(b.areas):
-        if f"{b.id}:{k}" in t.state["collapsed"] or t.state["outcome"] is not None:
-            continue
-        pef = building_pef(t, b, area_spot(t, b, area, fig))
-        resolve_pef(t, pef, fig.id, building=True, lowest_two=True)
+    for floor in range(1, floors + 1):
+        for k, area in enumerate(b.areas):
+            if f"{b.id}:{k}" in t.state["collapsed"] or t.state["outcome"] is not None:
+                continue
+            pef = building_pef(t, b, area_spot(t, b, area, fig))
+            if floor > 1:
+                pef["floor"] = floor
+            resolve_pef(t, pef, fig.id, building=True, lowest_two=True)
 
 
 def resolve_pef(
@@ -696,6 +706,8 @@ def generate_enemies(t: Table, pef: dict[str, Any], size: int, viewer: Figure) -
             facing=round(bearing(spot, (viewer.x, viewer.y)), 1),
         )
         t.battlefield.add_figure(side, fig)
+        if int(pef.get("floor", 1)) > 1:  # a contact in a building's upper floor (11.1)
+            t.state["floors"][fid] = int(pef["floor"])
         added.append(fid)
     text = ", ".join(
         f"{t.fig(f).name} (Rep {t.fig(f).rep}, {t.fig(f).weapon.value})" for f in added
