@@ -265,6 +265,14 @@ def on_activation_end(game: Table, side: str, members: Sequence[str]) -> None:
                 st["sections"] = sorted([*st["sections"], section])
                 left = [s for s in PATROL_SECTIONS if s not in st["sections"]]
                 then = _sections(left) + " to go" if left else "now exit by the entry edge"
+                early = [
+                    f for f in game.battlefield.force(side).figures if f.id in game.state["exited"]
+                ]
+                if not left and early:
+                    # "then exit by the edge the patrol entered" (12.1): who left before
+                    # the far edge was reached brought no recon back (kept only when
+                    # someone did, so other games' states stay as they were)
+                    st["left_before"] = sorted(f.id for f in early)
                 game.emit(
                     "objective",
                     f'Patrol: {fig.name} ends the activation within 6" of the far edge in '
@@ -426,9 +434,17 @@ def check_over(game: Table) -> bool:
         done = all(s in st["sections"] for s in PATROL_SECTIONS)
         if on_table:
             return False
-        if done and left:
+        early = set(st.get("left_before", ()))
+        if done and any(f.id not in early for f in left):
             return _finish(
                 game, True, "the patrol reached sections 1, 2 and 3 and left by the edge it entered"
+            )
+        if done and left:
+            return _finish(
+                game,
+                False,
+                "the patrol reached sections 1, 2 and 3, but no one left by the edge it "
+                "entered after that (who left did so before: 12.1, 'then exit')",
             )
         if left:
             missing = [s for s in PATROL_SECTIONS if s not in st["sections"]]
