@@ -77,7 +77,8 @@ def upstairs_problem(t: Table, fig: Figure, path: Sequence[tuple[float, float]])
     building = building_of(t, fig)
     if building is None:
         return None
-    if LineString(path).covered_by(building.outline.buffer(1e-6)):
+    # the walk from where it stands (a turn in place is a path of one point)
+    if LineString([(fig.x, fig.y), *path]).covered_by(building.outline.buffer(1e-6)):
         return None
     return (
         f"{fig.name} is on floor {floor} of the {building.name}: the way out is on the "

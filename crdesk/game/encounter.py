@@ -20,7 +20,7 @@ hooks here:
 * :func:`objectives` for ``Game.summary()["objectives"]``: the checklist the
   play mode shows (each item, done or not, where on the table).
 
-Readings where the digest is silent (each a switchable Interpretation option):
+Readings where the digest is silent (those naming an option are switchable):
 
 * Raid: the objective is *with* the contacted group's Leader.  It drops where
   its holder stands once the holder is Out of the Fight, dead, captured or has
@@ -37,11 +37,13 @@ Readings where the digest is silent (each a switchable Interpretation option):
   to a player figure within 2" when its carrier falls.  Either way the enemy has
   recovered it the moment no player figure is with it.
 * Defend 1-3: the enemy has its objective when none of the player's Grunts can
-  act any more.
+  act any more (Out of the Fight or fled counting as killed or captured: an owner
+  reading, no option yet).
 * Patrol: a section counts when a figure of the player's group able to act ends
   the group's activation within 6" (base edge) of the far edge in it.  The
   Patrol is over once no player figure able to act is left on the table: won if
-  all three sections were reached and a figure left by the entry edge.
+  all three sections were reached and a figure left by the entry edge after that
+  ("then exit", 12.1: one that left before brought no recon back).
 """
 
 from __future__ import annotations

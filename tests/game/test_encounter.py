@@ -171,6 +171,9 @@ def test_defend_item_placed_by_the_figure_nearest_a_building() -> None:
         }
     ]
     case["steps"] = case["steps"][:1]
+    # the Store hides PEF 2 from the player (11), so it is not resolved at once: its
+    # two dice are not rolled
+    case["steps"][0]["dice"] = case["steps"][0]["dice"][:12]
     game = play_case(case)
     item = game.state_document()["game"]["encounter"]["item"]
     assert (item["holder"], item["x"], item["y"]) == ("p2", 9.0, 8.0)
