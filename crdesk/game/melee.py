@@ -198,8 +198,7 @@ def close_in(t: Table, charger: Figure, target: Figure, contact: Point2) -> None
     if spot is None:
         return
     x, y = spot
-    t.battlefield.move_figure(charger.id, x, y, bearing((x, y), (target.x, target.y)))
-    wounds.carry_along(t, charger)
+    _advance(t, charger, target, spot)
     t.emit(
         "charge_move",
         f'{charger.name} charges to 1" from {target.name}, at ({x:.1f}, {y:.1f}) (7.11.2).',
@@ -310,12 +309,16 @@ def run_melee(t: Table, frame: Frame) -> bool:
     return True
 
 
+def _advance(t: Table, charger: Figure, target: Figure, spot: Point2) -> None:
+    """The charger to ``spot``, facing its target, a wounded it carries with it (7.12)."""
+    x, y = spot
+    t.battlefield.move_figure(charger.id, x, y, bearing((x, y), (target.x, target.y)))
+    wounds.carry_along(t, charger)
+
+
 def fight(t: Table, charger: Figure, target: Figure, contact: list[float]) -> None:
     """Into contact, then one melee to the end (7.11.4, 7.11.5)."""
-    x, y = contact
-    bf = t.battlefield
-    bf.move_figure(charger.id, x, y, bearing((x, y), (target.x, target.y)))
-    wounds.carry_along(t, charger)
+    _advance(t, charger, target, (contact[0], contact[1]))
     t.emit(
         "contact",
         f"{charger.name} charges into contact with {target.name} (7.11.2).",
