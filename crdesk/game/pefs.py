@@ -62,6 +62,13 @@ def spot_free(t: Table, spot: Point2, radius: float = 0.5) -> bool:
     x, y = spot
     if not (radius <= x <= table.width - radius and radius <= y <= table.height - radius):
         return False
+    grown = _grown_rock(t, radius)
+    return grown is None or not grown.contains(shapely.Point(x, y))
+
+
+def _grown_rock(t: Table, radius: float) -> BaseGeometry | None:
+    """Impassable ground grown by ``radius`` (where a base's centre may not stand),
+    prepared and kept in the terrain index's cache; None where there is none."""
     index = t.vis.index
     key = f"impassable_buffer_{radius}"
     grown = index.cache.get(key)
@@ -71,7 +78,7 @@ def spot_free(t: Table, spot: Point2, radius: float = 0.5) -> bool:
         if isinstance(grown, BaseGeometry):
             shapely.prepare(grown)  # asked for every spot a PEF or a figure tries
         index.cache[key] = grown
-    return not isinstance(grown, BaseGeometry) or not grown.contains(shapely.Point(x, y))
+    return grown if isinstance(grown, BaseGeometry) else None
 
 
 def pef_viewers(t: Table, figures: Sequence[Figure], spots: Sequence[Point2]) -> list[str | None]:
@@ -188,9 +195,8 @@ def _hidden_spot(t: Table, box: tuple[float, float, float, float], centre: Point
     ys = np.array([p[1] for p in grid])
     table = t.battlefield.table
     ok = (xs >= 0.5) & (xs <= table.width - 0.5) & (ys >= 0.5) & (ys <= table.height - 0.5)
-    spot_free(t, centre)  # the grown rock, kept in the index's cache
-    grown = t.vis.index.cache.get("impassable_buffer_0.5")
-    if isinstance(grown, BaseGeometry):
+    grown = _grown_rock(t, 0.5)  # as spot_free judges each spot, all at once
+    if grown is not None:
         ok &= ~shapely.contains_xy(grown, xs, ys)
     pockets = _pockets(t)
     if pockets is not None:
