@@ -186,6 +186,16 @@ class Interpretations:
         "lowest two) the first time the building is entered.",
         "Buildings never generate PEFs: only the placed PEFs hide enemies.",
     )
+    pef_buildings_held_at_set_up: bool = _opt(
+        True,
+        "11.1 / 12.3",
+        "Buildings the Band sets up in hold no PEF",
+        "A building a player figure stands in when the PEFs are placed (a Defend sets "
+        "up anywhere in sections 7-9) is held by the Band: 11.1 speaks of coming within "
+        '12" of a building and entering it, so no PEF is generated in it.',
+        'Such a building generates its PEF at once, as any building within 12" and '
+        "sight does, and each of its areas one as it is first 'entered'.",
+    )
     pef_cover_fan: float = _opt(
         30.0,
         "11.2",
@@ -264,6 +274,13 @@ class Interpretations:
         "Every friend is in radio contact: any friendly figure that sees the spot "
         "spots for the shooter, however far away.",
     )
+
+
+LATER_OPTIONS: dict[str, bool | float] = {"pef_buildings_held_at_set_up": True}
+"""Interpretations added after saved games began to carry their rules' hash, with their
+defaults: the hash leaves each out while it holds its default, so a game saved before
+the option existed opens without a "rules settings differ" warning (its replay's
+state checks still say whether the option changes it)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -86,7 +86,9 @@ def deploy(
     round the section's centre) on the spots nearest that section's middle that
     are on the table, in sections 7-9, off impassable ground, buildings and Cover
     obstacles, out of the pockets rock and the table's edges close in
-    (:func:`shut_in`), and off every other base.  The player's force keeps its id; a
+    (:func:`shut_in`), and off every other base.  (Outside buildings is the
+    program's choice for a Defend, not the rule's: the player may set up inside them,
+    :func:`placement_problem`.)  The player's force keeps its id; a
     :class:`Force` given brings its name and band type.  The scenario's encounter
     type becomes ``encounter_type``.
     """
@@ -178,13 +180,26 @@ def copy_force(force: Force) -> Force:
     )
 
 
-def _blocked(bf: Battlefield) -> Any:
+def _blocked(bf: Battlefield, *, interiors: bool = False) -> Any:
+    """Where no base may stand: impassable ground, walls and buildings; with
+    ``interiors``, a building's walls only (its inside is open to a Defend's set-up)."""
     shapes = [
         f.outline
         for f in bf.terrain
-        if f.blocks_movement or isinstance(f, Building | CoverObstacle)
-    ]
+        if f.blocks_movement or isinstance(f, CoverObstacle)
+        or (isinstance(f, Building) and not interiors)
+    ]  # fmt: skip
+    if interiors:
+        shapes += [
+            f.outline.exterior.buffer(WALL_SHOWN, quad_segs=2)
+            for f in bf.terrain
+            if isinstance(f, Building) and not f.blocks_movement
+        ]
     return unary_union(shapes) if shapes else None
+
+
+WALL_SHOWN = 0.1
+"""Half the width a building's wall is drawn out of a Defend's deployment zone (inches)."""
 
 
 def shut_in(bf: Battlefield, radius: float) -> BaseGeometry | None:
@@ -290,8 +305,11 @@ def placement_problem(
 ) -> str | None:
     """Why the player may not set ``fig`` up at ``spot`` for the encounter (12.1.4, 12.2:
     entering at the player's edge of sections 7-9, within :data:`ENTRY_STRIP`; 12.3:
-    anywhere in sections 7-9), or None: on the table, off impassable ground, buildings
-    and walls, its base clear of ``others`` (the figures already standing)."""
+    anywhere in sections 7-9), or None: on the table, off impassable ground and walls,
+    its base clear of ``others`` (the figures already standing).  A building's inside is
+    part of a Defend's sections 7-9 (figures stand in buildings, 8.1-8.3); a Patrol or
+    a Raid enters by the edge, so it starts outside them; no base straddles a
+    building's wall."""
     kind = EncounterType(encounter_type)
     bf = scenario.battlefield
     table = bf.table
@@ -309,9 +327,23 @@ def placement_problem(
         )
     base = Point(x, y).buffer(r, quad_segs=8)
     for feature in bf.terrain:
-        solid = feature.blocks_movement or isinstance(feature, Building | CoverObstacle)
-        if solid and feature.outline.intersects(base):
-            return f"{where} is on {feature.name or feature.id}, where no figure may stand"
+        if not feature.outline.intersects(base):
+            continue
+        name = feature.name or feature.id
+        if isinstance(feature, Building) and not feature.blocks_movement:
+            if not base.within(feature.outline):
+                return (
+                    f"{where} straddles {name}'s wall: a base stands inside the building "
+                    "or clear of it (8.1)"
+                )
+            if kind is not EncounterType.DEFEND:
+                return (
+                    f"{where} is inside {name}: a {encounter_name(kind)} enters by the "
+                    "player's edge (12.1.4), so it starts outside buildings"
+                )
+            continue  # 12.3: anywhere in sections 7-9, a building's inside too
+        if feature.blocks_movement or isinstance(feature, CoverObstacle):
+            return f"{where} is on {name}, where no figure may stand"
     for other in others:
         if other.id != fig.id and math.hypot(other.x - x, other.y - y) < other.radius + r - 1e-6:
             return f"{where}: its base touches {other.name}'s"
@@ -356,15 +388,15 @@ def deploy_at(
 def deployment_zone(scenario: Scenario, encounter_type: EncounterType | str) -> BaseGeometry:
     """Where the player's bases may stand at the start, to show it (12.1.4, 12.2: the strip
     within :data:`ENTRY_STRIP` of the player's edge of sections 7-9; 12.3: all of sections
-    7-9), less impassable ground, buildings and walls.  :func:`placement_problem` is the
-    check; this is the picture of it."""
+    7-9, buildings' insides included), less impassable ground, walls and (Patrol, Raid)
+    buildings.  :func:`placement_problem` is the check; this is the picture of it."""
     kind = EncounterType(encounter_type)
     table = scenario.battlefield.table
     top = table.height * 2 / 3
     if kind is not EncounterType.DEFEND:
         top = max(top, table.height - ENTRY_STRIP)
     zone: BaseGeometry = box(0.0, top, table.width, table.height)
-    blocked = _blocked(scenario.battlefield)
+    blocked = _blocked(scenario.battlefield, interiors=kind is EncounterType.DEFEND)
     return zone.difference(blocked) if blocked is not None else zone
 
 

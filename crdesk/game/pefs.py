@@ -168,6 +168,30 @@ def place_pefs(t: Table) -> None:
             result=res,
             section="11",
         )
+    hold_set_up_buildings(t)
+
+
+def hold_set_up_buildings(t: Table) -> None:
+    """The buildings a player figure stands in as the PEFs are placed hold no PEF (the
+    ``pef_buildings_held_at_set_up`` option): 11.1 generates one the first time a group
+    *comes* within 12" of a building and when it is *entered*; a Band set up inside
+    (12.3: anywhere in sections 7-9) did neither, and would otherwise find the enemy
+    beside it in its own building before anyone moved."""
+    rules = t.rules.interpretations
+    if not (rules.pef_buildings and rules.pef_buildings_held_at_set_up):
+        return
+    for fig in t.alive(t.player_side()):
+        b = building_rules.building_of(t, fig)
+        if b is None or b.id in t.state["pef"].get("buildings", {}):
+            continue
+        t.state["pef"].setdefault("buildings", {})[b.id] = "noticed"
+        t.emit(
+            "pef_building_held",
+            f"{fig.name} sets up in {b.name or b.id}: the Band holds it, so no PEF is "
+            "generated in it (11.1, 12.3).",
+            section="11.1",
+            figures=[fig.id],
+        )
 
 
 HIDING_GRID = 24

@@ -70,6 +70,7 @@ from crdesk.game.records import Step
 from crdesk.game.settings import GameSettings
 from crdesk.jsonfile import parse_object, read_file, write_atomic
 from crdesk.model import Scenario
+from crdesk.options import LATER_OPTIONS
 from crdesk.scenario import (
     MAX_FILE_BYTES,
     bad_texts,
@@ -187,8 +188,14 @@ class GameDivergedError(GameReplayError):
 
 
 def rules_hash(scenario: Scenario) -> str:
-    """SHA-256 of the scenario's rules settings, as sorted-key JSON."""
-    text = json.dumps(scenario.rules.to_dict(), sort_keys=True)
+    """SHA-256 of the scenario's rules settings, as sorted-key JSON (the options added
+    since, :data:`~crdesk.options.LATER_OPTIONS`, only when not at their default)."""
+    rules = scenario.rules.to_dict()
+    chosen = rules["interpretations"]
+    for key, default in LATER_OPTIONS.items():
+        if chosen.get(key) == default:
+            del chosen[key]
+    text = json.dumps(rules, sort_keys=True)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 

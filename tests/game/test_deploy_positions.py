@@ -8,14 +8,15 @@ import json
 from pathlib import Path
 
 import pytest
+from shapely.geometry import Point
 
 from crdesk.band import BandType, new_band, save_band
 from crdesk.cli import main
 from crdesk.dice import CounterDice
-from crdesk.game.deployment import ENTRY_STRIP, deploy_at, placement_problem
+from crdesk.game.deployment import ENTRY_STRIP, deploy_at, deployment_zone, placement_problem
 from crdesk.game.savefile import load_game
 from crdesk.generator import generate
-from crdesk.model import EncounterType, Figure
+from crdesk.model import Building, EncounterType, Figure
 
 TABLE = generate(3, 36, 36, "clear", encounter="patrol")
 
@@ -83,3 +84,41 @@ def test_game_new_deploys_the_band_where_the_file_says(
     assert main([*argv, "--deploy", str(places), "-o", str(tmp_path / "h.crgame")]) == 2
     err = capsys.readouterr().err
     assert "sections 7-9" in err and not (tmp_path / "h.crgame").exists()
+
+
+URBAN = generate(2, 36, 36, "urban", encounter="defend")
+"""Building 15 stands in section 8 (x 15.5-20.5, y 27.1-32.9), with doors and windows."""
+
+
+def _building(name: str) -> Building:
+    return next(f for f in URBAN.battlefield.terrain if f.name == name)
+
+
+def test_defend_sets_up_inside_buildings() -> None:
+    """12.3: "set up anywhere in sections 7-9" -- a building's inside as well (8.1-8.3:
+    figures stand in buildings); found refused by an outside check (hunt 3, F5)."""
+    house = _building("Building 15")
+    inside = (18.0, 30.0)
+    assert Point(inside).buffer(fig().radius).within(house.outline)
+    assert placement_problem(URBAN, EncounterType.DEFEND, fig(), inside, []) is None
+    done = deploy_at(URBAN, [fig("a"), fig("b")], EncounterType.DEFEND,
+                     {"a": inside, "b": (17.0, 29.0)})  # fmt: skip
+    assert {(f.x, f.y) for f in done.battlefield.figures()} >= {inside, (17.0, 29.0)}
+    zone = deployment_zone(URBAN, EncounterType.DEFEND)
+    assert zone.contains(Point(inside)) and not zone.contains(Point(15.5, 30.0))
+
+
+def test_a_base_may_not_straddle_a_building_s_wall() -> None:
+    on_wall = (15.6, 30.0)  # the west wall runs along x = 15.5
+    why = placement_problem(URBAN, EncounterType.DEFEND, fig(), on_wall, [])
+    assert why is not None and "Building 15" in why and "wall" in why, why
+
+
+def test_patrol_and_raid_enter_by_the_edge_so_start_outside_buildings() -> None:
+    """12.1.4, 12.2: they enter by the player's edge -- a building's inside is not the edge."""
+    table = generate(3, 36, 36, "urban", encounter="patrol")
+    houses = [f for f in table.battlefield.terrain if isinstance(f, Building)]
+    spot = (30.0, 34.6)  # inside a building on the player's edge
+    assert any(Point(spot).buffer(fig().radius).within(h.outline) for h in houses)
+    why = placement_problem(table, EncounterType.PATROL, fig(), spot, [])
+    assert why is not None and "enters by the player's edge" in why, why

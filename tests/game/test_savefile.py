@@ -479,3 +479,22 @@ def test_nothing_in_a_file_is_evaluated(tmp_path: Path, doc: dict[str, Any]) -> 
     with pytest.raises(GameReplayError, match="unknown action"):
         load_game(write(tmp_path, evil))
     assert not (tmp_path / "pwned").exists()
+
+
+def test_an_option_added_later_keeps_old_saves_hashes(demo: Scenario) -> None:
+    """A game saved before an option existed opens without "rules settings differ" while
+    the option holds its default (options.LATER_OPTIONS); set otherwise, it counts."""
+    import hashlib
+
+    from crdesk.options import LATER_OPTIONS
+
+    rules = demo.rules.to_dict()
+    for key in LATER_OPTIONS:
+        del rules["interpretations"][key]
+    before = hashlib.sha256(json.dumps(rules, sort_keys=True).encode("utf-8")).hexdigest()
+    assert sf.rules_hash(demo) == before
+    other = dataclasses.replace(demo.rules.interpretations, pef_buildings_held_at_set_up=False)
+    changed = dataclasses.replace(
+        demo, rules=dataclasses.replace(demo.rules, interpretations=other)
+    )
+    assert sf.rules_hash(changed) != before

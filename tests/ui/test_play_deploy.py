@@ -120,7 +120,8 @@ def test_defend_sets_up_anywhere_in_sections_7_to_9(qtbot: Any) -> None:
     window, band = deploying(qtbot, "defend")
     step = window.play.deployment
     height = step.working.table.height
-    assert "sections 7-9 (12.3)" in window.play.deploy_dock.head.text()
+    assert "sections 7-9, inside buildings too (12.3)" in window.play.deploy_dock.head.text()
+    assert "held by the Band" in window.play.deploy_dock.head.text()
     fid = band.active[0].id
     free = [
         (x, y)
@@ -193,3 +194,32 @@ def test_a_file_that_is_not_a_band_is_refused_in_the_start_dialog(
     dialog.band_box.activated.emit(dialog.band_box.currentIndex())
     assert refused and "bad.crband" in refused[0]
     assert dialog.band() is None and dialog.band_box.currentText() != OPEN_BAND
+
+
+def test_defend_sets_up_inside_a_building(qtbot: Any) -> None:
+    """12.3 "anywhere in sections 7-9" takes a building's inside too: a figure dropped in
+    the Defend's house stays there, the zone shows the inside, and the encounter starts
+    with the Band holding the house (no 11.1 PEF in it: pef_buildings_held_at_set_up)."""
+    from crdesk.generator import generate
+
+    window = open_window(qtbot, generate(2, 36, 36, "urban", encounter="defend"))
+    band = raiders()
+    settings = GameSettings(solo=True, encounter="defend")
+    assert window.play.start(
+        7, set(), settings, band=band, deploy=PLAYER_DEPLOYS, known_enemies=False
+    )
+    step = window.play.deployment
+    fid = band.active[0].id
+    x0, y0 = step.places()[fid]
+    inside = (18.0, 30.0)  # Building 15, section 8
+    assert step.problem(fid, *inside) is None
+    assert "wall" in (step.problem(fid, 15.6, 30.0) or "")
+    drag(window.view, [(x0, y0), (x0, (y0 + inside[1]) / 2), inside])
+    assert step.places()[fid] == pytest.approx(inside, abs=0.05)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    window.grab().save(str(SHOTS / "deploy-defend-inside.png"))
+    qtbot.mouseClick(window.play.deploy_dock.start_button, LEFT)
+    game = window.play.game
+    assert game is not None
+    held = [e for e in game.events if e.kind == "pef_building_held"]
+    assert held and "Building 15" in held[0].text

@@ -191,9 +191,8 @@ class DeploymentStep(QObject):
         dock.head.setText(
             f"<b>Deploy for the {encounter_name(kind)}</b> ({self._section()})<br>"
             f"{self._zone_words()}<br>Drag {names} within the green zone, then "
-            "<b>Start encounter</b>: the PEFs are placed (11) and the first turn begins.<br>"
-            '<small>A figure that starts within 12" of a building it can see resolves the '
-            "PEF inside it at once (11.1).</small>"
+            "<b>Start encounter</b>: the PEFs are placed (11) and the first turn begins."
+            f"{self._building_words()}"
         )
         self.before = remembered_places(band_id) if band_id else {}
         dock.before_button.setEnabled(bool(self.before))
@@ -209,9 +208,22 @@ class DeploymentStep(QObject):
     def _section(self) -> str:
         return "12.3" if self.kind is EncounterType.DEFEND else "12.1.4, 12.2"
 
+    def _building_words(self) -> str:
+        """What the buildings will do when the encounter starts (11.1, as the options say)."""
+        rules = self.bare.rules.interpretations
+        if not rules.pef_buildings:
+            return ""
+        words = (
+            '<br><small>A figure that starts within 12" of a building it can see resolves '
+            "the PEF inside it at once (11.1)"
+        )
+        if self.kind is EncounterType.DEFEND and rules.pef_buildings_held_at_set_up:
+            words += "; a building a figure sets up in is held by the Band: no PEF in it"
+        return words + ".</small>"
+
     def _zone_words(self) -> str:
         if self.kind is EncounterType.DEFEND:
-            return "Set up anywhere in sections 7-9 (12.3)."
+            return "Set up anywhere in sections 7-9, inside buildings too (12.3)."
         return (
             "Enter by the player's edge of sections 7, 8 or 9, split as you choose (12.1.4): "
             'each base within 3" of that edge.'

@@ -49,6 +49,7 @@ GAME = {
     "ducked_back_unseen_while_in_cover",  # data games duck_back_unseen*.json
     "outgunned_cannot_shoot_back",  # test_rules_corrections.py
     "pef_buildings",  # test_pef_options.py, data game pef_building.json
+    "pef_buildings_held_at_set_up",  # data games defend_set_up_in_a_building*.json
     "pef_cover_fan",  # test_pef_options.py, data games pef_move_*.json
     "pef_moves_on_any_die",  # test_pef_options.py
     "np_outnumbers_by_group",  # test_pef_options.py
