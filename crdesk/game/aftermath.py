@@ -176,6 +176,12 @@ def apply_damage(t: Table, d: dict[str, Any]) -> None:
                 # a wounded figure hit again (carried, or in a blast)
                 if status.rank > fig.status.rank:
                     bf.update_figure(fid, status=status)
+                if status is Status.OBVIOUSLY_DEAD:
+                    # 7.12 carries an Out of the Fight friend; the dead are removed
+                    # from play (7.8): its carrier no longer has Cover, Rush Shots or caps
+                    carrier = wounded.carrier_of(t, fid)
+                    if carrier is not None:
+                        wounded.drop(t, carrier, "lays down the dead")
                 continue
             bf.update_figure(fid, status=status, prone=True)
             down.append(fid)

@@ -81,6 +81,11 @@ def pickup(t: Table, frame: Frame, fig: Figure, wounded: Figure) -> None:
     )
 
 
+def carrier_of(t: Table, fid: str) -> str | None:
+    """Who carries the wounded figure ``fid`` (7.12), or None."""
+    return next((c for c, w in t.state["carrying"].items() if w == fid), None)
+
+
 def drop(t: Table, carrier: str, how: str) -> None:
     wounded = t.state["carrying"].pop(carrier, None)
     if wounded is None:
