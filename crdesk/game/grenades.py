@@ -151,7 +151,7 @@ def blast(
         t.emit("blast", f"The blast at {where} catches nobody (7.10.5).", section="7.10.5")
         return
     res = (
-        missed_blast(specs)
+        missed_blast(specs, weapon=weapon)
         if missed
         else blast_circle(t.roll(), specs, weapon=weapon, options=t.rules)
     )
@@ -168,13 +168,12 @@ def blast(
 
 def rocket(t: Table, shooter: Figure, target: Figure, *, rush: bool) -> None:
     """A Rocket Launcher fired at the figure on a spot (7.10.5); a building area
-    hit collapses with its occupants (8.4)."""
-    sight = t.sight()
-    spec = adapter.target_spec(target, shooter, sight)
+    hit collapses with its occupants (8.4).  A total of 8 or more is on target
+    whatever the figure there: its Cover or posture is not asked (7.10.5 "counts as on
+    target", 8.4 "a total greater than 7"); it matters to the blast (7.10.6)."""
     res = rocket_shot(
         t.roll(),
         shooter.rep,
-        target=spec,
         fast_moving=shooter.fast_moving,
         rush_shot=rush,
         who=shooter.name,

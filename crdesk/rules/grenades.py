@@ -208,8 +208,11 @@ def blast(
     return BlastResult(tuple(victims))
 
 
-def missed_blast(figures: Sequence[BlastFigure]) -> BlastResult:
-    """A grenade that missed (7.10.3 pass 1 out of LOS): no damage, all take Received Fire."""
+def missed_blast(figures: Sequence[BlastFigure], *, weapon: str = GRENADE) -> BlastResult:
+    """A grenade that missed (7.10.3 pass 1 out of LOS) or a Rocket Launcher shot off
+    target (7.10.5, ``weapon`` "RL"): no damage, all take Received Fire."""
+    what = "Rocket Launcher missed" if weapon == "RL" else "grenade missed"
+    where = "7.10.5" if weapon == "RL" else "7.10.3"
     return BlastResult(
         tuple(
             BlastVictim(
@@ -217,7 +220,7 @@ def missed_blast(figures: Sequence[BlastFigure]) -> BlastResult:
                 f.rep,
                 True,
                 None,
-                f"{f.name}: grenade missed: Received Fire (7.10.3).",
+                f"{f.name}: {what}: Received Fire ({where}).",
                 id=f.key,
             )
             for f in figures
@@ -252,8 +255,10 @@ def rocket_shot(
 ) -> RocketShot:
     """Fire a Rocket Launcher at the figure on the spot (or at a building area).
 
-    Uses Ranged Combat 7.9.10 against the figure there; with no figure (a
-    building, 8.4) a total of 8 or more is on target.  A miss makes the figures
+    Uses Ranged Combat 7.9.10 at the spot: a total of 8 or more is on target (7.10.5;
+    8.4: "a total greater than 7"), so the game gives no ``target`` -- the figure's
+    Cover or posture is for the blast (7.10.6); the shooter's own Fast Moving or Rush
+    Shot still miss on 8 and 9 (the table's shooter column).  A miss makes the figures
     in the circle take Received Fire.  The launcher is then out of ammo (7.9).
     """
     check_rep(rep)
