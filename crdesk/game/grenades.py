@@ -192,53 +192,69 @@ def rocket(t: Table, shooter: Figure, target: Figure, *, rush: bool) -> None:
     if not res.on_target:
         blast(t, spot, shooter.id, attacker_rep=shooter.rep, weapon="RL", missed=True)
         return
-    area = building_area(t, spot)
+    area = building_area(t, spot, int(t.state["floors"].get(target.id, 1)))
     if area is None:
         blast(t, spot, shooter.id, attacker_rep=shooter.rep, weapon="RL")
         return
     collapse(t, shooter, area, spot)
 
 
-def building_area(t: Table, spot: Point2) -> tuple[str, int] | None:
+def area_key(building: str, k: int, floor: int = 1) -> str:
+    """A building area's name in ``state["collapsed"]``: "id:k" on the ground floor,
+    "id:k:floor" above it (8.1: each floor above the ground adds areas)."""
+    return f"{building}:{k}" if floor <= 1 else f"{building}:{k}:{floor}"
+
+
+def building_area(t: Table, spot: Point2, floor: int = 1) -> tuple[str, int, int] | None:
+    """The standing building area at ``spot`` on ``floor`` (the floor of the figure
+    fired at): (building id, area, floor), or None."""
     from shapely.geometry import Point
 
     p = Point(spot)
     for feature in t.battlefield.features_at(*spot):
         if isinstance(feature, Building):
+            level = min(max(1, floor), max(1, int(feature.floors)))
             for k, poly in enumerate(feature.areas):
-                if poly.covers(p) and f"{feature.id}:{k}" not in t.state["collapsed"]:
-                    return (feature.id, k)
+                if poly.covers(p) and area_key(feature.id, k, level) not in t.state["collapsed"]:
+                    return (feature.id, k, level)
     return None
 
 
-def collapse(t: Table, shooter: Figure, area: tuple[str, int], spot: Point2) -> None:
-    """8.4: the area collapses; its occupants roll damage, the area above may fall."""
+def collapse(t: Table, shooter: Figure, area: tuple[str, int, int], spot: Point2) -> None:
+    """8.4: "the building area it hits" collapses -- the area on the floor of the
+    figure hit, not the ground floor under it -- and its occupants roll damage; the
+    area above it, if any, may fall on them.  Floors below the area hit stand."""
     from shapely.geometry import Point
 
-    building = t.battlefield.feature(area[0])
+    bid, k, floor = area
+    building = t.battlefield.feature(bid)
     assert isinstance(building, Building)
-    poly = building.areas[area[1]]
+    poly = building.areas[k]
     floors = t.state["floors"]
     inside = [
         f for f in t.battlefield.figures() if f.status.can_act and poly.covers(Point(f.x, f.y))
     ]
-    lower = [f for f in inside if int(floors.get(f.id, 1)) == 1]
-    upper = [f for f in inside if int(floors.get(f.id, 1)) > 1]
-    collapsed = set(t.state["collapsed"]) | {f"{area[0]}:{area[1]}"}
-    last = all(f"{area[0]}:{k}" in collapsed for k in range(len(building.areas)))
+    lower = [f for f in inside if int(floors.get(f.id, 1)) == floor]
+    upper = [f for f in inside if int(floors.get(f.id, 1)) == floor + 1]
+    above = floor < int(building.floors)
+    collapsed = set(t.state["collapsed"]) | {area_key(bid, k, floor)}
+    last = all(area_key(bid, n, floor) in collapsed for n in range(len(building.areas)))
     res = rocket_vs_building(
         t.roll(),
         [(f.name, f.rep, f.id) for f in lower],
-        upper_occupants=[(f.name, f.rep, f.id) for f in upper] if building.floors > 1 else None,
+        upper_occupants=[(f.name, f.rep, f.id) for f in upper] if above else None,
         last_area_of_level=last,
         options=t.rules,
     )
+    if res.upper_collapsed:
+        collapsed.add(area_key(bid, k, floor + 1))
     t.state["collapsed"] = sorted(collapsed)
+    struck = [*lower, *upper]
     t.emit(
         "collapse",
         f"{building.name}: {res.explain()}",
         result=res,
-        figures=[f.id for f in inside],
+        figures=[f.id for f in struck],
     )
     hits: dict[str, list[str]] = {}
     missed: list[str] = []

@@ -653,7 +653,8 @@ def building_areas_pefs(t: Table, b: Building, fig: Figure) -> None:
     )
     for floor in range(1, floors + 1):
         for k, area in enumerate(b.areas):
-            if f"{b.id}:{k}" in t.state["collapsed"] or t.state["outcome"] is not None:
+            fallen = f"{b.id}:{k}" if floor == 1 else f"{b.id}:{k}:{floor}"  # 8.4
+            if fallen in t.state["collapsed"] or t.state["outcome"] is not None:
                 continue
             pef = building_pef(t, b, area_spot(t, b, area, fig))
             if floor > 1:
