@@ -168,6 +168,8 @@ def apply_damage(t: Table, d: dict[str, Any]) -> None:
                     section="5.2",
                     figures=[fid],
                 )
+                # as one that goes down, it drops the wounded it carried (7.12)
+                wounded.drop(t, fid, "is removed to safety and leaves behind")
                 continue
         else:
             status = max((Status(s) for s in damage), key=lambda s: s.rank)

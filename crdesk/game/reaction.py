@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from crdesk.errors import IllegalActionError
-from crdesk.game import adapter, fire, firearms, grenades
+from crdesk.game import adapter, fire, firearms, grenades, wounded
 from crdesk.game.actions import Action, Fire, FreeWill, Roll
 from crdesk.game.records import Decision, Frame
 from crdesk.game.table import Procedure, Table
@@ -193,6 +193,9 @@ def carry_out(t: Table, item: dict[str, Any], cause_id: str) -> None:
             section="7.4.4",
             figures=[fig.id],
         )
+        # removed from the table, it can carry nobody (7.12): the wounded stays where
+        # it was, for a friend to retrieve
+        wounded.drop(t, fig.id, "leaves behind")
         return
     if status in (Status.DUCK_BACK, Status.OUTGUNNED):
         bf.update_figure(fig.id, status=status)
