@@ -6,6 +6,7 @@ grenades (7.10.5), a Firearms Detail weapon's to its module (FD §5).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from crdesk.errors import CrdeskError, IllegalActionError
@@ -203,11 +204,13 @@ def volley(
     cause_of_reaction: str | None,
     verb: str = "",
     missed_carry_on: bool = False,
+    rush_at: Sequence[bool] | None = None,
 ) -> None:
     """Fire one weapon (7.9.9-7.9.11) and queue what follows: damage, then the tests.
 
     ``missed_carry_on``: a target missed takes no Received Fire test (a charger the
-    charged figure fired at, 7.11.2's "No Reaction Tests taken")."""
+    charged figure fired at, 7.11.2's "No Reaction Tests taken").  ``rush_at``: the
+    Rush Shot penalty target by target (7.11.2, several chargers)."""
     t.state["volleys"] += 1
     opening = buildings.opening_of(t, shooter)
     if opening is not None:
@@ -239,6 +242,7 @@ def volley(
         allocation=counts if any(counts) else None,
         fast_moving=shooter.fast_moving,
         rush_shot=rush,
+        rush_at=rush_at,
         options=t.rules,
         who=shooter.name,
     )

@@ -125,7 +125,8 @@ def charge(t: Table, chargers: list[Figure], target: Figure) -> None:
     outcomes = {c.id: c.outcome for c in test.chargers}
     may = [c for c in chargers if outcomes[c.id] is not ChargeResult.CHARGER_MOVES_IN]
     fire_at: list[str] = []
-    rush = False
+    rush = mixed = False
+    rush_at: list[bool] = []
     if may and not adapter.can_fire(target):
         # the charge test says it fires (7.11.2); it cannot: say so, the melee follows
         why = (
@@ -142,12 +143,16 @@ def charge(t: Table, chargers: list[Figure], target: Figure) -> None:
     if may and adapter.can_fire(target):
         if adapter.target_dice(target, t.rules) >= len(may):
             fire_at = [c.id for c in may]
-            rush = any(outcomes[c] is ChargeResult.TARGET_RUSH_SHOTS for c in fire_at)
+            # the target's one roll is compared with each charger separately (7.11.2):
+            # it may Rush Shot at one and fire at another
+            rush_at = [outcomes[c] is ChargeResult.TARGET_RUSH_SHOTS for c in fire_at]
+            rush = all(rush_at)
+            mixed = any(rush_at) and not rush
         else:
             choice = single_shot_target(test)
             if choice.charger_id is not None:
                 fire_at, rush = [choice.charger_id], choice.rush_shot
-    t.push(
+    melee = t.push(
         "melee",
         chargers=[c.id for c in chargers],
         target=target.id,
@@ -157,6 +162,8 @@ def charge(t: Table, chargers: list[Figure], target: Figure) -> None:
         index=0,
         contacts={k: list(v) for k, v in contacts.items()},
     )
+    if mixed:
+        melee.data["rush_at"] = rush_at
     t.sync_moving()
 
 
@@ -283,6 +290,7 @@ def run_melee(t: Table, frame: Frame) -> bool:
                 target,
                 Fire(target.id, tuple(zip(fire_at, alloc, strict=True))),
                 rush=bool(d["rush"]),
+                rush_at=d.get("rush_at"),
                 cause_of_reaction=fire_at[0],
                 verb="Rush Shots at the charging" if d["rush"] else "fires at the charging",
                 # "No Reaction Tests taken" (7.11.2): a missed charger carries on

@@ -307,6 +307,7 @@ def fire(
     allocation: Sequence[int] | None = None,
     fast_moving: bool = False,
     rush_shot: bool = False,
+    rush_at: Sequence[bool] | None = None,
     options: RulesOptions | None = None,
     roll_damage_dice: bool = True,
     who: str = "shooter",
@@ -314,7 +315,10 @@ def fire(
     """Fire one weapon at one or more targets (7.9.9, 7.9.10, 7.9.14, 7.9.2).
 
     ``allocation`` declares how many dice go to each target in order (7.9.9);
-    by default each target gets one die in turn.  Blast weapons use
+    by default each target gets one die in turn.  ``rush_at``: the Rush Shot penalty
+    target by target (a charged figure "compares its result with each charger
+    separately", 7.11.2: it may Rush Shot at one charger and fire at another), on
+    top of ``rush_shot`` for all.  Blast weapons use
     :func:`crdesk.rules.grenades.rocket_shot` instead.
     """
     options = options or RulesOptions()
@@ -342,7 +346,8 @@ def fire(
     pos = 0
     for index, (target, n) in enumerate(zip(targets, alloc, strict=True)):
         tid = ids[index]
-        circ = shot_circumstances(target, index, fast_moving=fast_moving, rush_shot=rush_shot)
+        rushed = rush_shot or (rush_at is not None and bool(rush_at[index]))
+        circ = shot_circumstances(target, index, fast_moving=fast_moving, rush_shot=rushed)
         shots: list[ShotResult] = []
         for face in kept[pos : pos + n]:
             hit, why = shot_hits(face, shooter_rep, circ)
@@ -426,7 +431,17 @@ def fire(
             )
         )
     circ_words = tuple(
-        w for w, on in (("fast moving", fast_moving), ("rush shot", rush_shot)) if on
+        w
+        for w, on in (
+            ("fast moving", fast_moving),
+            ("rush shot", rush_shot),
+            (
+                "rush shot at "
+                + ", ".join(t.name for t, r in zip(targets, rush_at or (), strict=False) if r),
+                not rush_shot and rush_at is not None and any(rush_at),
+            ),
+        )
+        if on
     )
     result = FireResult(
         shooter_rep=shooter_rep,

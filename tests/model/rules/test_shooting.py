@@ -267,3 +267,14 @@ def test_carrier_already_in_real_cover_shields_the_wounded():
     dice = ScriptedDice([5, 3, 3])
     t = fire(dice, 4, "AR", [TargetSpec("C", 4, in_cover=True, carried_rep=3)]).targets[0]
     assert t.carried_hits == 0 and t.hits == 0
+
+
+def test_rush_shot_target_by_target():
+    """7.11.2: a charged figure compares its one roll with each charger separately, so
+    it may Rush Shot at one and fire at another: the penalty is on that target's dice."""
+    dice = ScriptedDice([5, 5, 5, 2, 3])  # 9s: A (fired at) hit twice, B (rushed) missed
+    result = fire(
+        dice, 4, "AR", [TargetSpec("A"), TargetSpec("B")], allocation=[2, 1], rush_at=[False, True]
+    )
+    assert [s.hit for t in result.targets for s in t.shots] == [True, True, False]
+    assert "rush shot at B" in result.explain()
