@@ -136,18 +136,16 @@ def in_sight(dice: DiceSource, groups: Sequence[InSightGroup]) -> InSightResult:
         )
         need = "more than" if g.moving else "at least as many as"
         verdict = "acts" if wins else "only reacts"
-        sights.append(
-            GroupSight(
-                g.name,
-                g.moving,
-                n,
-                faces,
-                s,
-                wins,
-                f"{g.name} ({'moving' if g.moving else 'not moving'}) {how}; needs {need} "
-                f"{vs}: {verdict} ({SECTION}).",
-                id=g.key,
-            )
-        )
-    order = tuple(g.name for g in sorted((g for g in sights if g.wins), key=lambda g: -g.successes))
+        said = f"{g.name} ({'moving' if g.moving else 'not moving'}) {how}"
+        if g.successes is None:
+            said += f"; needs {need} {vs}: {verdict} ({SECTION})."
+        else:
+            # the score a joiner is measured against (7.6.5): whether its group acts was
+            # settled by the test it was rolled in, so this comparison says nothing of it
+            said += " (7.6.5)."
+        sights.append(GroupSight(g.name, g.moving, n, faces, s, wins, said, id=g.key))
+    fresh = [
+        g for (given, *_rest), g in zip(rolled, sights, strict=True) if given.successes is None
+    ]
+    order = tuple(g.name for g in sorted((g for g in fresh if g.wins), key=lambda g: -g.successes))
     return InSightResult(tuple(sights), order)

@@ -65,7 +65,11 @@ def test_joining_an_ongoing_in_sight_reuses_the_opponents_score():
         dice, [InSightGroup("B", 4, False, successes=2), InSightGroup("New", 3, True)]
     )
     assert result.group("B").faces == () and result.group("New").successes == 2
-    assert result.order == ("B",)
+    # New (moving) needed more than B's 2: it only reacts.  Whether B acts was settled
+    # by the test it rolled in, so the joiner's result names no acting order for it
+    assert result.order == () and not result.group("New").wins
+    assert "B (not moving) already scored 2 (7.6.5)." in result.explain()
+    assert "Acting order" not in result.explain()
     assert dice.remaining == 0
 
 
