@@ -148,6 +148,17 @@ def charge(t: Table, chargers: list[Figure], target: Figure) -> None:
             rush_at = [outcomes[c] is ChargeResult.TARGET_RUSH_SHOTS for c in fire_at]
             rush = all(rush_at)
             mixed = any(rush_at) and not rush
+        elif adapter.target_dice(target, t.rules) >= 2:
+            # "enough Target for all chargers it fires at" (7.11.2): as many chargers as
+            # its Target, those that passed fewest first (the single-shot reading's
+            # choice, widened), in the order they were declared
+            passed = {c.id: c.passed for c in test.chargers}
+            ranked = sorted(may, key=lambda c: passed[c.id])  # stable: ties as declared
+            chosen = {c.id for c in ranked[: adapter.target_dice(target, t.rules)]}
+            fire_at = [c.id for c in may if c.id in chosen]
+            rush_at = [outcomes[c] is ChargeResult.TARGET_RUSH_SHOTS for c in fire_at]
+            rush = all(rush_at)
+            mixed = any(rush_at) and not rush
         else:
             choice = single_shot_target(test)
             if choice.charger_id is not None:
