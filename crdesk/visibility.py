@@ -178,6 +178,8 @@ class VisibilityService:
             tuple[int, int], tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]
         ] = {}
         self._hidden: frozenset[tuple[str, str]] = frozenset()
+        self._apart: frozenset[tuple[str, str]] = frozenset()
+        """Pairs a floor parts: inside one building on different floors (8.1, 8.3)."""
         self._masked: tuple[SightMatrix, SightMatrix] | None = None
         """(raw matrix, the same with the hidden pairs masked), while both hold."""
         self.full_recomputes = 0
@@ -218,6 +220,19 @@ class VisibilityService:
             self._hidden = new
             self._masked = None
 
+    def set_apart(self, pairs: Iterable[tuple[str, str]]) -> None:
+        """Name pairs of figures inside one building on different floors: neither sees
+        the other (a floor is not a door or a window, 8.3).  The matrix and rows mask
+        them, as the hidden pairs."""
+        new = frozenset(tuple(sorted((str(a), str(b)))) for a, b in pairs)
+        if new != self._apart:
+            self._apart = new  # type: ignore[assignment]
+            self._masked = None
+
+    def apart(self, figure: str, other: str) -> bool:
+        """Whether a floor parts the two figures (:meth:`set_apart`)."""
+        return tuple(sorted((figure, other))) in self._apart
+
     def hides(self, figure: str, other: str) -> bool:
         """Whether ``figure`` and ``other`` are a hidden pair, either way round."""
         return (figure, other) in self._hidden or (other, figure) in self._hidden
@@ -236,10 +251,11 @@ class VisibilityService:
         """The all-pairs matrix for the battlefield's current revision, with the
         hidden pairs (:meth:`set_hidden`) masked."""
         raw = self._raw_matrix()
-        if not self._hidden:
+        if not self._hidden and not self._apart:
             return raw
         if self._masked is None or self._masked[0] is not raw:
-            self._masked = (raw, _mask_hidden(raw, self._hidden))
+            masked = _mask_hidden(raw, self._hidden) if self._hidden else raw.copy()
+            self._masked = (raw, _mask_apart(masked, self._apart))
         return self._masked[1]
 
     def _raw_matrix(self) -> SightMatrix:
@@ -296,6 +312,9 @@ class VisibilityService:
         cover_to[others] = res.cover_ba & seen_by[others]
         dist[others] = res.distance
         for j, oid in enumerate(vp.ids):
+            if j != k and tuple(sorted((figure_id, oid))) in self._apart:
+                sees[j] = seen_by[j] = cover_from[j] = concealed_from[j] = cover_to[j] = False
+                continue
             if j == k or not self.hides(figure_id, oid):
                 continue
             if (figure_id, oid) in self._hidden:  # the row's figure ducked back
@@ -630,6 +649,19 @@ class VisibilityService:
 
 
 __all__ = ["SightMatrix", "SightRow", "SpotVerdicts", "VisibilityService"]
+
+
+def _mask_apart(m: SightMatrix, apart: frozenset[tuple[str, str]]) -> SightMatrix:
+    """``m`` (a copy, changed in place) with each pair a floor parts seeing nothing of
+    the other."""
+    pos = {fid: k for k, fid in enumerate(m.ids)}
+    for a, b in sorted(apart):
+        i, j = pos.get(a), pos.get(b)
+        if i is None or j is None:
+            continue
+        for x, y in ((i, j), (j, i)):
+            m.visible[x, y] = m.cover[x, y] = m.concealed[x, y] = False
+    return m
 
 
 def _mask_hidden(raw: SightMatrix, hidden: frozenset[tuple[str, str]]) -> SightMatrix:

@@ -93,3 +93,31 @@ def opening_of(t: Table, fig: Figure) -> str | None:
     if place.building < 0 or not place.openings:
         return None
     return f"{t.vis.index.features[place.building]}:{place.openings[0]}"
+
+
+def floors_apart(t: Table) -> list[tuple[str, str]]:
+    """The pairs of figures inside one building on different floors: a floor is no door
+    or window, so neither sees the other (8.1: each floor adds areas; 8.3: figures
+    inside are seen only at a door or window).  Remembered per battlefield revision and
+    floors; nothing to do while nobody is upstairs (most games)."""
+    up = {f: int(n) for f, n in t.state["floors"].items() if int(n) > 1}
+    if not up:
+        return []
+    key = (t.battlefield.revision, tuple(sorted(up.items())))
+    kept = t.memo.get("floors_apart")
+    if kept is not None and kept[0] == key:
+        return list(kept[1])
+    figures = list(t.battlefield.figures())
+    inside = {f.id: getattr(building_of(t, f), "id", None) for f in figures}
+    pairs: list[tuple[str, str]] = []
+    for fid, floor in up.items():
+        b = inside.get(fid)
+        if b is None:
+            continue
+        for other in figures:
+            if other.id != fid and inside[other.id] == b and up.get(other.id, 1) != floor:
+                pair = (min(fid, other.id), max(fid, other.id))
+                if pair not in pairs:
+                    pairs.append(pair)
+    t.memo["floors_apart"] = (key, tuple(pairs))
+    return pairs

@@ -19,6 +19,7 @@ from typing import Any
 from crdesk.cohesion import Cohesion
 from crdesk.dice import DiceLog
 from crdesk.errors import IllegalActionError
+from crdesk.game import buildings as building_rules
 from crdesk.game import grenades
 from crdesk.game import in_sight as sighting
 from crdesk.game.actions import Action, Point2, book_default
@@ -260,7 +261,9 @@ class Engine:
         self.frame_stack.pop()
 
     def sight(self) -> Sight:
-        """The sight matrix now, with its ids indexed."""
+        """The sight matrix now, with its ids indexed (figures a floor parts see
+        nothing of each other, 8.3)."""
+        self.vis.set_apart(building_rules.floors_apart(self))
         m = self.vis.matrix()
         if self._sight is None or self._sight.matrix is not m:
             self._sight = Sight.of(m)

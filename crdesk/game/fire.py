@@ -158,6 +158,11 @@ def check_fire(t: Table, shooter: Figure, act: Fire, *, reaction: bool) -> None:
                 "other until it is next active or moves, or the Cover no longer holds "
                 "(7.4.4)"
             )
+        if not sight.sees(shooter.id, tgt.id) and t.vis.apart(shooter.id, tgt.id):
+            raise IllegalActionError(
+                f"{tgt.name} is on another floor of the building (8.1): {shooter.name} "
+                "cannot see it through the floor (8.3)"
+            )
         if not sight.sees(shooter.id, tgt.id):
             why = t.vis.explain(shooter.id, tgt.id)
             raise IllegalActionError(
