@@ -488,6 +488,7 @@ def first_watch_step(t: Table, fig: Figure, pts: Sequence[Point2], facings: list
             t.rules,
             index=t.vis.index,
             behind_cover_hides=True,
+            in_the_dark=True,  # as pefs.pef_viewers judges them (7.9.4, 11.3)
         )
         hit = np.flatnonzero(seen.any(axis=1))
         if len(hit):

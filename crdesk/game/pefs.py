@@ -100,6 +100,7 @@ def pef_viewers(t: Table, figures: Sequence[Figure], spots: Sequence[Point2]) ->
             t.rules,
             index=t.vis.index,
             behind_cover_hides=True,
+            in_the_dark=True,  # night and bad weather limit LOS to a PEF (7.9.4, 11.3)
         )
         for r, k in enumerate(missing):
             memo[keys[k]] = seen[r]
@@ -600,7 +601,9 @@ def notices(t: Table, fig: Figure, b: Building) -> bool:
     spots = outside_spots(t, b)
     spots.sort(key=lambda p: (math.hypot(p[0] - fig.x, p[1] - fig.y), p))
     near = spots[: max(4, len(spots) // 2)]
-    seen = movement.sees_points(t.battlefield, [fig], near, t.rules, index=t.vis.index)
+    seen = movement.sees_points(
+        t.battlefield, [fig], near, t.rules, index=t.vis.index, in_the_dark=True
+    )  # "within 12\" and LOS" (11.1): at night or in bad weather, LOS as 7.9.4 limits it
     return bool(seen.any())
 
 

@@ -1177,17 +1177,21 @@ def sees_points(
     *,
     index: TerrainIndex | None = None,
     behind_cover_hides: bool = False,
+    in_the_dark: bool = False,
 ) -> npt.NDArray[np.bool_]:
     """(F, S): :func:`sees_point` for every figure and spot, judged in one pass.
 
     The PEF checks (11.1, 11.3) ask it after every step for every player figure and
-    every PEF; one call costs about what two single ones do.
+    every PEF; one call costs about what two single ones do.  ``in_the_dark``: the
+    spots are not well lit, so night and bad weather limit the sight of them (7.9.4:
+    a PEF, a building's outside); by default only terrain hides a spot (placing a PEF
+    "hidden ... by blocking terrain", 11).
     """
     n, m = len(figures), len(spots)
     if not n or not m:
         return np.zeros((n, m), dtype=bool)
     index = index or build_index(battlefield, rules, raster=False)
-    vp, a, b, seen = _spot_sight(index, figures, spots, rules)
+    vp, a, b, seen = _spot_sight(index, figures, spots, rules, lit=not in_the_dark)
     if behind_cover_hides:
         for k in np.flatnonzero(seen).tolist():
             if _cover_between(index, vp, int(a[k]), int(b[k])):
@@ -1232,9 +1236,12 @@ def _spot_sight(
     figures: Sequence[Figure],
     spots: Sequence[Point2],
     rules: RulesOptions,
+    *,
+    lit: bool = True,
 ) -> tuple[Viewpoints, npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
-    """Each figure (rows) against each spot (a point on the ground; terrain only, the
-    viewer's front 180°): the viewpoints, the pair arrays and LOS (F*S, figure-major)."""
+    """Each figure (rows) against each spot (a point on the ground, the viewer's front
+    180°; terrain only while the spots are ``lit``, else night and weather limit it
+    too): the viewpoints, the pair arrays and LOS (F*S, figure-major)."""
     n, m = len(figures), len(spots)
     facing = np.array([f.facing_vector() for f in figures], dtype=np.float64).reshape(n, 2)
     x = np.array([f.x for f in figures] + [p[0] for p in spots], dtype=np.float64)
@@ -1252,7 +1259,7 @@ def _spot_sight(
         fy=np.concatenate([facing[:, 1], np.zeros(m)]),
         blocks=np.zeros(n + m, dtype=bool),
         moving=np.zeros(n + m, dtype=bool),
-        lit=np.ones(n + m, dtype=bool),
+        lit=np.full(n + m, lit, dtype=bool),
         present=np.ones(n + m, dtype=bool),
         places=places,
     )
