@@ -111,7 +111,9 @@ def retrievable(t: Table, fig: Figure) -> list[Figure]:
         way = math.hypot(spot[0] - fig.x, spot[1] - fig.y)
         if way + wounds.PICKUP_COST > movement.DUCK_BACK_DISTANCE + 1e-9:
             continue
-        if way > 1e-9 and not spot_reachable(t, fig, spot):
+        if way > 1e-9 and not spot_reachable(
+            t, fig, spot, movement.DUCK_BACK_DISTANCE - wounds.PICKUP_COST
+        ):
             continue
         out.append((way, w.id, w))
     return [w for _, _, w in sorted(out, key=lambda r: (r[0], r[1]))]
@@ -139,7 +141,7 @@ def check_duck_back(t: Table, frame: Frame, act: Action) -> None:
     x, y = act.point
     if math.hypot(x - fig.x, y - fig.y) > movement.DUCK_BACK_DISTANCE + 1e-9:
         raise IllegalActionError('a Duck Back goes at most 6" (7.4.4)')
-    check_spot(t, fig, act.point)
+    check_spot(t, fig, act.point, movement.DUCK_BACK_DISTANCE)
     cause = frame.data["cause"]
     if cause is not None:
         ok = covered_at(t, fig, act.point, cause)
@@ -149,7 +151,9 @@ def check_duck_back(t: Table, frame: Frame, act: Action) -> None:
             )
 
 
-def check_spot(t: Table, fig: Figure, point: Point2) -> None:
+def check_spot(t: Table, fig: Figure, point: Point2, reach: float | None = None) -> None:
+    """Whether a Duck Back may end at ``point``: on the table, by an open way, on no
+    base, and (``reach``) with a door's 2" or a window's 4" within the move (8.2)."""
     table = t.battlefield.table
     x, y = point
     r = fig.radius
@@ -159,6 +163,14 @@ def check_spot(t: Table, fig: Figure, point: Point2) -> None:
     # by a door or window (7.4, 8.2); the terrain does not slow it
     if not movement.straight_way_open(t.battlefield, (fig.x, fig.y), point, r, index=t.vis.index):
         raise IllegalActionError("the way there is blocked (impassable ground or a wall)")
+    if reach is not None:
+        way = math.hypot(x - fig.x, y - fig.y)
+        extra = movement.opening_cost(t.vis.index, (fig.x, fig.y), point)
+        if extra and way + extra > reach + 1e-9:
+            raise IllegalActionError(
+                f'the way there is {way:.1f}" and goes through a door or window ({extra:g}" '
+                f"more, 8.2): more than the Duck Back's {reach:g}\" (7.4.4)"
+            )
     for other in t.battlefield.figures():
         touching = math.hypot(other.x - x, other.y - y) < other.radius + r - 1e-6
         if other.id != fig.id and other.status.can_act and touching:
@@ -169,15 +181,20 @@ def covered_at(t: Table, fig: Figure, point: Point2, cause: str) -> bool:
     return bool(t.vis.spots(fig.id, [point], [cause]).safe[0, 0])
 
 
-def good_duck_spot(t: Table, fig: Figure, point: Point2, cause: str | None) -> bool:
-    """On the table, reachable, on no base, and out of sight or in Cover of the cause
-    as the sight engine judges it (base to base, 7.4.4)."""
-    return spot_reachable(t, fig, point) and (cause is None or covered_at(t, fig, point, cause))
+def good_duck_spot(
+    t: Table, fig: Figure, point: Point2, cause: str | None, reach: float | None = None
+) -> bool:
+    """On the table, reachable (within ``reach``, doors and windows paid), on no base,
+    and out of sight or in Cover of the cause as the sight engine judges it (base to
+    base, 7.4.4)."""
+    return spot_reachable(t, fig, point, reach) and (
+        cause is None or covered_at(t, fig, point, cause)
+    )
 
 
-def spot_reachable(t: Table, fig: Figure, point: Point2) -> bool:
+def spot_reachable(t: Table, fig: Figure, point: Point2, reach: float | None = None) -> bool:
     try:
-        check_spot(t, fig, point)
+        check_spot(t, fig, point, reach)
     except IllegalActionError:
         return False
     return True
@@ -215,13 +232,13 @@ def ring_search(
         and all(math.hypot(ox - x, oy - y) >= gap for ox, oy, gap in bases)
     ]
     if cause is None or not placed:
-        return next((spot for spot in placed if spot_reachable(t, fig, spot)), None)
+        return next((spot for spot in placed if spot_reachable(t, fig, spot, reach)), None)
     safe = t.vis.spots(fig.id, placed, [cause]).safe[:, 0].tolist()
     return next(
         (
             spot
             for spot, ok in zip(placed, safe, strict=True)
-            if ok and spot_reachable(t, fig, spot)
+            if ok and spot_reachable(t, fig, spot, reach)
         ),
         None,
     )
@@ -251,7 +268,7 @@ def apply_duck_back(t: Table, frame: Frame, act: Action) -> None:
             bf, fig, threat, t.rules, index=t.vis.index if calm else None, max_distance=reach
         )
         point, prone = spot.point, spot.prone_in_place
-        if not prone and not good_duck_spot(t, fig, point, d["cause"]):
+        if not prone and not good_duck_spot(t, fig, point, d["cause"], reach):
             found = ring_search(t, fig, d["cause"], reach)
             point, prone = (found, False) if found else ((fig.x, fig.y), True)
     status = fig.status if fig.status in adapter.STILL_REACTING else Status.DUCK_BACK

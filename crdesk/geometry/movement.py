@@ -1162,11 +1162,37 @@ def _nearest_cover(
             if not len(some):
                 break
             ok = np.flatnonzero(_reachable(index, figure.x, figure.y, sx[some], sy[some], r))
-            if len(ok):
-                k = int(some[ok[0]])
+            for j in ok.tolist():
+                k = int(some[j])
                 spot = (float(sx[k]), float(sy[k]))
+                # a door costs 2", a window 4", active or inactive (8.2): the way in
+                # must fit the Duck Back's 6"
+                if dist[k] + opening_cost(index, (figure.x, figure.y), spot) > max_distance + 1e-9:
+                    continue
                 return DuckBack(spot, float(dist[k]), False, "hidden" if hidden[k] else "cover")
     return DuckBack((figure.x, figure.y), 0.0, True, "prone")
+
+
+def opening_cost(index: TerrainIndex, start: Point2, end: Point2) -> float:
+    """The doors (2") and windows (4") a straight way from ``start`` to ``end`` goes
+    through (8.2: "active or inactive"): what a Duck Back or another involuntary move
+    pays for them on top of its length."""
+    line = LineString([start, end])
+    total = 0.0
+    for n, ops in index.building_openings.items():
+        if not ops:
+            continue
+        ring = index.outlines[n].exterior
+        if not line.intersects(ring):
+            continue
+        cut = line.intersection(ring)
+        points = [g for g in getattr(cut, "geoms", [cut]) if isinstance(g, Point)]
+        for p in points:
+            for _k, kind, seg in ops:
+                if seg.distance(p) <= GRAZE + 1e-9:
+                    total += OPENING_COST[kind]
+                    break
+    return total
 
 
 def sees_points(
@@ -1334,6 +1360,7 @@ __all__ = [
     "Reach",
     "farthest_along",
     "nearest_cover",
+    "opening_cost",
     "path_cost",
     "reachable_area",
     "sees_point",

@@ -8,6 +8,7 @@ from shapely.geometry import Point, Polygon
 from crdesk.geometry.movement import (
     farthest_along,
     nearest_cover,
+    opening_cost,
     path_cost,
     reachable_area,
     shortest_path,
@@ -259,3 +260,14 @@ def test_paths_know_the_table_edge() -> None:
     assert leaves_table(bf, (0.2, 5), (0.2, 9), 0.5) is None  # along, no further out
     assert leaves_table(bf, (0.2, 5), (-1, 5), 0.5) == pytest.approx(0.0, abs=1e-6)
     assert leaves_table(bf, (1, 1), (23, 23), 0.5) is None
+
+
+def test_an_involuntary_move_pays_for_doors_and_windows() -> None:
+    """8.2: through a door 2", a window 4", "active or inactive" (a Duck Back's 6")."""
+    from crdesk.geometry.terrain_index import build_index
+
+    index = build_index(field(), RULES)
+    assert opening_cost(index, (30.5, 20), (30.5, 14)) == pytest.approx(2.0)  # the door
+    assert opening_cost(index, (25, 12.5), (30, 12.5)) == pytest.approx(4.0)  # the window
+    assert opening_cost(index, (25, 20), (35, 20)) == 0.0  # past the house
+    assert opening_cost(index, (30, 12), (32, 13)) == 0.0  # inside it

@@ -138,6 +138,10 @@ def reference_nearest_cover(
         )
         if not cost.allowed or _crosses_wall(index, here, spot, places[k]):
             continue
+        # a door costs 2", a window 4", inactive too (8.2)
+        doors = movement.opening_cost(index, (here.x, here.y), spot)
+        if dist[k] + doors > max_distance + 1e-9:
+            continue
         return DuckBack(spot, float(dist[k]), False, "hidden" if hidden[k] else "cover")
     return DuckBack((figure.x, figure.y), 0.0, True, "prone")
 
