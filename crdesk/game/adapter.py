@@ -11,7 +11,7 @@ same way.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -365,6 +365,7 @@ def charge_spec(
     *,
     movement_left: float,
     in_cover: bool | None = None,
+    cost_of: Callable[[float], float] | None = None,
 ) -> ChargeSpec:
     """The circumstances the Charge into Melee test would be taken with (7.11.2).
 
@@ -381,6 +382,7 @@ def charge_spec(
         remaining_move=movement_left,
         has_los=sight.sees(charger.id, target.id),
         options=rules,
+        cost_of=cost_of,
     )
     dx, dy = charger.x - target.x, charger.y - target.y
     norm = math.hypot(dx, dy) or 1.0

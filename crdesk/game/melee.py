@@ -5,6 +5,7 @@ fire, moving into contact, and the rounds of melee with their damage (7.11.2-7.1
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import replace
 
 from crdesk.errors import CrdeskError, IllegalActionError
@@ -53,6 +54,7 @@ def check_charge(t: Table, frame: Frame, fig: Figure, act: Charge) -> None:
             remaining_move=left,
             has_los=sight.sees(cid, target.id),
             options=t.rules,
+            cost_of=charge_cost(t, charger, target),
         )
         if not decl.allowed:
             raise IllegalActionError(f"{charger.name} may not charge {target.name}: {decl.reason}")
@@ -62,6 +64,29 @@ def check_charge(t: Table, frame: Frame, fig: Figure, act: Charge) -> None:
                 "way to him; a charge goes into or out of a building only by a door or "
                 "window (7.11.2, 7.4, 8.2)"
             )
+
+
+def charge_cost(t: Table, charger: Figure, target: Figure) -> Callable[[float], float]:
+    """What going ``n`` inches straight towards ``target`` costs ``charger`` in movement
+    (7.4: woods halve it; 8.2: a door 2", a window 4"): the reach a charge needs is
+    movement (7.11.2's Interpretation, "with its remaining movement")."""
+
+    def cost(n: float) -> float:
+        dx, dy = target.x - charger.x, target.y - charger.y
+        norm = math.hypot(dx, dy)
+        if n <= 0 or norm <= 0:
+            return max(n, 0.0)
+        end = (charger.x + dx / norm * n, charger.y + dy / norm * n)
+        way = movement.path_cost(
+            t.battlefield,
+            [(charger.x, charger.y), end],
+            t.rules,
+            index=t.vis.index,
+            radius=charger.radius,
+        )
+        return way.cost if way.allowed else n  # a wall or rock: charge_way_open says so
+
+    return cost
 
 
 def charge_way_open(t: Table, charger: Figure, target: Figure) -> bool:

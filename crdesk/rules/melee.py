@@ -88,19 +88,24 @@ def can_declare_charge(
     has_los: bool,
     active: bool = True,
     options: RulesOptions | None = None,
+    cost_of: Callable[[float], float] | None = None,
 ) -> ChargeDeclaration:
     """May this figure declare a Charge into Melee? (7.11.2)
 
     It must be active and have clear LOS to the target.  Interpretation
     ``charge_reach_within_six``: its remaining movement must reach a spot within
     6" of the target (default), or reach base contact (other reading).
-    ``distance`` is base to base.
+    ``distance`` is base to base.  ``cost_of``: what going that many inches towards
+    the target costs in movement (woods double, a door 2", 7.4, 8.2); by default
+    the ground is open.
     """
     options = options or RulesOptions()
     if options.interpretations.charge_reach_within_six:
         needed, spot = max(0.0, distance - 6.0), 'a spot within 6" of the target'
     else:
         needed, spot = distance, "base contact"
+    if cost_of is not None and needed > 0:
+        needed = round(cost_of(needed), 3)
     if not active:
         return ChargeDeclaration(False, needed, "Only an active figure may charge (7.11.2).")
     if not has_los:

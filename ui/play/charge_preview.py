@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from crdesk.game import Game, adapter
 from crdesk.game.actions import Charge, Point2
-from crdesk.game.melee import contact_point, target_in_cover
+from crdesk.game.melee import charge_cost, contact_point, target_in_cover
 from crdesk.odds import ChargeOdds, charge_odds
 from crdesk.tables import ChargeResult
 from ui.play.fire_preview import pct, tip_html
@@ -89,6 +89,7 @@ def preview_charge(
         movement_left=float(left) if isinstance(left, int | float) else 0.0,
         # as the test judges it: from 1" away (7.11.2)
         in_cover=target_in_cover(game, fig, foe, contact_point(fig, foe)),
+        cost_of=charge_cost(game, fig, foe),  # the reach is movement: woods, doors (7.4)
     )
     odds = charge_odds(
         fig.rep, foe.rep, in_cover=spec.in_cover, approach=spec.approach, options=game.rules
