@@ -312,7 +312,7 @@ class VisibilityService:
         cover_to[others] = res.cover_ba & seen_by[others]
         dist[others] = res.distance
         for j, oid in enumerate(vp.ids):
-            if j != k and tuple(sorted((figure_id, oid))) in self._apart:
+            if self._apart and j != k and tuple(sorted((figure_id, oid))) in self._apart:
                 sees[j] = seen_by[j] = cover_from[j] = concealed_from[j] = cover_to[j] = False
                 continue
             if j == k or not self.hides(figure_id, oid):
