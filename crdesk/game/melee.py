@@ -166,21 +166,17 @@ def charge(t: Table, chargers: list[Figure], target: Figure) -> None:
             figures=[target.id, *(c.id for c in may)],
         )
     if may and adapter.can_fire(target):
-        if adapter.target_dice(target, t.rules) >= len(may):
-            fire_at = [c.id for c in may]
-            # the target's one roll is compared with each charger separately (7.11.2):
-            # it may Rush Shot at one and fire at another
-            rush_at = [outcomes[c] is ChargeResult.TARGET_RUSH_SHOTS for c in fire_at]
-            rush = all(rush_at)
-            mixed = any(rush_at) and not rush
-        elif adapter.target_dice(target, t.rules) >= 2:
+        dice = adapter.target_dice(target, t.rules)
+        if dice >= 2 or dice >= len(may):
             # "enough Target for all chargers it fires at" (7.11.2): as many chargers as
             # its Target, those that passed fewest first (the single-shot reading's
             # choice, widened), in the order they were declared
             passed = {c.id: c.passed for c in test.chargers}
             ranked = sorted(may, key=lambda c: passed[c.id])  # stable: ties as declared
-            chosen = {c.id for c in ranked[: adapter.target_dice(target, t.rules)]}
+            chosen = {c.id for c in ranked[:dice]}
             fire_at = [c.id for c in may if c.id in chosen]
+            # the target's one roll is compared with each charger separately (7.11.2):
+            # it may Rush Shot at one and fire at another
             rush_at = [outcomes[c] is ChargeResult.TARGET_RUSH_SHOTS for c in fire_at]
             rush = all(rush_at)
             mixed = any(rush_at) and not rush
