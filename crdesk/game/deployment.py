@@ -202,13 +202,11 @@ WALL_SHOWN = 0.1
 """Half the width a building's wall is drawn out of a Defend's deployment zone (inches)."""
 
 
-def shut_in(bf: Battlefield, radius: float) -> BaseGeometry | None:
-    """Where a base of ``radius`` would stand in a pocket of open ground it cannot leave:
-    rock running a hair from the table edges round a corner closes it in (seen in
-    generated tables: 0.1-0.2" gaps, a figure deployed there went nowhere all game).  The
-    open ground for a centre is the table less the edges' radius and the impassable
-    ground grown as movement grows it (7.4: the centre keeps radius - 2 x GRAZE off it);
-    its pieces smaller than :data:`POCKET` are pockets."""
+def open_ground(bf: Battlefield, radius: float) -> list[BaseGeometry] | None:
+    """The separate pieces of open ground a centre of a base of ``radius`` may stand
+    on: the table less the edges' radius and the impassable ground grown as movement
+    grows it (7.4: the centre keeps radius - 2 x GRAZE off it).  A base never gets
+    from one piece to another.  None where no rock splits anything."""
     rock = [f.outline for f in bf.terrain if f.blocks_movement]
     table = bf.table
     if not rock or radius * 2 >= min(table.width, table.height):
@@ -216,8 +214,16 @@ def shut_in(bf: Battlefield, radius: float) -> BaseGeometry | None:
     room = box(radius, radius, table.width - radius, table.height - radius).difference(
         unary_union(rock).buffer(max(radius - 2 * GRAZE, 0.0), quad_segs=8)
     )
-    parts = getattr(room, "geoms", [room])
-    small = [g for g in parts if g.area < POCKET]
+    return list(getattr(room, "geoms", [room]))
+
+
+def shut_in(bf: Battlefield, radius: float) -> BaseGeometry | None:
+    """Where a base of ``radius`` would stand in a pocket of open ground it cannot leave:
+    rock running a hair from the table edges round a corner closes it in (seen in
+    generated tables: 0.1-0.2" gaps, a figure deployed there went nowhere all game).
+    The pieces of :func:`open_ground` smaller than :data:`POCKET` are pockets."""
+    parts = open_ground(bf, radius)
+    small = [g for g in parts or () if g.area < POCKET]
     return unary_union(small) if small else None
 
 

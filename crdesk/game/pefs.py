@@ -47,7 +47,7 @@ from shapely.geometry.base import BaseGeometry
 from crdesk.game import buildings as building_rules
 from crdesk.game import duck_back
 from crdesk.game.actions import Point2
-from crdesk.game.deployment import shut_in
+from crdesk.game.deployment import POCKET, open_ground
 from crdesk.game.table import RulesModule, Table
 from crdesk.geometry import movement, routing
 from crdesk.geometry.measure import bearing
@@ -129,9 +129,12 @@ def place_pefs(t: Table) -> None:
             for fx in (1 / 3, 2 / 3, 1 / 6, 5 / 6)
         ]
         spot = centre
+        # ground the Band can reach when the section has any; else (rock shuts the whole
+        # section off) the section's own ground, as 11 places it there all the same
+        reach = _nearest_free(t, box, centre) is not None
         usable = [
             spot_free(t, candidate)
-            and not _shut_in(t, candidate)
+            and not _shut_in(t, candidate, reach)
             and not any(
                 math.hypot(p["x"] - candidate[0], p["y"] - candidate[1]) < 1.0
                 for p in t.state["pefs"]
@@ -148,18 +151,20 @@ def place_pefs(t: Table) -> None:
             usable=usable,
         )
         where = "at its centre (no hidden spot)"
-        hidden = spots[first] if first is not None else _hidden_spot(t, box, centre)
+        hidden = spots[first] if first is not None else _hidden_spot(t, box, centre, reach)
         if hidden is not None:
             spot = hidden
             where = "out of the player's sight"
-        elif not spot_free(t, centre) or _shut_in(t, centre):
-            near = _nearest_free(t, box, centre)
+        elif not spot_free(t, centre) or _shut_in(t, centre, reach):
+            near = _nearest_free(t, box, centre, reach=reach)
             if near is not None:
                 spot = near
                 where = (
                     "as near its centre as it can stand (no hidden spot; impassable "
                     "ground at the centre)"
                 )
+        if not reach and _nearest_free(t, box, centre, reach=False) is not None:
+            where += " (rock shuts the section off from the Band)"
         spot = (round(spot[0], 3), round(spot[1], 3))
         t.state["pefs"].append({"id": pid, "x": spot[0], "y": spot[1], "resolved": False})
         t.emit(
@@ -200,7 +205,9 @@ HIDING_GRID = 24
 ones would hide a PEF (a section mostly rock hides PEFs in its corners)."""
 
 
-def _hidden_spot(t: Table, box: tuple[float, float, float, float], centre: Point2) -> Point2 | None:
+def _hidden_spot(
+    t: Table, box: tuple[float, float, float, float], centre: Point2, reach: bool = True
+) -> Point2 | None:
     """The free spot of the section nearest its centre that no player figure sees, on a
     :data:`HIDING_GRID` grid, or None: 11 places a PEF "hidden from the player's force by
     blocking terrain if any can do it, else in the centre of the section".  The 17 spots
@@ -223,7 +230,7 @@ def _hidden_spot(t: Table, box: tuple[float, float, float, float], centre: Point
     grown = _grown_rock(t, 0.5)  # as spot_free judges each spot, all at once
     if grown is not None:
         ok &= ~shapely.contains_xy(grown, xs, ys)
-    pockets = _pockets(t)
+    pockets = _pockets(t, reach)
     if pockets is not None:
         ok &= ~shapely.intersects_xy(pockets, xs, ys)
     for ox, oy in others:
@@ -238,7 +245,12 @@ def _hidden_spot(t: Table, box: tuple[float, float, float, float], centre: Point
 
 
 def _nearest_free(
-    t: Table, box: tuple[float, float, float, float], centre: Point2, radius: float = 0.5
+    t: Table,
+    box: tuple[float, float, float, float],
+    centre: Point2,
+    radius: float = 0.5,
+    *,
+    reach: bool = True,
 ) -> Point2 | None:
     """The point of the section nearest its centre where a PEF can stand (on the table,
     clear of impassable ground by ``radius``, as :func:`spot_free` judges, and not in a
@@ -254,7 +266,7 @@ def _nearest_free(
     solid = t.vis.index.impassable_union
     if solid is not None:
         area = area.difference(solid.buffer(radius + 1e-6))
-    pockets = _pockets(t)
+    pockets = _pockets(t, reach)
     if pockets is not None:
         area = area.difference(pockets)
     if area.is_empty:
@@ -263,21 +275,40 @@ def _nearest_free(
     return (float(near.x), float(near.y))
 
 
-def _pockets(t: Table) -> BaseGeometry | None:
-    """The pockets of open ground that impassable ground and the table's edges shut in
-    for a PEF's base (:func:`crdesk.game.deployment.shut_in`, as deployment avoids them),
-    worked out once per terrain."""
+def _pockets(t: Table, reach: bool = True) -> BaseGeometry | None:
+    """Where a PEF's base would stand on open ground it could never leave towards the
+    player: the pockets rock and the table's edges shut in
+    (:func:`crdesk.game.deployment.shut_in`, as deployment avoids them) and any piece
+    of open ground no player figure stands on (rock running from edge to edge cuts a
+    table in two: a PEF placed beyond it moved 0.0" on every pass of a kept night
+    Patrol, 11.2, and was met only by sight).  The pieces are worked out once per
+    terrain; which of them the Band stands on, as the PEFs are placed (11).
+    ``reach`` False: the pockets only."""
     index = t.vis.index
-    found = index.cache.get("pef_pockets")
+    kept = index.cache.get("pef_open_ground")
+    if not isinstance(kept, list):
+        kept = index.cache["pef_open_ground"] = open_ground(t.battlefield, 0.5) or []
+    parts: list[BaseGeometry] = kept
+    if not parts:
+        return None
+    held: set[int] = set()
+    for fig in t.alive(t.player_side()) if reach else ():
+        spot = shapely.Point(fig.x, fig.y)
+        held.add(min(range(len(parts)), key=lambda k: (parts[k].distance(spot), k)))
+    key = f"pef_pockets_{sorted(held)}"
+    found = index.cache.get(key)
     if found is None:
-        pockets = shut_in(t.battlefield, 0.5)
-        found = index.cache["pef_pockets"] = False if pockets is None else pockets
+        away = [
+            part for k, part in enumerate(parts) if part.area < POCKET or (held and k not in held)
+        ]
+        found = index.cache[key] = shapely.ops.unary_union(away) if away else False
     return found if isinstance(found, BaseGeometry) else None
 
 
-def _shut_in(t: Table, spot: Point2) -> bool:
-    """Whether a PEF at ``spot`` would stand in a pocket it could never leave."""
-    pockets = _pockets(t)
+def _shut_in(t: Table, spot: Point2, reach: bool = True) -> bool:
+    """Whether a PEF at ``spot`` would stand in a pocket it could never leave (or,
+    ``reach``, on ground from which it could never come towards the Band)."""
+    pockets = _pockets(t, reach)
     return pockets is not None and bool(pockets.intersects(shapely.Point(spot)))
 
 
