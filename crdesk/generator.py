@@ -113,8 +113,19 @@ __all__ = [
     "type_label",
 ]
 
-ALGORITHM = 1
-"""Version of the drawing algorithm, saved in the inputs: a newer one may draw other shapes."""
+ALGORITHM = 2
+"""Version of the drawing algorithm, saved in the inputs: a newer one may draw other shapes.
+2 keeps a :data:`LANE` between neighbouring rock; 1 (still replayed) did not."""
+LANE_SHARES = (1.0, 0.75)
+"""How much of its half of a :data:`LANE` a plain rock outline keeps, tried in turn: 0.75
+still leaves 1.05", more than a 1" base needs, beside a neighbour keeping its half."""
+ALGORITHMS = (1, 2)
+"""The versions :func:`replay` draws: a record made by an older crdesk still replays."""
+LANE = 1.2
+"""Inches of open ground kept between the rock of two neighbouring impassable sections
+(algorithm 2): room for a 1" base.  Drawn to 0.2-0.4" apart, they sealed whole sections
+off -- a Band could not reach the far third of 8-12% of 2'x2' and 3'x3' mountain tables,
+and half of them had a section no figure of the Band could enter."""
 
 COVERAGE_MIN = 0.75
 """A section's rolled terrain covers at least 75% of it (9.3)."""
@@ -520,12 +531,13 @@ def replay(record: GenerationRecord) -> Scenario:
     """
     inputs = dict(record.inputs)
     algorithm = inputs.pop("algorithm", ALGORITHM)
-    if algorithm != ALGORITHM:
+    if algorithm not in ALGORITHMS:
         raise ReplayError(
-            f"the log was made by generator algorithm {algorithm}; this crdesk has {ALGORITHM}"
+            f"the log was made by generator algorithm {algorithm}; this crdesk draws "
+            f"{', '.join(map(str, ALGORITHMS))}"
         )
     try:
-        clean = _inputs(**inputs)
+        clean = {**_inputs(**inputs), "algorithm": algorithm}  # drawn as it was drawn
     except TypeError as exc:
         raise ReplayError(f"the generation inputs are not usable: {exc}") from None
     faces = [e["roll"] for e in record.log if "roll" in e and e.get("die") in ("1d6", "1/2d6")]
@@ -534,7 +546,7 @@ def replay(record: GenerationRecord) -> Scenario:
     except ValueError as exc:
         raise ReplayError(f"the generation log holds a bad die: {exc}") from None
     roller = _Roller(dice, script=list(record.log))
-    scenario = _build(record.seed, clean, roller)
+    scenario = _build(record.seed, clean, roller, algorithm=int(algorithm))
     extra = roller.leftover()
     if extra:
         raise ReplayError(f"the generation log holds {extra} rolls the map did not use")
@@ -596,7 +608,7 @@ def _inputs(
     }
 
 
-def _build(seed: int, inputs: dict[str, Any], r: _Roller) -> Scenario:
+def _build(seed: int, inputs: dict[str, Any], r: _Roller, algorithm: int = ALGORITHM) -> Scenario:
     table = Table(float(inputs["width"]), float(inputs["height"]))
     rules = RulesOptions(scale=Scale(inputs["scale"]))
     encounter = _encounter(inputs["encounter"])
@@ -608,7 +620,8 @@ def _build(seed: int, inputs: dict[str, Any], r: _Roller) -> Scenario:
         if fid is None:
             continue
         shape = random.Random(r.shape_seed(sp.number, fid))
-        ground.append(_ground_feature(sp, fid, table, shape))
+        lanes = _rock_sides(plan, sp) if algorithm >= 2 else frozenset()
+        ground.append(_ground_feature(sp, fid, table, shape, lanes))
     ground = _merge_neighbours(r, plan, table, ground)
 
     impassable = [f.outline for f in ground if f.kind is TerrainKind.IMPASSABLE]
@@ -682,7 +695,30 @@ EDGE_BULGE = 1.12
 """Ground on a table-edge section runs off the table: its outline is cut by the edge."""
 
 
-def _ground_feature(sp: SectionPlan, fid: str, table: Table, rng: random.Random) -> TerrainFeature:
+def _rock_sides(plan: TablePlan, sp: SectionPlan) -> frozenset[str]:
+    """The sides of an impassable section whose neighbour is impassable too: a
+    :data:`LANE` runs between the two rocks ("left", "right", "top" = towards the far
+    edge, "bottom"); sections 1-3 are the far row, numbered left to right."""
+    if sp.terrain is not Ground.IMPASSABLE:
+        return frozenset()
+    rock = {p.number for p in plan.sections if p.terrain is Ground.IMPASSABLE}
+    n = sp.number
+    near = {
+        "left": n - 1 if n % 3 != 1 else 0,
+        "right": n + 1 if n % 3 != 0 else 0,
+        "top": n - 3,
+        "bottom": n + 3,
+    }
+    return frozenset(side for side, k in near.items() if k in rock)
+
+
+def _ground_feature(
+    sp: SectionPlan,
+    fid: str,
+    table: Table,
+    rng: random.Random,
+    lanes: frozenset[str] = frozenset(),
+) -> TerrainFeature:
     kind = _FEATURE_KIND[sp.terrain]
     name = f"{kind.label} {sp.number}"
     section = table.section_bounds(sp.number)
@@ -691,7 +727,7 @@ def _ground_feature(sp: SectionPlan, fid: str, table: Table, rng: random.Random)
     if sp.terrain is Ground.WOODS:
         outline = _woods_outline(section, table, rng)
     else:
-        outline = _section_outline(section, table, _LOOKS[sp.terrain], along_x, rng)
+        outline = _section_outline(section, table, _LOOKS[sp.terrain], along_x, rng, lanes)
     if kind in (TerrainKind.HILL, TerrainKind.WOODED_HILL):
         crest = _crest(outline, section, along_x, rng)
         return Hill(id=fid, kind=kind, name=name, outline=outline, crest=crest)
@@ -709,7 +745,12 @@ def _long_axis_is_x(w: float, h: float, rng: random.Random) -> bool:
 
 
 def _section_outline(
-    section: Polygon, table: Table, look: _Look, along_x: bool, rng: random.Random
+    section: Polygon,
+    table: Table,
+    look: _Look,
+    along_x: bool,
+    rng: random.Random,
+    lanes: frozenset[str] = frozenset(),
 ) -> Polygon:
     """An organic outline filling its section (9.3: at least 75%, boundary easy to see).
 
@@ -717,7 +758,9 @@ def _section_outline(
     ever cut inwards, so neighbouring features never overlap and a way runs
     between them.  Towards a table edge it bulges past the edge and is cut by
     it, as terrain running off the table.  If the section's share falls under
-    78% the notches are made shallower until it holds.
+    78% the notches are made shallower until it holds.  On the sides in ``lanes`` it
+    keeps half a :data:`LANE` off the section's border (rock beside rock), unless that
+    leaves it under 75%: then the book's 75% wins (9.3).
     """
     x0, y0, x1, y1 = section.bounds
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
@@ -728,6 +771,11 @@ def _section_outline(
     right = a * EDGE_BULGE if x1 >= table.width - eps else a
     top = b * EDGE_BULGE if y0 <= eps else b
     bottom = b * EDGE_BULGE if y1 >= table.height - eps else b
+    keep = (x1 - x0) / 2 - LANE / 2, (y1 - y0) / 2 - LANE / 2
+    left = min(left, keep[0]) if "left" in lanes else left
+    right = min(right, keep[0]) if "right" in lanes else right
+    top = min(top, keep[1]) if "top" in lanes else top
+    bottom = min(bottom, keep[1]) if "bottom" in lanes else bottom
     bays = [
         (rng.random() * 2 * math.pi, rng.uniform(*look.bay_depth), rng.uniform(*look.bay_width))
         for _ in range(rng.randint(*look.bays))
@@ -761,6 +809,12 @@ def _section_outline(
         if poly.intersection(section).area >= _COVERAGE_TARGET * area:
             return poly
         scale *= 0.7
+    for share in LANE_SHARES if lanes else ():
+        # rock on three or four sides: a plain outline keeping what it can of half a
+        # lane still covers 75%, or the 75% wins and the lanes go (9.3)
+        plain = _plain(section, lanes, share)
+        if plain.intersection(section).area >= COVERAGE_MIN * area:
+            return plain
     return _plain(section)
 
 
@@ -820,11 +874,21 @@ def _woods_outline(section: Polygon, table: Table, rng: random.Random) -> Polygo
     return _plain(section)
 
 
-def _plain(section: Polygon) -> Polygon:
-    """A rounded rectangle a little inside the section: the fallback that always covers 75%."""
-    x0, y0, x1, y1 = section.bounds
+def _plain(section: Polygon, lanes: frozenset[str] = frozenset(), share: float = 1.0) -> Polygon:
+    """A rounded rectangle a little inside the section: the fallback that always covers
+    75% (with no ``lanes``; on those sides it keeps ``share`` of half a :data:`LANE`
+    off, and its neighbour keeps the other half: the lane is still a base wide)."""
+    x0, y0, x1, y1 = (float(v) for v in section.bounds)
     inset, corner = 0.02 * min(x1 - x0, y1 - y0), 0.1 * min(x1 - x0, y1 - y0)
-    rounded = box(x0 + inset, y0 + inset, x1 - inset, y1 - inset).buffer(-corner).buffer(corner)
+
+    def off(side: str) -> float:
+        return max(inset, share * LANE / 2) if side in lanes else inset
+
+    rounded = (
+        box(x0 + off("left"), y0 + off("top"), x1 - off("right"), y1 - off("bottom"))
+        .buffer(-corner)
+        .buffer(corner)
+    )
     return _valid(_rounded(rounded))
 
 
