@@ -230,12 +230,14 @@ def reacting_figure(
     shoots_back: bool | None = None,
     tests: tuple[ReactionTest, ...] = (),
     still: bool = True,
+    counts_in_cover: bool = False,
 ) -> ReactingFigure:
     """A figure taking Received Fire / Man Down because of ``cause`` (7.7);
     ``cause_rank`` and ``shoots_back`` as for :func:`outgunned`; ``tests``: the tests
     it takes, when not all of the group's roll's; ``still``: it is still carrying out
-    its Duck Back or Outgunned (:func:`carrying_out`)."""
-    in_cover = cause is not None and sight.in_cover(cause.id, figure.id)
+    its Duck Back or Outgunned (:func:`carrying_out`); ``counts_in_cover``: in Cover
+    whatever the sight says (a carrier fired on, 7.12)."""
+    in_cover = counts_in_cover or (cause is not None and sight.in_cover(cause.id, figure.id))
     return ReactingFigure(
         name=figure.name,
         rep=figure.rep,

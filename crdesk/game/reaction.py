@@ -111,6 +111,10 @@ def take_reaction(t: Table, d: dict[str, Any], group: list[str]) -> None:
             shoots_back=shoots_back(t, t.fig(f), cause),
             tests=tuple(tests_of[f]),
             still=adapter.carrying_out(t, t.fig(f)),
+            # 7.12: a carrier fired on counts as in Cover -- for the shot, and for the
+            # Received Fire test the shot causes (its Cover die, 7.7)
+            counts_in_cover=ReactionTest.RECEIVED_FIRE in tests_of[f]
+            and wounded.carried(t, f) is not None,
         )
         for f in group
     ]
