@@ -39,7 +39,9 @@ Choices the book leaves open, stated once here:
   off the table where the section meets its edge), so two features never
   overlap and a lane runs between sections.  Woods of adjoining sections are
   joined into one forest across that lane (each section keeps its own 75%);
-  hills and impassable ground stay apart, so the lanes between rock are passes.
+  hills and impassable ground stay apart, so the lanes between rock are passes:
+  neighbouring rock keeps 1.2" apart (:data:`LANE`), room for a 1" base, unless
+  the 75% needs the ground (generator algorithm 2).
 """
 
 from __future__ import annotations
