@@ -141,7 +141,7 @@ def hold_in_sight(
     ]
     groups: list[tuple[InSightGroup, list[str]]] = []
     for members, involved, moving, foes in sides:
-        roller = t.fig(sight_roller(t, members, involved))
+        roller = t.fig(sight_roller(t, members, involved, foes, sight))
         concealed = all_concealed(t, sight, involved, foes)
         group = InSightGroup(roller.name, roller.rep, moving, concealed, id=roller.id)
         groups.append((group, involved))
@@ -179,14 +179,25 @@ def sight_groups(t: Table, side: str, involved: list[str]) -> list[tuple[list[st
     return out
 
 
-def sight_roller(t: Table, members: list[str], involved: list[str]) -> str:
-    """The Leader if it has LOS, else the highest-Rep figure with LOS (7.6.3)."""
+def sight_roller(
+    t: Table, members: list[str], involved: list[str], foes: list[str], sight: Sight
+) -> str:
+    """The Leader if it has LOS to an enemy, else the highest-Rep figure with LOS, the
+    Temporary Leader (7.6.3).  LOS is the figure's own, to its front (7.9.4): a Leader
+    facing away that the enemy merely sees does not roll for a Grunt that sees the
+    enemy.  When no figure of the group has LOS (all only seen), the involved Leader,
+    else the highest-Rep figure involved (the digest is silent)."""
     figs = [t.fig(m) for m in members]
     stars = [f for f in figs if f.is_star]
     leader = stars[0] if stars else max(figs, key=lambda f: f.rep)
-    if leader.id in involved:
-        return leader.id
-    return max((t.fig(m) for m in involved), key=lambda f: f.rep).id
+    looking = [m for m in involved if any(sight.sees(m, e) for e in foes)]
+    for chosen in (looking, involved):
+        if not chosen:
+            continue
+        if leader.id in chosen:
+            return leader.id
+        return max((t.fig(m) for m in chosen), key=lambda f: f.rep).id
+    return leader.id
 
 
 def all_concealed(t: Table, sight: Sight, viewers: list[str], enemies: list[str]) -> bool:
