@@ -56,6 +56,9 @@ def run_aftermath(t: Table, frame: Frame) -> bool:
     while d["stars"]:
         fid = d["stars"][0]
         star = t.fig(fid)
+        # Larger Than Life compares Reps as they stand: in melee both less the rounds
+        # they lost this turn, the killer's as the Star's (7.8, 7.11.4, 5.2.2)
+        own = star.rep - int(t.state["rep_lost"].get(fid, 0)) if d["melee"] else star.rep
         if star.star_power and d.get("use_power") is None:
             return False  # use or decline Star Power
         if d.get("fate") is None:
@@ -71,11 +74,11 @@ def run_aftermath(t: Table, frame: Frame) -> bool:
             assert worst is not None
             d["fate"] = {"status": worst.value}
             attacker = d["cause_rep"]
-            if worst is Status.OBVIOUSLY_DEAD and (attacker is None or attacker >= star.rep):
+            if worst is Status.OBVIOUSLY_DEAD and (attacker is None or attacker >= own):
                 return False  # Cheating Death?
         fate = star_fate(
             Status(d["fate"]["status"]),
-            star_rep=star.rep,
+            star_rep=own,
             attacker_rep=d["cause_rep"],
             cheat_death=bool(d["fate"].get("cheat")),
         )
