@@ -389,8 +389,16 @@ def walk(t: Table, frame: Frame, fig: Figure, act: Move, *, free: bool = False) 
     if stop_at is not None:
         walked = stop_at
     travelled = prefix(path, walked)
+    how = "stops"
     if act.facing is not None and stop_at is None:
         bf.move_figure(fig.id, fig.x, fig.y, act.facing)
+        # turning is movement too (7.6.2 "any movement", 7.4 "ending facing as desired"):
+        # an enemy group it brings into its front 180 degrees (7.9.4) triggers In Sight
+        if watch and pef_rules.watch_pefs(t, only=t.fig(fig.id)):
+            enemies = {e.id for e in t.alive(t.enemy_of(side))}
+        if not free:
+            spotted = new_sightings(t, fig.id, enemies, seen)
+            how = f"turns to face {normal_facing(act.facing):.0f} degrees"
     if stood and not (walked > 1e-9 or math.dist(start, (fig.x, fig.y)) > 1e-9):
         _still_or_moving(d, fig.id, went=False)
         t.sync_moving()
@@ -408,7 +416,7 @@ def walk(t: Table, frame: Frame, fig: Figure, act: Move, *, free: bool = False) 
         names = ", ".join(t.fig(e).name for e in spotted)
         t.emit(
             "move",
-            f'{fig.name} moves {walked:.1f}" to {end} ({cost_text}) and stops: '
+            f'{fig.name} moves {walked:.1f}" to {end} ({cost_text}) and {how}: '
             f"{names} in sight (7.6).",
             section="7.6",
             figures=[fig.id, *spotted],
