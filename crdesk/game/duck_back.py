@@ -11,6 +11,8 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
+import numpy as np
+
 from crdesk.errors import IllegalActionError
 from crdesk.game import adapter
 from crdesk.game import wounded as wounds
@@ -278,6 +280,11 @@ def apply_duck_back(t: Table, frame: Frame, act: Action) -> None:
         # that stays where it is (already in Cover from this cause) neither moved nor is
         # active: those still do not see it, and nothing has come into anyone's sight
         unhide_figure(t, [fig.id])
+    if not prone and dist > 1e-6:
+        stop = sighted_on_the_way(t, t.fig(fig.id), point, before)
+        if stop is not None:
+            point = stop
+            dist = math.hypot(point[0] - fig.x, point[1] - fig.y)
     bf.update_figure(fig.id, x=point[0], y=point[1], status=status, prone=prone or fig.prone)
     wounds.carry_along(t, fig)
     if cause is not None and not prone and covered_at(t, t.fig(fig.id), point, cause.id):
@@ -299,6 +306,57 @@ def apply_duck_back(t: Table, frame: Frame, act: Action) -> None:
     )
     if not prone:
         t.involuntary_in_sight(fig.id, before, "ducks back")
+
+
+SIGHT_STEP = 1.0
+"""A Duck Back's way is looked along in steps of this many inches (as a walk, 7.6)."""
+SIGHT_REFINE = 3
+"""Halvings of the step on which an enemy first comes into sight: stop within 1/8"."""
+
+
+def sighted_on_the_way(t: Table, fig: Figure, point: Point2, before: set[str]) -> Point2 | None:
+    """Where a Duck Back's straight way to ``point`` first brings an enemy into sight
+    that would trigger In Sight (7.6.2: "involuntary movement too ... the test is
+    triggered the moment the first figure comes into sight; stop the movement
+    there", the 7.7.3 example of a figure that ducks back into another enemy's
+    sight), on free ground; None when nothing new comes into sight before the end
+    (the end itself is judged once it stands there).  It keeps its facing."""
+    unseen = sorted(t.involuntary_watch(fig.id) - before)
+    length = math.hypot(point[0] - fig.x, point[1] - fig.y)
+    steps = max(1, math.ceil(length / SIGHT_STEP - 1e-9))
+    dists = [length * k / steps for k in range(1, steps)]
+    if not unseen or not dists:
+        return None
+
+    def at(d: float) -> Point2:
+        k = d / length
+        return (fig.x + (point[0] - fig.x) * k, fig.y + (point[1] - fig.y) * k)
+
+    def seen(ds: list[float]) -> list[bool]:
+        pts = [at(d) for d in ds]
+        v = t.vis.spots(fig.id, pts, unseen, facings=[fig.facing] * len(pts))
+        hits: list[bool] = np.asarray((v.sees | v.seen).any(axis=1)).tolist()
+        return hits
+
+    first = next((k for k, hit in enumerate(seen(dists)) if hit), None)
+    if first is None:
+        return None
+    lo, hi = (dists[first - 1] if first else 0.0), dists[first]
+    for _ in range(SIGHT_REFINE):
+        mid = (lo + hi) / 2
+        lo, hi = (lo, mid) if seen([mid])[0] else (mid, hi)
+    bases = [
+        (o.x, o.y, o.radius + fig.radius - 1e-6)
+        for o in t.battlefield.figures()
+        if o.id != fig.id and o.status.can_act
+    ]
+    d = hi
+    while d < length - 1e-9:  # on no other base (7.4): else on, to the first free ground
+        x, y = at(d)
+        if all(math.hypot(x - ox, y - oy) >= gap for ox, oy, gap in bases):
+            return (round(x, 3), round(y, 3))
+        d += 0.125
+    return None
 
 
 def retrieve_on_the_way(t: Table, fig: Figure, wounded: Figure) -> float:

@@ -138,6 +138,10 @@ class Engine:
         """The enemies able to act in sight of the figure, either way (7.6)."""
         return sighting.sighted_by(self, fid)
 
+    def involuntary_watch(self, fid: str) -> set[str]:
+        """The Table's way to :func:`crdesk.game.in_sight.involuntary_watch` (7.6.2)."""
+        return sighting.involuntary_watch(self, fid)
+
     def involuntary_in_sight(self, fid: str, before: set[str], how: str) -> None:
         """The Table's way to :func:`crdesk.game.in_sight.involuntary_in_sight` (7.6.2)."""
         sighting.involuntary_in_sight(self, fid, before, how)

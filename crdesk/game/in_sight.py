@@ -55,6 +55,34 @@ def activation_frame(t: Table) -> Frame | None:
     return next((f for f in reversed(t.frame_stack) if f.kind == "activation"), None)
 
 
+def involuntary_watch(t: Table, fid: str) -> set[str]:
+    """The enemies whose coming into sight of the figure, moved against its will, would
+    trigger an In Sight test now (7.6.2): none within an In Sight under way (it joins
+    that instead, 7.6.5) or when it cannot act; never a group seen in this activation
+    phase -- by the moving group, or the moving group having seen the figure's."""
+    fig = t.fig(fid)
+    if not fig.status.can_act or t.state["outcome"] is not None:
+        return set()
+    if any(f.kind == "in_sight" for f in t.frame_stack):
+        return set()
+    act = activation_frame(t)
+    seen_by_active: set[str] = set()
+    active: set[str] = set()
+    if act is not None:
+        seen_by_active = set(act.data["seen"])
+        active = set(act.data["members"])
+    seen_by_mover = seen_groups(t, seen_by_active, t.enemy_of(fig.side)) if fid in active else set()
+    fid_seen = fid in seen_groups(t, seen_by_active, fig.side)
+    out = set()
+    for e in t.alive(t.enemy_of(fig.side)):
+        if fid in active and e.id in seen_by_mover:
+            continue  # the moving group had seen its group this activation
+        if e.id in active and fid_seen:
+            continue  # the active group had seen the figure's group already
+        out.add(e.id)
+    return out
+
+
 def involuntary_in_sight(t: Table, fid: str, before: set[str], how: str) -> None:
     """7.6.2: an In Sight test is triggered whenever an opposing group enters a
     group's LOS that was not seen previously in this activation phase -- by any
@@ -64,27 +92,13 @@ def involuntary_in_sight(t: Table, fid: str, before: set[str], how: str) -> None
     joins it instead (7.6.5, :meth:`_join_in_sight`).  The moved figure's group
     is the moving side, with no free move: the move was not its own."""
     fig = t.fig(fid)
-    if not fig.status.can_act or t.state["outcome"] is not None:
-        return
-    if any(f.kind == "in_sight" for f in t.frame_stack):
-        return
-    act = activation_frame(t)
-    seen_by_active: set[str] = set()
-    active: set[str] = set()
-    if act is not None:
-        seen_by_active = set(act.data["seen"])
-        active = set(act.data["members"])
-    seen_by_mover = seen_groups(t, seen_by_active, t.enemy_of(fig.side)) if fid in active else set()
-    fid_seen = fid in seen_groups(t, seen_by_active, fig.side)
-    new = []
-    for e in sorted(sighted_by(t, fid) - before):
-        if fid in active and e in seen_by_mover:
-            continue  # the moving group had seen its group this activation
-        if e in active and fid_seen:
-            continue  # the active group had seen the figure's group already
-        new.append(e)
+    watch = involuntary_watch(t, fid)
+    new = sorted((sighted_by(t, fid) - before) & watch)
     if not new:
         return
+    act = activation_frame(t)
+    seen_by_active = set(act.data["seen"]) if act is not None else set()
+    active = set(act.data["members"]) if act is not None else set()
     names = ", ".join(t.fig(e).name for e in new)
     t.emit(
         "in_sight_trigger",

@@ -179,6 +179,11 @@ class Table(Protocol):
         Received Fire for those who escape it (7.10.6)."""
         ...
 
+    def involuntary_watch(self, fid: str) -> set[str]:
+        """The enemies whose coming into the figure's sight as it is moved against its
+        will would trigger an In Sight test now (7.6.2)."""
+        ...
+
     def involuntary_in_sight(self, fid: str, before: set[str], how: str) -> None:
         """The In Sight test a figure moved against its will sets off when it comes
         into the sight of an enemy not seen in this activation phase (7.6.2);
