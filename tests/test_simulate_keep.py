@@ -20,8 +20,8 @@ from tests.simulated import break_game
 Capsys = pytest.CaptureFixture[str]
 
 # four small Defend games: lost, a draw, lost and won (the words every filter needs; a
-# player win in two turns of a Defend is rare: batch seed 29 has one)
-SEED = 29
+# player win in two turns of a Defend is rare: batch seed 71 has one)
+SEED = 71
 GAMES = ["--generate", "clear", "--size", "24x24", "--encounter", "defend"]
 GAMES += ["--games", "4", "--seed", str(SEED), "--max-turns", "2"]
 WORDS = {PLAYER: "won", ENEMY: "lost"}

@@ -26,8 +26,8 @@ from ui.play.animator import DOWN, FIRE, INSTANT, NORMAL, SIGHT, TELL, WALK, Ani
 
 SHOTS = Path("/tmp/crdesk-shots")
 SEED = 2
-SIGHT_SEED = 53
-"""A game whose step 9 is an In Sight test, a volley and a casualty: the Viper boss
+SIGHT_SEED = 111
+"""A game whose step 21 is an In Sight test, a volley and a casualty: the Viper boss
 moves into Pvt. Lind's sight, Lind wins and puts him Out of the Fight."""
 BOOK = BookPolicy()
 
@@ -100,19 +100,20 @@ def test_a_chain_animates_in_order_and_ends_on_the_models_spots(window: MainWind
     anim = start(window)
     play_until(window, 5)
     before = item_pos(window, "e3")
-    play_one(window)  # step 6: Dice ducks back, Pvt. Okafor fires at him (In Sight, 7.6.4)
+    play_one(window)  # step 6: Dice ducks back, Pvt. Okafor fires at the Viper boss (In Sight)
     assert anim.running()
-    # the program's step: Dice's Received Fire test, which has no picture, is told in words
-    assert [b.kind for b in anim.beats] == [WALK, FIRE, TELL]
-    assert [b.event.kind for b in anim.beats] == ["duck_back", "fire", "reaction"]
-    assert "Dice ducks back" in anim.caption() and anim.caption().startswith("1/3")
+    # the program's step: Knuckles' Man Down test, which has no picture, is told in words
+    assert [b.kind for b in anim.beats] == [WALK, FIRE, DOWN, TELL]
+    assert [b.event.kind for b in anim.beats] == ["duck_back", "fire", "casualty", "reaction"]
+    assert "Dice ducks back" in anim.caption() and anim.caption().startswith("1/4")
     final = model_pos(window, "e3")
     assert final != before
     assert item_pos(window, "e3") == before  # drawn where it was; the model is already past it
     walk = anim.beats[0].ms
     anim.advance(walk // 2)  # half of the walk
     mid = item_pos(window, "e3")
-    assert before.y() > mid.y() > final.y()
+    way, done = final - before, mid - before
+    assert 0 < QPointF.dotProduct(done, way) < QPointF.dotProduct(way, way)  # on its way
     markers = window.play.markers
     assert markers is not None
     badges = markers.badges("e3")  # Duck Back: the marker walks along with its figure
@@ -124,22 +125,25 @@ def test_a_chain_animates_in_order_and_ends_on_the_models_spots(window: MainWind
     assert item_pos(window, "e3") == final
     lines = anim.beats[1].items
     assert lines, "the fire beat draws its line and ring"
-    assert "Pvt. Okafor fires at Dice" in anim.caption()
+    assert "Pvt. Okafor fires at Viper boss" in anim.caption()
     anim.advance(anim.beats[1].ms)
-    assert anim.index == 2 and "Dice rolled" in anim.caption()
-    assert anim.event_line.isVisible() and anim.event_line.text.startswith("Dice rolled")
+    assert anim.index == 2 and anim.current().kind == DOWN  # type: ignore[union-attr]
     anim.advance(anim.beats[2].ms)
+    assert anim.index == 3 and "Knuckles rolled" in anim.caption()
+    assert anim.event_line.isVisible() and anim.event_line.text.startswith("Knuckles rolled")
+    anim.advance(anim.beats[3].ms)
     assert not anim.running() and not anim.event_line.isVisible()
     assert all(item.scene() is None for item in lines)  # the flashes are gone
     for badge, seen in zip(badges, walking, strict=True):
+        assert (seen - badge.pos()).x() == pytest.approx((mid - final).x())
         assert (seen - badge.pos()).y() == pytest.approx((mid - final).y())
     assert all_at_model_spots(window)
 
 
 def test_in_sight_fire_and_a_casualty_are_beats_and_the_marker_waits(window: MainWindow) -> None:
     anim = start(window, seed=SIGHT_SEED)
-    play_until(window, 8)
-    play_one(window)  # step 9: the In Sight test, Pvt. Lind fires, Viper boss is down
+    play_until(window, 20)
+    play_one(window)  # step 21: the In Sight test, Pvt. Lind fires, Viper boss is down
     kinds = [b.kind for b in anim.beats]
     assert kinds[0] == SIGHT and FIRE in kinds and DOWN in kinds
     assert kinds.index(FIRE) < kinds.index(DOWN)
@@ -162,9 +166,9 @@ def test_in_sight_fire_and_a_casualty_are_beats_and_the_marker_waits(window: Mai
 
 def test_pause_holds_step_shows_the_next_event_and_instant_finishes(window: MainWindow) -> None:
     anim = start(window, seed=SIGHT_SEED)
-    play_until(window, 8)
+    play_until(window, 20)
     anim.set_paused(True)
-    play_one(window)  # step 9: In Sight, the volley, Viper boss down
+    play_one(window)  # step 21: In Sight, the volley, Viper boss down
     count = len(anim.beats)
     assert anim.running() and anim.index == 0 and count >= 3
     anim.advance(5000)  # paused: time passes, the table holds
@@ -345,8 +349,8 @@ def test_putting_the_game_away_while_the_program_thinks_drops_its_answer(
 
 def test_screenshot_of_a_chain_reaction_mid_animation(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
     anim = start(window, seed=SIGHT_SEED)
-    play_until(window, 8)
-    play_one(window)  # step 9: In Sight, Pvt. Lind fires, the Viper boss goes down
+    play_until(window, 20)
+    play_one(window)  # step 21: In Sight, Pvt. Lind fires, the Viper boss goes down
     window.view.centerOn(QPointF(12, 20))
     anim.advance(anim.beats[0].ms * 0.4)
     assert anim.current() is not None and anim.current().kind == SIGHT  # type: ignore[union-attr]

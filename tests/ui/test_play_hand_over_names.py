@@ -5,7 +5,8 @@ Man Down test, a Duck Back of the other side): "Bob (Sgt. Mace's squad) to decid
 
 The demo table, seed 2, both sides at this screen: Alice plays the Red Vipers, Bob Sgt.
 Mace's squad.  The Vipers go first; the Viper boss fires at the squad and Bob must
-take Sgt. Mace's Received Fire test; then Dice ducks back from Sgt. Mace, Alice's call.
+take Sgt. Mace's Received Fire test; then (Sgt. Mace's Duck Back brings the Vipers into
+sight, 7.6.2) Dice ducks back from Pvt. Okafor, Alice's call.
 The hand-over waits until the table has shown the step (the animator on a manual clock).
 """
 
@@ -104,17 +105,17 @@ def test_the_banner_names_the_player_to_hand_over_to(
     SHOTS.mkdir(parents=True, exist_ok=True)
     window.view.viewport().repaint()
     assert window.grab().save(str(SHOTS / "play-hand-over-names.png"))
-    # Sgt. Mace fires back: Dice ducks back, Alice's call, in the Vipers' activation
+    # the squad's In Sight fire: Dice ducks back, Alice's call, in the Vipers' activation
     play_until_handed_over(window)
     assert band.text == "Alice (Red Vipers) to decide"
-    assert band.subtitle == "hand over to Alice · Dice ducks back from Sgt. Mace"
-    # on to Bob's turn, the squad's activation in turn 2
+    assert band.subtitle == "hand over to Alice · Dice ducks back from Pvt. Okafor"
+    # on to Bob's turn, the squad's activation (still turn 1: no turn named)
     for _ in range(10):
         play_until_handed_over(window)
         if band.text.endswith("'s turn") and band.side == "player":
             break
     assert band.text == "Bob's turn"
-    assert band.subtitle == "Sgt. Mace's squad's activation · turn 2 · hand over to Bob"
+    assert band.subtitle == "Sgt. Mace's squad's activation · hand over to Bob"
     assert window.play.turn_dock.decider.text() == "Bob (Sgt. Mace's squad) to decide"
 
 

@@ -68,13 +68,13 @@ def test_the_steps_are_told_in_words_by_turn_and_side(window: MainWindow, qtbot)
         "Turn 1 · Red Vipers · Viper boss fires at Cpl. Diaz, Sgt. Mace → "
         "Cpl. Diaz is Out of the Fight"
     )
-    assert rows[4] == "Turn 1 · Sgt. Mace's squad · Sgt. Mace ducks back 4.0\""
-    assert rows[6] == (
-        'Turn 1 · Red Vipers · Dice ducks back 0.0" → Viper boss fires at Pvt. Okafor → '
-        "Pvt. Okafor is Obviously Dead"
+    assert rows[4] == "Turn 1 · Sgt. Mace's squad · Sgt. Mace ducks back 0.5\""
+    assert rows[5] == (
+        'Turn 1 · Red Vipers · Dice ducks back 1.0" → Pvt. Okafor fires at Viper boss → '
+        "Viper boss is Out of the Fight"
     )
-    assert rows[14].startswith("Turn 1 · Red Vipers · Shiv's group ends")
-    assert rows[15].startswith("Turn 2 · Sgt. Mace's squad · Sgt. Mace (Rep 5) activates")
+    assert rows[16].startswith("Turn 1 · Sgt. Mace's squad · Pvt. Okafor's group ends")
+    assert rows[17].startswith("Turn 2 · Sgt. Mace's squad · Sgt. Mace (Rep 5) activates")
     tip = dock_of(window).list.item(2).toolTip()
     assert "fire e1 at p2:2,p1:1" in tip and "Cpl. Diaz is Out of the Fight." in tip
 
