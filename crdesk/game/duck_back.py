@@ -202,6 +202,16 @@ def spot_reachable(t: Table, fig: Figure, point: Point2, reach: float | None = N
     return True
 
 
+def other_bases(t: Table, fig: Figure) -> list[tuple[float, float, float]]:
+    """The standing bases ``fig``'s may not overlap (7.4), as (x, y, least distance
+    between the centres)."""
+    return [
+        (o.x, o.y, o.radius + fig.radius - 1e-6)
+        for o in t.battlefield.figures()
+        if o.id != fig.id and o.status.can_act
+    ]
+
+
 def ring_search(
     t: Table, fig: Figure, cause: str | None, reach: float = movement.DUCK_BACK_DISTANCE
 ) -> Point2 | None:
@@ -221,11 +231,7 @@ def ring_search(
     # is walked only for the spots that would do, nearest first
     table = t.battlefield.table
     r = fig.radius
-    bases = [
-        (o.x, o.y, o.radius + r - 1e-6)
-        for o in t.battlefield.figures()
-        if o.id != fig.id and o.status.can_act
-    ]
+    bases = other_bases(t, fig)
     placed = [
         (x, y)
         for x, y in rings
@@ -345,11 +351,7 @@ def sighted_on_the_way(t: Table, fig: Figure, point: Point2, before: set[str]) -
     for _ in range(SIGHT_REFINE):
         mid = (lo + hi) / 2
         lo, hi = (lo, mid) if seen([mid])[0] else (mid, hi)
-    bases = [
-        (o.x, o.y, o.radius + fig.radius - 1e-6)
-        for o in t.battlefield.figures()
-        if o.id != fig.id and o.status.can_act
-    ]
+    bases = other_bases(t, fig)
     d = hi
     while d < length - 1e-9:  # on no other base (7.4): else on, to the first free ground
         x, y = at(d)
