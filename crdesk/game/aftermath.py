@@ -83,6 +83,12 @@ def run_aftermath(t: Table, frame: Frame) -> bool:
             cheat_death=bool(d["fate"].get("cheat")),
         )
         t.emit("star_fate", f"{star.name}: {fate.explain()}", result=fate, figures=[fid])
+        late = d.get("knockdown", {}).get(fid)
+        if late is not None and fate.status not in (Status.OUT_OF_THE_FIGHT, Status.OBVIOUSLY_DEAD):
+            # hit but, by Star Power, not put Out of the Fight: its knockdown now (FD §8)
+            from crdesk.game.firearms_fire import late_knockdown  # the module imports this one
+
+            late_knockdown(t, fid, late)
         d["fates"][fid] = {
             "status": fate.status.value,
             "cheated": fate.cheated_death,

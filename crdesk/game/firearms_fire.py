@@ -9,8 +9,9 @@ The module's Interpretations are :mod:`crdesk.game.firearms`'s; the weapon state
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from crdesk.errors import IllegalActionError
 from crdesk.game import adapter, aftermath, wounded
@@ -24,6 +25,7 @@ from crdesk.rules.firearms.ammo import (
     WeaponState,
     max_dice,
 )
+from crdesk.rules.firearms.effects import knockdown
 from crdesk.rules.firearms.fire import (
     FireOptions,
     FireTarget,
@@ -134,6 +136,49 @@ def _options(
         geometry=geometry,
         who=shooter.name,
     )
+
+
+def later_knockdowns(
+    game: Table, shooter: Figure, ws: WeaponState, figures: Any, hits: dict[str, list[str]]
+) -> dict[str, dict[str, Any]]:
+    """The Stars hit for Out of the Fight or worse who have Star Power to roll: their
+    knockdown (FD §8: "hit but not put Out of the Fight") waits until Star Power has
+    settled the damage (5.2.1), when a Duck Back left of it rolls it
+    (:func:`late_knockdown`)."""
+    later: dict[str, dict[str, Any]] = {}
+    for f in figures:
+        fig = game.fig(f.id)
+        if not (ws.card.knockdown and fig.is_star and fig.star_power and f.id in _down(hits)):
+            continue
+        later[f.id] = {"number": ws.card.knockdown, "from": [shooter.x, shooter.y]}
+    return later
+
+
+def late_knockdown(game: Table, fid: str, data: dict[str, Any]) -> None:
+    """A Star's knockdown roll once Star Power has made its damage less than Out of the
+    Fight (FD §8, 5.2.1): prone and pushed 1" away from the shooter on a knockdown."""
+    fig = game.fig(fid)
+    kd = knockdown(
+        game.roll(),
+        fig.name,
+        int(data["number"]),
+        prone=fig.prone,
+        shooter_at=(float(data["from"][0]), float(data["from"][1])),
+        target_at=(fig.x, fig.y),
+        can_enter=functools.partial(_can_stand, game, fid),
+        id=fid,
+    )
+    if not kd.reason:
+        return
+    if kd.knocked_down:
+        end = kd.push.end if kd.push is not None else (fig.x, fig.y)
+        before = game.sighted_by(fid)
+        game.battlefield.update_figure(fid, prone=True, x=end[0], y=end[1])
+        game.emit("knockdown", kd.reason, result=kd, section=fd(8), figures=[fid])
+        if (end[0], end[1]) != (fig.x, fig.y):
+            game.involuntary_in_sight(fid, before, "is pushed")
+    else:
+        game.emit("knockdown", kd.reason, result=kd, section=fd(8), figures=[fid])
 
 
 def _can_stand(game: Table, fid: str, point: tuple[float, float]) -> bool:
@@ -291,6 +336,9 @@ def volley(
             figures=missed,
         )
     aftermath.push_aftermath(game, shooter.id, shooter.rep, hits, missed)
+    later = later_knockdowns(game, shooter, ws, res.figures, hits)
+    if later:  # only then, so the frames of other games stay as they were
+        game.frame_stack[-1].data["knockdown"] = later
 
 
 def _down(hits: dict[str, list[str]]) -> set[str]:
