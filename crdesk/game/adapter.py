@@ -454,3 +454,18 @@ def blast_covered(t: Table, centre: Point2, fig: Figure) -> bool:
     calm = not t.rules.night and t.rules.weather is Weather.CLEAR
     index = t.vis.index if calm else None
     return cover_from_blast(t.battlefield, centre, fig, t.rules, index=index).covered
+
+
+def can_be_pushed(game: Table, fid: str, point: tuple[float, float]) -> bool:
+    """May the pushed figure be moved straight from where it stands to ``point`` (a
+    knockdown's push, FD §8)?"""
+    fig = game.fig(fid)
+    table = game.battlefield.table
+    r = fig.radius
+    x, y = point
+    if not (r - 1e-9 <= x <= table.width - r + 1e-9 and r - 1e-9 <= y <= table.height - r + 1e-9):
+        return False
+    cost = movement.path_cost(
+        game.battlefield, [(fig.x, fig.y), point], game.rules, index=game.vis.index, radius=r
+    )
+    return cost.allowed

@@ -10,16 +10,19 @@ gave.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from crdesk.errors import IllegalActionError
-from crdesk.game import wounded
+from crdesk.game import adapter, wounded
 from crdesk.game.actions import Action, CheatDeath, StarPower
 from crdesk.game.records import Decision, Frame
 from crdesk.game.table import Procedure, Table
 from crdesk.geometry.measure import base_distance
 from crdesk.model import Status
 from crdesk.rules.common import words
+from crdesk.rules.firearms.effects import knockdown
+from crdesk.rules.firearms.tables import fd
 from crdesk.rules.reaction import ReactionTest
 from crdesk.rules.stars import star_fate, star_power
 
@@ -86,8 +89,6 @@ def run_aftermath(t: Table, frame: Frame) -> bool:
         late = d.get("knockdown", {}).get(fid)
         if late is not None and fate.status not in (Status.OUT_OF_THE_FIGHT, Status.OBVIOUSLY_DEAD):
             # hit but, by Star Power, not put Out of the Fight: its knockdown now (FD §8)
-            from crdesk.game.firearms_fire import late_knockdown  # the module imports this one
-
             late_knockdown(t, fid, late)
         d["fates"][fid] = {
             "status": fate.status.value,
@@ -100,6 +101,33 @@ def run_aftermath(t: Table, frame: Frame) -> bool:
     t.pop(frame)
     apply_damage(t, d)
     return True
+
+
+def late_knockdown(game: Table, fid: str, data: dict[str, Any]) -> None:
+    """A Star's knockdown roll once Star Power has made its damage less than Out of the
+    Fight (FD §8, 5.2.1): prone and pushed 1" away from the shooter on a knockdown."""
+    fig = game.fig(fid)
+    kd = knockdown(
+        game.roll(),
+        fig.name,
+        int(data["number"]),
+        prone=fig.prone,
+        shooter_at=(float(data["from"][0]), float(data["from"][1])),
+        target_at=(fig.x, fig.y),
+        can_enter=functools.partial(adapter.can_be_pushed, game, fid),
+        id=fid,
+    )
+    if not kd.reason:
+        return
+    if kd.knocked_down:
+        end = kd.push.end if kd.push is not None else (fig.x, fig.y)
+        before = game.sighted_by(fid)
+        game.battlefield.update_figure(fid, prone=True, x=end[0], y=end[1])
+        game.emit("knockdown", kd.reason, result=kd, section=fd(8), figures=[fid])
+        if (end[0], end[1]) != (fig.x, fig.y):
+            game.involuntary_in_sight(fid, before, "is pushed")
+    else:
+        game.emit("knockdown", kd.reason, result=kd, section=fd(8), figures=[fid])
 
 
 def decide_aftermath(t: Table, frame: Frame) -> Decision:

@@ -9,7 +9,6 @@ The module's Interpretations are :mod:`crdesk.game.firearms`'s; the weapon state
 
 from __future__ import annotations
 
-import functools
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -17,7 +16,6 @@ from crdesk.errors import IllegalActionError
 from crdesk.game import adapter, aftermath, wounded
 from crdesk.game.actions import Fire
 from crdesk.game.firearms import activation_of, has_moved, modes, store, weapon_state
-from crdesk.geometry import movement
 from crdesk.geometry.measure import base_distance
 from crdesk.model import Figure, Status
 from crdesk.rules.common import plural
@@ -25,7 +23,6 @@ from crdesk.rules.firearms.ammo import (
     WeaponState,
     max_dice,
 )
-from crdesk.rules.firearms.effects import knockdown
 from crdesk.rules.firearms.fire import (
     FireOptions,
     FireTarget,
@@ -119,7 +116,7 @@ def _options(
         geometry = PushGeometry(
             (shooter.x, shooter.y),
             {f.id: (f.x, f.y) for f in game.battlefield.figures()},
-            can_push=lambda key, point: _can_stand(game, key, point),
+            can_push=lambda key, point: adapter.can_be_pushed(game, key, point),
         )
     return FireOptions(
         mode=mode,
@@ -144,7 +141,7 @@ def later_knockdowns(
     """The Stars hit for Out of the Fight or worse who have Star Power to roll: their
     knockdown (FD §8: "hit but not put Out of the Fight") waits until Star Power has
     settled the damage (5.2.1), when a Duck Back left of it rolls it
-    (:func:`late_knockdown`)."""
+    (:func:`crdesk.game.aftermath.late_knockdown`)."""
     later: dict[str, dict[str, Any]] = {}
     for f in figures:
         fig = game.fig(f.id)
@@ -152,47 +149,6 @@ def later_knockdowns(
             continue
         later[f.id] = {"number": ws.card.knockdown, "from": [shooter.x, shooter.y]}
     return later
-
-
-def late_knockdown(game: Table, fid: str, data: dict[str, Any]) -> None:
-    """A Star's knockdown roll once Star Power has made its damage less than Out of the
-    Fight (FD §8, 5.2.1): prone and pushed 1" away from the shooter on a knockdown."""
-    fig = game.fig(fid)
-    kd = knockdown(
-        game.roll(),
-        fig.name,
-        int(data["number"]),
-        prone=fig.prone,
-        shooter_at=(float(data["from"][0]), float(data["from"][1])),
-        target_at=(fig.x, fig.y),
-        can_enter=functools.partial(_can_stand, game, fid),
-        id=fid,
-    )
-    if not kd.reason:
-        return
-    if kd.knocked_down:
-        end = kd.push.end if kd.push is not None else (fig.x, fig.y)
-        before = game.sighted_by(fid)
-        game.battlefield.update_figure(fid, prone=True, x=end[0], y=end[1])
-        game.emit("knockdown", kd.reason, result=kd, section=fd(8), figures=[fid])
-        if (end[0], end[1]) != (fig.x, fig.y):
-            game.involuntary_in_sight(fid, before, "is pushed")
-    else:
-        game.emit("knockdown", kd.reason, result=kd, section=fd(8), figures=[fid])
-
-
-def _can_stand(game: Table, fid: str, point: tuple[float, float]) -> bool:
-    """May the pushed figure be moved straight from where it stands to ``point``?"""
-    fig = game.fig(fid)
-    table = game.battlefield.table
-    r = fig.radius
-    x, y = point
-    if not (r - 1e-9 <= x <= table.width - r + 1e-9 and r - 1e-9 <= y <= table.height - r + 1e-9):
-        return False
-    cost = movement.path_cost(
-        game.battlefield, [(fig.x, fig.y), point], game.rules, index=game.vis.index, radius=r
-    )
-    return cost.allowed
 
 
 # --------------------------------------------------------------------------
