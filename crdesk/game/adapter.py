@@ -26,6 +26,8 @@ from crdesk.geometry.measure import (
 from crdesk.geometry.terrain_index import TerrainIndex
 from crdesk.model import Battlefield, Figure, MeleeWeapon, Status, WeaponCode
 from crdesk.options import RulesOptions, Weather
+from crdesk.rules.firearms.effects import KnockdownResult
+from crdesk.rules.firearms.tables import fd
 from crdesk.rules.grenades import GRENADE_RANGE
 from crdesk.rules.melee import Approach, Fighter, can_declare_charge, target_charge_dice
 from crdesk.rules.reaction import ReactingFigure, ReactionTest
@@ -469,3 +471,15 @@ def can_be_pushed(game: Table, fid: str, point: tuple[float, float]) -> bool:
         game.battlefield, [(fig.x, fig.y), point], game.rules, index=game.vis.index, radius=r
     )
     return cost.allowed
+
+
+def knock_down(t: Table, fid: str, kd: KnockdownResult) -> set[str] | None:
+    """Lay a figure knocked down prone where its push ends, with the knockdown's event
+    (FD §8).  Returns the enemies it had in sight before when the push moved it (its
+    In Sight is the caller's, 7.6.2), else None."""
+    fig = t.fig(fid)
+    end = kd.push.end if kd.push is not None else (fig.x, fig.y)
+    before = t.sighted_by(fid)
+    t.battlefield.update_figure(fid, prone=True, x=end[0], y=end[1])
+    t.emit("knockdown", kd.reason, result=kd, section=fd(8), figures=[fid])
+    return before if (end[0], end[1]) != (fig.x, fig.y) else None

@@ -117,17 +117,13 @@ def late_knockdown(game: Table, fid: str, data: dict[str, Any]) -> None:
         can_enter=functools.partial(adapter.can_be_pushed, game, fid),
         id=fid,
     )
-    if not kd.reason:
+    if not kd.knocked_down:
+        if kd.reason:
+            game.emit("knockdown", kd.reason, result=kd, section=fd(8), figures=[fid])
         return
-    if kd.knocked_down:
-        end = kd.push.end if kd.push is not None else (fig.x, fig.y)
-        before = game.sighted_by(fid)
-        game.battlefield.update_figure(fid, prone=True, x=end[0], y=end[1])
-        game.emit("knockdown", kd.reason, result=kd, section=fd(8), figures=[fid])
-        if (end[0], end[1]) != (fig.x, fig.y):
-            game.involuntary_in_sight(fid, before, "is pushed")
-    else:
-        game.emit("knockdown", kd.reason, result=kd, section=fd(8), figures=[fid])
+    before = adapter.knock_down(game, fid, kd)
+    if before is not None:  # pushed into an enemy's sight (7.6.2)
+        game.involuntary_in_sight(fid, before, "is pushed")
 
 
 def decide_aftermath(t: Table, frame: Frame) -> Decision:

@@ -9,6 +9,7 @@ The module's Interpretations are :mod:`crdesk.game.firearms`'s; the weapon state
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +25,7 @@ from crdesk.rules.firearms.ammo import (
     max_dice,
 )
 from crdesk.rules.firearms.fire import (
+    FigureFire,
     FireOptions,
     FireTarget,
     Nearby,
@@ -136,19 +138,25 @@ def _options(
 
 
 def later_knockdowns(
-    game: Table, shooter: Figure, ws: WeaponState, figures: Any, hits: dict[str, list[str]]
+    game: Table,
+    shooter: Figure,
+    ws: WeaponState,
+    figures: Sequence[FigureFire],
+    hits: dict[str, list[str]],
 ) -> dict[str, dict[str, Any]]:
     """The Stars hit for Out of the Fight or worse who have Star Power to roll: their
     knockdown (FD §8: "hit but not put Out of the Fight") waits until Star Power has
     settled the damage (5.2.1), when a Duck Back left of it rolls it
     (:func:`crdesk.game.aftermath.late_knockdown`)."""
-    later: dict[str, dict[str, Any]] = {}
-    for f in figures:
-        fig = game.fig(f.id)
-        if not (ws.card.knockdown and fig.is_star and fig.star_power and f.id in _down(hits)):
-            continue
-        later[f.id] = {"number": ws.card.knockdown, "from": [shooter.x, shooter.y]}
-    return later
+    down = _down(hits)
+    return {
+        f.id: {"number": ws.card.knockdown, "from": [shooter.x, shooter.y]}
+        for f in figures
+        if ws.card.knockdown
+        and f.id in down
+        and game.fig(f.id).is_star
+        and game.fig(f.id).star_power
+    }
 
 
 # --------------------------------------------------------------------------
@@ -269,12 +277,8 @@ def volley(
         kd = f.knockdown
         if kd is None or not kd.knocked_down or f.id in _down(hits):
             continue
-        fig = game.fig(f.id)
-        end = kd.push.end if kd.push is not None else (fig.x, fig.y)
-        before = game.sighted_by(f.id)
-        game.battlefield.update_figure(f.id, prone=True, x=end[0], y=end[1])
-        game.emit("knockdown", kd.reason, result=kd, section=fd(8), figures=[f.id])
-        if (end[0], end[1]) != (fig.x, fig.y):
+        before = adapter.knock_down(game, f.id, kd)
+        if before is not None:
             pushed.append((f.id, before))
     for fid, before in pushed:  # pushed into an enemy's sight: In Sight after the fire (7.6.2)
         game.involuntary_in_sight(fid, before, "is pushed")
